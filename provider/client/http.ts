@@ -1,0 +1,323 @@
+/**
+ * HTTP transport of the notification service: one undici Pool per connection, a timeout on every
+ * request, the `{data}` envelope unwrapped, zod-parsed bodies, retries with backoff, pacing and
+ * idempotency keys. Knows nothing of Pulumi.
+ */
+import { randomUUID } from "node:crypto";
+import { Pool, type Dispatcher } from "undici";
+import type { z } from "zod";
+import {
+  NotifyConfigError, NotifyConnectionError, NotifyResponseError, apiErrorFor, redact, type NotifyApiError,
+} from "./errors";
+import { DEFAULT_RETRY_POLICY, backoffDelay, isRetryableStatus, parseRetryAfter, type RetryPolicy } from "./retry";
+import { readRateLimitHeaders, sharedPacer, type Pacer } from "./pacing";
+
+/** What the request hook sees of each attempt; never the API key or a body. */
+export interface RequestLogEntry {
+  method: string;
+  /** Route template, e.g. `/v1/integrations/{integrationId}`. */
+  route: string;
+  status?: number;
+  attempt: number;
+  durationMs: number;
+  error?: string;
+}
+
+/** Options of a connection to the service. */
+export interface TransportOptions {
+  /** Base address, e.g. `https://api.example.com` or `http://127.0.0.1:4000`. */
+  apiUrl: string;
+  apiKey: string;
+  /** Per-attempt timeout in ms, body included (default 30 s). */
+  timeoutMs?: number;
+  /** Largest response body accepted, in bytes (default 32 MiB). */
+  maxResponseBytes?: number;
+  retry?: Partial<RetryPolicy>;
+  /** Pacer to use; by default the process-wide one of this address and key. */
+  pacer?: Pacer;
+  /** Called after each attempt, for debug logging. */
+  onRequest?: (entry: RequestLogEntry) => void;
+  /** Replaces the connection pool (tests use undici's MockAgent). */
+  dispatcher?: Dispatcher;
+  /** Allow `http://` to a host other than loopback (default false). */
+  allowInsecureHttp?: boolean;
+  /** Connections kept open to the service (default 16). */
+  connections?: number;
+}
+
+/** One logical API call. */
+export interface RequestSpec<S extends z.ZodType | undefined> {
+  /** Human name of the operation for messages, e.g. `update integration`. */
+  operation: string;
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Route template with `{name}` placeholders. */
+  route: string;
+  params?: Record<string, string>;
+  query?: Record<string, string | number | boolean | readonly (string | number)[] | undefined>;
+  body?: unknown;
+  /** Schema of the (unwrapped) success body; undefined for no body. */
+  schema: S;
+}
+
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/** Encodes one path segment so that `/`, `?`, `#`, `%` and dot segments stay inside it. */
+export function encodeSegment(value: string): string {
+  const enc = encodeURIComponent(value);
+  return enc === "." || enc === ".." ? enc.replace(/\./g, "%2E") : enc;
+}
+
+/** Fills a route template; each parameter becomes exactly one encoded segment. */
+export function buildPath(route: string, params: Record<string, string> = {}): string {
+  return route.replace(/\{(\w+)\}/g, (_m, name: string) => {
+    const v = params[name];
+    if (v === undefined || v === "") throw new NotifyConfigError(`missing path parameter ${name} for ${route}`);
+    return encodeSegment(String(v));
+  });
+}
+
+/** Builds a query string; arrays become repeated parameters. */
+export function buildQuery(query: RequestSpec<undefined>["query"] = {}): string {
+  const sp = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined) continue;
+    if (Array.isArray(v)) for (const item of v) sp.append(k, String(item));
+    else sp.append(k, String(v));
+  }
+  const s = sp.toString();
+  return s ? `?${s}` : "";
+}
+
+/** Unwraps the production envelope: a body whose only key is `data`. */
+export function unwrapEnvelope(body: unknown): unknown {
+  if (body && typeof body === "object" && !Array.isArray(body)) {
+    const keys = Object.keys(body);
+    if (keys.length === 1 && keys[0] === "data") return (body as { data: unknown }).data;
+  }
+  return body;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The transport every client method goes through. */
+export class HttpTransport {
+  readonly origin: string;
+  private readonly basePath: string;
+  private readonly apiKey: string;
+  private readonly timeoutMs: number;
+  private readonly maxResponseBytes: number;
+  private readonly retry: RetryPolicy;
+  private readonly pacer: Pacer;
+  private readonly dispatcher: Dispatcher;
+  private readonly onRequest?: (entry: RequestLogEntry) => void;
+
+  constructor(opts: TransportOptions) {
+    let url: URL;
+    try {
+      url = new URL(opts.apiUrl);
+    } catch {
+      throw new NotifyConfigError(`notify:apiUrl is not a valid URL: ${JSON.stringify(opts.apiUrl)}`);
+    }
+    if (url.protocol !== "https:" && url.protocol !== "http:") {
+      throw new NotifyConfigError(`notify:apiUrl must use https:// (or http:// to loopback), got ${url.protocol}`);
+    }
+    if (url.protocol === "http:" && !LOOPBACK.test(url.hostname) && !opts.allowInsecureHttp) {
+      throw new NotifyConfigError(
+        `notify:apiUrl uses http:// to ${url.hostname}, which would send the API key unencrypted; ` +
+        `use https://, or set notify:allowInsecureHttp to true if you really mean it`,
+      );
+    }
+    if (!opts.apiKey) throw new NotifyConfigError("the API key is empty (notify:apiKey or NOTIFY_API_KEY)");
+    this.origin = url.origin;
+    this.basePath = url.pathname.replace(/\/+$/, "");
+    this.apiKey = opts.apiKey;
+    this.timeoutMs = opts.timeoutMs ?? 30_000;
+    this.maxResponseBytes = opts.maxResponseBytes ?? 32 * 1024 * 1024;
+    this.retry = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
+    this.pacer = opts.pacer ?? sharedPacer(`${url.origin}${this.basePath} ${hashKey(opts.apiKey)}`);
+    this.dispatcher = opts.dispatcher ?? new Pool(url.origin, {
+      connections: opts.connections ?? 16,
+      keepAliveTimeout: 10_000,
+      pipelining: 1,
+    });
+    this.onRequest = opts.onRequest;
+  }
+
+  /** Closes the connection pool. */
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  /** Performs one logical request with retries; returns the parsed body. */
+  async request<S extends z.ZodType | undefined>(
+    spec: RequestSpec<S>,
+  ): Promise<S extends z.ZodType ? z.infer<S> : undefined> {
+    const path = this.basePath + buildPath(spec.route, spec.params) + buildQuery(spec.query);
+    const headers: Record<string, string> = {
+      authorization: `ApiKey ${this.apiKey}`,
+      accept: "application/json",
+    };
+    let payload: string | undefined;
+    if (spec.body !== undefined) {
+      payload = JSON.stringify(spec.body);
+      headers["content-type"] = "application/json";
+    }
+    // One key per logical request, the same on every retry of it.
+    if (spec.method === "POST" || spec.method === "PATCH") headers["idempotency-key"] = randomUUID();
+
+    const started = Date.now();
+    let lastError: Error | undefined;
+    for (let attempt = 1; ; attempt++) {
+      await this.pacer.acquire();
+      const t0 = Date.now();
+      let status: number | undefined;
+      let waitMs: number | undefined;
+      try {
+        const res = await this.send(spec, path, headers, payload);
+        status = res.status;
+        const get = (n: string) => headerValue(res.headers[n]);
+        this.pacer.observe(readRateLimitHeaders(get));
+        this.onRequest?.({ method: spec.method, route: spec.route, status, attempt, durationMs: Date.now() - t0 });
+        if (status >= 200 && status < 300) return this.parse(spec, res.text, get("content-type")) as never;
+        const retryAfter = parseRetryAfter(get("retry-after"));
+        const err = this.apiError(spec, status, res.text, get, attempt);
+        if (!isRetryableStatus(status, retryAfter !== undefined)) throw err;
+        lastError = err;
+        if (status === 429) {
+          const reset = readRateLimitHeaders(get).resetMs;
+          waitMs = retryAfter ?? reset;
+          this.pacer.backOff(waitMs ?? this.retry.baseDelayMs);
+        } else {
+          waitMs = retryAfter;
+        }
+      } catch (e) {
+        if (status !== undefined) throw e;
+        if (e instanceof NotifyResponseError) throw e;
+        const msg = redact(connectionMessage(e, this.timeoutMs), [this.apiKey]);
+        this.onRequest?.({ method: spec.method, route: spec.route, attempt, durationMs: Date.now() - t0, error: msg });
+        lastError = new NotifyConnectionError(
+          `${spec.method} ${spec.route} failed: ${msg}`, { method: spec.method, path: spec.route, attempts: attempt },
+        );
+      }
+      const delay = backoffDelay(this.retry, attempt, waitMs);
+      if (attempt >= this.retry.maxAttempts || Date.now() + delay - started > this.retry.maxElapsedMs) {
+        throw withAttempts(lastError!, attempt);
+      }
+      await sleep(delay);
+    }
+  }
+
+  private async send(
+    spec: RequestSpec<z.ZodType | undefined>, path: string, headers: Record<string, string>, payload?: string,
+  ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    const res = await this.dispatcher.request({
+      origin: this.origin, path, method: spec.method, headers, body: payload, signal,
+      headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs,
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      size += chunk.length;
+      if (size > this.maxResponseBytes) {
+        res.body.destroy();
+        throw new NotifyResponseError(spec.operation, `response body larger than ${this.maxResponseBytes} bytes; refused`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return { status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") };
+  }
+
+  private parse(spec: RequestSpec<z.ZodType | undefined>, text: string, contentType?: string): unknown {
+    if (!spec.schema) return undefined;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      const kind = contentType && !contentType.includes("json") ? ` (${contentType.split(";")[0]})` : "";
+      throw new NotifyResponseError(spec.operation, `the service answered with a body that is not JSON${kind}: ${snippet(text, this.apiKey)}`);
+    }
+    const result = spec.schema.safeParse(unwrapEnvelope(json));
+    if (!result.success) {
+      const first = result.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`);
+      throw new NotifyResponseError(spec.operation, `unexpected response shape: ${first.join("; ")}`);
+    }
+    return result.data;
+  }
+
+  private apiError(
+    spec: RequestSpec<z.ZodType | undefined>, status: number, text: string,
+    get: (n: string) => string | undefined, attempts: number,
+  ): NotifyApiError {
+    let message = "";
+    let details: string[] = [];
+    let requestId = get("x-request-id") ?? get("request-id");
+    try {
+      const body = JSON.parse(text) as Record<string, unknown> | string;
+      if (typeof body === "string") message = body;
+      else if (body && typeof body === "object") {
+        const m = body.message;
+        if (typeof m === "string") message = m;
+        else if (Array.isArray(m)) details = m.map((x) => (typeof x === "string" ? x : JSON.stringify(x)));
+        else if (m && typeof m === "object") details = Object.entries(m).map(([k, v]) => `${k}: ${fmt(v)}`);
+        if (Array.isArray(body.errors)) details.push(...body.errors.map(fmt));
+        else if (body.errors && typeof body.errors === "object") {
+          details.push(...Object.entries(body.errors).map(([k, v]) => `${k}: ${fmt(v)}`));
+        }
+        if (!message) message = typeof body.error === "string" ? body.error : details.length ? "validation failed" : "";
+        if (!requestId && typeof body.errorId === "string") requestId = body.errorId;
+      }
+    } catch {
+      message = text.trim().startsWith("<") ? "the service answered with an HTML page" : text.trim();
+    }
+    if (!message) message = `${spec.operation} failed`;
+    const key = this.apiKey;
+    return apiErrorFor({
+      status, method: spec.method, path: spec.route, attempts,
+      serviceMessage: redact(truncate(message, 500), [key]),
+      details: details.slice(0, 20).map((d) => redact(truncate(d, 300), [key])),
+      requestId: requestId ? truncate(requestId, 100) : undefined,
+    });
+  }
+}
+
+function withAttempts(err: Error, attempts: number): Error {
+  if ("attempts" in err) (err as { attempts: number }).attempts = attempts;
+  return err;
+}
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function fmt(v: unknown): string {
+  if (typeof v === "string") return v;
+  if (Array.isArray(v)) return v.map(fmt).join(", ");
+  return JSON.stringify(v);
+}
+
+function truncate(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}
+
+function snippet(text: string, key: string): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = text.replace(/[\u0000-\u001f]+/g, " ").trim();
+  return clean ? JSON.stringify(redact(truncate(clean, 120), [key])) : "(empty body)";
+}
+
+function connectionMessage(e: unknown, timeoutMs: number): string {
+  const err = e as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (err?.name === "TimeoutError" || err?.code === "UND_ERR_HEADERS_TIMEOUT" || err?.code === "UND_ERR_BODY_TIMEOUT") {
+    return `no complete answer within ${timeoutMs} ms`;
+  }
+  const code = err?.code ?? err?.cause?.code;
+  const msg = err?.message ?? String(e);
+  return code ? `${code}: ${msg}` : msg;
+}
+
+function hashKey(key: string): string {
+  let h = 0;
+  for (let i = 0; i < key.length; i++) h = (h * 31 + key.charCodeAt(i)) | 0;
+  return (h >>> 0).toString(16);
+}

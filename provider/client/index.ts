@@ -1,0 +1,41 @@
+/** The notification service client: one per connection. Knows nothing of Pulumi. */
+import { HttpTransport, type TransportOptions } from "./http";
+import { IntegrationsApi } from "./integrations";
+import { WorkflowsApi } from "./workflows";
+import { SubscribersApi } from "./subscribers";
+import { MessagesApi } from "./messages";
+import { EventsApi } from "./events";
+
+/** Typed access to every operation of the service. */
+export class NotifyClient {
+  readonly http: HttpTransport;
+  readonly integrations: IntegrationsApi;
+  readonly workflows: WorkflowsApi;
+  readonly subscribers: SubscribersApi;
+  readonly messages: MessagesApi;
+  readonly events: EventsApi;
+
+  constructor(options: TransportOptions) {
+    this.http = new HttpTransport(options);
+    this.integrations = new IntegrationsApi(this.http);
+    this.workflows = new WorkflowsApi(this.http);
+    this.subscribers = new SubscribersApi(this.http);
+    this.messages = new MessagesApi(this.http);
+    this.events = new EventsApi(this.http);
+  }
+
+  /** Closes the connections. */
+  close(): Promise<void> {
+    return this.http.close();
+  }
+}
+
+export * from "./errors";
+export * from "./paginate";
+export { type TransportOptions, type RequestLogEntry, encodeSegment, buildPath, buildQuery, unwrapEnvelope } from "./http";
+export type { RetryPolicy } from "./retry";
+export { Pacer, readRateLimitHeaders } from "./pacing";
+export type { ListWorkflowsQuery } from "./workflows";
+export type { SearchSubscribersQuery } from "./subscribers";
+export type { ListMessagesQuery } from "./messages";
+export type { ListEventsQuery } from "./events";

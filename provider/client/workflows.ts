@@ -1,0 +1,45 @@
+/** Workflow operations: list, get, create, update, delete. */
+import type { z } from "zod";
+import { CreateWorkflowBody, UpdateWorkflowBody, Workflow, WorkflowListPage, type OrderDirection, type WorkflowStatus } from "../schemas";
+import type { HttpTransport } from "./http";
+
+/** Query of `GET /v2/workflows`. */
+export interface ListWorkflowsQuery {
+  limit?: number;
+  offset?: number;
+  orderDirection?: z.infer<typeof OrderDirection>;
+  orderBy?: "createdAt" | "updatedAt" | "name" | "lastTriggeredAt";
+  query?: string;
+  tags?: string[];
+  status?: z.infer<typeof WorkflowStatus>[];
+}
+
+/** `/v2/workflows` */
+export class WorkflowsApi {
+  constructor(private readonly http: HttpTransport) {}
+
+  /** `GET /v2/workflows` */
+  list(query: ListWorkflowsQuery = {}): Promise<WorkflowListPage> {
+    return this.http.request({ operation: "list workflows", method: "GET", route: "/v2/workflows", query: { ...query }, schema: WorkflowListPage });
+  }
+
+  /** `GET /v2/workflows/{workflowId}`: by workflowId, slug or database id. */
+  get(workflowId: string): Promise<Workflow> {
+    return this.http.request({ operation: `get workflow "${workflowId}"`, method: "GET", route: "/v2/workflows/{workflowId}", params: { workflowId }, schema: Workflow });
+  }
+
+  /** `POST /v2/workflows` */
+  create(body: CreateWorkflowBody): Promise<Workflow> {
+    return this.http.request({ operation: `create workflow "${body.workflowId}"`, method: "POST", route: "/v2/workflows", body, schema: Workflow });
+  }
+
+  /** `PUT /v2/workflows/{workflowId}`: replaces the step list; steps are matched by `_id`. */
+  update(workflowId: string, body: UpdateWorkflowBody): Promise<Workflow> {
+    return this.http.request({ operation: `update workflow "${workflowId}"`, method: "PUT", route: "/v2/workflows/{workflowId}", params: { workflowId }, body, schema: Workflow });
+  }
+
+  /** `DELETE /v2/workflows/{workflowId}` */
+  async delete(workflowId: string): Promise<void> {
+    await this.http.request({ operation: `delete workflow "${workflowId}"`, method: "DELETE", route: "/v2/workflows/{workflowId}", params: { workflowId }, schema: undefined });
+  }
+}

@@ -1,0 +1,146 @@
+/** Event (notification record) shapes of spec/api.md, and the trigger request of production. */
+import { z } from "zod";
+import { JsonObject, Origin, Severity, StepFilter, StepType, TIME_UNITS } from "./common";
+
+/** A trigger of a workflow. */
+export const Trigger = z.looseObject({
+  type: z.enum(["event"]),
+  identifier: z.string(),
+  variables: z.array(z.looseObject({ name: z.string() })),
+  subscriberVariables: z.array(z.looseObject({ name: z.string() })).optional(),
+});
+
+/** Digest settings of a job. */
+export const DigestMetadata = z.looseObject({
+  digestKey: z.string().optional(),
+  amount: z.number().optional(),
+  unit: z.enum(TIME_UNITS).optional(),
+  type: z.enum(["regular", "backoff", "timed"]),
+  events: z.array(JsonObject).optional(),
+  backoff: z.boolean().optional(),
+  backoffAmount: z.number().optional(),
+  backoffUnit: z.enum(TIME_UNITS).optional(),
+  updateMode: z.boolean().optional(),
+  timed: z.looseObject({
+    atTime: z.string().optional(),
+    weekDays: z.array(z.string()).optional(),
+    monthDays: z.array(z.number()).optional(),
+    ordinal: z.string().optional(),
+    ordinalValue: z.string().optional(),
+    monthlyType: z.string().optional(),
+    cronExpression: z.string().optional(),
+    untilDate: z.string().optional(),
+  }).optional(),
+});
+
+/** One log line of a job. */
+export const ExecutionDetail = z.looseObject({
+  _id: z.string(),
+  createdAt: z.string().optional(),
+  status: z.enum(["Success", "Warning", "Failed", "Pending", "Queued", "ReadConfirmation"]),
+  detail: z.string(),
+  isRetry: z.boolean(),
+  isTest: z.boolean(),
+  providerId: z.string().optional(),
+  raw: z.string().nullable().optional(),
+  source: z.enum(["Credentials", "Internal", "Payload", "Webhook"]),
+});
+export type ExecutionDetail = z.infer<typeof ExecutionDetail>;
+
+/** The step a job ran. */
+export const EventStep: z.ZodType<Record<string, unknown>> = z.lazy(() => z.looseObject({
+  _id: z.string(),
+  active: z.boolean(),
+  replyCallback: JsonObject.optional(),
+  controlVariables: JsonObject.optional(),
+  metadata: JsonObject.optional(),
+  issues: JsonObject.optional(),
+  filters: z.array(StepFilter),
+  template: JsonObject.optional(),
+  variants: z.array(EventStep).optional(),
+  _templateId: z.string(),
+  name: z.string().optional(),
+  _parentId: z.string().nullable().optional(),
+}));
+
+/** One job of an event: one per workflow step. */
+export const Job = z.looseObject({
+  _id: z.string(),
+  type: StepType,
+  digest: DigestMetadata.optional(),
+  executionDetails: z.array(ExecutionDetail),
+  step: EventStep,
+  overrides: JsonObject.optional(),
+  payload: JsonObject.optional(),
+  providerId: z.string(),
+  status: z.string(),
+  updatedAt: z.string().optional(),
+  scheduleExtensionsCount: z.number().optional(),
+});
+export type Job = z.infer<typeof Job>;
+
+/** A triggered run of a workflow. */
+export const Event = z.looseObject({
+  _id: z.string().optional(),
+  _environmentId: z.string(),
+  _organizationId: z.string(),
+  _subscriberId: z.string(),
+  transactionId: z.string(),
+  _templateId: z.string().optional(),
+  _digestedNotificationId: z.string().optional(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+  channels: z.array(StepType).optional(),
+  subscriber: z.looseObject({
+    firstName: z.string().optional(),
+    subscriberId: z.string(),
+    _id: z.string(),
+    lastName: z.string().optional(),
+    email: z.string().optional(),
+    phone: z.string().optional(),
+  }).optional(),
+  template: z.looseObject({
+    _id: z.string().optional(),
+    name: z.string(),
+    origin: Origin.optional(),
+    triggers: z.array(Trigger),
+  }).optional(),
+  jobs: z.array(Job).optional(),
+  payload: JsonObject.optional(),
+  tags: z.array(z.string()).optional(),
+  controls: JsonObject.optional(),
+  to: JsonObject.optional(),
+  topics: z.array(z.looseObject({ _topicId: z.string(), topicKey: z.string() })).optional(),
+  severity: Severity.optional(),
+  critical: z.boolean().optional(),
+  contextKeys: z.array(z.string()).optional(),
+});
+export type Event = z.infer<typeof Event>;
+
+/** One page of `GET /v1/notifications`. */
+export const EventPage = z.looseObject({
+  hasMore: z.boolean(),
+  data: z.array(Event),
+  pageSize: z.number(),
+  page: z.number(),
+});
+export type EventPage = z.infer<typeof EventPage>;
+
+/** Body of `POST /v1/events/trigger` (production). */
+export const TriggerBody = z.strictObject({
+  name: z.string().min(1),
+  to: z.union([z.string(), JsonObject, z.array(z.union([z.string(), JsonObject]))]),
+  payload: JsonObject.optional(),
+  transactionId: z.string().optional(),
+  overrides: JsonObject.optional(),
+  contextKeys: z.array(z.string()).optional(),
+});
+export type TriggerBody = z.infer<typeof TriggerBody>;
+
+/** Response of a trigger. */
+export const TriggerResult = z.looseObject({
+  acknowledged: z.boolean(),
+  status: z.string(),
+  transactionId: z.string().optional(),
+});
+export type TriggerResult = z.infer<typeof TriggerResult>;

@@ -1,0 +1,7 @@
+/** zod schemas of the notification service API, one file per resource. */
+export * from "./common";
+export * from "./integration";
+export * from "./subscriber";
+export * from "./workflow";
+export * from "./message";
+export * from "./event";

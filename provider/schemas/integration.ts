@@ -1,0 +1,90 @@
+/** Integration shapes of spec/api.md, and the request bodies of its create and update. */
+import { z } from "zod";
+import { Channel, StepFilter, Timestamp } from "./common";
+
+/** The string-valued credential fields of an integration. */
+export const CREDENTIAL_STRING_KEYS = [
+  "apiKey", "user", "secretKey", "domain", "password", "host", "port", "region", "accountSid", "messageProfileId",
+  "token", "from", "senderName", "projectName", "applicationId", "clientId", "baseUrl", "webhookUrl", "redirectUrl",
+  "serviceAccount", "ipPoolName", "apiKeyRequestHeader", "secretKeyRequestHeader", "idPath", "datePath", "apiToken",
+  "authenticationTokenKey", "instanceId", "alertUid", "title", "imageUrl", "state", "externalLink", "channelId",
+  "phoneNumberIdentification", "accessKey", "appSid", "senderId", "AppIOBaseUrl",
+] as const;
+/** The boolean-valued credential fields of an integration. */
+export const CREDENTIAL_BOOLEAN_KEYS = ["secure", "requireTls", "ignoreTls", "hmac", "authenticateByToken"] as const;
+/** Every credential field an integration accepts. */
+export const CREDENTIAL_KEYS = [...CREDENTIAL_STRING_KEYS, ...CREDENTIAL_BOOLEAN_KEYS, "tlsOptions"] as const;
+
+const credentialShape = {
+  ...Object.fromEntries(CREDENTIAL_STRING_KEYS.map((k) => [k, z.string().optional()])),
+  ...Object.fromEntries(CREDENTIAL_BOOLEAN_KEYS.map((k) => [k, z.boolean().optional()])),
+  tlsOptions: z.record(z.string(), z.unknown()).optional(),
+} as Record<(typeof CREDENTIAL_STRING_KEYS)[number], z.ZodOptional<z.ZodString>> &
+  Record<(typeof CREDENTIAL_BOOLEAN_KEYS)[number], z.ZodOptional<z.ZodBoolean>> & {
+    tlsOptions: z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodUnknown>>;
+  };
+
+/** Integration credentials as the service returns them (unknown keys kept). */
+export const Credentials = z.looseObject(credentialShape);
+/** Integration credentials as we send them (unknown keys refused). */
+export const CredentialsInput = z.strictObject(credentialShape);
+export type Credentials = z.infer<typeof CredentialsInput>;
+
+/** Inbound webhook settings of an integration. */
+export const Configurations = z.looseObject({
+  inboundWebhookEnabled: z.boolean().optional(),
+  inboundWebhookSigningKey: z.string().optional(),
+});
+export const ConfigurationsInput = z.strictObject({
+  inboundWebhookEnabled: z.boolean().optional(),
+  inboundWebhookSigningKey: z.string().optional(),
+});
+export type Configurations = z.infer<typeof ConfigurationsInput>;
+
+/** An integration as the service returns it. `credentials` is absent in production for API-key callers. */
+export const Integration = z.looseObject({
+  _id: z.string(),
+  _environmentId: z.string(),
+  _organizationId: z.string(),
+  name: z.string(),
+  identifier: z.string(),
+  providerId: z.string(),
+  channel: Channel,
+  credentials: Credentials.optional(),
+  configurations: Configurations.optional(),
+  active: z.boolean(),
+  deleted: z.boolean(),
+  deletedAt: Timestamp.nullable().optional(),
+  deletedBy: z.string().nullable().optional(),
+  primary: z.boolean(),
+  conditions: z.array(StepFilter).optional(),
+});
+export type Integration = z.infer<typeof Integration>;
+
+/** Body of `POST /v1/integrations`. */
+export const CreateIntegrationBody = z.strictObject({
+  name: z.string().optional(),
+  identifier: z.string().optional(),
+  _environmentId: z.string().optional(),
+  providerId: z.string(),
+  channel: Channel,
+  credentials: CredentialsInput.optional(),
+  active: z.boolean().optional(),
+  check: z.boolean().optional(),
+  conditions: z.array(StepFilter).optional(),
+  configurations: ConfigurationsInput.optional(),
+});
+export type CreateIntegrationBody = z.infer<typeof CreateIntegrationBody>;
+
+/** Body of `PUT /v1/integrations/{integrationId}`. */
+export const UpdateIntegrationBody = z.strictObject({
+  name: z.string().optional(),
+  identifier: z.string().optional(),
+  _environmentId: z.string().optional(),
+  active: z.boolean().optional(),
+  credentials: CredentialsInput.optional(),
+  check: z.boolean().optional(),
+  conditions: z.array(StepFilter).optional(),
+  configurations: ConfigurationsInput.optional(),
+});
+export type UpdateIntegrationBody = z.infer<typeof UpdateIntegrationBody>;

@@ -1,0 +1,91 @@
+/** Subscriber shapes of spec/api.md, the search page, and the bodies of its writes. */
+import { z } from "zod";
+import { SubscriberProviderId, Timestamp, JsonObject } from "./common";
+
+/** Channel credentials of a subscriber for one provider. */
+const channelCredentialShape = {
+  webhookUrl: z.string().optional(),
+  channel: z.string().optional(),
+  deviceTokens: z.array(z.string()).optional(),
+  alertUid: z.string().optional(),
+  title: z.string().optional(),
+  imageUrl: z.string().optional(),
+  state: z.string().optional(),
+  externalUrl: z.string().optional(),
+};
+export const CHANNEL_CREDENTIAL_KEYS = Object.keys(channelCredentialShape) as (keyof typeof channelCredentialShape)[];
+/** Channel credentials as the service returns them. */
+export const ChannelCredentials = z.looseObject(channelCredentialShape);
+/** Channel credentials as we send them (unknown keys refused). */
+export const ChannelCredentialsInput = z.strictObject(channelCredentialShape);
+export type ChannelCredentials = z.infer<typeof ChannelCredentialsInput>;
+
+/** One provider entry of a subscriber's `channels`. */
+export const ChannelSettings = z.looseObject({
+  providerId: z.string(),
+  integrationIdentifier: z.string().optional(),
+  credentials: ChannelCredentials,
+  _integrationId: z.string(),
+});
+export type ChannelSettings = z.infer<typeof ChannelSettings>;
+
+/** A subscriber as the service returns it. */
+export const Subscriber = z.looseObject({
+  _id: z.string().optional(),
+  firstName: z.string().nullable().optional(),
+  lastName: z.string().nullable().optional(),
+  email: z.string().nullable().optional(),
+  phone: z.string().nullable().optional(),
+  avatar: z.string().nullable().optional(),
+  locale: z.string().nullable().optional(),
+  channels: z.array(ChannelSettings).optional(),
+  topics: z.array(z.string()).optional(),
+  isOnline: z.boolean().nullable().optional(),
+  lastOnlineAt: z.string().nullable().optional(),
+  __v: z.number().optional(),
+  data: JsonObject.nullable().optional(),
+  timezone: z.string().nullable().optional(),
+  subscriberId: z.string(),
+  _organizationId: z.string(),
+  _environmentId: z.string(),
+  deleted: z.boolean(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type Subscriber = z.infer<typeof Subscriber>;
+
+/** One page of `GET /v2/subscribers`. */
+export const SubscriberSearchPage = z.looseObject({
+  data: z.array(Subscriber),
+  next: z.string().nullable(),
+  previous: z.string().nullable(),
+  totalCount: z.number(),
+  totalCountCapped: z.boolean(),
+});
+export type SubscriberSearchPage = z.infer<typeof SubscriberSearchPage>;
+
+/** Body of `PUT /v1/subscribers/{subscriberId}/credentials`. */
+export const UpdateSubscriberCredentialsBody = z.strictObject({
+  providerId: SubscriberProviderId,
+  integrationIdentifier: z.string().optional(),
+  credentials: ChannelCredentialsInput,
+});
+export type UpdateSubscriberCredentialsBody = z.infer<typeof UpdateSubscriberCredentialsBody>;
+
+const subscriberFields = {
+  firstName: z.string().nullable().optional(),
+  lastName: z.string().nullable().optional(),
+  email: z.string().nullable().optional(),
+  phone: z.string().nullable().optional(),
+  avatar: z.string().nullable().optional(),
+  locale: z.string().nullable().optional(),
+  timezone: z.string().nullable().optional(),
+  data: JsonObject.nullable().optional(),
+};
+/** Body of `PATCH /v2/subscribers/{subscriberId}`. */
+export const PatchSubscriberBody = z.strictObject(subscriberFields);
+export type PatchSubscriberBody = z.infer<typeof PatchSubscriberBody>;
+
+/** Body of `POST /v2/subscribers` (production only). */
+export const CreateSubscriberBody = z.strictObject({ subscriberId: z.string().min(1), ...subscriberFields });
+export type CreateSubscriberBody = z.infer<typeof CreateSubscriberBody>;
