@@ -9,5 +9,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ["default", "./test/helpers/tallyReporter.ts"],
+    globalSetup: ["./test/helpers/globalSetup.ts"],
   },
 });

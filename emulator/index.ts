@@ -1,0 +1,85 @@
+/** A local emulator of the notification service, for tests and demos. */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { EmulatorApp, type Behaviour, type Faults, type LoggedRequest } from "./server";
+import type { Tenant } from "./store";
+
+export type { Behaviour, Faults, LoggedRequest };
+
+/** Options of {@link startEmulator}. */
+export interface EmulatorOptions {
+  /** Port to listen on; 0 (the default) picks a free one. */
+  port?: number;
+  /** Address to listen on (default 127.0.0.1). */
+  host?: string;
+  /**
+   * API keys. Each key gets its own environment of one organisation; `key=name` names the
+   * environment. Default: one key, `notify-emulator-key`.
+   */
+  apiKeys?: string[];
+  /** `production` (default): `{data}` envelope and hidden credentials; `spec`: api.md's bare bodies. */
+  mode?: "production" | "spec";
+  envelope?: boolean;
+  hideCredentials?: boolean;
+  idempotency?: boolean;
+  /** Token bucket per key; off by default. */
+  rateLimit?: { rate: number; burst: number };
+  /** Keep the store in this JSON file across restarts. */
+  statePath?: string;
+}
+
+/** A running emulator. */
+export interface RunningEmulator {
+  url: string;
+  /** API keys and their tenants. */
+  keys: Map<string, Tenant>;
+  app: EmulatorApp;
+  close(): Promise<void>;
+}
+
+/** The default API key of an emulator started without one. */
+export const DEFAULT_API_KEY = "notify-emulator-key";
+
+/** Parses `key` or `key=environmentName` entries into tenants of one organisation. */
+export function tenantsFor(apiKeys: string[]): Map<string, Tenant> {
+  const keys = new Map<string, Tenant>();
+  apiKeys.forEach((entry, i) => {
+    const eq = entry.indexOf("=");
+    const key = eq > 0 ? entry.slice(0, eq) : entry;
+    const env = eq > 0 ? entry.slice(eq + 1) : `env${i}`;
+    keys.set(key, { environmentId: `env_${env}`, organizationId: "org_emulator" });
+  });
+  return keys;
+}
+
+/** Starts the emulator; resolves once it listens. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const mode = options.mode ?? "production";
+  const behaviour: Behaviour = {
+    envelope: options.envelope ?? mode === "production",
+    hideCredentials: options.hideCredentials ?? mode === "production",
+    idempotency: options.idempotency ?? true,
+    rateLimit: options.rateLimit,
+  };
+  const keys = tenantsFor(options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY]);
+  const app = new EmulatorApp({ keys, behaviour, statePath: options.statePath });
+  const server: Server = createServer({ keepAliveTimeout: 30_000 }, app.handle);
+  const sockets = new Set<import("node:net").Socket>();
+  server.on("connection", (s) => { sockets.add(s); s.on("close", () => sockets.delete(s)); });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
+  return {
+    url: `http://${host}:${addr.port}`,
+    keys,
+    app,
+    close: () => new Promise<void>((resolve) => {
+      app.store.save();
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve());
+    }),
+  };
+}

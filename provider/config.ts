@@ -1,0 +1,52 @@
+/**
+ * Where a connection comes from: stack config (`notify:apiUrl`, secret `notify:apiKey`,
+ * `notify:allowInsecureHttp`), then the environment (`NOTIFY_API_URL`, `NOTIFY_API_KEY`,
+ * `NOTIFY_ALLOW_INSECURE_HTTP`). Resources get the stack config through the dynamic provider's
+ * `configure`; functions run in the program and read `new pulumi.Config("notify")`.
+ */
+import { NotifyClient } from "./client";
+import { NotifyConfigError } from "./client/errors";
+
+/** The settings of a connection, before defaults. */
+export interface ConnectionSettings {
+  apiUrl?: string;
+  apiKey?: string;
+  allowInsecureHttp?: string | boolean;
+}
+
+let providerConfig: ConnectionSettings = {};
+const clients = new Map<string, NotifyClient>();
+
+/** Called by the provider's `configure` with the stack config. */
+export function setProviderConfig(settings: ConnectionSettings): void {
+  providerConfig = settings;
+}
+
+/** Resolves settings: explicit values first, then the environment. Throws naming both sources. */
+export function resolveConnection(settings: ConnectionSettings = providerConfig): { apiUrl: string; apiKey: string; allowInsecureHttp: boolean } {
+  const apiUrl = settings.apiUrl || process.env.NOTIFY_API_URL;
+  const apiKey = settings.apiKey || process.env.NOTIFY_API_KEY;
+  const missing: string[] = [];
+  if (!apiUrl) missing.push("the service address (stack config notify:apiUrl, or NOTIFY_API_URL)");
+  if (!apiKey) missing.push("the API key (secret stack config notify:apiKey, or NOTIFY_API_KEY)");
+  if (missing.length) {
+    throw new NotifyConfigError(
+      `pulumi-notify has no connection: set ${missing.join(" and ")}. ` +
+      "For example: pulumi config set notify:apiUrl https://api.example.com && pulumi config set --secret notify:apiKey <key>",
+    );
+  }
+  const insecure = settings.allowInsecureHttp ?? process.env.NOTIFY_ALLOW_INSECURE_HTTP;
+  return { apiUrl: apiUrl!, apiKey: apiKey!, allowInsecureHttp: insecure === true || insecure === "true" };
+}
+
+/** The client of the resolved connection, one per address and key in the process. */
+export function clientFor(settings?: ConnectionSettings): NotifyClient {
+  const c = resolveConnection(settings);
+  const cacheKey = `${c.apiUrl}\u0000${c.apiKey}\u0000${c.allowInsecureHttp}`;
+  let client = clients.get(cacheKey);
+  if (!client) {
+    client = new NotifyClient({ apiUrl: c.apiUrl, apiKey: c.apiKey, allowInsecureHttp: c.allowInsecureHttp });
+    clients.set(cacheKey, client);
+  }
+  return client;
+}
