@@ -38,6 +38,6 @@ export class FloorResource extends pulumi.dynamic.Resource {
   declare readonly value: pulumi.Output<string>;
   declare readonly length: pulumi.Output<number>;
   constructor(name: string, args: FloorResourceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(floorProvider, name, { value: args.value, length: undefined }, opts, "notify-floor");
+    super(floorProvider, name, { value: args.value, length: undefined }, opts, "notify", "Floor");
   }
 }

@@ -4,7 +4,7 @@
  */
 import { createRequire } from "node:module";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, rmSync, symlinkSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type * as automation from "@pulumi/pulumi/automation";
@@ -100,11 +100,17 @@ export async function createTestStack(opts: {
   };
 }
 
-/** The stack's exported deployment as text (for leak checks) and parsed. */
+/**
+ * The stack's state as the backend stores it (secrets encrypted), as text for leak checks and
+ * parsed. (The Automation API's exportStack decrypts secrets, so it is not what is at rest.)
+ */
 export async function exportedState(stack: automation.Stack): Promise<{ text: string; resources: Record<string, unknown>[] }> {
-  const d = await stack.exportStack();
-  const text = JSON.stringify(d);
-  return { text, resources: ((d.deployment as { resources?: Record<string, unknown>[] }).resources ?? []) };
+  const dir = stack.workspace.workDir;
+  const project = (await stack.workspace.projectSettings()).name;
+  const file = path.join(dir, "state", ".pulumi", "stacks", project, `${stack.name}.json`);
+  const text = existsSync(file) ? readFileSync(file, "utf8") : "{}";
+  const parsed = JSON.parse(text) as { checkpoint?: { latest?: { resources?: Record<string, unknown>[] } } };
+  return { text, resources: parsed.checkpoint?.latest?.resources ?? [] };
 }
 
 /** Reads a file relative to the repo. */

@@ -1,0 +1,332 @@
+/**
+ * Workflow: an ordered list of steps run when the workflow is triggered.
+ *
+ *   check   no request
+ *   diff    no request
+ *   create  POST /v2/workflows; with adopt (or after our own retried create): GET + PUT
+ *   read    GET /v2/workflows/{databaseId}
+ *   update  GET /v2/workflows/{databaseId}, then PUT with each kept step's _id
+ *   delete  DELETE /v2/workflows/{databaseId} (a 404 counts as done)
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { NotifyApiError, isNotFound } from "../client/errors";
+import { clientFor } from "../config";
+import {
+  JsonObject, PreferencesInput, SafeString, Severity, StepControlValues, WorkflowStepKind,
+  type PreferencesInput as PreferencesInputT, type StepInput, type UpdateWorkflowBody, type Workflow as ApiWorkflow,
+} from "../schemas";
+import { changedKeys, checkWith, controlInputs, declaredKeys, failure, isPlainObject, project, stripUndefined, type CheckFailure } from "./common";
+import { serializableProvider } from "./dynamic";
+
+/** One step of a workflow as a program declares it. */
+export interface WorkflowStepArgs {
+  /** Step name; also what identifies the step across updates when no `stepId` is given. */
+  name: string;
+  /** `in_app`, `email`, `sms`, `chat`, `push`, `delay`, `digest`, `throttle` or `custom`. */
+  type: "in_app" | "email" | "sms" | "chat" | "push" | "delay" | "digest" | "throttle" | "custom";
+  /** Stable step id (a slug); generated from the name when left out. */
+  stepId?: string;
+  /** Control values of the step kind, e.g. `{ subject, body }` for email. */
+  controlValues?: Record<string, unknown>;
+}
+
+/** Inputs of a {@link Workflow}. */
+export interface WorkflowArgs {
+  /** The workflow's identifier and trigger name (a slug). Changing it replaces the workflow. */
+  workflowId: pulumi.Input<string>;
+  name: pulumi.Input<string>;
+  description?: pulumi.Input<string>;
+  tags?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Whether the workflow can be triggered (service default false). */
+  active?: pulumi.Input<boolean>;
+  validatePayload?: pulumi.Input<boolean>;
+  /** JSON Schema of the trigger payload. */
+  payloadSchema?: pulumi.Input<Record<string, unknown>>;
+  isTranslationEnabled?: pulumi.Input<boolean>;
+  /** `high`, `medium`, `low` or `none`. */
+  severity?: pulumi.Input<"high" | "medium" | "low" | "none">;
+  /** `{ user?, workflow? }`, each `{ all: { enabled, readOnly }, channels: { email?: { enabled }, ... } }`. */
+  preferences?: pulumi.Input<PreferencesInputT>;
+  /** The steps, in order. */
+  steps: pulumi.Input<pulumi.Input<WorkflowStepArgs>[]>;
+  /** Take over an existing workflow with the same workflowId instead of failing. */
+  adopt?: pulumi.Input<boolean>;
+}
+
+/** The input keys compared by diff. */
+export const WORKFLOW_INPUT_KEYS = [
+  "workflowId", "name", "description", "tags", "active", "validatePayload", "payloadSchema", "isTranslationEnabled",
+  "severity", "preferences", "steps",
+] as const;
+/** Changing any of these replaces the workflow. */
+export const WORKFLOW_REPLACE_ON_CHANGE = ["workflowId"] as const;
+
+const SLUG = /^[a-zA-Z0-9][a-zA-Z0-9_-]*$/;
+
+/** Schema of one declared step: control values checked against the rules of its kind. */
+export const WorkflowStepInput = z.strictObject({
+  name: SafeString(200).min(1, { error: "must not be empty" }),
+  type: WorkflowStepKind,
+  stepId: z.string().max(100).regex(SLUG, { error: "must be a slug: letters, digits, - and _, starting with a letter or digit" }).optional(),
+  controlValues: JsonObject.optional(),
+}).superRefine((step, ctx) => {
+  const schema = StepControlValues[step.type];
+  if (!schema || step.controlValues === undefined) {
+    if (step.type === "email" && step.controlValues === undefined) {
+      ctx.addIssue({ code: "custom", path: ["controlValues"], message: "an email step requires controlValues with subject and body" });
+    }
+    if (step.type === "in_app" && step.controlValues === undefined) {
+      ctx.addIssue({ code: "custom", path: ["controlValues"], message: "an in_app step requires controlValues with a body or a subject" });
+    }
+    return;
+  }
+  const r = schema.safeParse(step.controlValues);
+  if (!r.success) {
+    for (const issue of r.error.issues) ctx.addIssue({ ...issue, path: ["controlValues", ...issue.path] } as never);
+  }
+});
+
+/** Schema of the inputs, used by check. */
+export const WorkflowInputs = z.strictObject({
+  workflowId: z.string().min(1, { error: "must not be empty" }).max(100).regex(SLUG, { error: "must be a slug: letters, digits, - and _, starting with a letter or digit" }),
+  name: SafeString(200).min(1, { error: "must not be empty" }),
+  description: SafeString(2000).optional(),
+  tags: z.array(SafeString(100)).max(16).optional(),
+  active: z.boolean().optional(),
+  validatePayload: z.boolean().optional(),
+  payloadSchema: JsonObject.optional(),
+  isTranslationEnabled: z.boolean().optional(),
+  severity: Severity.optional(),
+  preferences: PreferencesInput.optional(),
+  steps: z.array(WorkflowStepInput).superRefine((steps, ctx) => {
+    const seen = new Map<string, number>();
+    steps.forEach((s, i) => {
+      if (!s.stepId) return;
+      if (seen.has(s.stepId)) ctx.addIssue({ code: "custom", path: [i, "stepId"], message: `duplicates the stepId of steps[${seen.get(s.stepId)}]` });
+      seen.set(s.stepId, i);
+    });
+  }),
+  adopt: z.boolean().optional(),
+  __provider: z.string().optional(),
+});
+type Inputs = z.infer<typeof WorkflowInputs>;
+type Outputs = Record<string, unknown>;
+
+/** Maps the service's workflow to outputs in the shape of the inputs, plus what the service adds. */
+export function toWorkflowOutputs(w: ApiWorkflow): Outputs {
+  const prefs = (w.preferences ?? {}) as Record<string, unknown>;
+  return stripUndefined({
+    databaseId: w._id,
+    workflowId: w.workflowId,
+    slug: w.slug,
+    name: w.name,
+    description: w.description,
+    tags: w.tags,
+    active: w.active,
+    validatePayload: w.validatePayload,
+    payloadSchema: w.payloadSchema ?? undefined,
+    isTranslationEnabled: w.isTranslationEnabled,
+    severity: w.severity,
+    status: w.status,
+    origin: w.origin,
+    preferences: { user: prefs.user ?? null, workflow: prefs.default ?? prefs.workflow ?? null },
+    steps: w.steps.map((s) => ({
+      name: s.name, type: s.type, stepId: s.stepId, databaseId: s._id, controlValues: s.controlValues ?? s.controls.values,
+    })),
+    createdAt: w.createdAt,
+  });
+}
+
+function outputsFor(w: ApiWorkflow, declared: Outputs, keys: string[]): { outs: Outputs; inputs: Outputs } {
+  const svc = toWorkflowOutputs(w);
+  const outs: Outputs = { ...svc, ...controlInputs(declared), declaredKeys: keys };
+  const inputs: Outputs = controlInputs(declared);
+  for (const k of keys) {
+    inputs[k] = project(svc[k], declared[k]);
+    outs[k] = inputs[k];
+  }
+  // Steps keep their generated ids in the outputs whatever the program declared.
+  const svcSteps = svc.steps as Outputs[];
+  outs.steps = (project(svcSteps, declared.steps) as Outputs[]).map((s, i) => ({ ...s, stepId: svcSteps[i]!.stepId, databaseId: svcSteps[i]!.databaseId }));
+  return { outs: stripUndefined(outs), inputs: stripUndefined(inputs) };
+}
+
+/**
+ * The step list to send: each declared step carries the `_id` of the live step it continues
+ * (matched by stepId, then by name and type), so content changes and reordering keep identity.
+ */
+export function matchSteps(declared: Inputs["steps"], live: ApiWorkflow["steps"]): StepInput[] {
+  const used = new Set<string>();
+  const take = (pred: (s: ApiWorkflow["steps"][number]) => boolean) => {
+    const found = live.find((s) => !used.has(s._id) && pred(s));
+    if (found) used.add(found._id);
+    return found;
+  };
+  const matches = declared.map((d) => (d.stepId ? take((s) => s.stepId === d.stepId) : undefined));
+  declared.forEach((d, i) => {
+    if (!matches[i] && !d.stepId) matches[i] = take((s) => s.name === d.name && s.type === d.type);
+  });
+  return declared.map((d, i) => stripUndefined({
+    _id: matches[i]?._id, stepId: matches[i] ? undefined : d.stepId, name: d.name, type: d.type, controlValues: d.controlValues ?? {},
+  }));
+}
+
+function updateBody(inputs: Inputs, live: ApiWorkflow): UpdateWorkflowBody {
+  const prefs = (live.preferences ?? {}) as Record<string, unknown>;
+  return stripUndefined({
+    name: inputs.name,
+    description: inputs.description ?? live.description,
+    tags: inputs.tags ?? live.tags,
+    active: inputs.active ?? live.active ?? false,
+    validatePayload: inputs.validatePayload ?? live.validatePayload,
+    payloadSchema: inputs.payloadSchema ?? live.payloadSchema ?? undefined,
+    isTranslationEnabled: inputs.isTranslationEnabled ?? live.isTranslationEnabled ?? false,
+    severity: inputs.severity ?? live.severity,
+    preferences: inputs.preferences ?? {
+      user: (prefs.user as PreferencesInputT["user"]) ?? null,
+      workflow: ((prefs.default ?? prefs.workflow) as PreferencesInputT["workflow"]) ?? null,
+    },
+    origin: live.origin,
+    steps: matchSteps(inputs.steps, live.steps),
+  });
+}
+
+function isAlreadyExists(err: unknown): err is NotifyApiError {
+  return err instanceof NotifyApiError && (err.status === 409 || (err.status === 400 && /already exist/i.test(err.message)));
+}
+
+/** The provider implementation, loaded in the engine's provider process. */
+export const provider = {
+  async check(_olds: Outputs, news: Outputs): Promise<{ inputs: Outputs; failures: CheckFailure[] }> {
+    return { inputs: stripUndefined(news), failures: checkWith(WorkflowInputs, news) };
+  },
+
+  async diff(_id: string, olds: Outputs, news: Outputs) {
+    const changed = changedKeys(olds, news, WORKFLOW_INPUT_KEYS);
+    return { changes: changed.length > 0, replaces: changed.filter((k) => (WORKFLOW_REPLACE_ON_CHANGE as readonly string[]).includes(k)) };
+  },
+
+  async create(raw: Outputs) {
+    const inputs = raw as Inputs;
+    const keys = declaredKeys(raw, WORKFLOW_INPUT_KEYS);
+    const api = clientFor().workflows;
+    const action = `create workflow "${inputs.workflowId}"`;
+    let result: ApiWorkflow;
+    try {
+      result = await api.create(stripUndefined({
+        name: inputs.name, workflowId: inputs.workflowId, description: inputs.description, tags: inputs.tags,
+        active: inputs.active, validatePayload: inputs.validatePayload, payloadSchema: inputs.payloadSchema,
+        isTranslationEnabled: inputs.isTranslationEnabled, preferences: inputs.preferences, severity: inputs.severity,
+        steps: inputs.steps.map((s) => stripUndefined({ name: s.name, type: s.type, stepId: s.stepId, controlValues: s.controlValues ?? {} })),
+      }));
+    } catch (err) {
+      if (!isAlreadyExists(err)) throw failure(action, err);
+      if (!inputs.adopt && err.attempts <= 1) {
+        throw failure(action, err, `A workflow with workflowId "${inputs.workflowId}" already exists; set adopt: true to manage it with this stack`);
+      }
+      try {
+        const live = await api.get(inputs.workflowId);
+        result = await api.update(live._id, updateBody(inputs, live));
+      } catch (e) {
+        throw failure(`adopt workflow "${inputs.workflowId}"`, e);
+      }
+    }
+    return { id: result._id, outs: outputsFor(result, raw, keys).outs };
+  },
+
+  async read(id: string, props: Outputs) {
+    const keys = Array.isArray(props.declaredKeys) ? (props.declaredKeys as string[]) : [];
+    let live: ApiWorkflow;
+    try {
+      live = await clientFor().workflows.get(id);
+    } catch (err) {
+      if (isNotFound(err)) return { id: "", props: {} };
+      throw failure(`read workflow ${id}`, err);
+    }
+    // Project onto the declared shape; steps without their generated ids, as the program wrote them.
+    const declared: Outputs = { ...props };
+    if (Array.isArray(props.steps)) {
+      declared.steps = (props.steps as Outputs[]).map((s) => {
+        const { databaseId: _d, ...rest } = isPlainObject(s) ? s : {};
+        return rest;
+      });
+    }
+    const { outs, inputs } = outputsFor(live, declared, keys);
+    return { id, props: outs, inputs };
+  },
+
+  async update(id: string, _olds: Outputs, news: Outputs) {
+    const inputs = news as Inputs;
+    const keys = declaredKeys(news, WORKFLOW_INPUT_KEYS);
+    const api = clientFor().workflows;
+    try {
+      const live = await api.get(id);
+      const updated = await api.update(live._id, updateBody(inputs, live));
+      return { outs: outputsFor(updated, news, keys).outs };
+    } catch (err) {
+      throw failure(`update workflow "${inputs.workflowId}"`, err);
+    }
+  },
+
+  async delete(id: string, props: Outputs) {
+    try {
+      await clientFor().workflows.delete(id);
+    } catch (err) {
+      if (isNotFound(err)) return;
+      throw failure(`delete workflow "${String(props.workflowId)}"`, err);
+    }
+  },
+};
+
+const workflowProvider = serializableProvider("pulumi-notify/dist/provider/resources/workflow");
+
+/** A step of a workflow as the service holds it. */
+export interface WorkflowStepOutput extends WorkflowStepArgs {
+  stepId: string;
+  /** The step's database id (`_id`). */
+  databaseId: string;
+}
+
+/**
+ * A workflow of the notification service: the steps (in-app, email, SMS, chat, push, delay,
+ * digest, throttle, custom) run when it is triggered.
+ *
+ * @example
+ * const welcome = new notify.Workflow("welcome", {
+ *   workflowId: "welcome", name: "Welcome",
+ *   steps: [
+ *     { name: "Inbox", type: "in_app", controlValues: { body: "Hi {{subscriber.firstName}}" } },
+ *     { name: "Email", type: "email", controlValues: { subject: "Welcome", body: "<p>Hi</p>", editorType: "html" } },
+ *   ],
+ * });
+ */
+export class Workflow extends pulumi.dynamic.Resource {
+  /** The service's `_id`; also the resource id. */
+  declare readonly databaseId: pulumi.Output<string>;
+  declare readonly workflowId: pulumi.Output<string>;
+  declare readonly slug: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly description: pulumi.Output<string | undefined>;
+  declare readonly tags: pulumi.Output<string[]>;
+  declare readonly active: pulumi.Output<boolean>;
+  declare readonly validatePayload: pulumi.Output<boolean | undefined>;
+  declare readonly payloadSchema: pulumi.Output<Record<string, unknown> | undefined>;
+  declare readonly isTranslationEnabled: pulumi.Output<boolean | undefined>;
+  declare readonly severity: pulumi.Output<string>;
+  /** `ACTIVE`, `INACTIVE` or `ERROR`. */
+  declare readonly status: pulumi.Output<string>;
+  declare readonly origin: pulumi.Output<string>;
+  declare readonly preferences: pulumi.Output<PreferencesInputT>;
+  declare readonly steps: pulumi.Output<WorkflowStepOutput[]>;
+  declare readonly createdAt: pulumi.Output<string>;
+  /** The input properties this program sets (used for exact diffs). */
+  declare readonly declaredKeys: pulumi.Output<string[]>;
+
+  constructor(name: string, args: WorkflowArgs, opts?: pulumi.CustomResourceOptions) {
+    const outputs = Object.fromEntries(
+      ["databaseId", "slug", "status", "origin", "createdAt", "declaredKeys", ...WORKFLOW_INPUT_KEYS.filter((k) => !(k in args))].map((k) => [k, undefined]),
+    );
+    super(workflowProvider, name, { ...outputs, ...args }, opts, "notify", "Workflow");
+  }
+}

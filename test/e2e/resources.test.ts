@@ -1,0 +1,214 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type * as automation from "@pulumi/pulumi/automation";
+import { createTestStack, exportedState, loadPackage, type TestStack } from "../helpers/pulumi";
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+
+const SENDGRID_KEY = "SG.super-secret-sendgrid-key";
+const SLACK_HOOK = "https://hooks.slack.example/services/T000/B000/secret-hook";
+
+interface Spec {
+  emailName: string;
+  emailProvider: string;
+  emailActive: boolean;
+  welcomeName: string;
+  welcomeWorkflowId: string;
+  emailSubject: string;
+  stepOrder: "normal" | "reversed";
+  hook: string;
+  adopt: boolean;
+}
+
+const initial = (): Spec => ({
+  emailName: "SendGrid", emailProvider: "sendgrid", emailActive: true, welcomeName: "Welcome", welcomeWorkflowId: "welcome",
+  emailSubject: "Welcome", stepOrder: "normal", hook: SLACK_HOOK, adopt: false,
+});
+
+function program(spec: Spec): automation.PulumiFn {
+  return async () => {
+    const notify = loadPackage();
+    const email = new notify.Integration("sendgrid", {
+      identifier: "sendgrid-main", name: spec.emailName, providerId: spec.emailProvider, channel: "email",
+      credentials: { apiKey: SENDGRID_KEY, from: "no-reply@example.com" }, active: spec.emailActive, adopt: spec.adopt,
+    });
+    const slack = new notify.Integration("slack", {
+      identifier: "slack-main", name: "Slack", providerId: "slack", channel: "chat", active: true, adopt: spec.adopt,
+    });
+    const steps = [
+      { name: "Inbox", type: "in_app" as const, controlValues: { body: "Hi {{subscriber.firstName}}" } },
+      { name: "Wait", type: "delay" as const, controlValues: { type: "regular", amount: 1, unit: "hours" } },
+      { name: "Email", type: "email" as const, controlValues: { subject: spec.emailSubject, body: "<p>Hi</p>" } },
+    ];
+    const welcome = new notify.Workflow("welcome", {
+      workflowId: spec.welcomeWorkflowId, name: spec.welcomeName, adopt: spec.adopt,
+      steps: spec.stepOrder === "normal" ? steps : [...steps].reverse(),
+    });
+    const cred = new notify.SubscriberCredentials("alice-slack", {
+      subscriberId: "alice", providerId: "slack", integrationIdentifier: "slack-main", credentials: { webhookUrl: spec.hook }, adopt: spec.adopt,
+    }, { dependsOn: [slack] });
+    return { emailId: email.id, welcomeSteps: welcome.steps, welcomeId: welcome.id, credId: cred.id };
+  };
+}
+
+/**
+ * Per resource the engine plans to change: the operation, and the input properties whose old and
+ * new values differ, which is what the CLI displays as the diff.
+ */
+async function previewDiffs(stack: automation.Stack, opts: automation.PreviewOptions = {}) {
+  const diffs: Record<string, { op: string; keys: string[] }> = {};
+  const res = await stack.preview({
+    ...opts,
+    onEvent: (e) => {
+      const m = e.resourcePreEvent?.metadata;
+      if (m && m.op !== "same" && m.op !== "refresh" && !m.urn.endsWith("pulumi:pulumi:Stack::notify-test-test")) {
+        const olds = (m.old?.inputs ?? {}) as Record<string, unknown>;
+        const news = (m.new?.inputs ?? {}) as Record<string, unknown>;
+        const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])]
+          .filter((k) => k !== "__provider" && JSON.stringify(olds[k]) !== JSON.stringify(news[k])).sort();
+        diffs[m.urn.split("::").pop()!] = { op: m.op, keys };
+      }
+    },
+  });
+  return { res, diffs };
+}
+
+describe.each(["production", "spec"] as const)("resources against the emulator in %s mode", (mode) => {
+  let emu: TestEmulator;
+  let ts: TestStack;
+  const spec = initial();
+
+  beforeAll(async () => {
+    emu = await startTestEmulator({ mode });
+    await emu.api("POST", "/v2/subscribers", { subscriberId: "alice", firstName: "Alice" });
+    ts = await createTestStack({
+      program: program(spec),
+      config: { "notify:apiUrl": { value: emu.url }, "notify:apiKey": { value: emu.key, secret: true } },
+    });
+  });
+  afterAll(async () => {
+    await ts?.cleanup();
+    await emu?.close();
+  });
+
+  it("creates all three kinds, and the next preview is empty", async () => {
+    const up = await ts.stack.up();
+    expect(up.summary.resourceChanges?.create).toBe(5);
+    const state = await emu.state();
+    expect(state.integrations.filter((i) => !i.deleted).map((i) => i.identifier).sort()).toEqual(["sendgrid-main", "slack-main"]);
+    expect(state.workflows.map((w) => w.workflowId)).toEqual(["welcome"]);
+    expect(state.subscribers[0].channels[0].credentials.webhookUrl).toBe(SLACK_HOOK);
+    expect(up.outputs.welcomeSteps!.value.map((s: { stepId: string }) => s.stepId)).toEqual(["inbox", "wait", "email"]);
+    await emu.clearRequests();
+    await ts.stack.preview({ expectNoChanges: true });
+    // A no-op preview costs the service nothing.
+    expect(await emu.requests()).toHaveLength(0);
+  });
+
+  it("keeps the API key and every credential out of the state, and each __provider small", async () => {
+    const { text, resources } = await exportedState(ts.stack);
+    expect(text).not.toContain(emu.key);
+    expect(text).not.toContain(SENDGRID_KEY);
+    expect(text).not.toContain("secret-hook");
+    for (const r of resources.filter((r) => String(r.type).startsWith("pulumi-nodejs:dynamic"))) {
+      const p = String((r.inputs as Record<string, unknown>).__provider);
+      expect(p.length).toBeLessThanOrEqual(4096);
+      expect(p).not.toContain(emu.key);
+    }
+  });
+
+  it("updates a mutable field in place and names exactly that field", async () => {
+    spec.emailName = "SendGrid (main)";
+    const { diffs } = await previewDiffs(ts.stack);
+    expect(diffs).toEqual({ sendgrid: { op: "update", keys: ["name"] } });
+    const before = (await emu.state()).integrations.find((i) => i.identifier === "sendgrid-main")._id;
+    const up = await ts.stack.up();
+    expect(up.summary.resourceChanges?.update).toBe(1);
+    expect((await emu.state()).integrations.find((i) => i.identifier === "sendgrid-main")).toMatchObject({ _id: before, name: "SendGrid (main)" });
+    await ts.stack.preview({ expectNoChanges: true });
+  });
+
+  it("keeps each step's identity when a step changes or the list is reordered", async () => {
+    const ids = () => emu.state().then((s) => Object.fromEntries(s.workflows[0].steps.map((x: any) => [x.name, x._id])));
+    const before = await ids();
+    spec.emailSubject = "Welcome aboard";
+    const { diffs } = await previewDiffs(ts.stack);
+    expect(diffs).toEqual({ welcome: { op: "update", keys: ["steps"] } });
+    await ts.stack.up();
+    spec.stepOrder = "reversed";
+    await ts.stack.up();
+    const wf = (await emu.state()).workflows[0];
+    expect(wf.steps.map((s: any) => s.name)).toEqual(["Email", "Wait", "Inbox"]);
+    expect(wf.steps.find((s: any) => s.name === "Email").controlValues.subject).toBe("Welcome aboard");
+    expect(await ids()).toEqual(before);
+    await ts.stack.preview({ expectNoChanges: true });
+    spec.stepOrder = "normal";
+    await ts.stack.up();
+  });
+
+  it("replaces on an immutable field", async () => {
+    spec.emailProvider = "mailgun";
+    const { diffs } = await previewDiffs(ts.stack);
+    expect(diffs.sendgrid?.op).toMatch(/replace/);
+    await ts.stack.up();
+    const live = (await emu.state()).integrations.filter((i) => i.identifier === "sendgrid-main" && !i.deleted);
+    expect(live).toHaveLength(1);
+    expect(live[0].providerId).toBe("mailgun");
+    await ts.stack.preview({ expectNoChanges: true });
+  });
+
+  it("shows drift made through the API on refresh, and up restores it", async () => {
+    const s = await emu.state();
+    const integ = s.integrations.find((i) => i.identifier === "sendgrid-main" && !i.deleted);
+    await emu.api("PUT", `/v1/integrations/${integ._id}`, { name: "Renamed by hand" });
+    const wf = s.workflows[0];
+    const stepsBody = wf.steps.map((st: any) => ({ _id: st._id, name: st.name, type: st.type, controlValues: st.name === "Email" ? { ...st.controlValues, subject: "Hand edit" } : st.controlValues }));
+    await emu.api("PUT", `/v2/workflows/${wf._id}`, { name: wf.name, steps: stepsBody, preferences: {}, origin: "platform-cloud" });
+    await emu.api("PUT", "/v1/subscribers/alice/credentials", { providerId: "slack", integrationIdentifier: "slack-main", credentials: { webhookUrl: "https://hooks.slack.example/changed" } });
+
+    const { diffs } = await previewDiffs(ts.stack, { refresh: true });
+    expect(diffs.sendgrid).toEqual({ op: "update", keys: ["name"] });
+    expect(diffs.welcome).toEqual({ op: "update", keys: ["steps"] });
+    // Engine events mask secret values on both sides, so a secret's drift shows as the update alone.
+    expect(diffs["alice-slack"]).toEqual({ op: "update", keys: [] });
+
+    await ts.stack.up({ refresh: true });
+    const after = await emu.state();
+    expect(after.integrations.find((i) => i._id === integ._id).name).toBe("SendGrid (main)");
+    expect(after.workflows[0].steps.find((x: any) => x.name === "Email").controlValues.subject).toBe("Welcome aboard");
+    expect(after.subscribers[0].channels[0].credentials.webhookUrl).toBe(SLACK_HOOK);
+    await ts.stack.preview({ expectNoChanges: true, refresh: true });
+  });
+
+  it("drops an object deleted behind the engine's back on refresh, and up recreates it", async () => {
+    const wf = (await emu.state()).workflows[0];
+    await emu.api("DELETE", `/v2/workflows/${wf._id}`);
+    const refresh = await ts.stack.refresh();
+    expect(refresh.summary.resourceChanges?.delete).toBe(1);
+    const up = await ts.stack.up();
+    expect(up.summary.resourceChanges?.create).toBe(1);
+    expect((await emu.state()).workflows).toHaveLength(1);
+  });
+
+  it("destroys everything it made", async () => {
+    await ts.stack.destroy();
+    const s = await emu.state();
+    expect(s.integrations.filter((i) => !i.deleted)).toHaveLength(0);
+    expect(s.workflows).toHaveLength(0);
+    expect(s.subscribers[0].channels).toHaveLength(0);
+  });
+
+  it("refuses to take over existing objects without adopt, and manages them with it", async () => {
+    await emu.api("POST", "/v1/integrations", { identifier: "sendgrid-main", providerId: "mailgun", channel: "email", name: "Pre-existing" });
+    await emu.api("POST", "/v2/workflows", { workflowId: "welcome", name: "Pre-existing", steps: [] });
+    await expect(ts.stack.up()).rejects.toThrow(/set adopt: true/);
+    spec.adopt = true;
+    await ts.stack.up();
+    const s = await emu.state();
+    expect(s.integrations.filter((i) => i.identifier === "sendgrid-main" && !i.deleted)).toHaveLength(1);
+    expect(s.integrations.find((i) => i.identifier === "sendgrid-main" && !i.deleted).name).toBe("SendGrid (main)");
+    expect(s.workflows).toHaveLength(1);
+    expect(s.workflows[0].name).toBe("Welcome");
+    await ts.stack.preview({ expectNoChanges: true });
+    await ts.stack.destroy();
+    expect((await emu.state()).workflows).toHaveLength(0);
+  });
+});
