@@ -14,3 +14,4 @@ export {
   NotifyValidationError, NotifyConnectionError, NotifyResponseError, NotifyConfigError, type NotifyErrorCode,
   type TransportOptions,
 } from "./client";
+export * from "./functions";
