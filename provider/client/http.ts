@@ -192,6 +192,7 @@ export class HttpTransport {
         }
       } catch (e) {
         if (status !== undefined) throw e;
+        this.pacer.observe({});
         if (e instanceof NotifyResponseError) throw e;
         const msg = redact(connectionMessage(e, this.timeoutMs), [this.apiKey]);
         this.onRequest?.({ method: spec.method, route: spec.route, attempt, durationMs: Date.now() - t0, error: msg });

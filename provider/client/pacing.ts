@@ -37,9 +37,26 @@ export class Pacer {
   private remaining = Number.POSITIVE_INFINITY;
   private resetAt = 0;
   private nextAt = 0;
+  /** Until the first answer says what the quota is, one request probes and the rest wait for it. */
+  private learned = false;
+  private probe?: { promise: Promise<void>; release: () => void };
 
   /** Waits until this request may start. */
-  acquire(now = Date.now()): Promise<void> {
+  async acquire(): Promise<void> {
+    if (!this.learned) {
+      if (this.probe) {
+        await this.probe.promise;
+      } else {
+        let release!: () => void;
+        const promise = new Promise<void>((r) => { release = r; });
+        this.probe = { promise, release };
+        return;
+      }
+    }
+    return this.schedule(Date.now());
+  }
+
+  private schedule(now: number): Promise<void> {
     const spacing = this.spacingMs(now);
     let start = Math.max(now, this.nextAt);
     if (this.remaining <= 0 && this.resetAt > start) start = this.resetAt;
@@ -51,6 +68,10 @@ export class Pacer {
 
   /** Learns from a response's headers. */
   observe(state: RateLimitState, now = Date.now()): void {
+    if (!this.learned) {
+      this.learned = true;
+      this.probe?.release();
+    }
     if (state.limit !== undefined && state.limit > 0) this.limit = state.limit;
     if (state.windowMs !== undefined && state.windowMs > 0) this.windowMs = state.windowMs;
     if (state.remaining !== undefined) this.remaining = state.remaining;
