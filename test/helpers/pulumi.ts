@@ -3,8 +3,8 @@
  * directory, each test its own project directory and stack, everything removed afterwards.
  */
 import { createRequire } from "node:module";
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, readFileSync } from "node:fs";
+import { cliEnv, linkProjectDir, LOCAL_PASSPHRASE, pulumiCliPath } from "../../scripts/workspace";
+import { existsSync, mkdtempSync, rmSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type * as automation from "@pulumi/pulumi/automation";
@@ -19,44 +19,18 @@ export function loadPackage<T = typeof import("../../provider")>(sub = ""): T {
   return nativeRequire(`pulumi-notify${sub}`) as T;
 }
 
-export const PASSPHRASE = "pulumi-notify-tests";
+export const PASSPHRASE = LOCAL_PASSPHRASE;
+export { cliEnv };
 
 /** A temp project directory with the package installed by name (links into this checkout). */
 export function makeProjectDir(prefix = "notify-e2e-"): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  mkdirSync(path.join(dir, "node_modules/@pulumi"), { recursive: true });
-  symlinkSync(ROOT, path.join(dir, "node_modules/pulumi-notify"), "dir");
-  symlinkSync(path.join(ROOT, "node_modules/@pulumi/pulumi"), path.join(dir, "node_modules/@pulumi/pulumi"), "dir");
-  mkdirSync(path.join(dir, "state"));
-  mkdirSync(path.join(dir, "home"));
+  linkProjectDir(dir);
   return dir;
 }
 
-/** Environment of every CLI process: Node 24 and the dynamic provider plugin first on PATH, no network. */
-export function cliEnv(dir: string, extra: Record<string, string> = {}): Record<string, string> {
-  const nodeBin = path.dirname(nativeRequire.resolve("node/bin/node"));
-  const pluginDir = path.join(ROOT, "node_modules/@pulumi/pulumi");
-  return {
-    PATH: [nodeBin, path.join(ROOT, "node_modules/.bin"), pluginDir, path.dirname(cliPath()), process.env.PATH ?? ""].join(path.delimiter),
-    PULUMI_HOME: path.join(dir, "home"),
-    PULUMI_BACKEND_URL: `file://${path.join(dir, "state")}`,
-    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PULUMI_SKIP_CONFIRMATIONS: "true",
-    ...extra,
-  };
-}
-
-/** Path of the pinned CLI (set by the global setup). */
-export function cliPath(): string {
-  if (!process.env.PULUMI_NOTIFY_CLI) {
-    const out = execFileSync(path.join(ROOT, "scripts/ensure-pulumi"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
-    process.env.PULUMI_NOTIFY_CLI = out.trim().split("\n").pop()!;
-  }
-  return process.env.PULUMI_NOTIFY_CLI;
-}
+/** Path of the pinned CLI (built on first use). */
+export const cliPath = pulumiCliPath;
 
 /** One stack of an inline program in its own directory. */
 export interface TestStack {

@@ -1,0 +1,50 @@
+/**
+ * How this repo runs Pulumi programs: a project directory with the package installed by name (a
+ * link to this checkout), and a CLI environment with Node 24 and the dynamic provider plugin
+ * first on PATH, a file:// backend, a passphrase secrets provider and no network use.
+ * Shared by the demo, the benchmarks and the e2e harness.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, symlinkSync } from "node:fs";
+import path from "node:path";
+
+/** The repo root (this file compiles to dist/scripts/). */
+export const REPO_ROOT = path.resolve(__dirname, existsSync(path.resolve(__dirname, "../package.json")) ? ".." : "../..");
+
+/** Creates `dir` with node_modules links to this package and to its @pulumi/pulumi, plus state/ and home/. */
+export function linkProjectDir(dir: string): void {
+  mkdirSync(path.join(dir, "node_modules/@pulumi"), { recursive: true });
+  const link = (target: string, at: string) => { if (!existsSync(at)) symlinkSync(target, at, "dir"); };
+  link(REPO_ROOT, path.join(dir, "node_modules/pulumi-notify"));
+  link(path.join(REPO_ROOT, "node_modules/@pulumi/pulumi"), path.join(dir, "node_modules/@pulumi/pulumi"));
+  mkdirSync(path.join(dir, "state"), { recursive: true });
+  mkdirSync(path.join(dir, "home"), { recursive: true });
+}
+
+/** Path of the pinned CLI, building it on first use. */
+export function pulumiCliPath(): string {
+  if (!process.env.PULUMI_NOTIFY_CLI) {
+    const out = execFileSync(path.join(REPO_ROOT, "scripts/ensure-pulumi"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+    process.env.PULUMI_NOTIFY_CLI = out.trim().split("\n").pop()!;
+  }
+  return process.env.PULUMI_NOTIFY_CLI;
+}
+
+/** Passphrase of the local secrets provider used by the demo and tests (not a secret: local state only). */
+export const LOCAL_PASSPHRASE = "pulumi-notify-local";
+
+/** Environment for every CLI process run on `dir`. */
+export function cliEnv(dir: string, extra: Record<string, string> = {}): Record<string, string> {
+  const nodeBin = path.join(REPO_ROOT, "node_modules/node/bin");
+  return {
+    PATH: [nodeBin, path.join(REPO_ROOT, "node_modules/.bin"), path.join(REPO_ROOT, "node_modules/@pulumi/pulumi"), path.dirname(pulumiCliPath()), process.env.PATH ?? ""].join(path.delimiter),
+    PULUMI_HOME: path.join(dir, "home"),
+    PULUMI_BACKEND_URL: `file://${path.join(dir, "state")}`,
+    PULUMI_CONFIG_PASSPHRASE: LOCAL_PASSPHRASE,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_SKIP_CONFIRMATIONS: "true",
+    ...extra,
+  };
+}
