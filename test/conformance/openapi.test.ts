@@ -15,7 +15,7 @@ import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
-const doc = JSON.parse(readFileSync(path.resolve(__dirname, "../../../shared/spec/openapi.json"), "utf8")) as {
+const doc = JSON.parse(readFileSync(path.resolve(__dirname, "../../spec/openapi.json"), "utf8")) as {
   paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>;
   components: { schemas: Record<string, Record<string, unknown>> };
 };
