@@ -196,3 +196,10 @@ export function controlInputs(from: Obj): Obj {
   for (const k of CONTROL_INPUT_KEYS) if (from[k] !== undefined) out[k] = from[k];
   return out;
 }
+
+/** The inputs a read returns: the control inputs of the old outputs, and each declared key as now read. */
+export function readInputs(props: Obj, outs: Obj, keys: readonly string[]): Obj {
+  const inputs = controlInputs(props);
+  for (const k of keys) inputs[k] = outs[k];
+  return inputs;
+}

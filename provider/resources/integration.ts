@@ -17,7 +17,7 @@ import {
   CREDENTIAL_KEYS, Channel, ConfigurationsInput, CredentialsInput, SafeString, StepFilter,
   type Configurations, type Credentials, type Integration as ApiIntegration, type StepFilter as StepFilterT, type UpdateIntegrationBody,
 } from "../schemas";
-import { changedKeys, checkWith, controlInputs, declaredKeys, failure, project, stripUndefined, unknownKeyHint, type CheckFailure } from "./common";
+import { changedKeys, checkWith, controlInputs, readInputs, declaredKeys, failure, project, stripUndefined, unknownKeyHint, type CheckFailure } from "./common";
 import { serializableProvider } from "./dynamic";
 
 /** Inputs of an {@link Integration}. */
@@ -190,9 +190,7 @@ export const provider = {
     }
     if (!current) return { id: "", props: {} };
     const outs = outputsFor(current, props, keys, props);
-    const inputs: Outputs = controlInputs(props);
-    for (const k of keys) inputs[k] = outs[k];
-    return { id, props: outs, inputs };
+    return { id, props: outs, inputs: readInputs(props, outs, keys) };
   },
 
   async update(id: string, olds: Outputs, news: Outputs) {

@@ -16,7 +16,7 @@ import {
   CHANNEL_CREDENTIAL_KEYS, ChannelCredentialsInput, HttpUrl, SafeString, SubscriberProviderId,
   type ChannelCredentials, type ChannelSettings, type Subscriber, type SubscriberProviderId as ProviderIdT,
 } from "../schemas";
-import { changedKeys, checkWith, controlInputs, declaredKeys, failure, project, stripUndefined, unknownKeyHint, type CheckFailure } from "./common";
+import { changedKeys, checkWith, controlInputs, readInputs, declaredKeys, failure, project, stripUndefined, unknownKeyHint, type CheckFailure } from "./common";
 import { serializableProvider } from "./dynamic";
 
 /** Inputs of {@link SubscriberCredentials}. */
@@ -143,9 +143,7 @@ export const provider = {
     const entry = findChannel(sub, providerId, integrationIdentifier);
     if (!entry) return { id: "", props: {} };
     const outs = outputsFor(subscriberId, entry, props, keys);
-    const inputs: Outputs = controlInputs(props);
-    for (const k of keys) inputs[k] = outs[k];
-    return { id, props: outs, inputs };
+    return { id, props: outs, inputs: readInputs(props, outs, keys) };
   },
 
   async update(_id: string, _olds: Outputs, news: Outputs) {
