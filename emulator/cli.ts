@@ -18,6 +18,7 @@ Options:
   --no-idempotency     ignore idempotency-key headers
   --rate-limit N       token bucket of N requests/s per key (off by default)
   --burst N            bucket size (default: the rate)
+  --retention-days N   the plan's event history window (default 30)
   --state FILE         keep the store in FILE across restarts
   --help               show this help
 
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
         port: { type: "string" }, host: { type: "string" }, "api-key": { type: "string", multiple: true },
         mode: { type: "string" }, envelope: { type: "boolean" }, "no-envelope": { type: "boolean" },
         "hide-credentials": { type: "boolean" }, "show-credentials": { type: "boolean" },
-        "no-idempotency": { type: "boolean" }, "rate-limit": { type: "string" }, burst: { type: "string" },
+        "no-idempotency": { type: "boolean" }, "rate-limit": { type: "string" }, burst: { type: "string" }, "retention-days": { type: "string" },
         state: { type: "string" }, help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -60,12 +61,14 @@ async function main(): Promise<void> {
     if (!(rate > 0) || !(burst >= 1)) fail("--rate-limit and --burst must be positive numbers");
     rateLimit = { rate, burst };
   }
+  const retentionDays = v["retention-days"] === undefined ? undefined : Number(v["retention-days"]);
+  if (retentionDays !== undefined && !(Number.isInteger(retentionDays) && retentionDays >= 1)) fail(`--retention-days must be a positive integer, got ${v["retention-days"]}`);
   const emu = await startEmulator({
     port, host: v.host, apiKeys: v["api-key"], mode: v.mode as "production" | "spec" | undefined,
     envelope: v["no-envelope"] ? false : v.envelope,
     hideCredentials: v["show-credentials"] ? false : v["hide-credentials"],
     idempotency: v["no-idempotency"] ? false : undefined,
-    rateLimit, statePath: v.state,
+    rateLimit, retentionDays, statePath: v.state,
   });
   process.stdout.write(`notify-emulator listening on ${emu.url}\n`);
   const stop = () => { void emu.close().then(() => process.exit(0)); };

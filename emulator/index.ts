@@ -24,6 +24,8 @@ export interface EmulatorOptions {
   idempotency?: boolean;
   /** Token bucket per key; off by default. */
   rateLimit?: { rate: number; burst: number };
+  /** The plan's event history window in days (default 30): the events list starts no earlier. */
+  retentionDays?: number;
   /** Keep the store in this JSON file across restarts. */
   statePath?: string;
 }
@@ -60,6 +62,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     hideCredentials: options.hideCredentials ?? mode === "production",
     idempotency: options.idempotency ?? true,
     rateLimit: options.rateLimit,
+    retentionDays: options.retentionDays ?? 30,
   };
   const keys = tenantsFor(options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY]);
   const app = new EmulatorApp({ keys, behaviour, statePath: options.statePath });

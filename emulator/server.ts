@@ -24,6 +24,8 @@ export interface Behaviour {
   idempotency: boolean;
   /** Token bucket per key; undefined for no limit. */
   rateLimit?: { rate: number; burst: number };
+  /** The subscription plan's history window: the events list starts no earlier than this many days ago. */
+  retentionDays: number;
 }
 
 /** Faults injected into API routes (never into `/__emulator/`). All off by default. */
@@ -32,6 +34,8 @@ export interface Faults {
   errorRate?: number;
   rateLimitRate?: number;
   dropRate?: number;
+  /** Time a handler takes once a request is admitted (after the idempotency check), in ms. */
+  processingMs?: number;
   /** Answers every API request with this hostile body instead (for client robustness tests). */
   hostile?: "html" | "truncated" | "wrong-types" | "missing-fields" | "huge" | "trickle" | "echo-key";
   seed?: number;
@@ -57,6 +61,7 @@ const FaultsBody = z.strictObject({
   errorRate: z.number().min(0).max(1).optional(),
   rateLimitRate: z.number().min(0).max(1).optional(),
   dropRate: z.number().min(0).max(1).optional(),
+  processingMs: z.number().min(0).max(10_000).optional(),
   hostile: z.enum(["html", "truncated", "wrong-types", "missing-fields", "huge", "trickle", "echo-key"]).optional(),
   seed: z.number().int().optional(),
 });
@@ -251,6 +256,7 @@ export class EmulatorApp {
       this.idempotency.set(idemSlot, { hash, done: false, at: Date.now() });
     }
 
+    if (f.processingMs) await new Promise((r) => setTimeout(r, f.processingMs));
     let reply: Reply;
     try {
       reply = await match.handler({ tenant, key, method, path: rawPath, query, body }, match.params);
@@ -417,6 +423,7 @@ export class EmulatorApp {
       case "POST /__emulator/behaviour": {
         const parsed = z.strictObject({
           envelope: z.boolean().optional(), hideCredentials: z.boolean().optional(), idempotency: z.boolean().optional(),
+          retentionDays: z.number().int().min(1).max(3650).optional(),
           rateLimit: z.strictObject({ rate: z.number().positive().max(100_000), burst: z.number().int().positive().max(100_000) }).nullable().optional(),
         }).safeParse(body);
         if (!parsed.success) return { status: 400, body: { message: parsed.error.issues.map(issueText) } };
@@ -918,8 +925,13 @@ export class EmulatorApp {
     const severity = q.getAll("severity");
     for (const s of severity) if (!SEVERITIES.includes(s as never)) errors.push(`severity: must be among ${SEVERITIES.join(", ")}`);
     const contextKeys = contextKeysParam(q, errors);
-    const after = dateParam(q, "after", errors), before = dateParam(q, "before", errors);
+    const requestedAfter = dateParam(q, "after", errors), requestedBefore = dateParam(q, "before", errors);
     if (errors.length) throw new HttpError(400, errors);
+    // The window: from the plan's earliest date (or later, when asked) to the request time (or earlier).
+    const now = Date.now();
+    const earliest = now - this.behaviour.retentionDays * 86_400_000;
+    const after = Math.max(earliest, requestedAfter ?? earliest);
+    const before = Math.min(now, requestedBefore ?? now);
     const templates = q.getAll("templates"), emails = q.getAll("emails"), subscriberIds = q.getAll("subscriberIds");
     const tx = q.get("transactionId"), topicKey = q.get("topicKey"), search = q.get("search");
     const list = this.inTenant(this.store.data.events, c.tenant).filter((e) => {
@@ -934,7 +946,7 @@ export class EmulatorApp {
         (!topicKey || ((e.topics as Json[]) ?? []).some((t) => t.topicKey === topicKey)) &&
         (!contextKeys || sameSet(contextKeys, (e.contextKeys as string[]) ?? [])) &&
         (!search || JSON.stringify(sub).includes(search) || String(e.transactionId).includes(search)) &&
-        (after === undefined || created >= after) && (before === undefined || created <= before);
+        created >= after && created <= before;
     }).sort(byCreatedDesc);
     return { status: 200, bare: true, body: { data: list.slice(page * limit, page * limit + limit), hasMore: (page + 1) * limit < list.length, pageSize: limit, page } };
   }
