@@ -5,10 +5,9 @@
  */
 import { rmSync } from "node:fs";
 import path from "node:path";
-import * as auto from "@pulumi/pulumi/automation";
 import { startEmulator } from "../emulator";
 import { demoProgram } from "../demo/program";
-import { cliEnv, linkProjectDir, pulumiCliPath, REPO_ROOT } from "./workspace";
+import { linkProjectDir, localStack, REPO_ROOT } from "./workspace";
 
 const API_KEY = "demo-api-key";
 const say = (s: string) => process.stdout.write(`${s}\n`);
@@ -29,11 +28,7 @@ async function main(): Promise<void> {
     await api("POST", "/v2/subscribers", { subscriberId: "alice", email: "alice@example.com", firstName: "Alice" });
     await api("POST", "/v2/subscribers", { subscriberId: "bob", email: "bob@example.com", firstName: "Bob" });
 
-    const pulumiCommand = await auto.PulumiCommand.get({ root: path.dirname(path.dirname(pulumiCliPath())), skipVersionCheck: true });
-    const stack = await auto.LocalWorkspace.createOrSelectStack(
-      { projectName: "notify-demo", stackName: "dev", program: demoProgram },
-      { workDir: dir, pulumiCommand, envVars: cliEnv(dir), projectSettings: { name: "notify-demo", runtime: "nodejs" } },
-    );
+    const stack = await localStack({ dir, projectName: "notify-demo", stackName: "dev", program: demoProgram });
     await stack.setAllConfig({ "notify:apiUrl": { value: emu.url }, "notify:apiKey": { value: API_KEY, secret: true } });
 
     say("\n▶ pulumi up");

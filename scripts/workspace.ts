@@ -5,6 +5,7 @@
  * Shared by the demo, the benchmarks and the e2e harness.
  */
 import { execFileSync } from "node:child_process";
+import type * as automation from "@pulumi/pulumi/automation";
 import { existsSync, mkdirSync, symlinkSync } from "node:fs";
 import path from "node:path";
 
@@ -47,4 +48,29 @@ export function cliEnv(dir: string, extra: Record<string, string> = {}): Record<
     PULUMI_SKIP_CONFIRMATIONS: "true",
     ...extra,
   };
+}
+
+/**
+ * Creates (or selects) a stack of an inline program in `dir` (already linked), on the pinned CLI
+ * and the local backend of {@link cliEnv}.
+ */
+export async function localStack(opts: {
+  dir: string;
+  projectName: string;
+  stackName: string;
+  program: automation.PulumiFn;
+  env?: Record<string, string>;
+}): Promise<automation.Stack> {
+  // Loaded here so that requiring this module stays cheap for scripts that never run a stack.
+  const auto = require("@pulumi/pulumi/automation") as typeof automation;
+  const pulumiCommand = await auto.PulumiCommand.get({ root: path.dirname(path.dirname(pulumiCliPath())), skipVersionCheck: true });
+  return auto.LocalWorkspace.createOrSelectStack(
+    { projectName: opts.projectName, stackName: opts.stackName, program: opts.program },
+    {
+      workDir: opts.dir,
+      pulumiCommand,
+      envVars: cliEnv(opts.dir, opts.env),
+      projectSettings: { name: opts.projectName, runtime: "nodejs", backend: { url: `file://${path.join(opts.dir, "state")}` } },
+    },
+  );
 }

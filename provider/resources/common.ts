@@ -58,7 +58,9 @@ export function checkWith(schema: z.ZodType, inputs: Obj, hints: (issue: z.core.
   for (const issue of r.error.issues) {
     if (valueAt(inputs, issue.path).some((v) => v === UNKNOWN)) continue;
     const property = propertyPath(issue.path);
-    const reason = hints(issue, inputs) ?? describeIssue(issue);
+    const chain = valueAt(inputs, issue.path);
+    const missing = chain.length === issue.path.length + 1 && (chain[chain.length - 1] === undefined || chain[chain.length - 1] === null);
+    const reason = hints(issue, inputs) ?? describeIssue(issue, missing);
     failures.push({ property: property || "(inputs)", reason: property ? `${property}: ${reason}` : reason });
   }
   return failures;
@@ -71,12 +73,14 @@ export function propertyPath(path: readonly PropertyKey[]): string {
   return s;
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+function describeIssue(issue: z.core.$ZodIssue, missing: boolean): string {
   switch (issue.code) {
     case "invalid_value":
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
     case "invalid_type":
-      return issue.message.includes("received undefined") ? `is required (${issue.expected})` : `must be a ${issue.expected}`;
+      // A custom message (e.g. "an email step requires a subject") says more than the generic one.
+      if (missing) return issue.message.startsWith("Invalid input") ? `is required (${issue.expected})` : issue.message;
+      return `must be ${/^[aeiou]/.test(issue.expected) ? "an" : "a"} ${issue.expected}`;
     case "unrecognized_keys":
       return `unknown ${issue.keys.length > 1 ? "properties" : "property"} ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
     default:
@@ -159,7 +163,7 @@ export function project(actual: unknown, declared: unknown): unknown {
  * The input keys whose value differs between the old outputs and the new inputs, considering
  * the keys declared now and the keys declared before.
  */
-export function changedKeys(olds: Obj, news: Obj, keys: readonly string[], ignore: readonly string[] = []): string[] {
+export function changedKeys(olds: Obj, news: Obj, keys: readonly string[], ignore: readonly string[] = [], exact: readonly string[] = []): string[] {
   const before = new Set(Array.isArray(olds.declaredKeys) ? (olds.declaredKeys as string[]) : []);
   const out: string[] = [];
   for (const k of keys) {
@@ -169,7 +173,10 @@ export function changedKeys(olds: Obj, news: Obj, keys: readonly string[], ignor
       if (before.has(k)) out.push(k);
       continue;
     }
-    if (containsUnknown(news[k]) || !deepEqual(project(olds[k], news[k]), news[k])) out.push(k);
+    // Free-form values the user owns entirely are compared whole; the rest only where declared,
+    // so defaults the service fills in never show as changes.
+    const old = exact.includes(k) ? olds[k] : project(olds[k], news[k]);
+    if (containsUnknown(news[k]) || !deepEqual(old, news[k])) out.push(k);
   }
   return out;
 }

@@ -52,8 +52,11 @@ export interface IntegrationArgs {
 export const INTEGRATION_INPUT_KEYS = [
   "identifier", "name", "providerId", "channel", "credentials", "active", "primary", "conditions", "configurations", "environmentId",
 ] as const;
-/** Changing any of these replaces the integration. */
-export const INTEGRATION_REPLACE_ON_CHANGE = ["providerId", "channel"] as const;
+/**
+ * Changing any of these replaces the integration: the service cannot change an integration's
+ * provider or channel, nor move it to another environment.
+ */
+export const INTEGRATION_REPLACE_ON_CHANGE = ["providerId", "channel", "environmentId"] as const;
 
 /** Schema of the inputs, used by check. */
 export const IntegrationInputs = z.strictObject({
@@ -131,6 +134,10 @@ async function applyPrimary(id: string, inputs: Inputs, current: ApiIntegration)
 export const provider = {
   async check(_olds: Outputs, news: Outputs): Promise<{ inputs: Outputs; failures: CheckFailure[] }> {
     const failures = checkWith(IntegrationInputs, news, unknownKeyHint([...CREDENTIAL_KEYS, ...Object.keys(IntegrationInputs.shape)]));
+    // The service activates an integration when it becomes primary.
+    if (news.primary === true && news.active === false) {
+      failures.push({ property: "primary", reason: "primary: a primary integration is always active; remove active: false or primary: true" });
+    }
     return { inputs: stripUndefined(news), failures };
   },
 
@@ -139,7 +146,9 @@ export const provider = {
     return {
       changes: changed.length > 0,
       replaces: changed.filter((k) => (INTEGRATION_REPLACE_ON_CHANGE as readonly string[]).includes(k)),
-      deleteBeforeReplace: changed.some((k) => (INTEGRATION_REPLACE_ON_CHANGE as readonly string[]).includes(k)) && !changed.includes("identifier"),
+      // The identifier is unique per environment: the old one must go first unless either changes.
+      deleteBeforeReplace: changed.some((k) => (INTEGRATION_REPLACE_ON_CHANGE as readonly string[]).includes(k)) &&
+        !changed.includes("identifier") && !changed.includes("environmentId"),
     };
   },
 
@@ -193,14 +202,15 @@ export const provider = {
     return { id, props: outs, inputs: readInputs(props, outs, keys) };
   },
 
-  async update(id: string, olds: Outputs, news: Outputs) {
+  async update(id: string, _olds: Outputs, news: Outputs) {
     const inputs = news as Inputs;
     const keys = declaredKeys(news, INTEGRATION_INPUT_KEYS);
     const api = clientFor().integrations;
     try {
       let updated = await api.update(id, updateBody(inputs));
       updated = await applyPrimary(id, inputs, updated);
-      return { outs: outputsFor(updated, news, keys, olds) };
+      // What was just sent is what the service now holds (it may not echo credentials back).
+      return { outs: outputsFor(updated, news, keys) };
     } catch (err) {
       throw failure(`update integration "${inputs.identifier}"`, err);
     }

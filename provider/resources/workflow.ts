@@ -138,12 +138,15 @@ export function toWorkflowOutputs(w: ApiWorkflow): Outputs {
   });
 }
 
+/** Inputs the service stores as given (no defaults filled in): compared whole, so a removed key shows. */
+export const WORKFLOW_EXACT_KEYS = ["payloadSchema"] as const;
+
 function outputsFor(w: ApiWorkflow, declared: Outputs, keys: string[]): { outs: Outputs; inputs: Outputs } {
   const svc = toWorkflowOutputs(w);
   const outs: Outputs = { ...svc, ...controlInputs(declared), declaredKeys: keys };
   const inputs: Outputs = controlInputs(declared);
   for (const k of keys) {
-    inputs[k] = project(svc[k], declared[k]);
+    inputs[k] = (WORKFLOW_EXACT_KEYS as readonly string[]).includes(k) ? svc[k] : project(svc[k], declared[k]);
     outs[k] = inputs[k];
   }
   // Steps keep their generated ids in the outputs whatever the program declared.
@@ -203,7 +206,7 @@ export const provider = {
   },
 
   async diff(_id: string, olds: Outputs, news: Outputs) {
-    const changed = changedKeys(olds, news, WORKFLOW_INPUT_KEYS);
+    const changed = changedKeys(olds, news, WORKFLOW_INPUT_KEYS, [], WORKFLOW_EXACT_KEYS);
     return { changes: changed.length > 0, replaces: changed.filter((k) => (WORKFLOW_REPLACE_ON_CHANGE as readonly string[]).includes(k)) };
   },
 

@@ -3,7 +3,7 @@
  * directory, each test its own project directory and stack, everything removed afterwards.
  */
 import { createRequire } from "node:module";
-import { cliEnv, linkProjectDir, LOCAL_PASSPHRASE, pulumiCliPath } from "../../scripts/workspace";
+import { cliEnv, linkProjectDir, localStack, LOCAL_PASSPHRASE, pulumiCliPath } from "../../scripts/workspace";
 import { existsSync, mkdtempSync, rmSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -49,16 +49,7 @@ export async function createTestStack(opts: {
   env?: Record<string, string>;
 }): Promise<TestStack> {
   const dir = makeProjectDir();
-  const pulumiCommand = await auto.PulumiCommand.get({ root: path.dirname(path.dirname(cliPath())), skipVersionCheck: true });
-  const stack = await auto.LocalWorkspace.createStack(
-    { projectName: opts.projectName ?? "notify-test", stackName: opts.stackName ?? "test", program: opts.program },
-    {
-      workDir: dir,
-      pulumiCommand,
-      envVars: cliEnv(dir, opts.env),
-      projectSettings: { name: opts.projectName ?? "notify-test", runtime: "nodejs", backend: { url: `file://${path.join(dir, "state")}` } },
-    },
-  );
+  const stack = await localStack({ dir, projectName: opts.projectName ?? "notify-test", stackName: opts.stackName ?? "test", program: opts.program, env: opts.env });
   if (opts.config) await stack.setAllConfig(opts.config);
   return {
     stack,

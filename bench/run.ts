@@ -1,0 +1,258 @@
+/**
+ * `npm run bench`: the provider against the engine's own floor, in one run.
+ *
+ *   emulator   throughput of simple reads (the emulator must never be what is measured)
+ *   scale      N = 50, 200, 500 resources at 20 ms per request: up, no-op preview, refresh
+ *              preview, destroy; beside each the same N of a dynamic resource that makes no request
+ *   requests   requests and bytes per resource of each operation, from the emulator's request log
+ *   state      exported-state bytes and __provider bytes per resource
+ *   ratelimit  up of 200 resources against 30 requests/s with a burst of 30
+ *   functions  getSubscribers over 60,000 subscribers, maxResults 1,000 and 60,000
+ *
+ * Prints a table and writes bench/results.json (one object per measurement, with the machine,
+ * versions and date). `BENCH_SIZES=50,200` limits the scale runs.
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Pool } from "undici";
+import type * as automation from "@pulumi/pulumi/automation";
+import { startEmulator, type RunningEmulator } from "../emulator";
+import { linkProjectDir, localStack, pulumiCliPath, REPO_ROOT } from "../scripts/workspace";
+import { scaleProgram, floorProgram, wideFloorProgram } from "./programs";
+
+const KEY = "bench-api-key-0123456789";
+/** Latency the emulator adds to each request of the scale runs (BENCH_LATENCY_MS, default 20). */
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
+const say = (s: string) => process.stdout.write(`${s}\n`);
+
+interface Measurement {
+  bench: string;
+  [k: string]: unknown;
+}
+const results: Measurement[] = [];
+function record(m: Measurement): void {
+  results.push(m);
+}
+
+// --------------------------------------------------------------------------------- emulator
+
+async function api(emu: { url: string }, method: string, p: string, body?: unknown): Promise<any> {
+  const r = await fetch(emu.url + p, { method, headers: { authorization: `ApiKey ${KEY}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await r.text();
+  if (r.status >= 400) throw new Error(`${method} ${p}: ${r.status} ${text.slice(0, 300)}`);
+  const json = text ? JSON.parse(text) : {};
+  return json && typeof json === "object" && Object.keys(json).length === 1 && "data" in json ? json.data : json;
+}
+
+/** The emulator CLI in its own process, so the load generator does not share its event loop. */
+async function emulatorThroughput(): Promise<void> {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, "dist/emulator/cli.js"), "--port", "0", "--api-key", KEY], { stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (d: Buffer) => { out += d.toString(); if (out.includes("\n")) resolve(out.trim().split(" ").pop()!); });
+    child.once("exit", (c) => reject(new Error(`emulator exited ${c}`)));
+  });
+  try {
+    for (let i = 0; i < 10; i++) await api({ url }, "POST", "/v1/integrations", { identifier: `i${i}`, providerId: "sendgrid", channel: "email", name: `I${i}` });
+    await api({ url }, "POST", "/__emulator/seed", { generate: { subscribers: 1000 } });
+    const routes = ["/v1/integrations", "/v2/subscribers/seed-500", "/v2/subscribers?limit=10"];
+    for (const route of routes) {
+      const pool = new Pool(url, { connections: 16 });
+      const seconds = 4;
+      const end = Date.now() + seconds * 1000;
+      let done = 0, failed = 0;
+      const worker = async () => {
+        while (Date.now() < end) {
+          const r = await pool.request({ method: "GET", path: route, headers: { authorization: `ApiKey ${KEY}` } });
+          await r.body.dump();
+          if (r.statusCode === 200) done++; else failed++;
+        }
+      };
+      const t0 = performance.now();
+      await Promise.all(Array.from({ length: 32 }, worker));
+      const elapsed = (performance.now() - t0) / 1000;
+      await pool.close();
+      const rps = Math.round(done / elapsed);
+      record({ bench: "emulator-throughput", route: `GET ${route}`, requestsPerSecond: rps, requests: done, failed, concurrency: 32, seconds: Number(elapsed.toFixed(2)) });
+      say(`emulator  GET ${route.padEnd(28)} ${String(rps).padStart(6)} req/s (${failed} failed)`);
+    }
+  } finally {
+    child.kill("SIGTERM");
+  }
+}
+
+// --------------------------------------------------------------------------------- stacks
+
+interface Log { method: string; path: string; status: number; bytesIn: number; bytesOut: number; time: string; fault?: string }
+
+async function requestLog(emu: RunningEmulator): Promise<Log[]> {
+  return (await api(emu, "GET", "/__emulator/requests")).requests as Log[];
+}
+
+async function prepareService(emu: RunningEmulator, subscribers: number): Promise<void> {
+  await api(emu, "POST", "/__emulator/reset");
+  await api(emu, "POST", "/__emulator/seed", { subscribers: Array.from({ length: subscribers }, (_, i) => ({ subscriberId: `bench-sub-${i}` })) });
+  await api(emu, "POST", "/v1/integrations", { identifier: "slack-bench", providerId: "slack", channel: "chat", name: "Slack" });
+}
+
+async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
+  const t0 = performance.now();
+  const r = await f();
+  return [r, Math.round(performance.now() - t0)];
+}
+
+/** Bytes of the stack's state file, and of each resource's __provider. */
+function stateBytes(dir: string, project: string, stack: string): { total: number; perResource: number; providerPerResource: number; maxProvider: number } {
+  const text = readFileSync(path.join(dir, "state", ".pulumi", "stacks", project, `${stack}.json`), "utf8");
+  const resources = (JSON.parse(text).checkpoint.latest.resources as { type: string; inputs?: { __provider?: string } }[])
+    .filter((r) => r.type.startsWith("pulumi-nodejs:dynamic"));
+  const providers = resources.map((r) => Buffer.byteLength(r.inputs?.__provider ?? ""));
+  return {
+    total: Buffer.byteLength(text),
+    perResource: Math.round(Buffer.byteLength(text) / resources.length),
+    providerPerResource: Math.round(providers.reduce((a, b) => a + b, 0) / resources.length),
+    maxProvider: Math.max(...providers),
+  };
+}
+
+async function withStack<T>(name: string, program: automation.PulumiFn, config: Record<string, automation.ConfigValue>, f: (s: automation.Stack, dir: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `notify-bench-${name}-`));
+  linkProjectDir(dir);
+  try {
+    const stack = await localStack({ dir, projectName: "notify-bench", stackName: name, program });
+    await stack.setAllConfig(config);
+    return await f(stack, dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const OPS = ["up", "preview", "refresh-preview", "destroy"] as const;
+
+async function runOps(stack: automation.Stack, emu: RunningEmulator | undefined, n: number, dir: string, kind: string) {
+  const out: Record<string, { ms: number; requests: number; bytes: number; perResource: number; bytesPerResource: number }> = {};
+  let state: ReturnType<typeof stateBytes> | undefined;
+  for (const op of OPS) {
+    if (emu) await api(emu, "DELETE", "/__emulator/requests");
+    const [res, ms] = await timed(async () => {
+      switch (op) {
+        case "up": return stack.up();
+        case "preview": return stack.preview({ expectNoChanges: true });
+        case "refresh-preview": return stack.preview({ refresh: true, expectNoChanges: true });
+        case "destroy": return stack.destroy();
+      }
+    });
+    if (op === "up") {
+      const changes = (res as automation.UpResult).summary.resourceChanges ?? {};
+      if ((changes.create ?? 0) !== n + 1) throw new Error(`${kind} up of ${n} created ${JSON.stringify(changes)}`);
+      state = stateBytes(dir, "notify-bench", stack.name);
+    }
+    const log = emu ? await requestLog(emu) : [];
+    const bytes = log.reduce((a, r) => a + r.bytesIn + r.bytesOut, 0);
+    out[op] = { ms, requests: log.length, bytes, perResource: Number((log.length / n).toFixed(2)), bytesPerResource: Math.round(bytes / n) };
+  }
+  return { ops: out, state: state! };
+}
+
+async function scale(emu: RunningEmulator, sizes: number[]): Promise<void> {
+  const config = { "notify:apiUrl": { value: emu.url }, "notify:apiKey": { value: KEY, secret: true } };
+  say(`\nscale at ${LATENCY_MS} ms per request (wall ms; ratio to the floor; ratio to the wide floor; requests and bytes per resource)`);
+  say(`${"N".padStart(4)} ${"op".padEnd(16)} ${"notify".padStart(7)} ${"floor".padStart(7)} ${"wide".padStart(7)} ${"ratio".padStart(6)} ${"ratio-w".padStart(7)} ${"req/res".padStart(8)} ${"bytes/res".padStart(10)}`);
+  for (const n of sizes) {
+    await prepareService(emu, Math.ceil(n / 4));
+    await api(emu, "POST", "/__emulator/faults", { latencyMs: [LATENCY_MS, LATENCY_MS] });
+    const notify = await withStack(`notify-${n}`, scaleProgram(n), config, (s, dir) => runOps(s, emu, n, dir, "notify"));
+    await api(emu, "POST", "/__emulator/faults", {});
+    const floor = await withStack(`floor-${n}`, floorProgram(n), {}, (s, dir) => runOps(s, undefined, n, dir, "floor"));
+    const wide = await withStack(`wide-${n}`, wideFloorProgram(n), {}, (s, dir) => runOps(s, undefined, n, dir, "wide floor"));
+    for (const op of OPS) {
+      const a = notify.ops[op]!, b = floor.ops[op]!, w = wide.ops[op]!;
+      const ratio = Number((a.ms / b.ms).toFixed(2));
+      const ratioWide = Number((a.ms / w.ms).toFixed(2));
+      record({ bench: "scale", n, op, latencyMs: LATENCY_MS, notifyMs: a.ms, floorMs: b.ms, wideFloorMs: w.ms, ratio, ratioToWideFloor: ratioWide, requests: a.requests, requestsPerResource: a.perResource, bytes: a.bytes, bytesPerResource: a.bytesPerResource });
+      say(`${String(n).padStart(4)} ${op.padEnd(16)} ${String(a.ms).padStart(7)} ${String(b.ms).padStart(7)} ${String(w.ms).padStart(7)} ${String(ratio).padStart(6)} ${String(ratioWide).padStart(7)} ${String(a.perResource).padStart(8)} ${String(a.bytesPerResource).padStart(10)}`);
+    }
+    record({ bench: "state", n, stateBytes: notify.state.total, stateBytesPerResource: notify.state.perResource, providerBytesPerResource: notify.state.providerPerResource, maxProviderBytes: notify.state.maxProvider, floorStateBytesPerResource: floor.state.perResource, wideFloorStateBytesPerResource: wide.state.perResource });
+    say(`${String(n).padStart(4)} state: ${notify.state.perResource} bytes/resource (floor ${floor.state.perResource}, wide floor ${wide.state.perResource}); __provider ${notify.state.providerPerResource} bytes/resource, max ${notify.state.maxProvider}`);
+  }
+}
+
+async function rateLimited(emu: RunningEmulator): Promise<void> {
+  const n = 200;
+  await prepareService(emu, n / 4);
+  await api(emu, "POST", "/__emulator/behaviour", { rateLimit: { rate: 30, burst: 30 } });
+  await api(emu, "DELETE", "/__emulator/requests");
+  const config = { "notify:apiUrl": { value: emu.url }, "notify:apiKey": { value: KEY, secret: true } };
+  try {
+    await withStack("ratelimit", scaleProgram(n), config, async (stack) => {
+      const [up, ms] = await timed(() => stack.up());
+      const log = await requestLog(emu);
+      const limited = log.filter((r) => r.status === 429).length;
+      const times = log.map((r) => Date.parse(r.time));
+      const spanS = (Math.max(...times) - Math.min(...times)) / 1000;
+      const accepted = log.length - limited;
+      const rate = Number((accepted / spanS).toFixed(1));
+      const failed = up.summary.result !== "succeeded";
+      record({ bench: "rate-limit", n, limit: 30, burst: 30, upMs: ms, requests: log.length, accepted, status429: limited, share429: Number((limited / log.length).toFixed(4)), achievedRate: rate, shareOfLimit: Number((rate / 30).toFixed(3)), failedOperations: failed ? 1 : 0 });
+      say(`\nrate limit 30/s burst 30, up of ${n}: ${ms} ms, ${log.length} requests, ${limited} answered 429 (${((limited / log.length) * 100).toFixed(2)}%), achieved ${rate} req/s (${((rate / 30) * 100).toFixed(1)}% of the limit), result ${up.summary.result}`);
+      await api(emu, "POST", "/__emulator/behaviour", { rateLimit: null });
+      await stack.destroy();
+    });
+  } finally {
+    await api(emu, "POST", "/__emulator/behaviour", { rateLimit: null });
+  }
+}
+
+/** getSubscribers in a child process, for its peak memory. */
+async function functions(emu: RunningEmulator): Promise<void> {
+  await api(emu, "POST", "/__emulator/reset");
+  await api(emu, "POST", "/__emulator/seed", { generate: { subscribers: 60_000 } });
+  say("");
+  for (const maxResults of [1000, 60_000]) {
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [path.join(__dirname, "getSubscribers.js"), String(maxResults)], {
+        env: { ...process.env, NOTIFY_API_URL: emu.url, NOTIFY_API_KEY: KEY }, stdio: ["ignore", "pipe", "inherit"],
+      });
+      let text = "";
+      child.stdout!.on("data", (d: Buffer) => { text += d.toString(); });
+      child.once("exit", (c) => (c === 0 ? resolve(text) : reject(new Error(`getSubscribers bench exited ${c}`))));
+    });
+    const r = JSON.parse(out) as { ms: number; count: number; baselineRssBytes: number; peakRssBytes: number; requests: number };
+    const reqs = (await requestLog(emu)).filter((l) => l.path === "/v2/subscribers").length;
+    await api(emu, "DELETE", "/__emulator/requests");
+    record({ bench: "functions", fn: "getSubscribers", seeded: 60_000, maxResults, ms: r.ms, returned: r.count, requests: reqs, peakRssMiB: Number((r.peakRssBytes / 2 ** 20).toFixed(1)), baselineRssMiB: Number((r.baselineRssBytes / 2 ** 20).toFixed(1)) });
+    say(`getSubscribers maxResults ${String(maxResults).padStart(6)}: ${r.count} subscribers in ${r.ms} ms, ${reqs} requests, peak RSS ${(r.peakRssBytes / 2 ** 20).toFixed(1)} MiB (baseline ${(r.baselineRssBytes / 2 ** 20).toFixed(1)} MiB)`);
+  }
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const cli = pulumiCliPath();
+  const sizes = (process.env.BENCH_SIZES ?? "50,200,500").split(",").map(Number);
+  const only = process.env.BENCH_ONLY?.split(",");
+  const want = (b: string) => !only || only.includes(b);
+  if (want("emulator")) await emulatorThroughput();
+  const emu = await startEmulator({ apiKeys: [KEY] });
+  try {
+    if (want("scale")) await scale(emu, sizes);
+    if (want("ratelimit")) await rateLimited(emu);
+    if (want("functions")) await functions(emu);
+  } finally {
+    await emu.close();
+  }
+  const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string; devDependencies: Record<string, string> };
+  const machine = { cpu: os.cpus()[0]?.model ?? "unknown", cores: os.cpus().length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), platform: `${os.platform()} ${os.release()}` };
+  const versions = { node: process.version, pulumi: pkg.devDependencies["@pulumi/pulumi"], pulumiCli: path.basename(path.dirname(path.dirname(cli))), pulumiNotify: pkg.version };
+  const date = new Date().toISOString();
+  const out = results.map((r) => ({ ...r, machine, versions, date }));
+  mkdirSync(path.join(REPO_ROOT, "bench"), { recursive: true });
+  writeFileSync(path.join(REPO_ROOT, "bench/results.json"), JSON.stringify(out, null, 2) + "\n");
+  say(`\n${out.length} measurements written to bench/results.json in ${Math.round((Date.now() - started) / 1000)} s on ${machine.cpu} (${machine.cores} cores, ${machine.memoryGiB} GiB), Node ${versions.node}, Pulumi ${versions.pulumi}`);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench failed: ${(e as Error).stack ?? String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,116 @@
+/**
+ * Bad input never reaches the service: each row is a real `pulumi preview` of a one-resource (or
+ * one-call) program that must fail with a message naming the property, while the emulator's
+ * request log stays empty.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestStack, loadPackage, type TestStack } from "../helpers/pulumi";
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+
+type Row = [label: string, kind: "Integration" | "Workflow" | "SubscriberCredentials" | `fn:${string}`, args: Record<string, unknown>, expected: RegExp];
+
+const int = (over: Record<string, unknown>) => ({ identifier: "bad", providerId: "sendgrid", channel: "email", ...over });
+const wf = (over: Record<string, unknown>) => ({ workflowId: "bad", name: "Bad", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "hi" } }], ...over });
+const step = (s: Record<string, unknown>) => wf({ steps: [s] });
+const cred = (over: Record<string, unknown>) => ({ subscriberId: "alice", providerId: "slack", credentials: { webhookUrl: "https://hooks.example/x" }, ...over });
+const without = (o: Record<string, unknown>, k: string) => { const c = { ...o }; delete c[k]; return c; };
+
+const ROWS: Row[] = [
+  // Integration
+  ["unknown channel", "Integration", int({ channel: "fax" }), /channel: must be one of .*"email"/],
+  ["channel of the wrong type", "Integration", int({ channel: 5 }), /channel: must be one of/],
+  ["missing identifier", "Integration", without(int({}), "identifier"), /identifier: is required/],
+  ["missing providerId", "Integration", without(int({}), "providerId"), /providerId: is required/],
+  ["empty identifier", "Integration", int({ identifier: "" }), /identifier: must not be empty/],
+  ["name not a string", "Integration", int({ name: 123 }), /name: must be a string/],
+  ["active not a boolean", "Integration", int({ active: "yes" }), /active: must be a boolean/],
+  ["misspelt credentials key", "Integration", int({ credentials: { apikey: "x" } }), /credentials.*apikey.*did you mean .apiKey/],
+  ["credential of the wrong type", "Integration", int({ credentials: { apiKey: 5 } }), /credentials\.apiKey: must be a string/],
+  ["boolean credential as a string", "Integration", int({ credentials: { secure: "true" } }), /credentials\.secure: must be a boolean/],
+  ["conditions not a list", "Integration", int({ conditions: "tier=gold" }), /conditions: must be an array/],
+  ["condition with an unknown operator", "Integration", int({ conditions: [{ isNegated: false, type: "BOOLEAN", value: "AND", children: [{ field: "f", value: "v", operator: "ALMOST", on: "payload" }] }] }), /conditions\[0\]\.children\[0\]\.operator: must be one of/],
+  ["condition missing its join", "Integration", int({ conditions: [{ isNegated: false, type: "BOOLEAN", children: [] }] }), /conditions\[0\]\.value: must be one of "AND", "OR"/],
+  ["configurations of the wrong type", "Integration", int({ configurations: { inboundWebhookEnabled: "yes" } }), /configurations\.inboundWebhookEnabled: must be a boolean/],
+  ["control character in identifier", "Integration", int({ identifier: "a\u0001b" }), /identifier: must not contain control characters/],
+  ["oversized name", "Integration", int({ name: "n".repeat(5000) }), /name: must be at most 200 characters/],
+  ["misspelt top-level input", "Integration", int({ identifer: "x" }), /identifer.*did you mean .identifier/],
+  ["primary but inactive", "Integration", int({ primary: true, active: false }), /primary: a primary integration is always active/],
+  ["check not a boolean", "Integration", int({ check: "no" }), /check: must be a boolean/],
+  // Workflow
+  ["missing workflowId", "Workflow", without(wf({}), "workflowId"), /workflowId: is required/],
+  ["workflowId not a slug", "Workflow", wf({ workflowId: "bad id!" }), /workflowId: must be a slug/],
+  ["missing name", "Workflow", without(wf({}), "name"), /name: is required/],
+  ["missing steps", "Workflow", without(wf({}), "steps"), /steps: is required/],
+  ["unknown step type", "Workflow", step({ name: "X", type: "carrier_pigeon" }), /steps\[0\]\.type: must be one of/],
+  ["email step without a subject", "Workflow", step({ name: "E", type: "email", controlValues: { body: "b" } }), /steps\[0\]\.controlValues\.subject: an email step requires a subject/],
+  ["in-app step with neither body nor subject", "Workflow", step({ name: "I", type: "in_app", controlValues: {} }), /steps\[0\]\.controlValues\.body: an in_app step needs a non-empty body or subject/],
+  ["delay in an unknown unit", "Workflow", step({ name: "D", type: "delay", controlValues: { amount: 1, unit: "fortnights" } }), /steps\[0\]\.controlValues\.unit: must be one of/],
+  ["negative delay", "Workflow", step({ name: "D", type: "delay", controlValues: { amount: -1, unit: "hours" } }), /steps\[0\]\.controlValues\.amount/],
+  ["avatar that is not a URL", "Workflow", step({ name: "I", type: "in_app", controlValues: { body: "b", avatar: "not a url" } }), /steps\[0\]\.controlValues\.avatar: must be a valid http\(s\) URL/],
+  ["redirect to a javascript: URL", "Workflow", step({ name: "I", type: "in_app", controlValues: { body: "b", redirect: { url: "javascript:alert(1)" } } }), /steps\[0\]\.controlValues\.redirect\.url: must be a valid http\(s\) URL/],
+  ["unknown control value on an email step", "Workflow", step({ name: "E", type: "email", controlValues: { subject: "s", body: "b", bcc: "x" } }), /steps\[0\]\.controlValues.*bcc/],
+  ["unknown severity", "Workflow", wf({ severity: "urgent" }), /severity: must be one of/],
+  ["tags not a list", "Workflow", wf({ tags: "a" }), /tags: must be an array/],
+  ["preferences of the wrong type", "Workflow", wf({ preferences: { workflow: { all: { enabled: "yes", readOnly: false }, channels: {} } } }), /preferences\.workflow\.all\.enabled: must be a boolean/],
+  ["payloadSchema not an object", "Workflow", wf({ payloadSchema: "x" }), /payloadSchema: must be an? (record|object)/],
+  ["duplicate stepIds", "Workflow", wf({ steps: [{ name: "A", type: "sms", stepId: "s" }, { name: "B", type: "sms", stepId: "s" }] }), /steps\[1\]\.stepId: duplicates the stepId of steps\[0\]/],
+  ["control character in a tag", "Workflow", wf({ tags: ["ok", "b\u0007ad"] }), /tags\[1\]: must not contain control characters/],
+  // SubscriberCredentials
+  ["unknown subscriber provider", "SubscriberCredentials", cred({ providerId: "carrier-pigeon" }), /providerId: must be one of/],
+  ["missing subscriberId", "SubscriberCredentials", without(cred({}), "subscriberId"), /subscriberId: is required/],
+  ["missing credentials", "SubscriberCredentials", without(cred({}), "credentials"), /credentials: is required \(object\)/],
+  ["webhookUrl that is not a URL", "SubscriberCredentials", cred({ credentials: { webhookUrl: "hooks.example/x" } }), /credentials\.webhookUrl: must be a valid http\(s\) URL/],
+  ["misspelt channel credential", "SubscriberCredentials", cred({ credentials: { webhookurl: "https://hooks.example/x" } }), /webhookurl.*did you mean .webhookUrl/],
+  ["deviceTokens not a list", "SubscriberCredentials", cred({ providerId: "fcm", credentials: { deviceTokens: "abc" } }), /credentials\.deviceTokens: must be an array/],
+  ["newline in subscriberId", "SubscriberCredentials", cred({ subscriberId: "ali\u000bce" }), /subscriberId: must not contain control characters/],
+  // Functions
+  ["getSubscribers page size over 100", "fn:getSubscribers", { limit: 500 }, /getSubscribers: invalid arguments: limit/],
+  ["getSubscribers maxResults 0", "fn:getSubscribers", { maxResults: 0 }, /getSubscribers: invalid arguments: maxResults/],
+  ["getMessages unknown channel", "fn:getMessages", { channel: "fax" }, /getMessages: invalid arguments: channel: must be one of/],
+  ["getEvents limit over 50", "fn:getEvents", { limit: 51 }, /getEvents: invalid arguments: limit/],
+  ["getEvents after not a timestamp", "fn:getEvents", { after: "yesterday" }, /getEvents: invalid arguments: after: must be an ISO 8601 timestamp/],
+  ["getEvent without an id", "fn:getEvent", {}, /getEvent: invalid arguments: notificationId/],
+  ["getSubscriber empty id", "fn:getSubscriber", { subscriberId: "" }, /getSubscriber: invalid arguments: subscriberId: must not be empty/],
+  ["getWorkflows unknown status", "fn:getWorkflows", { status: ["PAUSED"] }, /getWorkflows: invalid arguments: status\[0\]: must be one of/],
+  ["getIntegrations unknown argument", "fn:getIntegrations", { chanel: "email" }, /getIntegrations: invalid arguments: unknown argument "chanel"/],
+];
+
+describe("bad input fails at preview, naming the property, with no request", () => {
+  let emu: TestEmulator;
+  let ts: TestStack;
+  let current: Row = ROWS[0]!;
+
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+    ts = await createTestStack({
+      program: async () => {
+        const notify = loadPackage() as unknown as Record<string, any>;
+        const [, kind, args] = current;
+        if (kind.startsWith("fn:")) {
+          await notify[kind.slice(3)](args);
+          return;
+        }
+        new notify[kind]("subject", args);
+      },
+      config: { "notify:apiUrl": { value: emu.url }, "notify:apiKey": { value: emu.key, secret: true } },
+    });
+  });
+  afterAll(async () => {
+    await ts?.cleanup();
+    await emu?.close();
+  });
+
+  it("has at least 40 rows across the three resources and the functions", () => {
+    expect(ROWS.length).toBeGreaterThanOrEqual(40);
+    expect(new Set(ROWS.map((r) => r[1].startsWith("fn:") ? "fn" : r[1]))).toEqual(new Set(["Integration", "Workflow", "SubscriberCredentials", "fn"]));
+  });
+
+  it.each(ROWS)("%s (%s)", async (...row) => {
+    current = row as Row;
+    await emu.clearRequests();
+    const err = await ts.stack.preview().then(() => undefined, (e: Error) => e);
+    expect(err, "preview should fail").toBeInstanceOf(Error);
+    expect(String(err!.message)).toMatch(row[3]);
+    expect(await emu.requests()).toEqual([]);
+  });
+});
