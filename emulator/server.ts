@@ -199,21 +199,30 @@ export class EmulatorApp {
       const [lo, hi] = f.latencyMs;
       await new Promise((r) => setTimeout(r, lo + this.random() * Math.max(0, hi - lo)));
     }
+    // Dropped connections and 5xx come before the work half of the time, and after it (the work
+    // is done, the answer is lost) the other half: the case that tests idempotency for real.
+    let lostAfterWork: "drop" | "5xx" | undefined;
     if (f.dropRate && this.random() < f.dropRate) {
-      entry.fault = "drop";
-      entry.status = 0;
-      this.pushLog(entry);
-      req.socket.destroy();
-      return;
+      if (this.random() < 0.5) {
+        entry.fault = "drop";
+        entry.status = 0;
+        this.pushLog(entry);
+        req.socket.destroy();
+        return;
+      }
+      lostAfterWork = "drop";
     }
-    if (f.rateLimitRate && this.random() < f.rateLimitRate) {
+    if (!lostAfterWork && f.rateLimitRate && this.random() < f.rateLimitRate) {
       entry.fault = "429";
       return finish({ status: 429, body: "API rate limit exceeded", headers: { ...rl.headers, "retry-after": "1" } });
     }
-    if (f.errorRate && this.random() < f.errorRate) {
-      entry.fault = "5xx";
-      const status = this.random() < 0.5 ? 500 : 503;
-      return finish(errorReply(new HttpError(status, status === 500 ? "Internal server error" : "Service Unavailable", { errorId: randomUUID() }), rawPath), rl.headers);
+    if (!lostAfterWork && f.errorRate && this.random() < f.errorRate) {
+      if (this.random() < 0.5) {
+        entry.fault = "5xx";
+        const status = this.random() < 0.5 ? 500 : 503;
+        return finish(errorReply(new HttpError(status, status === 500 ? "Internal server error" : "Service Unavailable", { errorId: randomUUID() }), rawPath), rl.headers);
+      }
+      lostAfterWork = "5xx";
     }
     if (f.hostile) {
       entry.fault = `hostile:${f.hostile}`;
@@ -266,6 +275,16 @@ export class EmulatorApp {
     if (idemSlot) {
       const slot = this.idempotency.get(idemSlot);
       if (slot) Object.assign(slot, { done: true, reply });
+    }
+    if (lostAfterWork === "drop") {
+      Object.assign(entry, { fault: "drop-after-work", status: 0 });
+      this.pushLog(entry);
+      req.socket.destroy();
+      return;
+    }
+    if (lostAfterWork === "5xx") {
+      entry.fault = "502-after-work";
+      return finish(errorReply(new HttpError(502, "Bad Gateway", { errorId: randomUUID() }), rawPath), rl.headers);
     }
     return finish(reply, idemSlot ? { ...rl.headers, "idempotency-key": idemKey! } : rl.headers);
   }

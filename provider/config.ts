@@ -12,6 +12,8 @@ export interface ConnectionSettings {
   apiUrl?: string;
   apiKey?: string;
   allowInsecureHttp?: string | boolean;
+  /** Per-attempt request timeout in ms (default 30,000). */
+  requestTimeoutMs?: string | number;
 }
 
 let providerConfig: ConnectionSettings = {};
@@ -23,7 +25,7 @@ export function setProviderConfig(settings: ConnectionSettings): void {
 }
 
 /** Resolves settings: explicit values first, then the environment. Throws naming both sources. */
-export function resolveConnection(settings: ConnectionSettings = providerConfig): { apiUrl: string; apiKey: string; allowInsecureHttp: boolean } {
+export function resolveConnection(settings: ConnectionSettings = providerConfig): { apiUrl: string; apiKey: string; allowInsecureHttp: boolean; timeoutMs?: number } {
   const apiUrl = settings.apiUrl || process.env.NOTIFY_API_URL;
   const apiKey = settings.apiKey || process.env.NOTIFY_API_KEY;
   const missing: string[] = [];
@@ -36,16 +38,24 @@ export function resolveConnection(settings: ConnectionSettings = providerConfig)
     );
   }
   const insecure = settings.allowInsecureHttp ?? process.env.NOTIFY_ALLOW_INSECURE_HTTP;
-  return { apiUrl: apiUrl!, apiKey: apiKey!, allowInsecureHttp: insecure === true || insecure === "true" };
+  const rawTimeout = settings.requestTimeoutMs ?? process.env.NOTIFY_REQUEST_TIMEOUT_MS;
+  let timeoutMs: number | undefined;
+  if (rawTimeout !== undefined && rawTimeout !== "") {
+    timeoutMs = Number(rawTimeout);
+    if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 600_000) {
+      throw new NotifyConfigError(`notify:requestTimeoutMs (or NOTIFY_REQUEST_TIMEOUT_MS) must be an integer number of milliseconds from 100 to 600000, got ${JSON.stringify(rawTimeout)}`);
+    }
+  }
+  return { apiUrl: apiUrl!, apiKey: apiKey!, allowInsecureHttp: insecure === true || insecure === "true", timeoutMs };
 }
 
 /** The client of the resolved connection, one per address and key in the process. */
 export function clientFor(settings?: ConnectionSettings): NotifyClient {
   const c = resolveConnection(settings);
-  const cacheKey = `${c.apiUrl}\u0000${c.apiKey}\u0000${c.allowInsecureHttp}`;
+  const cacheKey = `${c.apiUrl}\u0000${c.apiKey}\u0000${c.allowInsecureHttp}\u0000${c.timeoutMs ?? ""}`;
   let client = clients.get(cacheKey);
   if (!client) {
-    client = new NotifyClient({ apiUrl: c.apiUrl, apiKey: c.apiKey, allowInsecureHttp: c.allowInsecureHttp });
+    client = new NotifyClient({ apiUrl: c.apiUrl, apiKey: c.apiKey, allowInsecureHttp: c.allowInsecureHttp, timeoutMs: c.timeoutMs });
     clients.set(cacheKey, client);
   }
   return client;

@@ -24,6 +24,7 @@ function connection(): ConnectionSettings {
     apiUrl: pulumi.runtime.getConfig("notify:apiUrl"),
     apiKey: pulumi.runtime.getConfig("notify:apiKey"),
     allowInsecureHttp: pulumi.runtime.getConfig("notify:allowInsecureHttp"),
+    requestTimeoutMs: pulumi.runtime.getConfig("notify:requestTimeoutMs"),
   };
 }
 

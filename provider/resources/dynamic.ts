@@ -24,6 +24,7 @@ export function serializableProvider(implPath: string): pulumi.dynamic.ResourceP
         apiUrl: req.config.get("notify:apiUrl"),
         apiKey: req.config.get("notify:apiKey"),
         allowInsecureHttp: req.config.get("notify:allowInsecureHttp"),
+        requestTimeoutMs: req.config.get("notify:requestTimeoutMs"),
       });
     },
     check: (olds, news) => require(implPath).provider.check(olds, news),
