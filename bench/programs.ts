@@ -37,12 +37,13 @@ function mix(n: number, make: { integration(i: number): void; workflow(i: number
   for (let i = 0; i < n - integrations - workflows; i++) make.credentials(i);
 }
 
-/** N resources of the provider. */
-export function scaleProgram(n: number): () => Promise<void> {
+/** N resources of the provider; `adopt` sets adopt: true on each (the recovery after an interrupted up). */
+export function scaleProgram(n: number, opts: { adopt?: boolean } = {}): () => Promise<void> {
+  const adopt = opts.adopt ? { adopt: true } : {};
   return async () => mix(n, {
-    integration: (i) => new notify.Integration(`int-${i}`, args.integration(i)),
-    workflow: (i) => new notify.Workflow(`wf-${i}`, args.workflow(i)),
-    credentials: (i) => new notify.SubscriberCredentials(`cred-${i}`, args.credentials(i)),
+    integration: (i) => new notify.Integration(`int-${i}`, { ...args.integration(i), ...adopt }),
+    workflow: (i) => new notify.Workflow(`wf-${i}`, { ...args.workflow(i), ...adopt }),
+    credentials: (i) => new notify.SubscriberCredentials(`cred-${i}`, { ...args.credentials(i), ...adopt }),
   });
 }
 

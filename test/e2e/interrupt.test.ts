@@ -1,0 +1,71 @@
+/**
+ * A killed CI job costs no data: SIGKILL the `pulumi up` process at several points while it
+ * creates 50 resources, then run the README's recovery (`pulumi refresh --clear-pending-creates`,
+ * then `up` with adopt: true) and check the service holds each declared object exactly once.
+ */
+import { execFileSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestStack, loadPackage } from "../helpers/pulumi";
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { expectExactlyDeclared, seedScaleService } from "../helpers/service";
+
+type Programs = typeof import("../../bench/programs");
+const { scaleProgram } = loadPackage<Programs>("/dist/bench/programs");
+const N = 50;
+const KILL_POINTS = (process.env.NOTIFY_KILL_POINTS ?? "3,20,40").split(",").map(Number);
+
+/** PIDs of the CLI running `up` on this stack. */
+function upProcesses(stackName: string): number[] {
+  const out = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" });
+  return out.split("\n").map((l) => l.trim()).filter((l) => / up /.test(l) && l.includes(`--stack ${stackName} `) && /pulumi/.test(l))
+    .map((l) => Number(l.split(" ")[0]));
+}
+
+describe("SIGKILL during up, then recovery", () => {
+  let emu: TestEmulator;
+  beforeAll(async () => { emu = await startTestEmulator(); });
+  afterAll(async () => { await emu?.close(); });
+
+  it.each(KILL_POINTS)("killed after %i creations: refresh --clear-pending-creates, then up with adopt, converges with no duplicate", async (killAt) => {
+    await emu.api("POST", "/__emulator/reset");
+    await seedScaleService(emu, Math.ceil(N / 4));
+    // Latency keeps creations in flight when the kill lands.
+    await emu.api("POST", "/__emulator/faults", { latencyMs: [20, 60] });
+    const stackName = `interrupt-${killAt}`;
+    let adopt = false;
+    const ts = await createTestStack({
+      stackName,
+      program: async () => scaleProgram(N, { adopt })(),
+      config: { "notify:apiUrl": { value: emu.url }, "notify:apiKey": { value: emu.key, secret: true } },
+    });
+    try {
+      let created = 0;
+      let killed = false;
+      const up = ts.stack.up({
+        onEvent: (e) => {
+          if (e.resOutputsEvent && e.resOutputsEvent.metadata.op === "create") created++;
+          if (!killed && created >= killAt) {
+            killed = true;
+            for (const pid of upProcesses(stackName)) process.kill(pid, "SIGKILL");
+          }
+        },
+      });
+      await expect(up).rejects.toThrow();
+      expect(killed).toBe(true);
+      await emu.api("POST", "/__emulator/faults", {});
+
+      // The recovery the README documents: release the lock the killed process left, drop its
+      // pending creates from the state, then up with adopt: true.
+      await ts.stack.cancel().catch(() => undefined);
+      await ts.stack.refresh({ clearPendingCreates: true });
+      adopt = true;
+      const recovered = await ts.stack.up();
+      expect(recovered.summary.result).toBe("succeeded");
+      await expectExactlyDeclared(emu, N);
+      await ts.stack.preview({ expectNoChanges: true, refresh: true });
+      await ts.stack.destroy();
+    } finally {
+      await ts.cleanup();
+    }
+  }, 300_000);
+});
