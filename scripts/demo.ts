@@ -13,7 +13,8 @@ const API_KEY = "demo-api-key";
 const say = (s: string) => process.stdout.write(`${s}\n`);
 
 async function main(): Promise<void> {
-  const dir = path.join(REPO_ROOT, ".pulumi-state");
+  // NOTIFY_DEMO_DIR moves the state elsewhere (the demo's test runs it in a temp directory).
+  const dir = process.env.NOTIFY_DEMO_DIR ?? path.join(REPO_ROOT, ".pulumi-state");
   rmSync(dir, { recursive: true, force: true });
   linkProjectDir(dir);
   const emu = await startEmulator({ apiKeys: [API_KEY] });
