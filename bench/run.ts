@@ -19,7 +19,7 @@ import path from "node:path";
 import { Pool } from "undici";
 import type * as automation from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import { linkProjectDir, localStack, pulumiCliPath, REPO_ROOT } from "../scripts/workspace";
+import { linkProjectDir, localStack, pulumiCliPath, REPO_ROOT, serviceApi } from "../scripts/workspace";
 import { scaleProgram, floorProgram, wideFloorProgram } from "./programs";
 
 const KEY = "bench-api-key-0123456789";
@@ -38,12 +38,9 @@ function record(m: Measurement): void {
 
 // --------------------------------------------------------------------------------- emulator
 
-async function api(emu: { url: string }, method: string, p: string, body?: unknown): Promise<any> {
-  const r = await fetch(emu.url + p, { method, headers: { authorization: `ApiKey ${KEY}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await r.text();
-  if (r.status >= 400) throw new Error(`${method} ${p}: ${r.status} ${text.slice(0, 300)}`);
-  const json = text ? JSON.parse(text) : {};
-  return json && typeof json === "object" && Object.keys(json).length === 1 && "data" in json ? json.data : json;
+/** A raw request to the emulator with the bench's key. */
+function api(emu: { url: string }, method: string, p: string, body?: unknown): Promise<any> {
+  return serviceApi(emu.url, KEY)(method, p, body);
 }
 
 /** The emulator CLI in its own process, so the load generator does not share its event loop. */

@@ -7,7 +7,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { startEmulator } from "../emulator";
 import { demoProgram } from "../demo/program";
-import { linkProjectDir, localStack, REPO_ROOT } from "./workspace";
+import { linkProjectDir, localStack, REPO_ROOT, serviceApi } from "./workspace";
 
 const API_KEY = "demo-api-key";
 const say = (s: string) => process.stdout.write(`${s}\n`);
@@ -19,11 +19,7 @@ async function main(): Promise<void> {
   linkProjectDir(dir);
   const emu = await startEmulator({ apiKeys: [API_KEY] });
   say(`▶ emulator listening on ${emu.url}`);
-  const api = async (method: string, p: string, body?: unknown) => {
-    const r = await fetch(emu.url + p, { method, headers: { authorization: `ApiKey ${API_KEY}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-    const json = (await r.json().catch(() => ({}))) as { data?: unknown };
-    return (json && typeof json === "object" && "data" in json ? json.data : json) as any;
-  };
+  const api = serviceApi(emu.url, API_KEY);
   try {
     // Subscribers come from the application; the demo plays that part.
     await api("POST", "/v2/subscribers", { subscriberId: "alice", email: "alice@example.com", firstName: "Alice" });

@@ -74,3 +74,19 @@ export async function localStack(opts: {
     },
   );
 }
+
+/**
+ * A raw request to an emulator (or the service) with an API key: the parsed body, unwrapped from
+ * the `{data}` envelope; throws on an error status. For scripts that seed or change the service.
+ */
+export function serviceApi(url: string, key: string) {
+  return async (method: string, p: string, body?: unknown): Promise<any> => {
+    const r = await fetch(url + p, {
+      method, headers: { authorization: `ApiKey ${key}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await r.text();
+    if (r.status >= 400) throw new Error(`${method} ${p}: ${r.status} ${text.slice(0, 300)}`);
+    const json = text ? JSON.parse(text) : {};
+    return json && typeof json === "object" && Object.keys(json).length === 1 && "data" in json ? json.data : json;
+  };
+}

@@ -4,8 +4,7 @@
  * `up`, reach the service in place, and the next preview is empty.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type * as automation from "@pulumi/pulumi/automation";
-import { createTestStack, loadPackage, type TestStack } from "../helpers/pulumi";
+import { createTestStack, loadPackage, previewDiffs, type TestStack } from "../helpers/pulumi";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 type Props = Record<string, unknown>;
@@ -29,31 +28,7 @@ const baseCredentials = (): Props => ({
   subscriberId: "fields-sub", providerId: "slack", integrationIdentifier: "slack-a", credentials: { webhookUrl: "https://hooks.example/1" },
 });
 
-/**
- * Per resource, the engine's plan: its operation and the input keys whose old and new values
- * differ, which is what the CLI shows. (Dynamic providers cannot send detailed diffs, so the
- * engine's own `diffs` list stays empty; and engine events mask secrets on both sides, so a change
- * to a secret input shows as the update alone.)
- */
-async function plan(stack: automation.Stack): Promise<Record<string, { op: string; diffs: string[] }>> {
-  const out: Record<string, { op: string; diffs: string[] }> = {};
-  await stack.preview({
-    onEvent: (e) => {
-      const m = e.resourcePreEvent?.metadata;
-      if (!m || m.op === "same" || m.type === "pulumi:pulumi:Stack") return;
-      const name = m.urn.split("::").pop()!;
-      // A replacement shows as several steps; keep the one that names the kind of change.
-      if (out[name] && m.op !== "replace") return;
-      const olds = (m.old?.inputs ?? {}) as Record<string, unknown>;
-      const news = (m.new?.inputs ?? {}) as Record<string, unknown>;
-      const diffs = [...new Set([...Object.keys(olds), ...Object.keys(news)])]
-        .filter((k) => k !== "__provider" && JSON.stringify(olds[k]) !== JSON.stringify(news[k])).sort();
-      out[name] = { op: m.op, diffs };
-    },
-  });
-  return out;
-}
-
+/** Engine events mask these on both sides, so their change shows as the update alone. */
 const SECRET_INPUTS = new Set(["credentials", "configurations"]);
 
 describe("each input, one at a time", () => {
@@ -111,7 +86,7 @@ describe("each input, one at a time", () => {
   it.each(mutable)("%s.%s: %s updates in place, naming only that field", async (res, name, field, value) => {
     reset();
     props[res][field] = value;
-    expect(await plan(ts.stack)).toEqual({ [name]: { op: "update", diffs: SECRET_INPUTS.has(field) ? [] : [field] } });
+    expect((await previewDiffs(ts.stack)).diffs).toEqual({ [name]: { op: "update", keys: SECRET_INPUTS.has(field) ? [] : [field] } });
   });
 
   const immutable: [keyof typeof props, string, string, unknown][] = [
@@ -127,10 +102,10 @@ describe("each input, one at a time", () => {
     reset();
     props[res][field] = value;
     if (field === "providerId" && res === "credentials") props.credentials.integrationIdentifier = "discord-a";
-    const p = await plan(ts.stack);
+    const p = (await previewDiffs(ts.stack)).diffs;
     expect(Object.keys(p)).toEqual([name]);
     expect(p[name]!.op).toBe("replace");
-    expect(p[name]!.diffs).toEqual([field, ...(field === "providerId" && res === "credentials" ? ["integrationIdentifier"] : [])].sort());
+    expect(p[name]!.keys).toEqual([field, ...(field === "providerId" && res === "credentials" ? ["integrationIdentifier"] : [])].sort());
   });
 
   it("applies every mutable change in place in one up, and the next preview is empty", async () => {

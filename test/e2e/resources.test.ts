@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as automation from "@pulumi/pulumi/automation";
-import { createTestStack, exportedState, loadPackage, type TestStack } from "../helpers/pulumi";
+import { createTestStack, exportedState, loadPackage, previewDiffs, type TestStack } from "../helpers/pulumi";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 const SENDGRID_KEY = "SG.super-secret-sendgrid-key";
@@ -47,28 +47,6 @@ function program(spec: Spec): automation.PulumiFn {
     }, { dependsOn: [slack] });
     return { emailId: email.id, welcomeSteps: welcome.steps, welcomeId: welcome.id, credId: cred.id };
   };
-}
-
-/**
- * Per resource the engine plans to change: the operation, and the input properties whose old and
- * new values differ, which is what the CLI displays as the diff.
- */
-async function previewDiffs(stack: automation.Stack, opts: automation.PreviewOptions = {}) {
-  const diffs: Record<string, { op: string; keys: string[] }> = {};
-  const res = await stack.preview({
-    ...opts,
-    onEvent: (e) => {
-      const m = e.resourcePreEvent?.metadata;
-      if (m && m.op !== "same" && m.op !== "refresh" && !m.urn.endsWith("pulumi:pulumi:Stack::notify-test-test")) {
-        const olds = (m.old?.inputs ?? {}) as Record<string, unknown>;
-        const news = (m.new?.inputs ?? {}) as Record<string, unknown>;
-        const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])]
-          .filter((k) => k !== "__provider" && JSON.stringify(olds[k]) !== JSON.stringify(news[k])).sort();
-        diffs[m.urn.split("::").pop()!] = { op: m.op, keys };
-      }
-    },
-  });
-  return { res, diffs };
 }
 
 describe.each(["production", "spec"] as const)("resources against the emulator in %s mode", (mode) => {

@@ -82,3 +82,29 @@ export async function exportedState(stack: automation.Stack): Promise<{ text: st
 export function repoFile(rel: string): string {
   return readFileSync(path.join(ROOT, rel), "utf8");
 }
+
+/**
+ * Per resource the engine plans to change: the operation, and the input keys whose old and new
+ * values differ, which is what the CLI shows. Dynamic providers cannot send detailed diffs, so the
+ * engine's own `diffs` list stays empty; and engine events mask secrets on both sides, so a change
+ * to a secret input shows as the operation alone. A replacement shows as several steps; the one
+ * that names the kind of change (`replace`) is kept.
+ */
+export async function previewDiffs(stack: automation.Stack, opts: automation.PreviewOptions = {}) {
+  const diffs: Record<string, { op: string; keys: string[] }> = {};
+  const res = await stack.preview({
+    ...opts,
+    onEvent: (e) => {
+      const m = e.resourcePreEvent?.metadata;
+      if (!m || m.op === "same" || m.op === "refresh" || m.type === "pulumi:pulumi:Stack") return;
+      const name = m.urn.split("::").pop()!;
+      if (diffs[name] && m.op !== "replace") return;
+      const olds = (m.old?.inputs ?? {}) as Record<string, unknown>;
+      const news = (m.new?.inputs ?? {}) as Record<string, unknown>;
+      const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])]
+        .filter((k) => k !== "__provider" && JSON.stringify(olds[k]) !== JSON.stringify(news[k])).sort();
+      diffs[name] = { op: m.op, keys };
+    },
+  });
+  return { res, diffs };
+}
