@@ -46,7 +46,10 @@ const id = z.string().min(1, { error: "must not be empty" }).max(500);
 // ---------------------------------------------------------------------------------------------
 
 /** Arguments of {@link getSubscriber}. */
-export interface GetSubscriberArgs { subscriberId: string }
+export interface GetSubscriberArgs {
+  /** The subscriber's id in your application. */
+  subscriberId: string;
+}
 const GetSubscriberArgs = z.strictObject({ subscriberId: id });
 
 /** One subscriber by its `subscriberId`. Fails when it does not exist. */
@@ -61,8 +64,17 @@ export function getSubscriberOutput(args: pulumi.Input<{ [K in keyof GetSubscrib
 
 /** Arguments of {@link getSubscribers}. */
 export interface GetSubscribersArgs {
-  email?: string; phone?: string; name?: string; subscriberId?: string;
+  /** Subscribers whose email contains this (case-sensitive). */
+  email?: string;
+  /** Subscribers whose phone contains this. */
+  phone?: string;
+  /** Subscribers whose first or last name contains this. */
+  name?: string;
+  /** Subscribers whose id contains this. */
+  subscriberId?: string;
+  /** Sort field (default `_id`). */
   orderBy?: "_id" | "createdAt" | "updatedAt" | "subscriberId" | "email" | "firstName" | "lastName";
+  /** `ASC` or `DESC`. */
   orderDirection?: "ASC" | "DESC";
   /** Page size of each request (1 to 100, default 100). */
   limit?: number;
@@ -101,8 +113,11 @@ export function getSubscribersOutput(args: pulumi.Input<{ [K in keyof GetSubscri
 
 /** Arguments of {@link getMessages}. */
 export interface GetMessagesArgs {
+  /** Only messages of this channel. */
   channel?: "in_app" | "email" | "sms" | "chat" | "push";
+  /** Only messages to this subscriber. */
   subscriberId?: string;
+  /** Only messages of these triggers (transaction ids). */
   transactionIds?: string[];
   /** Exact set of `type:id` keys, order insensitive. */
   contextKeys?: string[];
@@ -128,14 +143,30 @@ export function getMessagesOutput(args: pulumi.Input<{ [K in keyof GetMessagesAr
 
 /** Arguments of {@link getEvents}. */
 export interface GetEventsArgs {
-  channels?: string[]; templates?: string[]; emails?: string[]; subscriberIds?: string[];
+  /** Only events with a step of these types. */
+  channels?: string[];
+  /** Only events of these workflows (database ids). */
+  templates?: string[];
+  /** Only events to subscribers with these emails. */
+  emails?: string[];
+  /** Only events to these subscribers. */
+  subscriberIds?: string[];
+  /** Only events of these severities. */
   severity?: ("high" | "medium" | "low" | "none")[];
-  transactionId?: string; topicKey?: string; contextKeys?: string[];
+  /** Only the events of this trigger. */
+  transactionId?: string;
+  /** Only events sent to this topic. */
+  topicKey?: string;
+  /** Only events with exactly this set of `type:id` context keys. */
+  contextKeys?: string[];
   /** ISO 8601: records after this time. */
   after?: string;
   /** ISO 8601: records before this time. */
   before?: string;
-  /** @deprecated The service deprecates free-text search; use the specific filters. */
+  /**
+   * Free-text search over events.
+   * @deprecated The service deprecates free-text search; use the specific filters.
+   */
   search?: string;
   /** Page size (1 to 50, the service's bounds; default 50). */
   limit?: number;
@@ -162,7 +193,10 @@ export function getEventsOutput(args: pulumi.Input<{ [K in keyof GetEventsArgs]?
 }
 
 /** Arguments of {@link getEvent}. */
-export interface GetEventArgs { notificationId: string }
+export interface GetEventArgs {
+  /** The event's id (`_id` in getEvents results). */
+  notificationId: string;
+}
 const GetEventArgs = z.strictObject({ notificationId: id });
 /** One event with its jobs and execution details. */
 export async function getEvent(args: GetEventArgs): Promise<Event> {
@@ -176,7 +210,9 @@ export function getEventOutput(args: pulumi.Input<{ [K in keyof GetEventArgs]: p
 
 /** Arguments of {@link getIntegrations}. */
 export interface GetIntegrationsArgs {
+  /** Only integrations of this channel. */
   channel?: "in_app" | "email" | "sms" | "chat" | "push";
+  /** Only integrations of this provider (`sendgrid`, `twilio`, ...). */
   providerId?: string;
   /** Only active integrations. */
   activeOnly?: boolean;
@@ -203,8 +239,16 @@ export function getIntegrationsOutput(args: pulumi.Input<{ [K in keyof GetIntegr
 
 /** Arguments of {@link getWorkflows}. */
 export interface GetWorkflowsArgs {
-  query?: string; tags?: string[]; status?: ("ACTIVE" | "INACTIVE" | "ERROR")[];
-  orderBy?: "createdAt" | "updatedAt" | "name" | "lastTriggeredAt"; orderDirection?: "ASC" | "DESC";
+  /** Workflows whose name or id contains this. */
+  query?: string;
+  /** Only workflows with one of these tags. */
+  tags?: string[];
+  /** Only workflows with one of these statuses. */
+  status?: ("ACTIVE" | "INACTIVE" | "ERROR")[];
+  /** Sort field. */
+  orderBy?: "createdAt" | "updatedAt" | "name" | "lastTriggeredAt";
+  /** `ASC` or `DESC`. */
+  orderDirection?: "ASC" | "DESC";
   /** Most workflows returned (default 1,000). */
   maxResults?: number;
 }
@@ -222,5 +266,16 @@ export async function getWorkflows(args: GetWorkflowsArgs = {}): Promise<{ workf
 export function getWorkflowsOutput(args: pulumi.Input<{ [K in keyof GetWorkflowsArgs]?: pulumi.Input<GetWorkflowsArgs[K]> }> = {}): pulumi.Output<{ workflows: WorkflowListItem[] }> {
   return pulumi.output(args).apply((a) => getWorkflows(a as GetWorkflowsArgs));
 }
+
+/** The schema of each function's arguments (checked before any request; also the source of schema.json's function inputs). */
+export const FUNCTION_ARGS = {
+  getSubscriber: GetSubscriberArgs,
+  getSubscribers: GetSubscribersArgs,
+  getMessages: GetMessagesArgs,
+  getEvents: GetEventsArgs,
+  getEvent: GetEventArgs,
+  getIntegrations: GetIntegrationsArgs,
+  getWorkflows: GetWorkflowsArgs,
+} as const;
 
 export { CHANNELS };

@@ -57,6 +57,8 @@ export const INTEGRATION_INPUT_KEYS = [
  * provider or channel, nor move it to another environment.
  */
 export const INTEGRATION_REPLACE_ON_CHANGE = ["providerId", "channel", "environmentId"] as const;
+/** Inputs (and outputs) kept secret in state and in the engine's events. */
+export const INTEGRATION_SECRET_KEYS = ["credentials", "configurations"] as const;
 
 /** Schema of the inputs, used by check. */
 export const IntegrationInputs = z.strictObject({
@@ -243,6 +245,7 @@ export class Integration extends pulumi.dynamic.Resource {
   /** The service's `_id`; also the resource id. */
   declare readonly integrationId: pulumi.Output<string>;
   declare readonly environmentId: pulumi.Output<string>;
+  /** The organisation the integration belongs to. */
   declare readonly organizationId: pulumi.Output<string>;
   declare readonly name: pulumi.Output<string>;
   declare readonly identifier: pulumi.Output<string>;
@@ -254,25 +257,25 @@ export class Integration extends pulumi.dynamic.Resource {
   declare readonly active: pulumi.Output<boolean>;
   declare readonly primary: pulumi.Output<boolean>;
   declare readonly conditions: pulumi.Output<StepFilterT[]>;
+  /** Whether the service has (soft-)deleted it; a refresh of a deleted integration drops it from the stack. */
   declare readonly deleted: pulumi.Output<boolean>;
+  /** When it was deleted (ISO 8601), if it was. */
   declare readonly deletedAt: pulumi.Output<string | undefined>;
+  /** Who deleted it, if it was. */
   declare readonly deletedBy: pulumi.Output<string | undefined>;
   /** The input properties this program sets (used for exact diffs). */
   declare readonly declaredKeys: pulumi.Output<string[]>;
 
   constructor(name: string, args: IntegrationArgs, opts?: pulumi.CustomResourceOptions) {
-    const secretArgs = {
-      ...args,
-      credentials: args.credentials === undefined ? undefined : pulumi.secret(args.credentials),
-      configurations: args.configurations === undefined ? undefined : pulumi.secret(args.configurations),
-    };
+    const secretArgs: Record<string, unknown> = { ...args };
+    for (const k of INTEGRATION_SECRET_KEYS) if (args[k] !== undefined) secretArgs[k] = pulumi.secret(args[k]);
     const outputs = Object.fromEntries([
       "integrationId", "organizationId", "deleted", "deletedAt", "deletedBy", "declaredKeys",
       ...INTEGRATION_INPUT_KEYS.filter((k) => !(k in secretArgs)),
     ].map((k) => [k, undefined]));
     super(integrationProvider, name, { ...outputs, ...secretArgs }, {
       ...opts,
-      additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "credentials", "configurations"],
+      additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...INTEGRATION_SECRET_KEYS],
     }, "notify", "Integration");
   }
 }

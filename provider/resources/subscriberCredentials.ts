@@ -35,6 +35,8 @@ export interface SubscriberCredentialsArgs {
 
 export const SUBSCRIBER_CREDENTIALS_INPUT_KEYS = ["subscriberId", "providerId", "integrationIdentifier", "credentials"] as const;
 export const SUBSCRIBER_CREDENTIALS_REPLACE_ON_CHANGE = ["subscriberId", "providerId", "integrationIdentifier"] as const;
+/** Inputs (and outputs) kept secret in state and in the engine's events. */
+export const SUBSCRIBER_CREDENTIALS_SECRET_KEYS = ["credentials"] as const;
 
 /** Schema of the inputs, used by check. */
 export const SubscriberCredentialsInputs = z.strictObject({
@@ -194,6 +196,6 @@ export class SubscriberCredentials extends pulumi.dynamic.Resource {
     super(subscriberCredentialsProvider, name, {
       integrationId: undefined, declaredKeys: undefined, integrationIdentifier: undefined,
       ...args, credentials: pulumi.secret(args.credentials),
-    }, { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "credentials"] }, "notify", "SubscriberCredentials");
+    }, { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...SUBSCRIBER_CREDENTIALS_SECRET_KEYS] }, "notify", "SubscriberCredentials");
   }
 }

@@ -35,14 +35,19 @@ export interface WorkflowStepArgs {
 export interface WorkflowArgs {
   /** The workflow's identifier and trigger name (a slug). Changing it replaces the workflow. */
   workflowId: pulumi.Input<string>;
+  /** Display name. */
   name: pulumi.Input<string>;
+  /** Free-text description. */
   description?: pulumi.Input<string>;
+  /** Tags (at most 16) to group and find workflows. */
   tags?: pulumi.Input<pulumi.Input<string>[]>;
   /** Whether the workflow can be triggered (service default false). */
   active?: pulumi.Input<boolean>;
+  /** Whether triggers are checked against `payloadSchema`. */
   validatePayload?: pulumi.Input<boolean>;
   /** JSON Schema of the trigger payload. */
   payloadSchema?: pulumi.Input<Record<string, unknown>>;
+  /** Whether the workflow's content is translated per subscriber locale. */
   isTranslationEnabled?: pulumi.Input<boolean>;
   /** `high`, `medium`, `low` or `none`. */
   severity?: pulumi.Input<"high" | "medium" | "low" | "none">;
@@ -61,6 +66,8 @@ export const WORKFLOW_INPUT_KEYS = [
 ] as const;
 /** Changing any of these replaces the workflow. */
 export const WORKFLOW_REPLACE_ON_CHANGE = ["workflowId"] as const;
+/** A workflow has no secret inputs. */
+export const WORKFLOW_SECRET_KEYS = [] as const;
 
 const SLUG = /^[a-zA-Z0-9][a-zA-Z0-9_-]*$/;
 
@@ -308,6 +315,7 @@ export class Workflow extends pulumi.dynamic.Resource {
   /** The service's `_id`; also the resource id. */
   declare readonly databaseId: pulumi.Output<string>;
   declare readonly workflowId: pulumi.Output<string>;
+  /** The service's slug of the workflow. */
   declare readonly slug: pulumi.Output<string>;
   declare readonly name: pulumi.Output<string>;
   declare readonly description: pulumi.Output<string | undefined>;
@@ -319,9 +327,11 @@ export class Workflow extends pulumi.dynamic.Resource {
   declare readonly severity: pulumi.Output<string>;
   /** `ACTIVE`, `INACTIVE` or `ERROR`. */
   declare readonly status: pulumi.Output<string>;
+  /** Where the workflow was made: `platform-cloud`, `platform-cloud-v1` or `external`. */
   declare readonly origin: pulumi.Output<string>;
   declare readonly preferences: pulumi.Output<PreferencesInputT>;
   declare readonly steps: pulumi.Output<WorkflowStepOutput[]>;
+  /** When the workflow was created (ISO 8601). */
   declare readonly createdAt: pulumi.Output<string>;
   /** The input properties this program sets (used for exact diffs). */
   declare readonly declaredKeys: pulumi.Output<string[]>;

@@ -87,7 +87,7 @@ export function repoFile(rel: string): string {
  * Per resource the engine plans to change: the operation, and the input keys whose old and new
  * values differ, which is what the CLI shows. Dynamic providers cannot send detailed diffs, so the
  * engine's own `diffs` list stays empty; and engine events mask secrets on both sides, so a change
- * to a secret input shows as the operation alone. A replacement shows as several steps; the one
+ * to a secret input shows as the operation alone. Provider resources are not listed. A replacement shows as several steps; the one
  * that names the kind of change (`replace`) is kept.
  */
 export async function previewDiffs(stack: automation.Stack, opts: automation.PreviewOptions = {}) {
@@ -96,7 +96,9 @@ export async function previewDiffs(stack: automation.Stack, opts: automation.Pre
     ...opts,
     onEvent: (e) => {
       const m = e.resourcePreEvent?.metadata;
-      if (!m || m.op === "same" || m.op === "refresh" || m.type === "pulumi:pulumi:Stack") return;
+      // Providers are left out: the Node.js dynamic provider takes the stack's config as its
+      // inputs, so any config change shows as an update of the provider named `default`.
+      if (!m || m.op === "same" || m.op === "refresh" || m.type === "pulumi:pulumi:Stack" || m.type.startsWith("pulumi:providers:")) return;
       const name = m.urn.split("::").pop()!;
       if (diffs[name] && m.op !== "replace") return;
       const olds = (m.old?.inputs ?? {}) as Record<string, unknown>;

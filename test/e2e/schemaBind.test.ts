@@ -1,0 +1,30 @@
+/** The real Pulumi CLI binds schema.json (`pulumi package get-schema`), and refuses a broken copy. */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, it } from "vitest";
+import { cliEnv, cliPath, ROOT } from "../helpers/pulumi";
+
+it("pulumi package get-schema binds schema.json and rejects a schema whose enumeration values do not fit its type", () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "notify-schema-"));
+  try {
+    const getSchema = (file: string) => spawnSync(cliPath(), ["package", "get-schema", file], { encoding: "utf8", env: cliEnv(dir), timeout: 60_000 });
+    const ok = getSchema(path.join(ROOT, "schema.json"));
+    expect(ok.status, ok.stderr).toBe(0);
+    const bound = JSON.parse(ok.stdout) as { name: string; resources: Record<string, unknown>; functions: Record<string, unknown> };
+    expect(bound.name).toBe("notify");
+    expect(Object.keys(bound.resources).sort()).toEqual(["notify:index:Integration", "notify:index:SubscriberCredentials", "notify:index:Workflow"]);
+    expect(Object.keys(bound.functions)).toHaveLength(7);
+
+    const broken = JSON.parse(readFileSync(path.join(ROOT, "schema.json"), "utf8"));
+    broken.types["notify:index:Severity"].type = "integer";
+    const file = path.join(dir, "broken.json");
+    writeFileSync(file, JSON.stringify(broken));
+    const bad = getSchema(file);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toMatch(/failed to bind schema.*notify:index:Severity\/enum\/0\/value: invalid constant of type string for integer enum/s);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 120_000);
