@@ -9,8 +9,13 @@ const IntegrationList = z.array(Integration);
 export class IntegrationsApi {
   private listCache?: { at: number; promise: Promise<Integration[]> };
 
-  /** How long a listing may serve reads of single integrations, in ms. */
-  static readonly LIST_REUSE_MS = 1500;
+  /**
+   * How long a listing may serve reads of single integrations, in ms. A provider process lives
+   * for one operation, and every write it makes drops the listing, so this only bounds how long
+   * a refresh may go on reading one snapshot: long enough that a refresh of any size lists once
+   * (its requests and bytes grow linearly in N, not with N times the number of listings).
+   */
+  static readonly LIST_REUSE_MS = 60_000;
 
   constructor(private readonly http: HttpTransport) {}
 
@@ -21,8 +26,8 @@ export class IntegrationsApi {
 
   /**
    * One integration by `_id`, or undefined when it is gone or soft-deleted. The service has no
-   * read-one route, so reads share one listing for a short while: a refresh of N integrations
-   * costs one list, not N.
+   * read-one route, so reads share one listing until this client writes (or
+   * {@link LIST_REUSE_MS} passes): a refresh of N integrations costs one list, not N.
    */
   async get(integrationId: string): Promise<Integration | undefined> {
     const now = Date.now();

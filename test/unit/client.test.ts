@@ -170,6 +170,22 @@ describe("the client against the emulator", () => {
   afterAll(async () => { await client.close(); await emu.close(); });
   beforeEach(async () => { await emu.api("POST", "/__emulator/reset"); });
 
+  it("reads integrations from one listing until the client writes", async () => {
+    const a = await client.integrations.create({ providerId: "slack", channel: "chat", identifier: "a", active: true });
+    const b = await client.integrations.create({ providerId: "discord", channel: "chat", identifier: "b", active: true });
+    await emu.clearRequests();
+    const lists = async () => (await emu.requests()).filter((r) => r.method === "GET" && r.path === "/v1/integrations").length;
+    for (let i = 0; i < 20; i++) await client.integrations.get(i % 2 ? a._id : b._id);
+    expect(await lists()).toBe(1);
+    // A change made elsewhere is not seen until the listing is dropped ...
+    await emu.api("PUT", `/v1/integrations/${a._id}`, { name: "renamed by hand" });
+    expect((await client.integrations.get(a._id))?.name).not.toBe("renamed by hand");
+    // ... which any write of this client does.
+    await client.integrations.update(b._id, { name: "B", check: false });
+    expect((await client.integrations.get(a._id))?.name).toBe("renamed by hand");
+    expect(await lists()).toBe(2);
+  });
+
   it("runs every method", async () => {
     const i = await client.integrations.create({ providerId: "slack", channel: "chat", identifier: "slack-main", active: true });
     expect((await client.integrations.list()).map((x) => x._id)).toEqual([i._id]);
