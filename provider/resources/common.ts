@@ -1,6 +1,7 @@
 /** Helpers every resource shares: check failures, canonical comparison, projection, errors. */
+import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { NotifyApiError, NotifyError } from "../client/errors";
+import { NotifyApiError, NotifyError, isNotFound } from "../client/errors";
 
 /** The engine's placeholder for a value not known until apply. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -192,6 +193,26 @@ export function failure(action: string, err: unknown, hint?: string): Error {
   const e = new Error(`Unable to ${action}: ${cause}${hint ? `. ${hint}` : ""}`);
   if (err instanceof NotifyApiError) (e as Error & { status?: number }).status = err.status;
   return e;
+}
+
+/**
+ * Runs a delete; an object the service no longer has counts as deleted, so a delete repeated
+ * after a lost answer, or of something removed by hand, succeeds.
+ */
+export async function deleteIfPresent(action: string, remove: () => Promise<unknown>): Promise<void> {
+  try {
+    await remove();
+  } catch (err) {
+    if (isNotFound(err)) return;
+    throw failure(action, err);
+  }
+}
+
+/** `args` with each of `keys` that is set marked secret, for a resource's constructor. */
+export function withSecrets<T extends object>(args: T, keys: readonly (keyof T & string)[]): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...(args as Record<string, unknown>) };
+  for (const k of keys) if (args[k] !== undefined) out[k] = pulumi.secret(args[k]);
+  return out;
 }
 
 /** Inputs that steer the provider rather than describe the object; kept in outputs so a refresh returns them. */

@@ -11,13 +11,13 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { isConflict, isNotFound } from "../client/errors";
+import { isConflict } from "../client/errors";
 import { clientFor } from "../config";
 import {
   CREDENTIAL_KEYS, Channel, ConfigurationsInput, CredentialsInput, SafeString, StepFilter,
   type Configurations, type Credentials, type Integration as ApiIntegration, type StepFilter as StepFilterT, type UpdateIntegrationBody,
 } from "../schemas";
-import { changedKeys, checkWith, controlInputs, readInputs, declaredKeys, failure, project, stripUndefined, unknownKeyHint, type CheckFailure } from "./common";
+import { changedKeys, checkWith, controlInputs, readInputs, declaredKeys, deleteIfPresent, failure, project, stripUndefined, unknownKeyHint, withSecrets, type CheckFailure } from "./common";
 import { serializableProvider } from "./dynamic";
 
 /** Inputs of an {@link Integration}. */
@@ -219,12 +219,7 @@ export const provider = {
   },
 
   async delete(id: string, props: Outputs) {
-    try {
-      await clientFor().integrations.delete(id);
-    } catch (err) {
-      if (isNotFound(err)) return;
-      throw failure(`delete integration "${String(props.identifier)}"`, err);
-    }
+    await deleteIfPresent(`delete integration "${String(props.identifier)}"`, () => clientFor().integrations.delete(id));
   },
 };
 
@@ -267,8 +262,7 @@ export class Integration extends pulumi.dynamic.Resource {
   declare readonly declaredKeys: pulumi.Output<string[]>;
 
   constructor(name: string, args: IntegrationArgs, opts?: pulumi.CustomResourceOptions) {
-    const secretArgs: Record<string, unknown> = { ...args };
-    for (const k of INTEGRATION_SECRET_KEYS) if (args[k] !== undefined) secretArgs[k] = pulumi.secret(args[k]);
+    const secretArgs = withSecrets(args, INTEGRATION_SECRET_KEYS);
     const outputs = Object.fromEntries([
       "integrationId", "organizationId", "deleted", "deletedAt", "deletedBy", "declaredKeys",
       ...INTEGRATION_INPUT_KEYS.filter((k) => !(k in secretArgs)),

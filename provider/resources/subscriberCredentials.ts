@@ -16,7 +16,7 @@ import {
   CHANNEL_CREDENTIAL_KEYS, ChannelCredentialsInput, HttpUrl, SafeString, SubscriberProviderId,
   type ChannelCredentials, type ChannelSettings, type Subscriber, type SubscriberProviderId as ProviderIdT,
 } from "../schemas";
-import { changedKeys, checkWith, controlInputs, readInputs, declaredKeys, failure, project, stripUndefined, unknownKeyHint, type CheckFailure } from "./common";
+import { changedKeys, checkWith, controlInputs, readInputs, declaredKeys, deleteIfPresent, failure, project, stripUndefined, unknownKeyHint, withSecrets, type CheckFailure } from "./common";
 import { serializableProvider } from "./dynamic";
 
 /** Inputs of {@link SubscriberCredentials}. */
@@ -160,12 +160,8 @@ export const provider = {
 
   async delete(id: string) {
     const { subscriberId, providerId } = parseCredentialsId(id);
-    try {
-      await clientFor().subscribers.deleteCredentials(subscriberId, providerId);
-    } catch (err) {
-      if (isNotFound(err)) return;
-      throw failure(`delete ${providerId} credentials of subscriber "${subscriberId}"`, err);
-    }
+    await deleteIfPresent(`delete ${providerId} credentials of subscriber "${subscriberId}"`,
+      () => clientFor().subscribers.deleteCredentials(subscriberId, providerId));
   },
 };
 
@@ -195,7 +191,7 @@ export class SubscriberCredentials extends pulumi.dynamic.Resource {
   constructor(name: string, args: SubscriberCredentialsArgs, opts?: pulumi.CustomResourceOptions) {
     super(subscriberCredentialsProvider, name, {
       integrationId: undefined, declaredKeys: undefined, integrationIdentifier: undefined,
-      ...args, credentials: pulumi.secret(args.credentials),
+      ...withSecrets(args, SUBSCRIBER_CREDENTIALS_SECRET_KEYS),
     }, { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...SUBSCRIBER_CREDENTIALS_SECRET_KEYS] }, "notify", "SubscriberCredentials");
   }
 }

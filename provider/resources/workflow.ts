@@ -16,7 +16,7 @@ import {
   JsonObject, PreferencesInput, SafeString, Severity, StepControlValues, WorkflowStepKind,
   type PreferencesInput as PreferencesInputT, type StepInput, type UpdateWorkflowBody, type Workflow as ApiWorkflow,
 } from "../schemas";
-import { changedKeys, checkWith, controlInputs, declaredKeys, failure, isPlainObject, project, stripUndefined, type CheckFailure } from "./common";
+import { changedKeys, checkWith, controlInputs, declaredKeys, deleteIfPresent, failure, isPlainObject, project, stripUndefined, type CheckFailure } from "./common";
 import { serializableProvider } from "./dynamic";
 
 /** One step of a workflow as a program declares it. */
@@ -280,12 +280,7 @@ export const provider = {
   },
 
   async delete(id: string, props: Outputs) {
-    try {
-      await clientFor().workflows.delete(id);
-    } catch (err) {
-      if (isNotFound(err)) return;
-      throw failure(`delete workflow "${String(props.workflowId)}"`, err);
-    }
+    await deleteIfPresent(`delete workflow "${String(props.workflowId)}"`, () => clientFor().workflows.delete(id));
   },
 };
 
