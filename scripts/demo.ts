@@ -7,7 +7,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { startEmulator } from "../emulator";
 import { demoProgram } from "../demo/program";
-import { linkProjectDir, localStack, REPO_ROOT, serviceApi } from "./workspace";
+import { editWorkflowByHand, linkProjectDir, localStack, REPO_ROOT, serviceApi } from "./workspace";
 
 const API_KEY = "demo-api-key";
 const say = (s: string) => process.stdout.write(`${s}\n`);
@@ -36,11 +36,10 @@ async function main(): Promise<void> {
     const integrations = (await api("GET", "/v1/integrations")) as any[];
     const sg = integrations.find((i) => i.identifier === "sendgrid-main");
     await api("PUT", `/v1/integrations/${sg._id}`, { name: "sendgrid (edited in dashboard)" });
-    const wf = await api("GET", "/v2/workflows/welcome");
-    await api("PUT", `/v2/workflows/${wf._id}`, {
-      name: wf.name, origin: wf.origin, preferences: { user: wf.preferences.user, workflow: wf.preferences.default }, active: wf.active,
-      steps: wf.steps.map((s: any) => ({ _id: s._id, name: s.name, type: s.type, controlValues: s.type === "email" ? { ...s.controlValues, subject: "Hand-edited subject" } : s.controlValues })),
-    });
+    await editWorkflowByHand(api, "welcome", (body) => ({
+      ...body,
+      steps: body.steps.map((s: any) => (s.type === "email" ? { ...s, controlValues: { ...s.controlValues, subject: "Hand-edited subject" } } : s)),
+    }));
 
     say("\n▶ pulumi preview --refresh --diff (drift detection)");
     const drifted: string[] = [];

@@ -90,3 +90,16 @@ export function serviceApi(url: string, key: string) {
     return json && typeof json === "object" && Object.keys(json).length === 1 && "data" in json ? json.data : json;
   };
 }
+
+/**
+ * Changes a workflow as a person in the dashboard would: reads it and sends it back through
+ * `PUT /v2/workflows/{id}`, each step keeping its `_id`, with `edit` applied to that body.
+ */
+export async function editWorkflowByHand(api: ReturnType<typeof serviceApi>, workflowId: string, edit: (body: any) => any): Promise<void> {
+  const wf = await api("GET", `/v2/workflows/${encodeURIComponent(workflowId)}`);
+  await api("PUT", `/v2/workflows/${wf._id}`, edit({
+    name: wf.name, origin: wf.origin, active: wf.active,
+    preferences: { user: wf.preferences.user, workflow: wf.preferences.default },
+    steps: wf.steps.map((s: any) => ({ _id: s._id, name: s.name, type: s.type, controlValues: s.controlValues })),
+  }));
+}

@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import type * as automation from "@pulumi/pulumi/automation";
-import { linkProjectDir, localStack, serviceApi } from "../../scripts/workspace";
+import { editWorkflowByHand, linkProjectDir, localStack, serviceApi } from "../../scripts/workspace";
 import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { nativeRequire, previewDiffs, ROOT } from "../helpers/pulumi";
 
@@ -182,12 +182,7 @@ describe("examples/gitops", () => {
     await runJob("drift"); // nothing changed: the check passes
 
     // Someone edits the incident workflow in the dashboard.
-    const incident = await prod("GET", "/v2/workflows/incident-opened");
-    await prod("PUT", `/v2/workflows/${incident._id}`, {
-      name: "Incident opened (edited)", origin: incident.origin, active: incident.active,
-      preferences: { user: incident.preferences.user, workflow: incident.preferences.default },
-      steps: incident.steps.map((s: any) => ({ _id: s._id, name: s.name, type: s.type, controlValues: s.controlValues })),
-    });
+    await editWorkflowByHand(prod, "incident-opened", (body) => ({ ...body, name: "Incident opened (edited)" }));
     await expect(runJob("drift")).rejects.toThrow(/no changes were expected for preview but changes were proposed/);
 
     // The failure step opens an issue, or comments on the open one (a stand-in gh records the calls).
