@@ -153,19 +153,29 @@ const TS_DOC_SOURCES: Record<string, string> = { WorkflowStep: "WorkflowStepArgs
 /** Title-cases `in_app` → `InApp`, `platform-cloud` → `PlatformCloud`. */
 const pascal = (s: string) => s.replace(/(^|[^a-zA-Z0-9]+)([a-zA-Z0-9])/g, (_m, _p, c: string) => c.toUpperCase());
 
+/** The provider's source files that hold the resource and function declarations, parsed once each. */
+const sources = new Map<string, ts.SourceFile>();
+function source(rel: string): ts.SourceFile {
+  let src = sources.get(rel);
+  if (!src) {
+    const file = path.join(REPO_ROOT, "provider", rel);
+    src = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.ES2022, true);
+    sources.set(rel, src);
+  }
+  return src;
+}
+const resourceFile = (cls: string) => `resources/${cls[0]!.toLowerCase()}${cls.slice(1)}.ts`;
+
 /** TSDoc of the declarations in the provider's source: `Name` and `Name.member`. */
 function collectDocs(): Map<string, string> {
   const docs = new Map<string, string>();
-  const files = ["resources/integration.ts", "resources/workflow.ts", "resources/subscriberCredentials.ts", "functions/index.ts"];
-  for (const f of files) {
-    const file = path.join(REPO_ROOT, "provider", f);
-    const src = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.ES2022, true);
-    const docOf = (n: ts.Node): string | undefined => {
-      const j = (n as { jsDoc?: ts.JSDoc[] }).jsDoc?.at(-1);
-      const text = j ? ts.getTextOfJSDocComment(j.comment) : undefined;
-      return text?.replace(/\{@link ([^}]+)\}/g, "`$1`").replace(/\s*\n\s*/g, " ").trim() || undefined;
-    };
-    src.forEachChild((n) => {
+  const docOf = (n: ts.Node): string | undefined => {
+    const j = (n as { jsDoc?: ts.JSDoc[] }).jsDoc?.at(-1);
+    const text = j ? ts.getTextOfJSDocComment(j.comment) : undefined;
+    return text?.replace(/\{@link ([^}]+)\}/g, "`$1`").replace(/\s*\n\s*/g, " ").trim() || undefined;
+  };
+  for (const rel of [...RESOURCES.map((r) => resourceFile(r.name)), "functions/index.ts"]) {
+    source(rel).forEachChild((n) => {
       if ((ts.isInterfaceDeclaration(n) || ts.isClassDeclaration(n) || ts.isFunctionDeclaration(n)) && n.name) {
         const name = n.name.text;
         const d = docOf(n);
@@ -184,9 +194,8 @@ function collectDocs(): Map<string, string> {
 }
 
 /** The output properties of a resource class: name, TS type text, whether it may be undefined. */
-function classOutputs(cls: string): { name: string; type: string; optional: boolean; doc?: string }[] {
-  const file = path.join(REPO_ROOT, "provider/resources", `${cls[0]!.toLowerCase()}${cls.slice(1)}.ts`);
-  const src = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.ES2022, true);
+function classOutputs(cls: string): { name: string; type: string; optional: boolean }[] {
+  const src = source(resourceFile(cls));
   const out: { name: string; type: string; optional: boolean }[] = [];
   src.forEachChild((n) => {
     if (!ts.isClassDeclaration(n) || n.name?.text !== cls) return;

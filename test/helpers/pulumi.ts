@@ -87,8 +87,8 @@ export function repoFile(rel: string): string {
  * Per resource the engine plans to change: the operation, and the input keys whose old and new
  * values differ, which is what the CLI shows. Dynamic providers cannot send detailed diffs, so the
  * engine's own `diffs` list stays empty; and engine events mask secrets on both sides, so a change
- * to a secret input shows as the operation alone. Provider resources are not listed. A replacement shows as several steps; the one
- * that names the kind of change (`replace`) is kept.
+ * to a secret input shows as the operation alone. Provider resources are not listed. A
+ * replacement shows as several steps; the one that names the kind of change (`replace`) is kept.
  */
 export async function previewDiffs(stack: automation.Stack, opts: automation.PreviewOptions = {}) {
   const diffs: Record<string, { op: string; keys: string[] }> = {};
