@@ -16,11 +16,28 @@ const { scaleProgram } = loadPackage<Programs>("/dist/bench/programs");
 const N = 50;
 const KILL_POINTS = (process.env.NOTIFY_KILL_POINTS ?? "3,20,40").split(",").map(Number);
 
-/** PIDs of the CLI running `up` on this stack. */
-function upProcesses(stackName: string): number[] {
-  const out = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" });
-  return out.split("\n").map((l) => l.trim()).filter((l) => / up /.test(l) && l.includes(`--stack ${stackName} `) && /pulumi/.test(l))
-    .map((l) => Number(l.split(" ")[0]));
+/** Live processes: pid, parent pid, state and command line. */
+function processTable(): { pid: number; ppid: number; state: string; args: string }[] {
+  const out = execFileSync("ps", ["-eo", "pid=,ppid=,stat=,args="], { encoding: "utf8" });
+  return out.split("\n").map((l) => l.trim().split(/\s+/)).filter((f) => f.length >= 4)
+    .map(([pid, ppid, state, ...args]) => ({ pid: Number(pid), ppid: Number(ppid), state: state!, args: args.join(" ") }));
+}
+
+/**
+ * The CLI running `up` on this stack and every process below it (the language host and the
+ * dynamic-provider plugin): what a killed CI job loses. Killing the CLI alone would orphan the
+ * plugin, which then lives on after the test.
+ */
+function upProcessTree(stackName: string): { pid: number; args: string }[] {
+  const table = processTable();
+  const tree = table.filter((p) => / up /.test(p.args) && p.args.includes(`--stack ${stackName} `) && /pulumi/.test(p.args));
+  for (let i = 0; i < tree.length; i++) for (const p of table) if (p.ppid === tree[i]!.pid && !tree.includes(p)) tree.push(p);
+  return tree;
+}
+
+/** Those of `pids` still running (a zombie waiting for its parent counts as gone). */
+function stillRunning(pids: number[]): number[] {
+  return processTable().filter((p) => pids.includes(p.pid) && !p.state.startsWith("Z")).map((p) => p.pid);
 }
 
 /**
@@ -79,17 +96,22 @@ describe("SIGKILL during up, then recovery", () => {
     try {
       let created = 0;
       let killed = false;
+      let victims: { pid: number; args: string }[] = [];
       const up = ts.stack.up({
         onEvent: (e) => {
           if (e.resOutputsEvent && e.resOutputsEvent.metadata.op === "create") created++;
           if (!killed && created >= killAt) {
             killed = true;
-            for (const pid of upProcesses(stackName)) process.kill(pid, "SIGKILL");
+            victims = upProcessTree(stackName);
+            for (const p of victims) process.kill(p.pid, "SIGKILL");
           }
         },
       });
       await expect(up).rejects.toThrow();
       expect(killed).toBe(true);
+      // The CLI, the language host and the provider plugin all went down.
+      expect(victims.some((p) => p.args.includes("dynamic-provider"))).toBe(true);
+      await expect.poll(() => stillRunning(victims.map((p) => p.pid)), { timeout: 5000 }).toEqual([]);
       await emu.api("POST", "/__emulator/faults", {});
 
       // The recovery the README documents: release the lock the killed process left, drop its
