@@ -10,10 +10,11 @@
  *   functions  getSubscribers over 60,000 subscribers, maxResults 1,000 and 60,000
  *
  * Prints a table and writes bench/results.json (one object per measurement, with the machine,
- * versions and date). `BENCH_SIZES=50,200` limits the scale runs.
+ * versions and date). `BENCH_SIZES=50,200` limits the scale runs; `BENCH_REPEATS` sets how many
+ * interleaved runs of N <= 200 the medians come from (default 3).
  */
-import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Pool } from "undici";
@@ -128,11 +129,65 @@ async function withStack<T>(name: string, program: automation.PulumiFn, config: 
 
 const OPS = ["up", "preview", "refresh-preview", "destroy"] as const;
 
+/**
+ * CPU time spent by the engine (the `pulumi` process of this stack) and by the dynamic-provider
+ * plugin processes while one operation runs, from /proc sampled every 50 ms (Linux; zero
+ * elsewhere), and by this process (the program, the Automation API and, for the provider's
+ * stacks, the emulator). Where an operation's time goes, beside its wall time.
+ */
+class CpuWatch {
+  private static readonly tickMs = existsSync("/proc") ? 1000 / Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) : 0;
+  private readonly roles = new Map<number, "engine" | "provider" | undefined>();
+  private readonly baseline = new Map<number, number>();
+  private readonly last = new Map<number, number>();
+  private readonly timer: NodeJS.Timeout;
+  private readonly host = process.cpuUsage();
+
+  constructor(private readonly stackName: string) {
+    this.sample(this.baseline);
+    this.timer = setInterval(() => this.sample(this.last), 50);
+  }
+
+  private role(pid: number): "engine" | "provider" | undefined {
+    if (!this.roles.has(pid)) {
+      let cmd = "";
+      try { cmd = readFileSync(`/proc/${pid}/cmdline`, "latin1").replaceAll("\0", " "); } catch { /* gone */ }
+      this.roles.set(pid, cmd.includes("dynamic-provider") ? "provider" : /pulumi/.test(cmd) && cmd.includes(`--stack ${this.stackName} `) ? "engine" : undefined);
+    }
+    return this.roles.get(pid);
+  }
+
+  private sample(into: Map<number, number>): void {
+    if (!CpuWatch.tickMs) return;
+    for (const name of readdirSync("/proc")) {
+      const pid = Number(name);
+      if (!Number.isInteger(pid) || (into === this.last && !this.role(pid))) continue;
+      try {
+        const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(")").pop()!.trim().split(" ");
+        into.set(pid, (Number(f[11]) + Number(f[12])) * CpuWatch.tickMs);
+      } catch { /* exited */ }
+    }
+  }
+
+  stop(): { engineCpuMs: number; providerCpuMs: number; hostCpuMs: number } {
+    clearInterval(this.timer);
+    this.sample(this.last);
+    const sum = { engine: 0, provider: 0 };
+    for (const [pid, ms] of this.last) {
+      const role = this.role(pid);
+      if (role) sum[role] += ms - (this.baseline.get(pid) ?? 0);
+    }
+    const host = process.cpuUsage(this.host);
+    return { engineCpuMs: Math.round(sum.engine), providerCpuMs: Math.round(sum.provider), hostCpuMs: Math.round((host.user + host.system) / 1000) };
+  }
+}
+
 async function runOps(stack: automation.Stack, emu: RunningEmulator | undefined, n: number, dir: string, kind: string) {
-  const out: Record<string, { ms: number; requests: number; bytes: number; perResource: number; bytesPerResource: number }> = {};
+  const out: Record<string, { ms: number; requests: number; requestsPerSecond: number; bytes: number; perResource: number; bytesPerResource: number; cpu: ReturnType<CpuWatch["stop"]> }> = {};
   let state: ReturnType<typeof stateBytes> | undefined;
   for (const op of OPS) {
     if (emu) await api(emu, "DELETE", "/__emulator/requests");
+    const watch = new CpuWatch(stack.name);
     const [res, ms] = await timed(async () => {
       switch (op) {
         case "up": return stack.up();
@@ -141,6 +196,7 @@ async function runOps(stack: automation.Stack, emu: RunningEmulator | undefined,
         case "destroy": return stack.destroy();
       }
     });
+    const cpu = watch.stop();
     if (op === "up") {
       const changes = (res as automation.UpResult).summary.resourceChanges ?? {};
       if ((changes.create ?? 0) !== n + 1) throw new Error(`${kind} up of ${n} created ${JSON.stringify(changes)}`);
@@ -148,29 +204,72 @@ async function runOps(stack: automation.Stack, emu: RunningEmulator | undefined,
     }
     const log = emu ? await requestLog(emu) : [];
     const bytes = log.reduce((a, r) => a + r.bytesIn + r.bytesOut, 0);
-    out[op] = { ms, requests: log.length, bytes, perResource: Number((log.length / n).toFixed(2)), bytesPerResource: Math.round(bytes / n) };
+    const times = log.map((r) => Date.parse(r.time));
+    const spanS = log.length > 1 ? (Math.max(...times) - Math.min(...times)) / 1000 : 0;
+    const requestsPerSecond = spanS > 0 ? Number((log.length / spanS).toFixed(1)) : 0;
+    out[op] = { ms, requests: log.length, requestsPerSecond, bytes, perResource: Number((log.length / n).toFixed(2)), bytesPerResource: Math.round(bytes / n), cpu };
   }
   return { ops: out, state: state! };
 }
 
+/**
+ * Runs of each size, interleaved (notify, floor, wide floor, then again), and the median wall
+ * time of each operation is reported: one run of a few seconds on a shared 2-core machine moves
+ * by ±10%. BENCH_REPEATS (default 3) applies up to N = 200; N = 500 runs once (each of its runs
+ * takes over three minutes).
+ */
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : Math.round((s[m - 1]! + s[m]!) / 2);
+}
+
+type OpsRun = Awaited<ReturnType<typeof runOps>>;
+/** Per N, the request rate of the provider's `up` with no rate limit: the demand the rate-limit run meets. */
+const unlimitedUpRate = new Map<number, number>();
+const cpuLines: string[] = [];
+
 async function scale(emu: RunningEmulator, sizes: number[]): Promise<void> {
   const config = { "notify:apiUrl": { value: emu.url }, "notify:apiKey": { value: KEY, secret: true } };
-  say(`\nscale at ${LATENCY_MS} ms per request (wall ms; ratio to the floor; ratio to the wide floor; requests and bytes per resource)`);
-  say(`${"N".padStart(4)} ${"op".padEnd(16)} ${"notify".padStart(7)} ${"floor".padStart(7)} ${"wide".padStart(7)} ${"ratio".padStart(6)} ${"ratio-w".padStart(7)} ${"req/res".padStart(8)} ${"bytes/res".padStart(10)}`);
+  say(`\nscale at ${LATENCY_MS} ms per request (median wall ms of the runs; ratio to the floor; ratio to the wide floor; requests and bytes per resource)`);
+  say(`${"N".padStart(4)} ${"op".padEnd(16)} ${"runs".padStart(4)} ${"notify".padStart(7)} ${"floor".padStart(7)} ${"wide".padStart(7)} ${"ratio".padStart(6)} ${"ratio-w".padStart(7)} ${"req/res".padStart(8)} ${"bytes/res".padStart(10)}`);
   for (const n of sizes) {
-    await prepareService(emu, Math.ceil(n / 4));
-    await api(emu, "POST", "/__emulator/faults", { latencyMs: [LATENCY_MS, LATENCY_MS] });
-    const notify = await withStack(`notify-${n}`, scaleProgram(n), config, (s, dir) => runOps(s, emu, n, dir, "notify"));
-    await api(emu, "POST", "/__emulator/faults", {});
-    const floor = await withStack(`floor-${n}`, floorProgram(n), {}, (s, dir) => runOps(s, undefined, n, dir, "floor"));
-    const wide = await withStack(`wide-${n}`, wideFloorProgram(n), {}, (s, dir) => runOps(s, undefined, n, dir, "wide floor"));
-    for (const op of OPS) {
-      const a = notify.ops[op]!, b = floor.ops[op]!, w = wide.ops[op]!;
-      const ratio = Number((a.ms / b.ms).toFixed(2));
-      const ratioWide = Number((a.ms / w.ms).toFixed(2));
-      record({ bench: "scale", n, op, latencyMs: LATENCY_MS, notifyMs: a.ms, floorMs: b.ms, wideFloorMs: w.ms, ratio, ratioToWideFloor: ratioWide, requests: a.requests, requestsPerResource: a.perResource, bytes: a.bytes, bytesPerResource: a.bytesPerResource });
-      say(`${String(n).padStart(4)} ${op.padEnd(16)} ${String(a.ms).padStart(7)} ${String(b.ms).padStart(7)} ${String(w.ms).padStart(7)} ${String(ratio).padStart(6)} ${String(ratioWide).padStart(7)} ${String(a.perResource).padStart(8)} ${String(a.bytesPerResource).padStart(10)}`);
+    const repeats = n <= 200 ? Math.max(1, REPEATS) : 1;
+    const runs: { notify: OpsRun[]; floor: OpsRun[]; wide: OpsRun[] } = { notify: [], floor: [], wide: [] };
+    for (let r = 0; r < repeats; r++) {
+      await prepareService(emu, Math.ceil(n / 4));
+      await api(emu, "POST", "/__emulator/faults", { latencyMs: [LATENCY_MS, LATENCY_MS] });
+      runs.notify.push(await withStack(`notify-${n}`, scaleProgram(n), config, (s, dir) => runOps(s, emu, n, dir, "notify")));
+      await api(emu, "POST", "/__emulator/faults", {});
+      runs.floor.push(await withStack(`floor-${n}`, floorProgram(n), {}, (s, dir) => runOps(s, undefined, n, dir, "floor")));
+      runs.wide.push(await withStack(`wide-${n}`, wideFloorProgram(n), {}, (s, dir) => runOps(s, undefined, n, dir, "wide floor")));
     }
+    for (const op of OPS) {
+      const times = (k: keyof typeof runs) => runs[k].map((x) => x.ops[op]!.ms);
+      const a = median(times("notify")), b = median(times("floor")), w = median(times("wide"));
+      const reqs = runs.notify.map((x) => x.ops[op]!.requests);
+      if (new Set(reqs).size > 1) throw new Error(`${op} of ${n} made a different number of requests in each run: ${reqs.join(", ")}`);
+      const first = runs.notify[0]!.ops[op]!;
+      const bytesPerResource = median(runs.notify.map((x) => x.ops[op]!.bytesPerResource));
+      const ratio = Number((a / b).toFixed(2));
+      const ratioWide = Number((a / w).toFixed(2));
+      const cpuOf = (k: keyof typeof runs) => {
+        const pick = (role: keyof OpsRun["ops"][string]["cpu"]) => median(runs[k].map((x) => x.ops[op]!.cpu[role]));
+        return { engine: pick("engineCpuMs"), provider: pick("providerCpuMs"), host: pick("hostCpuMs") };
+      };
+      const cpu = { notify: cpuOf("notify"), floor: cpuOf("floor"), wideFloor: cpuOf("wide") };
+      const requestsPerSecond = median(runs.notify.map((x) => x.ops[op]!.requestsPerSecond));
+      if (op === "up") unlimitedUpRate.set(n, requestsPerSecond);
+      record({ bench: "scale", n, op, latencyMs: LATENCY_MS, runs: repeats, notifyMs: a, floorMs: b, wideFloorMs: w, ratio, ratioToWideFloor: ratioWide, notifyRunsMs: times("notify"), floorRunsMs: times("floor"), wideFloorRunsMs: times("wide"), requests: first.requests, requestsPerResource: first.perResource, requestsPerSecond, bytes: median(runs.notify.map((x) => x.ops[op]!.bytes)), bytesPerResource, cpuMs: cpu });
+      cpuLines.push(`${String(n).padStart(4)} ${op.padEnd(16)} ${[cpu.notify, cpu.floor, cpu.wideFloor].map((c) => `${String(c.engine).padStart(6)} ${String(c.provider).padStart(6)} ${String(c.host).padStart(6)}`).join("   ")}`);
+      say(`${String(n).padStart(4)} ${op.padEnd(16)} ${String(repeats).padStart(4)} ${String(a).padStart(7)} ${String(b).padStart(7)} ${String(w).padStart(7)} ${String(ratio).padStart(6)} ${String(ratioWide).padStart(7)} ${String(first.perResource).padStart(8)} ${String(bytesPerResource).padStart(10)}`);
+    }
+    say(`${String(n).padStart(4)} CPU ms (median) of the engine, the provider plugin and the bench process (program, Automation API, emulator):`);
+    say(`${"".padStart(4)} ${"".padEnd(16)} ${"notify: engine provider host".padStart(20)}   ${"floor: same".padStart(20)}   ${"wide floor: same".padStart(20)}`);
+    for (const line of cpuLines.splice(0)) say(line);
+    const notify = runs.notify[0]!, floor = runs.floor[0]!, wide = runs.wide[0]!;
     record({ bench: "state", n, stateBytes: notify.state.total, stateBytesPerResource: notify.state.perResource, providerBytesPerResource: notify.state.providerPerResource, maxProviderBytes: notify.state.maxProvider, floorStateBytesPerResource: floor.state.perResource, wideFloorStateBytesPerResource: wide.state.perResource });
     say(`${String(n).padStart(4)} state: ${notify.state.perResource} bytes/resource (floor ${floor.state.perResource}, wide floor ${wide.state.perResource}); __provider ${notify.state.providerPerResource} bytes/resource, max ${notify.state.maxProvider}`);
   }
@@ -192,8 +291,10 @@ async function rateLimited(emu: RunningEmulator): Promise<void> {
       const accepted = log.length - limited;
       const rate = Number((accepted / spanS).toFixed(1));
       const failed = up.summary.result !== "succeeded";
-      record({ bench: "rate-limit", n, limit: 30, burst: 30, upMs: ms, requests: log.length, accepted, status429: limited, share429: Number((limited / log.length).toFixed(4)), achievedRate: rate, shareOfLimit: Number((rate / 30).toFixed(3)), failedOperations: failed ? 1 : 0 });
+      const unlimited = unlimitedUpRate.get(n);
+      record({ bench: "rate-limit", n, limit: 30, burst: 30, upMs: ms, requests: log.length, accepted, status429: limited, share429: Number((limited / log.length).toFixed(4)), achievedRate: rate, shareOfLimit: Number((rate / 30).toFixed(3)), unlimitedRequestsPerSecond: unlimited, failedOperations: failed ? 1 : 0 });
       say(`\nrate limit 30/s burst 30, up of ${n}: ${ms} ms, ${log.length} requests, ${limited} answered 429 (${((limited / log.length) * 100).toFixed(2)}%), achieved ${rate} req/s (${((rate / 30) * 100).toFixed(1)}% of the limit), result ${up.summary.result}`);
+      if (unlimited) say(`  the same up with no limit (scale run, 20 ms latency) sent ${unlimited} req/s: the demand the engine generates here`);
       await api(emu, "POST", "/__emulator/behaviour", { rateLimit: null });
       await stack.destroy();
     });
