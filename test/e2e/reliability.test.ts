@@ -123,7 +123,7 @@ describe("leaks", () => {
   const SIGNING_KEY = "whsec-leak-check";
 
   /** A full lifecycle with engine logs at --verbose 9 and an error path; everything a user could see, as text. */
-  async function lifecycle(verbosity: number): Promise<{ everything: string; logs: string; atRest: string; key: string }> {
+  async function lifecycle(verbosity: number, keyFrom: "config" | "env" = "config"): Promise<{ everything: string; logs: string; atRest: string; key: string }> {
     const emu = await startTestEmulator();
     await emu.api("POST", "/v2/subscribers", { subscriberId: "leaky" });
     const ts = await createTestStack({
@@ -136,7 +136,9 @@ describe("leaks", () => {
         });
         new notify.SubscriberCredentials("hook", { subscriberId: "leaky", providerId: "slack", integrationIdentifier: "slack-leak", credentials: { webhookUrl: SECRET_HOOK } }, { dependsOn: [slack] });
       },
-      config: config(emu),
+      // From the environment, the key reaches the provider process without crossing the engine.
+      config: keyFrom === "config" ? config(emu) : { "notify:apiUrl": { value: emu.url } },
+      env: keyFrom === "env" ? { NOTIFY_API_KEY: emu.key } : undefined,
     });
     try {
       const logs: string[] = [];
@@ -187,6 +189,13 @@ describe("leaks", () => {
     }
     expect(inLogs).toBeGreaterThan(0);
     for (const s of [key, SECRET_CRED, SECRET_HOOK, SIGNING_KEY]) expect(atRest.includes(s), s).toBe(false);
+  }, 240_000);
+
+  it("at --verbose 9 with the API key in NOTIFY_API_KEY instead of stack config: the key is nowhere, not even in the engine's dumps", async () => {
+    const { everything, logs, key } = await lifecycle(9, "env");
+    expect(everything.includes(key)).toBe(false);
+    // The credentials are resource inputs, so they still cross the engine's RPC (and its dumps).
+    expect(logs.includes(SECRET_CRED)).toBe(true);
   }, 240_000);
 });
 
