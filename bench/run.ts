@@ -183,7 +183,7 @@ class CpuWatch {
 }
 
 async function runOps(stack: automation.Stack, emu: RunningEmulator | undefined, n: number, dir: string, kind: string) {
-  const out: Record<string, { ms: number; requests: number; requestsPerSecond: number; bytes: number; perResource: number; bytesPerResource: number; cpu: ReturnType<CpuWatch["stop"]> }> = {};
+  const out: Record<string, { ms: number; requests: number; requestsPerSecond: number; profile: number[]; bytes: number; perResource: number; bytesPerResource: number; cpu: ReturnType<CpuWatch["stop"]> }> = {};
   let state: ReturnType<typeof stateBytes> | undefined;
   for (const op of OPS) {
     if (emu) await api(emu, "DELETE", "/__emulator/requests");
@@ -207,7 +207,7 @@ async function runOps(stack: automation.Stack, emu: RunningEmulator | undefined,
     const times = log.map((r) => Date.parse(r.time));
     const spanS = log.length > 1 ? (Math.max(...times) - Math.min(...times)) / 1000 : 0;
     const requestsPerSecond = spanS > 0 ? Number((log.length / spanS).toFixed(1)) : 0;
-    out[op] = { ms, requests: log.length, requestsPerSecond, bytes, perResource: Number((log.length / n).toFixed(2)), bytesPerResource: Math.round(bytes / n), cpu };
+    out[op] = { ms, requests: log.length, requestsPerSecond, profile: log.length ? perSecond(log) : [], bytes, perResource: Number((log.length / n).toFixed(2)), bytesPerResource: Math.round(bytes / n), cpu };
   }
   return { ops: out, state: state! };
 }
@@ -227,6 +227,20 @@ function median(xs: number[]): number {
 }
 
 type OpsRun = Awaited<ReturnType<typeof runOps>>;
+/** Requests started in each second from the first request of a request log. */
+function perSecond(log: Log[]): number[] {
+  const times = log.map((r) => Date.parse(r.time));
+  const t0 = Math.min(...times);
+  const out: number[] = [];
+  for (const t of times) {
+    const b = Math.floor((t - t0) / 1000);
+    while (out.length <= b) out.push(0);
+    out[b]! += 1;
+  }
+  return out;
+}
+/** Per N, the requests per second of the provider's first `up` with no rate limit. */
+const unlimitedUpProfile = new Map<number, number[]>();
 /** Per N, the request rate of the provider's `up` with no rate limit: the demand the rate-limit run meets. */
 const unlimitedUpRate = new Map<number, number>();
 const cpuLines: string[] = [];
@@ -261,7 +275,10 @@ async function scale(emu: RunningEmulator, sizes: number[]): Promise<void> {
       };
       const cpu = { notify: cpuOf("notify"), floor: cpuOf("floor"), wideFloor: cpuOf("wide") };
       const requestsPerSecond = median(runs.notify.map((x) => x.ops[op]!.requestsPerSecond));
-      if (op === "up") unlimitedUpRate.set(n, requestsPerSecond);
+      if (op === "up") {
+        unlimitedUpRate.set(n, requestsPerSecond);
+        unlimitedUpProfile.set(n, first.profile);
+      }
       record({ bench: "scale", n, op, latencyMs: LATENCY_MS, runs: repeats, notifyMs: a, floorMs: b, wideFloorMs: w, ratio, ratioToWideFloor: ratioWide, notifyRunsMs: times("notify"), floorRunsMs: times("floor"), wideFloorRunsMs: times("wide"), requests: first.requests, requestsPerResource: first.perResource, requestsPerSecond, bytes: median(runs.notify.map((x) => x.ops[op]!.bytes)), bytesPerResource, cpuMs: cpu });
       cpuLines.push(`${String(n).padStart(4)} ${op.padEnd(16)} ${[cpu.notify, cpu.floor, cpu.wideFloor].map((c) => `${String(c.engine).padStart(6)} ${String(c.provider).padStart(6)} ${String(c.host).padStart(6)}`).join("   ")}`);
       say(`${String(n).padStart(4)} ${op.padEnd(16)} ${String(repeats).padStart(4)} ${String(a).padStart(7)} ${String(b).padStart(7)} ${String(w).padStart(7)} ${String(ratio).padStart(6)} ${String(ratioWide).padStart(7)} ${String(first.perResource).padStart(8)} ${String(bytesPerResource).padStart(10)}`);
@@ -292,9 +309,12 @@ async function rateLimited(emu: RunningEmulator): Promise<void> {
       const rate = Number((accepted / spanS).toFixed(1));
       const failed = up.summary.result !== "succeeded";
       const unlimited = unlimitedUpRate.get(n);
-      record({ bench: "rate-limit", n, limit: 30, burst: 30, upMs: ms, requests: log.length, accepted, status429: limited, share429: Number((limited / log.length).toFixed(4)), achievedRate: rate, shareOfLimit: Number((rate / 30).toFixed(3)), unlimitedRequestsPerSecond: unlimited, failedOperations: failed ? 1 : 0 });
+      const profile = perSecond(log);
+      const unlimitedProfile = unlimitedUpProfile.get(n);
+      record({ bench: "rate-limit", n, limit: 30, burst: 30, upMs: ms, requests: log.length, accepted, status429: limited, share429: Number((limited / log.length).toFixed(4)), achievedRate: rate, shareOfLimit: Number((rate / 30).toFixed(3)), requestsEachSecond: profile, unlimitedRequestsPerSecond: unlimited, unlimitedRequestsEachSecond: unlimitedProfile, failedOperations: failed ? 1 : 0 });
       say(`\nrate limit 30/s burst 30, up of ${n}: ${ms} ms, ${log.length} requests, ${limited} answered 429 (${((limited / log.length) * 100).toFixed(2)}%), achieved ${rate} req/s (${((rate / 30) * 100).toFixed(1)}% of the limit), result ${up.summary.result}`);
-      if (unlimited) say(`  the same up with no limit (scale run, 20 ms latency) sent ${unlimited} req/s: the demand the engine generates here`);
+      say(`  requests in each second: ${profile.join(" ")}`);
+      if (unlimited) say(`  the same up with no limit (scale run, 20 ms latency) sent ${unlimited} req/s: the demand the engine generates here; each second: ${unlimitedProfile?.join(" ")}`);
       await api(emu, "POST", "/__emulator/behaviour", { rateLimit: null });
       await stack.destroy();
     });
