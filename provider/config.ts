@@ -4,7 +4,7 @@
  * `NOTIFY_ALLOW_INSECURE_HTTP`). Resources get the stack config through the dynamic provider's
  * `configure`; functions run in the program and read `new pulumi.Config("notify")`.
  */
-import { NotifyClient } from "./client";
+import type { NotifyClient } from "./client";
 import { NotifyConfigError } from "./client/errors";
 
 /** The settings of a connection, before defaults. */
@@ -55,7 +55,10 @@ export function clientFor(settings?: ConnectionSettings): NotifyClient {
   const cacheKey = `${c.apiUrl}\u0000${c.apiKey}\u0000${c.allowInsecureHttp}\u0000${c.timeoutMs ?? ""}`;
   let client = clients.get(cacheKey);
   if (!client) {
-    client = new NotifyClient({ apiUrl: c.apiUrl, apiKey: c.apiKey, allowInsecureHttp: c.allowInsecureHttp, timeoutMs: c.timeoutMs });
+    // Loaded on first use: the provider processes that only check and diff (every preview starts
+    // one) never load the HTTP stack (undici), which is most of this package's load time.
+    const { NotifyClient: Client } = require("./client") as typeof import("./client");
+    client = new Client({ apiUrl: c.apiUrl, apiKey: c.apiKey, allowInsecureHttp: c.allowInsecureHttp, timeoutMs: c.timeoutMs });
     clients.set(cacheKey, client);
   }
   return client;
