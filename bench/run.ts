@@ -130,53 +130,68 @@ async function withStack<T>(name: string, program: automation.PulumiFn, config: 
 const OPS = ["up", "preview", "refresh-preview", "destroy"] as const;
 
 /**
- * CPU time spent by the engine (the `pulumi` process of this stack) and by the dynamic-provider
- * plugin processes while one operation runs, from /proc sampled every 50 ms (Linux; zero
- * elsewhere), and by this process (the program, the Automation API and, for the provider's
- * stacks, the emulator). Where an operation's time goes, beside its wall time.
+ * CPU time spent by the engine (the `pulumi` process of this stack, a child of this process) and
+ * by everything it starts (the dynamic-provider plugin processes and their launch scripts) while
+ * one operation runs, from /proc sampled every 50 ms (Linux; zero elsewhere), and by this process
+ * (the program, the Automation API and, for the provider's stacks, the emulator). The process
+ * tree is followed through /proc/<pid>/task/<tid>/children, so a process is counted from the
+ * moment it exists, whatever its command line was then; a process that exits between two
+ * samples loses at most its last 50 ms.
  */
 class CpuWatch {
-  private static readonly tickMs = existsSync("/proc") ? 1000 / Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) : 0;
-  private readonly roles = new Map<number, "engine" | "provider" | undefined>();
-  private readonly baseline = new Map<number, number>();
-  private readonly last = new Map<number, number>();
+  private static readonly tickMs = existsSync("/proc/self/task") ? 1000 / Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) : 0;
+  private readonly seen = new Map<number, { role: "engine" | "provider"; ms: number }>();
   private readonly timer: NodeJS.Timeout;
   private readonly host = process.cpuUsage();
 
   constructor(private readonly stackName: string) {
-    this.sample(this.baseline);
-    this.timer = setInterval(() => this.sample(this.last), 50);
+    this.timer = setInterval(() => this.sample(), 50);
   }
 
-  private role(pid: number): "engine" | "provider" | undefined {
-    if (!this.roles.has(pid)) {
-      let cmd = "";
-      try { cmd = readFileSync(`/proc/${pid}/cmdline`, "latin1").replaceAll("\0", " "); } catch { /* gone */ }
-      this.roles.set(pid, cmd.includes("dynamic-provider") ? "provider" : /pulumi/.test(cmd) && cmd.includes(`--stack ${this.stackName} `) ? "engine" : undefined);
+  private static children(pid: number): number[] {
+    const out: number[] = [];
+    try {
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        const text = readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").trim();
+        if (text) for (const c of text.split(" ")) out.push(Number(c));
+      }
+    } catch { /* exited */ }
+    return out;
+  }
+
+  private static cpuMs(pid: number): number | undefined {
+    try {
+      const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(")").pop()!.trim().split(" ");
+      return (Number(f[11]) + Number(f[12])) * CpuWatch.tickMs;
+    } catch {
+      return undefined;
     }
-    return this.roles.get(pid);
   }
 
-  private sample(into: Map<number, number>): void {
+  private sample(): void {
     if (!CpuWatch.tickMs) return;
-    for (const name of readdirSync("/proc")) {
-      const pid = Number(name);
-      if (!Number.isInteger(pid) || (into === this.last && !this.role(pid))) continue;
-      try {
-        const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(")").pop()!.trim().split(" ");
-        into.set(pid, (Number(f[11]) + Number(f[12])) * CpuWatch.tickMs);
-      } catch { /* exited */ }
+    const note = (pid: number, role: "engine" | "provider") => {
+      const ms = CpuWatch.cpuMs(pid);
+      if (ms !== undefined) this.seen.set(pid, { role, ms });
+    };
+    for (const pid of CpuWatch.children(process.pid)) {
+      let cmd = "";
+      try { cmd = readFileSync(`/proc/${pid}/cmdline`, "latin1").replaceAll("\0", " "); } catch { continue; }
+      if (!cmd.includes(`--stack ${this.stackName} `)) continue;
+      note(pid, "engine");
+      const below = CpuWatch.children(pid);
+      for (let i = 0; i < below.length; i++) {
+        note(below[i]!, "provider");
+        below.push(...CpuWatch.children(below[i]!));
+      }
     }
   }
 
   stop(): { engineCpuMs: number; providerCpuMs: number; hostCpuMs: number } {
     clearInterval(this.timer);
-    this.sample(this.last);
+    this.sample();
     const sum = { engine: 0, provider: 0 };
-    for (const [pid, ms] of this.last) {
-      const role = this.role(pid);
-      if (role) sum[role] += ms - (this.baseline.get(pid) ?? 0);
-    }
+    for (const { role, ms } of this.seen.values()) sum[role] += ms;
     const host = process.cpuUsage(this.host);
     return { engineCpuMs: Math.round(sum.engine), providerCpuMs: Math.round(sum.provider), hostCpuMs: Math.round((host.user + host.system) / 1000) };
   }
