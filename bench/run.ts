@@ -20,7 +20,7 @@ import path from "node:path";
 import { Pool } from "undici";
 import type * as automation from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import { linkProjectDir, localStack, pulumiCliPath, REPO_ROOT, serviceApi } from "../scripts/workspace";
+import { checkpointFile, linkProjectDir, localStack, pulumiCliPath, REPO_ROOT, serviceApi } from "../scripts/workspace";
 import { scaleProgram, floorProgram, wideFloorProgram } from "./programs";
 
 const KEY = "bench-api-key-0123456789";
@@ -89,6 +89,20 @@ async function requestLog(emu: RunningEmulator): Promise<Log[]> {
   return (await api(emu, "GET", "/__emulator/requests")).requests as Log[];
 }
 
+/** Seconds from a request log's first request to its last, and how many started in each second. */
+function timing(log: Log[]): { spanS: number; eachSecond: number[] } {
+  if (!log.length) return { spanS: 0, eachSecond: [] };
+  const times = log.map((r) => Date.parse(r.time));
+  const t0 = Math.min(...times);
+  const eachSecond: number[] = [];
+  for (const t of times) {
+    const b = Math.floor((t - t0) / 1000);
+    while (eachSecond.length <= b) eachSecond.push(0);
+    eachSecond[b]! += 1;
+  }
+  return { spanS: (Math.max(...times) - t0) / 1000, eachSecond };
+}
+
 async function prepareService(emu: RunningEmulator, subscribers: number): Promise<void> {
   await api(emu, "POST", "/__emulator/reset");
   await api(emu, "POST", "/__emulator/seed", { subscribers: Array.from({ length: subscribers }, (_, i) => ({ subscriberId: `bench-sub-${i}` })) });
@@ -103,7 +117,7 @@ async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
 
 /** Bytes of the stack's state file, and of each resource's __provider. */
 function stateBytes(dir: string, project: string, stack: string): { total: number; perResource: number; providerPerResource: number; maxProvider: number } {
-  const text = readFileSync(path.join(dir, "state", ".pulumi", "stacks", project, `${stack}.json`), "utf8");
+  const text = readFileSync(checkpointFile(dir, project, stack), "utf8");
   const resources = (JSON.parse(text).checkpoint.latest.resources as { type: string; inputs?: { __provider?: string } }[])
     .filter((r) => r.type.startsWith("pulumi-nodejs:dynamic"));
   const providers = resources.map((r) => Buffer.byteLength(r.inputs?.__provider ?? ""));
@@ -198,7 +212,7 @@ class CpuWatch {
 }
 
 async function runOps(stack: automation.Stack, emu: RunningEmulator | undefined, n: number, dir: string, kind: string) {
-  const out: Record<string, { ms: number; requests: number; requestsPerSecond: number; profile: number[]; bytes: number; perResource: number; bytesPerResource: number; cpu: ReturnType<CpuWatch["stop"]> }> = {};
+  const out: Record<string, { ms: number; requests: number; requestsPerSecond: number; eachSecond: number[]; bytes: number; perResource: number; bytesPerResource: number; cpu: ReturnType<CpuWatch["stop"]> }> = {};
   let state: ReturnType<typeof stateBytes> | undefined;
   for (const op of OPS) {
     if (emu) await api(emu, "DELETE", "/__emulator/requests");
@@ -219,10 +233,9 @@ async function runOps(stack: automation.Stack, emu: RunningEmulator | undefined,
     }
     const log = emu ? await requestLog(emu) : [];
     const bytes = log.reduce((a, r) => a + r.bytesIn + r.bytesOut, 0);
-    const times = log.map((r) => Date.parse(r.time));
-    const spanS = log.length > 1 ? (Math.max(...times) - Math.min(...times)) / 1000 : 0;
+    const { spanS, eachSecond } = timing(log);
     const requestsPerSecond = spanS > 0 ? Number((log.length / spanS).toFixed(1)) : 0;
-    out[op] = { ms, requests: log.length, requestsPerSecond, profile: log.length ? perSecond(log) : [], bytes, perResource: Number((log.length / n).toFixed(2)), bytesPerResource: Math.round(bytes / n), cpu };
+    out[op] = { ms, requests: log.length, requestsPerSecond, eachSecond, bytes, perResource: Number((log.length / n).toFixed(2)), bytesPerResource: Math.round(bytes / n), cpu };
   }
   return { ops: out, state: state! };
 }
@@ -242,23 +255,8 @@ function median(xs: number[]): number {
 }
 
 type OpsRun = Awaited<ReturnType<typeof runOps>>;
-/** Requests started in each second from the first request of a request log. */
-function perSecond(log: Log[]): number[] {
-  const times = log.map((r) => Date.parse(r.time));
-  const t0 = Math.min(...times);
-  const out: number[] = [];
-  for (const t of times) {
-    const b = Math.floor((t - t0) / 1000);
-    while (out.length <= b) out.push(0);
-    out[b]! += 1;
-  }
-  return out;
-}
-/** Per N, the requests per second of the provider's first `up` with no rate limit. */
-const unlimitedUpProfile = new Map<number, number[]>();
-/** Per N, the request rate of the provider's `up` with no rate limit: the demand the rate-limit run meets. */
-const unlimitedUpRate = new Map<number, number>();
-const cpuLines: string[] = [];
+/** Per N, the provider's `up` with no rate limit: the demand the rate-limit run meets. */
+const unlimitedUp = new Map<number, { requestsPerSecond: number; eachSecond: number[] }>();
 
 async function scale(emu: RunningEmulator, sizes: number[]): Promise<void> {
   const config = { "notify:apiUrl": { value: emu.url }, "notify:apiKey": { value: KEY, secret: true } };
@@ -267,6 +265,7 @@ async function scale(emu: RunningEmulator, sizes: number[]): Promise<void> {
   for (const n of sizes) {
     const repeats = n <= 200 ? Math.max(1, REPEATS) : 1;
     const runs: { notify: OpsRun[]; floor: OpsRun[]; wide: OpsRun[] } = { notify: [], floor: [], wide: [] };
+    const cpuLines: string[] = [];
     for (let r = 0; r < repeats; r++) {
       await prepareService(emu, Math.ceil(n / 4));
       await api(emu, "POST", "/__emulator/faults", { latencyMs: [LATENCY_MS, LATENCY_MS] });
@@ -290,17 +289,14 @@ async function scale(emu: RunningEmulator, sizes: number[]): Promise<void> {
       };
       const cpu = { notify: cpuOf("notify"), floor: cpuOf("floor"), wideFloor: cpuOf("wide") };
       const requestsPerSecond = median(runs.notify.map((x) => x.ops[op]!.requestsPerSecond));
-      if (op === "up") {
-        unlimitedUpRate.set(n, requestsPerSecond);
-        unlimitedUpProfile.set(n, first.profile);
-      }
+      if (op === "up") unlimitedUp.set(n, { requestsPerSecond, eachSecond: first.eachSecond });
       record({ bench: "scale", n, op, latencyMs: LATENCY_MS, runs: repeats, notifyMs: a, floorMs: b, wideFloorMs: w, ratio, ratioToWideFloor: ratioWide, notifyRunsMs: times("notify"), floorRunsMs: times("floor"), wideFloorRunsMs: times("wide"), requests: first.requests, requestsPerResource: first.perResource, requestsPerSecond, bytes: median(runs.notify.map((x) => x.ops[op]!.bytes)), bytesPerResource, cpuMs: cpu });
       cpuLines.push(`${String(n).padStart(4)} ${op.padEnd(16)} ${[cpu.notify, cpu.floor, cpu.wideFloor].map((c) => `${String(c.engine).padStart(6)} ${String(c.provider).padStart(6)} ${String(c.host).padStart(6)}`).join("   ")}`);
       say(`${String(n).padStart(4)} ${op.padEnd(16)} ${String(repeats).padStart(4)} ${String(a).padStart(7)} ${String(b).padStart(7)} ${String(w).padStart(7)} ${String(ratio).padStart(6)} ${String(ratioWide).padStart(7)} ${String(first.perResource).padStart(8)} ${String(bytesPerResource).padStart(10)}`);
     }
     say(`${String(n).padStart(4)} CPU ms (median) of the engine, the provider plugin and the bench process (program, Automation API, emulator):`);
     say(`${"".padStart(4)} ${"".padEnd(16)} ${"notify: engine provider host".padStart(20)}   ${"floor: same".padStart(20)}   ${"wide floor: same".padStart(20)}`);
-    for (const line of cpuLines.splice(0)) say(line);
+    for (const line of cpuLines) say(line);
     const notify = runs.notify[0]!, floor = runs.floor[0]!, wide = runs.wide[0]!;
     record({ bench: "state", n, stateBytes: notify.state.total, stateBytesPerResource: notify.state.perResource, providerBytesPerResource: notify.state.providerPerResource, maxProviderBytes: notify.state.maxProvider, floorStateBytesPerResource: floor.state.perResource, wideFloorStateBytesPerResource: wide.state.perResource });
     say(`${String(n).padStart(4)} state: ${notify.state.perResource} bytes/resource (floor ${floor.state.perResource}, wide floor ${wide.state.perResource}); __provider ${notify.state.providerPerResource} bytes/resource, max ${notify.state.maxProvider}`);
@@ -318,18 +314,15 @@ async function rateLimited(emu: RunningEmulator): Promise<void> {
       const [up, ms] = await timed(() => stack.up());
       const log = await requestLog(emu);
       const limited = log.filter((r) => r.status === 429).length;
-      const times = log.map((r) => Date.parse(r.time));
-      const spanS = (Math.max(...times) - Math.min(...times)) / 1000;
+      const { spanS, eachSecond } = timing(log);
       const accepted = log.length - limited;
       const rate = Number((accepted / spanS).toFixed(1));
       const failed = up.summary.result !== "succeeded";
-      const unlimited = unlimitedUpRate.get(n);
-      const profile = perSecond(log);
-      const unlimitedProfile = unlimitedUpProfile.get(n);
-      record({ bench: "rate-limit", n, limit: 30, burst: 30, upMs: ms, requests: log.length, accepted, status429: limited, share429: Number((limited / log.length).toFixed(4)), achievedRate: rate, shareOfLimit: Number((rate / 30).toFixed(3)), requestsEachSecond: profile, unlimitedRequestsPerSecond: unlimited, unlimitedRequestsEachSecond: unlimitedProfile, failedOperations: failed ? 1 : 0 });
+      const unlimited = unlimitedUp.get(n);
+      record({ bench: "rate-limit", n, limit: 30, burst: 30, upMs: ms, requests: log.length, accepted, status429: limited, share429: Number((limited / log.length).toFixed(4)), achievedRate: rate, shareOfLimit: Number((rate / 30).toFixed(3)), requestsEachSecond: eachSecond, unlimitedRequestsPerSecond: unlimited?.requestsPerSecond, unlimitedRequestsEachSecond: unlimited?.eachSecond, failedOperations: failed ? 1 : 0 });
       say(`\nrate limit 30/s burst 30, up of ${n}: ${ms} ms, ${log.length} requests, ${limited} answered 429 (${((limited / log.length) * 100).toFixed(2)}%), achieved ${rate} req/s (${((rate / 30) * 100).toFixed(1)}% of the limit), result ${up.summary.result}`);
-      say(`  requests in each second: ${profile.join(" ")}`);
-      if (unlimited) say(`  the same up with no limit (scale run, 20 ms latency) sent ${unlimited} req/s: the demand the engine generates here; each second: ${unlimitedProfile?.join(" ")}`);
+      say(`  requests in each second: ${eachSecond.join(" ")}`);
+      if (unlimited) say(`  the same up with no limit (scale run, 20 ms latency) sent ${unlimited.requestsPerSecond} req/s: the demand the engine generates here; each second: ${unlimited.eachSecond.join(" ")}`);
       await api(emu, "POST", "/__emulator/behaviour", { rateLimit: null });
       await stack.destroy();
     });
