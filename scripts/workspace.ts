@@ -34,13 +34,23 @@ export function pulumiCliPath(): string {
 /** Passphrase of the local secrets provider used by the demo and tests (not a secret: local state only). */
 export const LOCAL_PASSPHRASE = "pulumi-notify-local";
 
+/** The local (`file://`) backend's directory for the project directory `dir`. */
+export function stateDir(dir: string): string {
+  return path.join(dir, "state");
+}
+
+/** Where that backend keeps a stack's checkpoint; its metadata sidecar is this path plus `.attrs`. */
+export function checkpointFile(dir: string, project: string, stack: string): string {
+  return path.join(stateDir(dir), ".pulumi", "stacks", project, `${stack}.json`);
+}
+
 /** Environment for every CLI process run on `dir`. */
 export function cliEnv(dir: string, extra: Record<string, string> = {}): Record<string, string> {
   const nodeBin = path.join(REPO_ROOT, "node_modules/node/bin");
   return {
     PATH: [nodeBin, path.join(REPO_ROOT, "node_modules/.bin"), path.join(REPO_ROOT, "node_modules/@pulumi/pulumi"), path.dirname(pulumiCliPath()), process.env.PATH ?? ""].join(path.delimiter),
     PULUMI_HOME: path.join(dir, "home"),
-    PULUMI_BACKEND_URL: `file://${path.join(dir, "state")}`,
+    PULUMI_BACKEND_URL: `file://${stateDir(dir)}`,
     PULUMI_CONFIG_PASSPHRASE: LOCAL_PASSPHRASE,
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
@@ -70,7 +80,7 @@ export async function localStack(opts: {
       workDir: opts.dir,
       pulumiCommand,
       envVars: cliEnv(opts.dir, opts.env),
-      projectSettings: { name: opts.projectName, runtime: "nodejs", backend: { url: `file://${path.join(opts.dir, "state")}` } },
+      projectSettings: { name: opts.projectName, runtime: "nodejs", backend: { url: `file://${stateDir(opts.dir)}` } },
     },
   );
 }

@@ -92,7 +92,7 @@ describe("bad input fails at preview, naming the property, with no request", () 
         }
         new notify[kind]("subject", args);
       },
-      config: { "notify:apiUrl": { value: emu.url }, "notify:apiKey": { value: emu.key, secret: true } },
+      config: emu.stackConfig(),
     });
   });
   afterAll(async () => {

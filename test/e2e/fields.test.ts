@@ -50,7 +50,7 @@ describe("each input, one at a time", () => {
         new notify.Workflow("wf", props.workflow as never);
         new notify.SubscriberCredentials("cred", props.credentials as never);
       },
-      config: { "notify:apiUrl": { value: emu.url }, "notify:apiKey": { value: emu.key, secret: true } },
+      config: emu.stackConfig(),
     });
     const up = await ts.stack.up();
     expect(up.summary.resourceChanges?.create).toBe(4);

@@ -5,7 +5,6 @@ import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 describe("read-only functions in a stack", () => {
   let emu: TestEmulator;
   const stacks: TestStack[] = [];
-  const config = () => ({ "notify:apiUrl": { value: emu.url }, "notify:apiKey": { value: emu.key, secret: true } });
 
   beforeAll(async () => {
     emu = await startTestEmulator();
@@ -30,7 +29,7 @@ describe("read-only functions in a stack", () => {
 
   it("exports each function's result", async () => {
     const ts = await createTestStack({
-      config: config(),
+      config: emu.stackConfig(),
       program: async () => {
         const notify = loadPackage();
         const alice = notify.getSubscriberOutput({ subscriberId: "alice" });
@@ -75,7 +74,7 @@ describe("read-only functions in a stack", () => {
 
   it("fails the program with a clear message for an unknown subscriber and for a bad argument", async () => {
     const ts = await createTestStack({
-      config: config(),
+      config: emu.stackConfig(),
       program: async () => {
         const notify = loadPackage();
         await notify.getSubscriber({ subscriberId: "nobody" });

@@ -48,8 +48,8 @@ function stillRunning(pids: number[]): number[] {
  * previous checkpoint, since the rename never happened) is whole. The README's step: delete a
  * sidecar that is not valid JSON. True when it deleted one.
  */
-function dropBrokenSidecar(ts: TestStack, stackName: string): boolean {
-  const attrs = path.join(ts.dir, "state/.pulumi/stacks/notify-test", `${stackName}.json.attrs`);
+function dropBrokenSidecar(ts: TestStack): boolean {
+  const attrs = `${ts.checkpoint}.attrs`;
   try {
     JSON.parse(readFileSync(attrs, "utf8"));
     return false;
@@ -61,12 +61,12 @@ function dropBrokenSidecar(ts: TestStack, stackName: string): boolean {
 }
 
 /** `pulumi refresh --clear-pending-creates`, with the README's sidecar step when the CLI needs it. */
-async function refreshAfterKill(ts: TestStack, stackName: string, killAt: number): Promise<void> {
+async function refreshAfterKill(ts: TestStack, killAt: number): Promise<void> {
   try {
     await ts.stack.refresh({ clearPendingCreates: true });
   } catch (err) {
-    if (!/failed to load checkpoint/.test(String(err)) || !dropBrokenSidecar(ts, stackName)) {
-      const stacksDir = path.join(ts.dir, "state/.pulumi/stacks/notify-test");
+    if (!/failed to load checkpoint/.test(String(err)) || !dropBrokenSidecar(ts)) {
+      const stacksDir = path.dirname(ts.checkpoint);
       const files = readdirSync(stacksDir).map((f) => `${f}: ${statSync(path.join(stacksDir, f)).size} bytes`).join(", ");
       throw new Error(`refresh failed after the kill at ${killAt} (${files}): ${String(err)}`);
     }
@@ -91,7 +91,7 @@ describe("SIGKILL during up, then recovery", () => {
     const ts = await createTestStack({
       stackName,
       program: async () => scaleProgram(N, { adopt })(),
-      config: { "notify:apiUrl": { value: emu.url }, "notify:apiKey": { value: emu.key, secret: true } },
+      config: emu.stackConfig(),
     });
     try {
       let created = 0;
@@ -117,7 +117,7 @@ describe("SIGKILL during up, then recovery", () => {
       // The recovery the README documents: release the lock the killed process left, drop its
       // pending creates from the state, then up with adopt: true.
       await ts.stack.cancel().catch(() => undefined);
-      await refreshAfterKill(ts, stackName, killAt);
+      await refreshAfterKill(ts, killAt);
       adopt = true;
       const recovered = await ts.stack.up();
       expect(recovered.summary.result).toBe("succeeded");
@@ -132,19 +132,18 @@ describe("SIGKILL during up, then recovery", () => {
   it("a checkpoint whose metadata sidecar is empty: the CLI fails with EOF, and deleting the sidecar recovers it whole", async () => {
     await emu.api("POST", "/__emulator/reset");
     await seedScaleService(emu, 1);
-    const stackName = "sidecar";
     const ts = await createTestStack({
-      stackName,
+      stackName: "sidecar",
       program: async () => scaleProgram(4)(),
-      config: { "notify:apiUrl": { value: emu.url }, "notify:apiKey": { value: emu.key, secret: true } },
+      config: emu.stackConfig(),
     });
     try {
       await ts.stack.up();
       // What a kill between creating the sidecar and writing it leaves behind.
-      truncateSync(path.join(ts.dir, "state/.pulumi/stacks/notify-test", `${stackName}.json.attrs`), 0);
+      truncateSync(`${ts.checkpoint}.attrs`, 0);
       await expect(ts.stack.refresh()).rejects.toThrow(/failed to load checkpoint: EOF/);
-      expect(dropBrokenSidecar(ts, stackName)).toBe(true);
-      expect(dropBrokenSidecar(ts, stackName)).toBe(false);
+      expect(dropBrokenSidecar(ts)).toBe(true);
+      expect(dropBrokenSidecar(ts)).toBe(false);
       await ts.stack.preview({ expectNoChanges: true, refresh: true });
       expect((await ts.stack.exportStack()).deployment.resources.filter((r: { type: string }) => r.type.startsWith("pulumi-nodejs:dynamic"))).toHaveLength(4);
       await ts.stack.destroy();

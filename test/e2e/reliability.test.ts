@@ -10,11 +10,6 @@ import { expectExactlyDeclared, seedScaleService } from "../helpers/service";
 type Programs = typeof import("../../bench/programs");
 const { scaleProgram } = loadPackage<Programs>("/dist/bench/programs");
 
-const config = (emu: TestEmulator, extra: Record<string, string> = {}) => ({
-  "notify:apiUrl": { value: emu.url }, "notify:apiKey": { value: emu.key, secret: true },
-  ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, { value: v }])),
-});
-
 describe("faults on the wire", () => {
   let emu: TestEmulator;
   let ts: TestStack;
@@ -23,7 +18,7 @@ describe("faults on the wire", () => {
   beforeAll(async () => {
     emu = await startTestEmulator();
     await seedScaleService(emu, N / 4);
-    ts = await createTestStack({ program: scaleProgram(N), config: config(emu) });
+    ts = await createTestStack({ program: scaleProgram(N), config: emu.stackConfig() });
   });
   afterAll(async () => {
     await ts?.cleanup();
@@ -74,7 +69,7 @@ describe("hostile responses", () => {
         }
         new notify.Integration("hostile", { identifier: "hostile", providerId: "sendgrid", channel: "email", credentials: { apiKey: "SG.hostile-secret" } });
       },
-      config: config(emu, { "notify:requestTimeoutMs": "1000" }),
+      config: emu.stackConfig({ "notify:requestTimeoutMs": "1000" }),
     });
   });
   afterAll(async () => {
@@ -137,7 +132,7 @@ describe("leaks", () => {
         new notify.SubscriberCredentials("hook", { subscriberId: "leaky", providerId: "slack", integrationIdentifier: "slack-leak", credentials: { webhookUrl: SECRET_HOOK } }, { dependsOn: [slack] });
       },
       // From the environment, the key reaches the provider process without crossing the engine.
-      config: keyFrom === "config" ? config(emu) : { "notify:apiUrl": { value: emu.url } },
+      config: keyFrom === "config" ? emu.stackConfig() : { "notify:apiUrl": { value: emu.url } },
       env: keyFrom === "env" ? { NOTIFY_API_KEY: emu.key } : undefined,
     });
     try {
@@ -250,7 +245,7 @@ describe("transport", () => {
         const one = await notify.getSubscriber({ subscriberId: "x?admin=1" });
         return { one: one.subscriberId };
       },
-      config: config(emu),
+      config: emu.stackConfig(),
     });
     try {
       await emu.clearRequests();

@@ -59,7 +59,7 @@ describe.each(["production", "spec"] as const)("resources against the emulator i
     await emu.api("POST", "/v2/subscribers", { subscriberId: "alice", firstName: "Alice" });
     ts = await createTestStack({
       program: program(spec),
-      config: { "notify:apiUrl": { value: emu.url }, "notify:apiKey": { value: emu.key, secret: true } },
+      config: emu.stackConfig(),
     });
   });
   afterAll(async () => {

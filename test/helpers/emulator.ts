@@ -13,6 +13,8 @@ export interface TestEmulator {
   requests(): Promise<{ method: string; path: string; status: number; idempotencyKey?: string; query: Record<string, unknown> }[]>;
   clearRequests(): Promise<void>;
   state(): Promise<{ integrations: any[]; subscribers: any[]; workflows: any[]; events: any[]; messages: any[] }>;
+  /** Stack config that connects the provider to this emulator (the key secret), plus `extra` as plain values. */
+  stackConfig(extra?: Record<string, string>): Record<string, { value: string; secret?: boolean }>;
 }
 
 export async function startTestEmulator(options: EmulatorModule.EmulatorOptions = {}): Promise<TestEmulator> {
@@ -42,5 +44,10 @@ export async function startTestEmulator(options: EmulatorModule.EmulatorOptions 
     requests: async () => (await api("GET", "/__emulator/requests")).body.requests,
     clearRequests: async () => { await api("DELETE", "/__emulator/requests"); },
     state: async () => (await api("GET", "/__emulator/state")).body,
+    stackConfig: (extra = {}) => ({
+      "notify:apiUrl": { value: emu.url },
+      "notify:apiKey": { value: API_KEY, secret: true },
+      ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, { value: v }])),
+    }),
   };
 }

@@ -3,7 +3,7 @@
  * directory, each test its own project directory and stack, everything removed afterwards.
  */
 import { createRequire } from "node:module";
-import { cliEnv, linkProjectDir, localStack, LOCAL_PASSPHRASE, pulumiCliPath } from "../../scripts/workspace";
+import { checkpointFile, cliEnv, linkProjectDir, localStack, LOCAL_PASSPHRASE, pulumiCliPath } from "../../scripts/workspace";
 import { existsSync, mkdtempSync, rmSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -36,6 +36,8 @@ export const cliPath = pulumiCliPath;
 export interface TestStack {
   stack: automation.Stack;
   dir: string;
+  /** The stack's checkpoint file in the local backend. */
+  checkpoint: string;
   /** Removes the project directory (state included). */
   cleanup(): Promise<void>;
 }
@@ -49,11 +51,13 @@ export async function createTestStack(opts: {
   env?: Record<string, string>;
 }): Promise<TestStack> {
   const dir = makeProjectDir();
-  const stack = await localStack({ dir, projectName: opts.projectName ?? "notify-test", stackName: opts.stackName ?? "test", program: opts.program, env: opts.env });
+  const projectName = opts.projectName ?? "notify-test";
+  const stack = await localStack({ dir, projectName, stackName: opts.stackName ?? "test", program: opts.program, env: opts.env });
   if (opts.config) await stack.setAllConfig(opts.config);
   return {
     stack,
     dir,
+    checkpoint: checkpointFile(dir, projectName, stack.name),
     cleanup: async () => {
       try {
         await stack.workspace.removeStack(stack.name, { force: true });
@@ -72,7 +76,7 @@ export async function createTestStack(opts: {
 export async function exportedState(stack: automation.Stack): Promise<{ text: string; resources: Record<string, unknown>[] }> {
   const dir = stack.workspace.workDir;
   const project = (await stack.workspace.projectSettings()).name;
-  const file = path.join(dir, "state", ".pulumi", "stacks", project, `${stack.name}.json`);
+  const file = checkpointFile(dir, project, stack.name);
   const text = existsSync(file) ? readFileSync(file, "utf8") : "{}";
   const parsed = JSON.parse(text) as { checkpoint?: { latest?: { resources?: Record<string, unknown>[] } } };
   return { text, resources: parsed.checkpoint?.latest?.resources ?? [] };
