@@ -136,8 +136,10 @@ describe("leaks", () => {
       env: keyFrom === "env" ? { NOTIFY_API_KEY: emu.key } : undefined,
     });
     try {
-      const logs: string[] = [];
-      const verbose = { logVerbosity: verbosity, logToStdErr: true, onOutput: (o: string) => logs.push(o), onError: (e: string) => logs.push(e) };
+      // Each stream kept whole: interleaving their chunks would split the engine's log lines.
+      const stdout: string[] = [];
+      const stderr: string[] = [];
+      const verbose = { logVerbosity: verbosity, logToStdErr: true, onOutput: (o: string) => stdout.push(o), onError: (e: string) => stderr.push(e) };
       await ts.stack.up(verbose);
       await ts.stack.preview({ ...verbose, refresh: true });
       await ts.stack.refresh(verbose);
@@ -150,10 +152,11 @@ describe("leaks", () => {
       await ts.stack.destroy(verbose);
       const history = JSON.stringify(await ts.stack.history(undefined, undefined, false));
       // The logs really are verbose (the engine's RPC traffic is in them).
-      if (verbosity >= 9) expect(logs.join("").length).toBeGreaterThan(100_000);
+      const logs = `${stdout.join("")}\n${stderr.join("")}`;
+      if (verbosity >= 9) expect(logs.length).toBeGreaterThan(100_000);
       return {
-        everything: [text, logs.join(""), String(err?.message), history].join("\n"),
-        logs: [logs.join(""), String(err?.message)].join("\n"),
+        everything: [text, logs, String(err?.message), history].join("\n"),
+        logs: [logs, String(err?.message)].join("\n"),
         atRest: [text, history].join("\n"),
         key: emu.key,
       };
