@@ -145,6 +145,21 @@ export function toWorkflowOutputs(w: ApiWorkflow): Outputs {
   });
 }
 
+/**
+ * `declaredKeys` of a workflow: the top-level input keys the program sets, then `steps[i].stepId`
+ * for each step whose id the program sets. A read needs the second part: it has only the old
+ * outputs, where every step carries the service's id, and a generated id must not become an input.
+ */
+export function workflowDeclaredKeys(inputs: Outputs): string[] {
+  const keys = declaredKeys(inputs, WORKFLOW_INPUT_KEYS);
+  if (Array.isArray(inputs.steps)) {
+    inputs.steps.forEach((s, i) => {
+      if (isPlainObject(s) && s.stepId !== undefined) keys.push(`steps[${i}].stepId`);
+    });
+  }
+  return keys;
+}
+
 /** Inputs the service stores as given (no defaults filled in): compared whole, so a removed key shows. */
 export const WORKFLOW_EXACT_KEYS = ["payloadSchema"] as const;
 
@@ -152,7 +167,7 @@ function outputsFor(w: ApiWorkflow, declared: Outputs, keys: string[]): { outs: 
   const svc = toWorkflowOutputs(w);
   const outs: Outputs = { ...svc, ...controlInputs(declared), declaredKeys: keys };
   const inputs: Outputs = controlInputs(declared);
-  for (const k of keys) {
+  for (const k of keys.filter((x) => (WORKFLOW_INPUT_KEYS as readonly string[]).includes(x))) {
     inputs[k] = (WORKFLOW_EXACT_KEYS as readonly string[]).includes(k) ? svc[k] : project(svc[k], declared[k]);
     outs[k] = inputs[k];
   }
@@ -219,7 +234,7 @@ export const provider = {
 
   async create(raw: Outputs) {
     const inputs = raw as Inputs;
-    const keys = declaredKeys(raw, WORKFLOW_INPUT_KEYS);
+    const keys = workflowDeclaredKeys(raw);
     const api = clientFor().workflows;
     const action = `create workflow "${inputs.workflowId}"`;
     let result: ApiWorkflow;
@@ -254,12 +269,13 @@ export const provider = {
       if (isNotFound(err)) return { id: "", props: {} };
       throw failure(`read workflow ${id}`, err);
     }
-    // Project onto the declared shape; steps without their generated ids, as the program wrote them.
+    // Project onto the declared shape: steps as the program wrote them, without the database id
+    // and without a step id the service generated.
     const declared: Outputs = { ...props };
     if (Array.isArray(props.steps)) {
-      declared.steps = (props.steps as Outputs[]).map((s) => {
-        const { databaseId: _d, ...rest } = isPlainObject(s) ? s : {};
-        return rest;
+      declared.steps = (props.steps as Outputs[]).map((s, i) => {
+        const { databaseId: _d, stepId, ...rest } = isPlainObject(s) ? s : {};
+        return keys.includes(`steps[${i}].stepId`) ? { ...rest, stepId } : rest;
       });
     }
     const { outs, inputs } = outputsFor(live, declared, keys);
@@ -268,7 +284,7 @@ export const provider = {
 
   async update(id: string, _olds: Outputs, news: Outputs) {
     const inputs = news as Inputs;
-    const keys = declaredKeys(news, WORKFLOW_INPUT_KEYS);
+    const keys = workflowDeclaredKeys(news);
     const api = clientFor().workflows;
     try {
       const live = await api.get(id);
@@ -328,7 +344,7 @@ export class Workflow extends pulumi.dynamic.Resource {
   declare readonly steps: pulumi.Output<WorkflowStepOutput[]>;
   /** When the workflow was created (ISO 8601). */
   declare readonly createdAt: pulumi.Output<string>;
-  /** The input properties this program sets (used for exact diffs). */
+  /** The input properties this program sets (used for exact diffs), and `steps[i].stepId` for each step id it sets. */
   declare readonly declaredKeys: pulumi.Output<string[]>;
 
   constructor(name: string, args: WorkflowArgs, opts?: pulumi.CustomResourceOptions) {

@@ -35,7 +35,8 @@ function program(spec: Spec): automation.PulumiFn {
     });
     const steps = [
       { name: "Inbox", type: "in_app" as const, controlValues: { body: "Hi {{subscriber.firstName}}" } },
-      { name: "Wait", type: "delay" as const, controlValues: { type: "regular", amount: 1, unit: "hours" } },
+      // One declared step id, beside two the service generates.
+      { name: "Wait", type: "delay" as const, stepId: "pause", controlValues: { type: "regular", amount: 1, unit: "hours" } },
       { name: "Email", type: "email" as const, controlValues: { subject: spec.emailSubject, body: "<p>Hi</p>" } },
     ];
     const welcome = new notify.Workflow("welcome", {
@@ -74,11 +75,26 @@ describe.each(["production", "spec"] as const)("resources against the emulator i
     expect(state.integrations.filter((i) => !i.deleted).map((i) => i.identifier).sort()).toEqual(["sendgrid-main", "slack-main"]);
     expect(state.workflows.map((w) => w.workflowId)).toEqual(["welcome"]);
     expect(state.subscribers[0].channels[0].credentials.webhookUrl).toBe(SLACK_HOOK);
-    expect(up.outputs.welcomeSteps!.value.map((s: { stepId: string }) => s.stepId)).toEqual(["inbox", "wait", "email"]);
+    expect(up.outputs.welcomeSteps!.value.map((s: { stepId: string }) => s.stepId)).toEqual(["inbox", "pause", "email"]);
     await emu.clearRequests();
     await ts.stack.preview({ expectNoChanges: true });
     // A no-op preview costs the service nothing.
     expect(await emu.requests()).toHaveLength(0);
+  });
+
+  it("finds no drift on a refresh right after up: no refresh diff, and the inputs in state unchanged", async () => {
+    let shown = "";
+    await ts.stack.preview({ refresh: true, expectNoChanges: true, onOutput: (s) => { shown += s; } });
+    // The engine prints "refresh [diff: ...]" for each resource whose read returns other inputs.
+    expect(shown.split("\n").filter((l) => l.includes("refresh [diff"))).toEqual([]);
+    // Secret values are left out: the engine encrypts them anew on each write.
+    const inputs = async () => Object.fromEntries((await exportedState(ts.stack)).resources
+      .filter((r) => String(r.type).startsWith("pulumi-nodejs:dynamic"))
+      .map((r) => [r.urn, JSON.stringify(r.inputs, (_k, v) => (v && typeof v === "object" && "ciphertext" in v ? "[secret]" : v))]));
+    const before = await inputs();
+    expect(Object.values(before).find((x) => x.includes('"Wait"'))).toMatch(/"stepId":"pause"/);
+    await ts.stack.refresh({ expectNoChanges: true });
+    expect(await inputs()).toEqual(before);
   });
 
   it("keeps the API key and every credential out of the state, and each __provider small", async () => {
