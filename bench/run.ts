@@ -11,7 +11,8 @@
  *
  * Prints a table and writes bench/results.json (one object per measurement, with the machine,
  * versions and date). `BENCH_SIZES=50,200` limits the scale runs; `BENCH_REPEATS` sets how many
- * interleaved runs of N <= 200 the medians come from (default 3).
+ * interleaved runs of N <= 200 the medians come from (default 3); `BENCH_ENGINE_PROFILE=1` adds
+ * a CPU profile of the engine (needs Go, which builds the CLI here).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -331,6 +332,82 @@ async function rateLimited(emu: RunningEmulator): Promise<void> {
   }
 }
 
+/**
+ * BENCH_ENGINE_PROFILE=1: where the engine's own CPU goes. One `up` and one `preview --refresh`
+ * of N = 200 for the provider and for the floor, the CLI run with `--profiling` (through a wrapper
+ * that appends it only while an operation is measured), then `go tool pprof` reads each CPU
+ * profile for the cumulative share of: the diy backend writing the whole checkpoint after each
+ * step, the automatic debug log the CLI keeps of every command (every property of every RPC,
+ * gzip'd and encrypted; on unconditionally since Pulumi 3.2xx), and the garbage collector.
+ * Separate from the scale runs, since profiling itself costs a little.
+ */
+const ENGINE_PARTS = {
+  checkpointSaves: "backend.(*SnapshotManager).saveSnapshot",
+  automaticLog: "logging.VerboseLogger.Infof",
+  garbageCollector: "runtime.gcBgMarkWorker",
+} as const;
+
+function pprofShares(file: string): { sampledMs: number } & Record<keyof typeof ENGINE_PARTS, number> {
+  const text = execFileSync("go", ["tool", "pprof", "-top", "-cum", "-nodecount=100000", file], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  const total = /Total samples = ([\d.]+)(ms|s)/.exec(text);
+  const sampledMs = total ? Number(total[1]) * (total[2] === "s" ? 1000 : 1) : 0;
+  const share = (fn: string) => {
+    const line = text.split("\n").find((l) => l.trimEnd().endsWith(fn));
+    const cum = line ? /([\d.]+)(ms|s)\s+[\d.]+%\s+\S+$/.exec(line.trim()) : null;
+    return cum && sampledMs ? Number(((Number(cum[1]) * (cum[2] === "s" ? 1000 : 1)) / sampledMs).toFixed(3)) : 0;
+  };
+  return {
+    sampledMs: Math.round(sampledMs),
+    checkpointSaves: share(ENGINE_PARTS.checkpointSaves),
+    automaticLog: share(ENGINE_PARTS.automaticLog),
+    garbageCollector: share(ENGINE_PARTS.garbageCollector),
+  };
+}
+
+async function engineProfile(emu: RunningEmulator): Promise<void> {
+  const n = 200;
+  const real = pulumiCliPath();
+  const work = mkdtempSync(path.join(os.tmpdir(), "notify-bench-profile-"));
+  const wrapper = path.join(work, "cli", "bin", "pulumi");
+  mkdirSync(path.dirname(wrapper), { recursive: true });
+  writeFileSync(wrapper, `#!/bin/sh\nif [ -n "$NOTIFY_BENCH_PROFILE" ]; then exec "${real}" "$@" --profiling "$NOTIFY_BENCH_PROFILE"; fi\nexec "${real}" "$@"\n`, { mode: 0o755 });
+  const config = { "notify:apiUrl": { value: emu.url }, "notify:apiKey": { value: KEY, secret: true } };
+  say(`\nengine CPU profile, N = ${n} (go tool pprof; share of the engine's sampled CPU)`);
+  say(`${"stack".padEnd(8)} ${"op".padEnd(16)} ${"sampled ms".padStart(10)} ${"checkpoint saves".padStart(17)} ${"automatic log".padStart(14)} ${"GC".padStart(6)}`);
+  process.env.PULUMI_NOTIFY_CLI = wrapper;
+  try {
+    for (const [kind, program, cfg] of [["notify", scaleProgram(n), config], ["floor", floorProgram(n), {}]] as const) {
+      if (kind === "notify") {
+        await prepareService(emu, n / 4);
+        await api(emu, "POST", "/__emulator/faults", { latencyMs: [LATENCY_MS, LATENCY_MS] });
+      }
+      await withStack(`profile-${kind}`, program, cfg, async (stack) => {
+        for (const op of ["up", "refresh-preview"] as const) {
+          const prefix = path.join(work, `${kind}-${op}`);
+          stack.workspace.envVars.NOTIFY_BENCH_PROFILE = prefix;
+          try {
+            if (op === "up") await stack.up();
+            else await stack.preview({ refresh: true, expectNoChanges: true });
+          } finally {
+            delete stack.workspace.envVars.NOTIFY_BENCH_PROFILE;
+          }
+          const file = readdirSync(work).find((f) => f.startsWith(`${kind}-${op}.`) && f.endsWith(".cpu"));
+          if (!file) throw new Error(`no CPU profile was written for ${kind} ${op}`);
+          const r = pprofShares(path.join(work, file));
+          record({ bench: "engine-profile", n, stack: kind, op, ...r });
+          const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+          say(`${kind.padEnd(8)} ${op.padEnd(16)} ${String(r.sampledMs).padStart(10)} ${pct(r.checkpointSaves).padStart(17)} ${pct(r.automaticLog).padStart(14)} ${pct(r.garbageCollector).padStart(6)}`);
+        }
+        await stack.destroy();
+      });
+      await api(emu, "POST", "/__emulator/faults", {});
+    }
+  } finally {
+    process.env.PULUMI_NOTIFY_CLI = real;
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
 /** getSubscribers in a child process, for its peak memory. */
 async function functions(emu: RunningEmulator): Promise<void> {
   await api(emu, "POST", "/__emulator/reset");
@@ -365,6 +442,7 @@ async function main(): Promise<void> {
     if (want("scale")) await scale(emu, sizes);
     if (want("ratelimit")) await rateLimited(emu);
     if (want("functions")) await functions(emu);
+    if (process.env.BENCH_ENGINE_PROFILE === "1") await engineProfile(emu);
   } finally {
     await emu.close();
   }

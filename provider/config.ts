@@ -24,6 +24,19 @@ export function setProviderConfig(settings: ConnectionSettings): void {
   providerConfig = settings;
 }
 
+/**
+ * The dynamic provider's `configure`: takes from the stack config only what the connection needs,
+ * so the key stays in the provider process.
+ */
+export function configureFromStack(req: { config: { get(key: string): string | undefined } }): void {
+  setProviderConfig({
+    apiUrl: req.config.get("notify:apiUrl"),
+    apiKey: req.config.get("notify:apiKey"),
+    allowInsecureHttp: req.config.get("notify:allowInsecureHttp"),
+    requestTimeoutMs: req.config.get("notify:requestTimeoutMs"),
+  });
+}
+
 /** Resolves settings: explicit values first, then the environment. Throws naming both sources. */
 export function resolveConnection(settings: ConnectionSettings = providerConfig): { apiUrl: string; apiKey: string; allowInsecureHttp: boolean; timeoutMs?: number } {
   const apiUrl = settings.apiUrl || process.env.NOTIFY_API_URL;
