@@ -104,6 +104,11 @@ function timing(log: Log[]): { spanS: number; eachSecond: number[] } {
   return { spanS: (Math.max(...times) - t0) / 1000, eachSecond };
 }
 
+/** The stack config of the provider's stacks: the emulator's address and the bench's key. */
+function stackConfig(emu: { url: string }): Record<string, automation.ConfigValue> {
+  return { "notify:apiUrl": { value: emu.url }, "notify:apiKey": { value: KEY, secret: true } };
+}
+
 async function prepareService(emu: RunningEmulator, subscribers: number): Promise<void> {
   await api(emu, "POST", "/__emulator/reset");
   await api(emu, "POST", "/__emulator/seed", { subscribers: Array.from({ length: subscribers }, (_, i) => ({ subscriberId: `bench-sub-${i}` })) });
@@ -260,7 +265,7 @@ type OpsRun = Awaited<ReturnType<typeof runOps>>;
 const unlimitedUp = new Map<number, { requestsPerSecond: number; eachSecond: number[] }>();
 
 async function scale(emu: RunningEmulator, sizes: number[]): Promise<void> {
-  const config = { "notify:apiUrl": { value: emu.url }, "notify:apiKey": { value: KEY, secret: true } };
+  const config = stackConfig(emu);
   say(`\nscale at ${LATENCY_MS} ms per request (median wall ms of the runs; ratio to the floor; ratio to the wide floor; requests and bytes per resource)`);
   say(`${"N".padStart(4)} ${"op".padEnd(16)} ${"runs".padStart(4)} ${"notify".padStart(7)} ${"floor".padStart(7)} ${"wide".padStart(7)} ${"ratio".padStart(6)} ${"ratio-w".padStart(7)} ${"req/res".padStart(8)} ${"bytes/res".padStart(10)}`);
   for (const n of sizes) {
@@ -309,7 +314,7 @@ async function rateLimited(emu: RunningEmulator): Promise<void> {
   await prepareService(emu, n / 4);
   await api(emu, "POST", "/__emulator/behaviour", { rateLimit: { rate: 30, burst: 30 } });
   await api(emu, "DELETE", "/__emulator/requests");
-  const config = { "notify:apiUrl": { value: emu.url }, "notify:apiKey": { value: KEY, secret: true } };
+  const config = stackConfig(emu);
   try {
     await withStack("ratelimit", scaleProgram(n), config, async (stack) => {
       const [up, ms] = await timed(() => stack.up());
@@ -371,7 +376,7 @@ async function engineProfile(emu: RunningEmulator): Promise<void> {
   const wrapper = path.join(work, "cli", "bin", "pulumi");
   mkdirSync(path.dirname(wrapper), { recursive: true });
   writeFileSync(wrapper, `#!/bin/sh\nif [ -n "$NOTIFY_BENCH_PROFILE" ]; then exec "${real}" "$@" --profiling "$NOTIFY_BENCH_PROFILE"; fi\nexec "${real}" "$@"\n`, { mode: 0o755 });
-  const config = { "notify:apiUrl": { value: emu.url }, "notify:apiKey": { value: KEY, secret: true } };
+  const config = stackConfig(emu);
   say(`\nengine CPU profile, N = ${n} (go tool pprof; share of the engine's sampled CPU)`);
   say(`${"stack".padEnd(8)} ${"op".padEnd(16)} ${"sampled ms".padStart(10)} ${"checkpoint saves".padStart(17)} ${"automatic log".padStart(14)} ${"GC".padStart(6)}`);
   process.env.PULUMI_NOTIFY_CLI = wrapper;
