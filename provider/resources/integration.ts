@@ -18,7 +18,7 @@ import {
   type Configurations, type Credentials, type Integration as ApiIntegration, type StepFilter as StepFilterT, type UpdateIntegrationBody,
 } from "../schemas";
 import { changedKeys, checkWith, controlInputs, readInputs, declaredKeys, deleteIfPresent, failure, project, stripUndefined, unknownKeyHint, withSecrets, type CheckFailure } from "./common";
-import { serializableProvider } from "./dynamic";
+import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
 
 /** Inputs of an {@link Integration}. */
 export interface IntegrationArgs {
@@ -223,7 +223,10 @@ export const provider = {
   },
 };
 
-const integrationProvider = serializableProvider("pulumi-notify/dist/provider/resources/integration");
+/** What the `__provider` module of a Integration hands the engine's dynamic-provider plugin. */
+export const dynamicProvider = makeDynamicProvider(provider);
+
+const IMPL = "pulumi-notify/dist/provider/resources/integration";
 
 /**
  * An integration of the notification service: a delivery provider (SendGrid, Twilio, Slack, FCM,
@@ -236,7 +239,7 @@ const integrationProvider = serializableProvider("pulumi-notify/dist/provider/re
  *   active: true,
  * });
  */
-export class Integration extends pulumi.dynamic.Resource {
+export class Integration extends NotifyResource {
   /** The service's `_id`; also the resource id. */
   declare readonly integrationId: pulumi.Output<string>;
   declare readonly environmentId: pulumi.Output<string>;
@@ -267,10 +270,10 @@ export class Integration extends pulumi.dynamic.Resource {
       "integrationId", "organizationId", "deleted", "deletedAt", "deletedBy", "declaredKeys",
       ...INTEGRATION_INPUT_KEYS.filter((k) => !(k in secretArgs)),
     ].map((k) => [k, undefined]));
-    super(integrationProvider, name, { ...outputs, ...secretArgs }, {
+    super("Integration", IMPL, name, { ...outputs, ...secretArgs }, {
       ...opts,
       additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...INTEGRATION_SECRET_KEYS],
-    }, "notify", "Integration");
+    });
   }
 }
 

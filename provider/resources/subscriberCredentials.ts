@@ -17,7 +17,7 @@ import {
   type ChannelCredentials, type ChannelSettings, type Subscriber, type SubscriberProviderId as ProviderIdT,
 } from "../schemas";
 import { changedKeys, checkWith, controlInputs, readInputs, declaredKeys, deleteIfPresent, failure, project, stripUndefined, unknownKeyHint, withSecrets, type CheckFailure } from "./common";
-import { serializableProvider } from "./dynamic";
+import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
 
 /** Inputs of {@link SubscriberCredentials}. */
 export interface SubscriberCredentialsArgs {
@@ -165,7 +165,10 @@ export const provider = {
   },
 };
 
-const subscriberCredentialsProvider = serializableProvider("pulumi-notify/dist/provider/resources/subscriberCredentials");
+/** What the `__provider` module of a SubscriberCredentials hands the engine's dynamic-provider plugin. */
+export const dynamicProvider = makeDynamicProvider(provider);
+
+const IMPL = "pulumi-notify/dist/provider/resources/subscriberCredentials";
 
 /**
  * A subscriber's credentials for one chat or push provider: a Slack webhook URL, FCM device
@@ -177,7 +180,7 @@ const subscriberCredentialsProvider = serializableProvider("pulumi-notify/dist/p
  *   credentials: { webhookUrl: cfg.requireSecret("aliceSlackHook") },
  * });
  */
-export class SubscriberCredentials extends pulumi.dynamic.Resource {
+export class SubscriberCredentials extends NotifyResource {
   declare readonly subscriberId: pulumi.Output<string>;
   declare readonly providerId: pulumi.Output<string>;
   declare readonly integrationIdentifier: pulumi.Output<string | undefined>;
@@ -189,9 +192,9 @@ export class SubscriberCredentials extends pulumi.dynamic.Resource {
   declare readonly declaredKeys: pulumi.Output<string[]>;
 
   constructor(name: string, args: SubscriberCredentialsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(subscriberCredentialsProvider, name, {
+    super("SubscriberCredentials", IMPL, name, {
       integrationId: undefined, declaredKeys: undefined, integrationIdentifier: undefined,
       ...withSecrets(args, SUBSCRIBER_CREDENTIALS_SECRET_KEYS),
-    }, { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...SUBSCRIBER_CREDENTIALS_SECRET_KEYS] }, "notify", "SubscriberCredentials");
+    }, { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...SUBSCRIBER_CREDENTIALS_SECRET_KEYS] });
   }
 }

@@ -17,7 +17,7 @@ import {
   type PreferencesInput as PreferencesInputT, type StepInput, type UpdateWorkflowBody, type Workflow as ApiWorkflow,
 } from "../schemas";
 import { changedKeys, checkWith, controlInputs, declaredKeys, deleteIfPresent, failure, isPlainObject, project, stripUndefined, type CheckFailure } from "./common";
-import { serializableProvider } from "./dynamic";
+import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
 
 /** One step of a workflow as a program declares it. */
 export interface WorkflowStepArgs {
@@ -300,7 +300,10 @@ export const provider = {
   },
 };
 
-const workflowProvider = serializableProvider("pulumi-notify/dist/provider/resources/workflow");
+/** What the `__provider` module of a Workflow hands the engine's dynamic-provider plugin. */
+export const dynamicProvider = makeDynamicProvider(provider);
+
+const IMPL = "pulumi-notify/dist/provider/resources/workflow";
 
 /** A step of a workflow as the service holds it. */
 export interface WorkflowStepOutput extends WorkflowStepArgs {
@@ -322,7 +325,7 @@ export interface WorkflowStepOutput extends WorkflowStepArgs {
  *   ],
  * });
  */
-export class Workflow extends pulumi.dynamic.Resource {
+export class Workflow extends NotifyResource {
   /** The service's `_id`; also the resource id. */
   declare readonly databaseId: pulumi.Output<string>;
   declare readonly workflowId: pulumi.Output<string>;
@@ -351,6 +354,6 @@ export class Workflow extends pulumi.dynamic.Resource {
     const outputs = Object.fromEntries(
       ["databaseId", "slug", "status", "origin", "createdAt", "declaredKeys", ...WORKFLOW_INPUT_KEYS.filter((k) => !(k in args))].map((k) => [k, undefined]),
     );
-    super(workflowProvider, name, { ...outputs, ...args }, opts, "notify", "Workflow");
+    super("Workflow", IMPL, name, { ...outputs, ...args }, opts);
   }
 }

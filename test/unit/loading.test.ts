@@ -3,12 +3,15 @@
  * diffs; it should not pay for the HTTP stack, which loads with the first client instead.
  */
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/pulumi";
+import { linkProjectDir } from "../../scripts/workspace";
 
 /** Runs `body` in a fresh Node process with the compiled resources loaded; returns what it printed. */
-function inFreshProcess(body: string): { undiciAfterLoad: boolean; undiciAfterBody: boolean; result: unknown } {
+function inFreshProcess(body: string, cwd = ROOT): { undiciAfterLoad: boolean; undiciAfterBody: boolean; result: unknown } {
   const dist = path.join(ROOT, "dist/provider");
   const script = `
     const undici = () => Object.keys(require.cache).some((k) => k.includes("${path.sep}undici${path.sep}"));
@@ -20,7 +23,7 @@ function inFreshProcess(body: string): { undiciAfterLoad: boolean; undiciAfterBo
       console.log(JSON.stringify({ undiciAfterLoad, undiciAfterBody: undici(), result }));
     })();
   `;
-  const r = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", cwd: ROOT });
+  const r = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", cwd });
   if (r.status !== 0) throw new Error(`child failed (${r.status}): ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split("\n").pop()!);
 }
@@ -35,6 +38,36 @@ describe("loading", () => {
     `);
     expect(out.result).toEqual({ failures: [], changes: true });
     expect(out.undiciAfterLoad).toBe(false);
+    expect(out.undiciAfterBody).toBe(false);
+  });
+
+  it("each resource's __provider is one line that the plugin turns into the provider, configure included", () => {
+    // The engine's dynamic-provider plugin evaluates __provider with require-from-string and calls
+    // handler(); module paths start at its working directory, the program's, where the package is
+    // installed by name.
+    const project = mkdtempSync(path.join(os.tmpdir(), "notify-loading-"));
+    linkProjectDir(project);
+    const out = inFreshProcess(`
+      const { providerModule } = require(${JSON.stringify(path.join(ROOT, "dist/provider/resources/dynamic"))});
+      const fromString = require(${JSON.stringify(path.join(ROOT, "node_modules/require-from-string"))});
+      const kinds = {};
+      for (const m of ["integration", "workflow", "subscriberCredentials"]) {
+        const text = providerModule("pulumi-notify/dist/provider/resources/" + m);
+        const p = fromString(text).handler();
+        kinds[m] = { lines: text.trim().split("\\n").length, bytes: text.length, ops: Object.keys(p).sort(), same: p.check === impl[m].check };
+      }
+      const p = fromString(providerModule("pulumi-notify/dist/provider/resources/workflow")).handler();
+      await p.configure({ config: { get: (k) => ({ "notify:apiUrl": "http://127.0.0.1:9", "notify:apiKey": "k-1" })[k] } });
+      kinds.configured = config.resolveConnection().apiKey === "k-1";
+      return kinds;
+    `, project);
+    rmSync(project, { recursive: true, force: true });
+    const r = out.result as Record<string, { lines: number; bytes: number; ops: string[]; same: boolean }> & { configured: boolean };
+    for (const m of ["integration", "workflow", "subscriberCredentials"]) {
+      expect(r[m]).toMatchObject({ lines: 1, ops: ["check", "configure", "create", "delete", "diff", "read", "update"], same: true });
+      expect(r[m]!.bytes).toBeLessThan(160);
+    }
+    expect(r.configured).toBe(true);
     expect(out.undiciAfterBody).toBe(false);
   });
 
