@@ -12,7 +12,9 @@
  * step, and marshals and logs it on every call, so that size is paid many times over. The
  * resources here write the module text themselves ({@link providerModule}): one line that
  * requires the implementation by package path. It holds no secret, and it does not change when
- * the package's code does, so a new version of the package shows no diff.
+ * the package's code does, so a new version of the package shows no diff. State written before
+ * holds the serialized shim below, which calls each module's `provider` export: that export stays,
+ * so such a resource reads, updates and deletes as before until its next update rewrites it.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { configureFromStack } from "../config";
