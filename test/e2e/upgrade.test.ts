@@ -1,0 +1,73 @@
+/**
+ * State written when the resources still went through `pulumi.dynamic.Resource` (a serialized
+ * provider object in `__provider`, which calls each implementation module's `provider` export)
+ * keeps working with the one-line `__provider`: no change to plan, refresh reads through it, and
+ * destroy removes everything.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type * as pulumi from "@pulumi/pulumi";
+import { createTestStack, exportedState, loadPackage, nativeRequire, previewDiffs, type TestStack } from "../helpers/pulumi";
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+
+type Dynamic = typeof import("../../provider/resources/dynamic");
+const IMPL = "pulumi-notify/dist/provider/resources/";
+
+/** The resources as `pulumi.dynamic.Resource` registered them: same type, inputs and secrets. */
+function legacyProgram(): void {
+  const p = nativeRequire("@pulumi/pulumi") as typeof pulumi;
+  const { serializableProvider } = nativeRequire("pulumi-notify/dist/provider/resources/dynamic") as Dynamic;
+  const legacy = (kind: string, module: string, name: string, args: Record<string, unknown>, secrets: string[] = []) =>
+    new p.dynamic.Resource(serializableProvider(IMPL + module), name, {
+      ...args, ...Object.fromEntries(secrets.filter((k) => args[k] !== undefined).map((k) => [k, p.secret(args[k])])), declaredKeys: undefined,
+    }, { additionalSecretOutputs: secrets }, "notify", kind);
+  legacy("Integration", "integration", "mail", { identifier: "mail", name: "Mail", providerId: "sendgrid", channel: "email", credentials: { apiKey: "SG.k" } }, ["credentials", "configurations"]);
+  legacy("Workflow", "workflow", "welcome", { workflowId: "welcome", name: "Welcome", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "Hi" } }] });
+  legacy("SubscriberCredentials", "subscriberCredentials", "alice-slack", { subscriberId: "alice", providerId: "slack", credentials: { webhookUrl: "https://hooks.slack.example/a" } }, ["credentials"]);
+}
+
+function currentProgram(): void {
+  const notify = loadPackage();
+  new notify.Integration("mail", { identifier: "mail", name: "Mail", providerId: "sendgrid", channel: "email", credentials: { apiKey: "SG.k" } });
+  new notify.Workflow("welcome", { workflowId: "welcome", name: "Welcome", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "Hi" } }] });
+  new notify.SubscriberCredentials("alice-slack", { subscriberId: "alice", providerId: "slack", credentials: { webhookUrl: "https://hooks.slack.example/a" } });
+}
+
+describe("state written through pulumi.dynamic.Resource, taken over by the current resources", () => {
+  let emu: TestEmulator;
+  let ts: TestStack;
+  let current = false;
+
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+    await emu.api("POST", "/v2/subscribers", { subscriberId: "alice" });
+    await emu.api("POST", "/v1/integrations", { identifier: "slack-main", providerId: "slack", channel: "chat", name: "Slack" });
+    ts = await createTestStack({ program: async () => (current ? currentProgram() : legacyProgram()), config: emu.stackConfig() });
+  });
+  afterAll(async () => {
+    await ts?.cleanup();
+    await emu?.close();
+  });
+
+  it("plans no change, refreshes through the old __provider, and destroys", async () => {
+    expect((await ts.stack.up()).summary.resourceChanges?.create).toBe(4);
+    const providers = async () => (await exportedState(ts.stack)).resources
+      .filter((r) => String(r.type).startsWith("pulumi-nodejs:dynamic"))
+      .map((r) => String((r.outputs as Record<string, unknown>).__provider).length);
+    expect((await providers()).every((n) => n > 1000)).toBe(true);
+
+    current = true;
+    const { diffs } = await previewDiffs(ts.stack, { expectNoChanges: true });
+    expect(diffs).toEqual({});
+    expect((await ts.stack.up()).summary.resourceChanges).toEqual({ same: 4 });
+    // A same step keeps the old outputs, so reads still go through the serialized provider.
+    expect((await providers()).every((n) => n > 1000)).toBe(true);
+    await ts.stack.preview({ refresh: true, expectNoChanges: true });
+    await ts.stack.refresh({ expectNoChanges: true });
+
+    expect((await ts.stack.destroy()).summary.resourceChanges?.delete).toBe(4);
+    const s = await emu.state();
+    expect(s.integrations.filter((i: any) => !i.deleted).map((i: any) => i.identifier)).toEqual(["slack-main"]);
+    expect(s.workflows).toHaveLength(0);
+    expect(s.subscribers[0].channels).toHaveLength(0);
+  });
+});
