@@ -19,6 +19,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { configureFromStack } from "../config";
 
+/** Package path of the directory of the resource implementation modules. */
+export const RESOURCE_MODULES = "pulumi-notify/dist/provider/resources/";
+
 /** The `__provider` of the resource whose implementation module is at `implPath` (a package path). */
 export function providerModule(implPath: string): string {
   return `exports.handler = () => require(${JSON.stringify(implPath)}).dynamicProvider;\n`;
@@ -37,11 +40,12 @@ export function dynamicProvider(ops: ResourceOperations): pulumi.dynamic.Resourc
 
 /**
  * Base class of the provider's resources: type `pulumi-nodejs:dynamic/notify:<type>`, exactly what
- * `pulumi.dynamic.Resource` registers, with {@link providerModule} as `__provider`.
+ * `pulumi.dynamic.Resource` registers, with {@link providerModule} of the implementation module
+ * `module` (in {@link RESOURCE_MODULES}, exporting `dynamicProvider`) as `__provider`.
  */
 export abstract class NotifyResource extends pulumi.CustomResource {
-  protected constructor(type: string, implPath: string, name: string, props: pulumi.Inputs, opts?: pulumi.CustomResourceOptions) {
-    super(`pulumi-nodejs:dynamic/notify:${type}`, name, { ...props, __provider: providerModule(implPath) }, opts);
+  protected constructor(type: string, module: string, name: string, props: pulumi.Inputs, opts?: pulumi.CustomResourceOptions) {
+    super(`pulumi-nodejs:dynamic/notify:${type}`, name, { ...props, __provider: providerModule(RESOURCE_MODULES + module) }, opts);
   }
 }
 

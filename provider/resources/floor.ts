@@ -3,7 +3,7 @@
  * compare against. Not part of the public surface.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { serializableProvider } from "./dynamic";
+import { RESOURCE_MODULES, serializableProvider } from "./dynamic";
 
 /** Inputs of {@link FloorResource}. */
 export interface FloorResourceArgs {
@@ -38,7 +38,7 @@ export const provider = {
   async delete() {},
 };
 
-const floorProvider = serializableProvider("pulumi-notify/dist/provider/resources/floor");
+const floorProvider = serializableProvider(`${RESOURCE_MODULES}floor`);
 
 /** A dynamic resource whose operations do no I/O. */
 export class FloorResource extends pulumi.dynamic.Resource {

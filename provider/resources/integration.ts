@@ -223,10 +223,8 @@ export const provider = {
   },
 };
 
-/** What the `__provider` module of a Integration hands the engine's dynamic-provider plugin. */
+/** What this module's `__provider` line hands the engine's dynamic-provider plugin. */
 export const dynamicProvider = makeDynamicProvider(provider);
-
-const IMPL = "pulumi-notify/dist/provider/resources/integration";
 
 /**
  * An integration of the notification service: a delivery provider (SendGrid, Twilio, Slack, FCM,
@@ -270,7 +268,7 @@ export class Integration extends NotifyResource {
       "integrationId", "organizationId", "deleted", "deletedAt", "deletedBy", "declaredKeys",
       ...INTEGRATION_INPUT_KEYS.filter((k) => !(k in secretArgs)),
     ].map((k) => [k, undefined]));
-    super("Integration", IMPL, name, { ...outputs, ...secretArgs }, {
+    super("Integration", "integration", name, { ...outputs, ...secretArgs }, {
       ...opts,
       additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...INTEGRATION_SECRET_KEYS],
     });

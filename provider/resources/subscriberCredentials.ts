@@ -165,10 +165,8 @@ export const provider = {
   },
 };
 
-/** What the `__provider` module of a SubscriberCredentials hands the engine's dynamic-provider plugin. */
+/** What this module's `__provider` line hands the engine's dynamic-provider plugin. */
 export const dynamicProvider = makeDynamicProvider(provider);
-
-const IMPL = "pulumi-notify/dist/provider/resources/subscriberCredentials";
 
 /**
  * A subscriber's credentials for one chat or push provider: a Slack webhook URL, FCM device
@@ -192,7 +190,7 @@ export class SubscriberCredentials extends NotifyResource {
   declare readonly declaredKeys: pulumi.Output<string[]>;
 
   constructor(name: string, args: SubscriberCredentialsArgs, opts?: pulumi.CustomResourceOptions) {
-    super("SubscriberCredentials", IMPL, name, {
+    super("SubscriberCredentials", "subscriberCredentials", name, {
       integrationId: undefined, declaredKeys: undefined, integrationIdentifier: undefined,
       ...withSecrets(args, SUBSCRIBER_CREDENTIALS_SECRET_KEYS),
     }, { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...SUBSCRIBER_CREDENTIALS_SECRET_KEYS] });

@@ -300,10 +300,8 @@ export const provider = {
   },
 };
 
-/** What the `__provider` module of a Workflow hands the engine's dynamic-provider plugin. */
+/** What this module's `__provider` line hands the engine's dynamic-provider plugin. */
 export const dynamicProvider = makeDynamicProvider(provider);
-
-const IMPL = "pulumi-notify/dist/provider/resources/workflow";
 
 /** A step of a workflow as the service holds it. */
 export interface WorkflowStepOutput extends WorkflowStepArgs {
@@ -354,6 +352,6 @@ export class Workflow extends NotifyResource {
     const outputs = Object.fromEntries(
       ["databaseId", "slug", "status", "origin", "createdAt", "declaredKeys", ...WORKFLOW_INPUT_KEYS.filter((k) => !(k in args))].map((k) => [k, undefined]),
     );
-    super("Workflow", IMPL, name, { ...outputs, ...args }, opts);
+    super("Workflow", "workflow", name, { ...outputs, ...args }, opts);
   }
 }
