@@ -343,7 +343,7 @@ async function rateLimited(emu: RunningEmulator): Promise<void> {
  * that appends it only while an operation is measured), then `go tool pprof` reads each CPU
  * profile for the cumulative share of: the diy backend writing the whole checkpoint after each
  * step, the automatic debug log the CLI keeps of every command (every property of every RPC,
- * gzip'd and encrypted; on unconditionally since Pulumi 3.2xx), and the garbage collector.
+ * gzip'd and encrypted; on unconditionally since pulumi/pulumi#23731), and the garbage collector.
  * Separate from the scale runs, since profiling itself costs a little.
  */
 const ENGINE_PARTS = {
@@ -354,19 +354,16 @@ const ENGINE_PARTS = {
 
 function pprofShares(file: string): { sampledMs: number } & Record<keyof typeof ENGINE_PARTS, number> {
   const text = execFileSync("go", ["tool", "pprof", "-top", "-cum", "-nodecount=100000", file], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
-  const total = /Total samples = ([\d.]+)(ms|s)/.exec(text);
-  const sampledMs = total ? Number(total[1]) * (total[2] === "s" ? 1000 : 1) : 0;
+  /** A pprof duration ("1.23s", "450ms") in ms; 0 when `m` did not match. */
+  const ms = (m: RegExpExecArray | null) => (m ? Number(m[1]) * (m[2] === "s" ? 1000 : 1) : 0);
+  const sampledMs = ms(/Total samples = ([\d.]+)(ms|s)/.exec(text));
   const share = (fn: string) => {
     const line = text.split("\n").find((l) => l.trimEnd().endsWith(fn));
-    const cum = line ? /([\d.]+)(ms|s)\s+[\d.]+%\s+\S+$/.exec(line.trim()) : null;
-    return cum && sampledMs ? Number(((Number(cum[1]) * (cum[2] === "s" ? 1000 : 1)) / sampledMs).toFixed(3)) : 0;
+    const cumMs = ms(line ? /([\d.]+)(ms|s)\s+[\d.]+%\s+\S+$/.exec(line.trim()) : null);
+    return sampledMs ? Number((cumMs / sampledMs).toFixed(3)) : 0;
   };
-  return {
-    sampledMs: Math.round(sampledMs),
-    checkpointSaves: share(ENGINE_PARTS.checkpointSaves),
-    automaticLog: share(ENGINE_PARTS.automaticLog),
-    garbageCollector: share(ENGINE_PARTS.garbageCollector),
-  };
+  const parts = Object.fromEntries(Object.entries(ENGINE_PARTS).map(([k, fn]) => [k, share(fn)])) as Record<keyof typeof ENGINE_PARTS, number>;
+  return { sampledMs: Math.round(sampledMs), ...parts };
 }
 
 async function engineProfile(emu: RunningEmulator): Promise<void> {
