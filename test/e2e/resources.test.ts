@@ -88,8 +88,7 @@ describe.each(["production", "spec"] as const)("resources against the emulator i
     // The engine prints "refresh [diff: ...]" for each resource whose read returns other inputs.
     expect(shown.split("\n").filter((l) => l.includes("refresh [diff"))).toEqual([]);
     // Secret values are left out: the engine encrypts them anew on each write.
-    const inputs = async () => Object.fromEntries((await exportedState(ts.stack)).resources
-      .filter((r) => String(r.type).startsWith("pulumi-nodejs:dynamic"))
+    const inputs = async () => Object.fromEntries((await exportedState(ts.stack)).dynamic
       .map((r) => [r.urn, JSON.stringify(r.inputs, (_k, v) => (v && typeof v === "object" && "ciphertext" in v ? "[secret]" : v))]));
     const before = await inputs();
     expect(Object.values(before).find((x) => x.includes('"Wait"'))).toMatch(/"stepId":"pause"/);
@@ -98,11 +97,11 @@ describe.each(["production", "spec"] as const)("resources against the emulator i
   });
 
   it("keeps the API key and every credential out of the state, and each __provider small", async () => {
-    const { text, resources } = await exportedState(ts.stack);
+    const { text, dynamic } = await exportedState(ts.stack);
     expect(text).not.toContain(emu.key);
     expect(text).not.toContain(SENDGRID_KEY);
     expect(text).not.toContain("secret-hook");
-    for (const r of resources.filter((r) => String(r.type).startsWith("pulumi-nodejs:dynamic"))) {
+    for (const r of dynamic) {
       const p = String((r.inputs as Record<string, unknown>).__provider);
       // One line that requires the implementation by package path (the budget is 4 KB).
       expect(p.length).toBeLessThanOrEqual(256);

@@ -12,24 +12,33 @@ import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 type Dynamic = typeof import("../../provider/resources/dynamic");
 const IMPL = "pulumi-notify/dist/provider/resources/";
 
+/** The same three resources in both programs. */
+const ARGS = {
+  mail: { identifier: "mail", name: "Mail", providerId: "sendgrid", channel: "email" as const, credentials: { apiKey: "SG.k" } },
+  welcome: { workflowId: "welcome", name: "Welcome", steps: [{ name: "Inbox", type: "in_app" as const, controlValues: { body: "Hi" } }] },
+  "alice-slack": { subscriberId: "alice", providerId: "slack" as const, credentials: { webhookUrl: "https://hooks.slack.example/a" } },
+};
+
 /** The resources as `pulumi.dynamic.Resource` registered them: same type, inputs and secrets. */
 function legacyProgram(): void {
   const p = nativeRequire("@pulumi/pulumi") as typeof pulumi;
   const { serializableProvider } = nativeRequire("pulumi-notify/dist/provider/resources/dynamic") as Dynamic;
-  const legacy = (kind: string, module: string, name: string, args: Record<string, unknown>, secrets: string[] = []) =>
+  const legacy = (kind: string, module: string, name: keyof typeof ARGS, secrets: string[] = []) => {
+    const args = ARGS[name] as Record<string, unknown>;
     new p.dynamic.Resource(serializableProvider(IMPL + module), name, {
       ...args, ...Object.fromEntries(secrets.filter((k) => args[k] !== undefined).map((k) => [k, p.secret(args[k])])), declaredKeys: undefined,
     }, { additionalSecretOutputs: secrets }, "notify", kind);
-  legacy("Integration", "integration", "mail", { identifier: "mail", name: "Mail", providerId: "sendgrid", channel: "email", credentials: { apiKey: "SG.k" } }, ["credentials", "configurations"]);
-  legacy("Workflow", "workflow", "welcome", { workflowId: "welcome", name: "Welcome", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "Hi" } }] });
-  legacy("SubscriberCredentials", "subscriberCredentials", "alice-slack", { subscriberId: "alice", providerId: "slack", credentials: { webhookUrl: "https://hooks.slack.example/a" } }, ["credentials"]);
+  };
+  legacy("Integration", "integration", "mail", ["credentials", "configurations"]);
+  legacy("Workflow", "workflow", "welcome");
+  legacy("SubscriberCredentials", "subscriberCredentials", "alice-slack", ["credentials"]);
 }
 
 function currentProgram(): void {
   const notify = loadPackage();
-  new notify.Integration("mail", { identifier: "mail", name: "Mail", providerId: "sendgrid", channel: "email", credentials: { apiKey: "SG.k" } });
-  new notify.Workflow("welcome", { workflowId: "welcome", name: "Welcome", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "Hi" } }] });
-  new notify.SubscriberCredentials("alice-slack", { subscriberId: "alice", providerId: "slack", credentials: { webhookUrl: "https://hooks.slack.example/a" } });
+  new notify.Integration("mail", ARGS.mail);
+  new notify.Workflow("welcome", ARGS.welcome);
+  new notify.SubscriberCredentials("alice-slack", ARGS["alice-slack"]);
 }
 
 describe("state written through pulumi.dynamic.Resource, taken over by the current resources", () => {
@@ -50,8 +59,7 @@ describe("state written through pulumi.dynamic.Resource, taken over by the curre
 
   it("plans no change, refreshes through the old __provider, and destroys", async () => {
     expect((await ts.stack.up()).summary.resourceChanges?.create).toBe(4);
-    const providers = async () => (await exportedState(ts.stack)).resources
-      .filter((r) => String(r.type).startsWith("pulumi-nodejs:dynamic"))
+    const providers = async () => (await exportedState(ts.stack)).dynamic
       .map((r) => String((r.outputs as Record<string, unknown>).__provider).length);
     expect((await providers()).every((n) => n > 1000)).toBe(true);
 

@@ -73,13 +73,15 @@ export async function createTestStack(opts: {
  * The stack's state as the backend stores it (secrets encrypted), as text for leak checks and
  * parsed. (The Automation API's exportStack decrypts secrets, so it is not what is at rest.)
  */
-export async function exportedState(stack: automation.Stack): Promise<{ text: string; resources: Record<string, unknown>[] }> {
+export async function exportedState(stack: automation.Stack): Promise<{ text: string; resources: Record<string, unknown>[]; dynamic: Record<string, unknown>[] }> {
   const dir = stack.workspace.workDir;
   const project = (await stack.workspace.projectSettings()).name;
   const file = checkpointFile(dir, project, stack.name);
   const text = existsSync(file) ? readFileSync(file, "utf8") : "{}";
   const parsed = JSON.parse(text) as { checkpoint?: { latest?: { resources?: Record<string, unknown>[] } } };
-  return { text, resources: parsed.checkpoint?.latest?.resources ?? [] };
+  const resources = parsed.checkpoint?.latest?.resources ?? [];
+  // The resources the engine's Node.js dynamic-provider plugin runs: this package's, and the floor.
+  return { text, resources, dynamic: resources.filter((r) => String(r.type).startsWith("pulumi-nodejs:dynamic")) };
 }
 
 /** Reads a file relative to the repo. */
