@@ -2,8 +2,8 @@
  * Each example under examples/ runs against the emulator: a copy of its project directory (its
  * Pulumi.yaml and Pulumi.<stack>.yaml config), its compiled program run inline by the real CLI.
  */
-import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { accessSync, constants as fsConstants, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -152,6 +152,75 @@ describe("examples/gitops", () => {
     const report = wf.jobs.drift!.steps.find((s) => s.run?.includes("drift-issue.sh"));
     expect(report?.if).toContain("failure()");
     expect(wf.jobs.drift!.permissions).toMatchObject({ issues: "write" });
+  });
+
+  describe("linters", () => {
+    const workflowFile = path.join(dirOf(), ".github/workflows/notifications.yml");
+    const scriptFile = path.join(dirOf(), "scripts/drift-issue.sh");
+    /** shellcheck on PATH, or undefined: it is optional (actionlint also runs it on `run:` blocks when given it). */
+    const shellcheck = (process.env.PATH ?? "").split(path.delimiter).filter(Boolean).map((d) => path.join(d, "shellcheck")).find((f) => {
+      try { accessSync(f, fsConstants.X_OK); return true; } catch { return false; }
+    });
+    const noShellcheck = "shellcheck is not installed (e.g. apt-get install shellcheck); drift-issue.sh and the workflow's run: blocks were not shellchecked";
+    let actionlint: string;
+    beforeAll(() => {
+      // Built with Go on first use (10-20 s on two cores from empty Go caches), then cached; see scripts/ensure-actionlint.
+      actionlint = execFileSync(path.join(ROOT, "scripts/ensure-actionlint"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
+      if (!shellcheck) console.warn(`examples/gitops: ${noShellcheck}`);
+    });
+    /** Exit status and combined output, so a failure shows what the linter said. */
+    const run = (cmd: string, args: string[]) => {
+      const r = spawnSync(cmd, args, { encoding: "utf8" });
+      if (r.error) throw r.error;
+      return { status: r.status, output: `${r.stdout}${r.stderr}` };
+    };
+    const lintWorkflow = (file: string) => run(actionlint, ["-no-color", `-shellcheck=${shellcheck ?? ""}`, file]);
+    /** A copy of the workflow in a temp project, with `edit` applied to its text. */
+    const brokenWorkflow = (edit: (text: string) => string) => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), "notify-gitops-lint-"));
+      dirs.push(dir);
+      const file = path.join(dir, ".github/workflows/notifications.yml");
+      mkdirSync(path.dirname(file), { recursive: true });
+      const text = readFileSync(workflowFile, "utf8");
+      const edited = edit(text);
+      expect(edited).not.toBe(text);
+      writeFileSync(file, edited);
+      return file;
+    };
+
+    it("the workflow passes actionlint", () => {
+      expect(lintWorkflow(workflowFile)).toEqual({ status: 0, output: "" });
+    });
+
+    it("actionlint reports errors in a broken copy of the workflow (the check is real)", () => {
+      const file = brokenWorkflow((t) => t
+        .replace("stack-name: ${{ env.STACK }}", "stack-name: ${{ foo.bar }}")
+        .replace("    runs-on: ubuntu-latest\n    steps:", "    runs-on: ubuntu-latest\n    runs_on: ubuntu-latest\n    steps:"));
+      const r = lintWorkflow(file);
+      expect(r.status, r.output).toBe(1);
+      expect(r.output).toMatch(/undefined variable "foo"/);
+      expect(r.output).toMatch(/unexpected key "runs_on" for "job" section/);
+    });
+
+    it("actionlint runs shellcheck on the workflow's run: blocks", (ctx) => {
+      ctx.skip(!shellcheck, noShellcheck);
+      const file = brokenWorkflow((t) => t.replace("        run: scripts/drift-issue.sh", "        run: scripts/drift-issue.sh $RUN_URL"));
+      const r = lintWorkflow(file);
+      expect(r.status, r.output).toBe(1);
+      expect(r.output).toMatch(/shellcheck reported issue in this script: SC2086/);
+    });
+
+    it("scripts/drift-issue.sh passes shellcheck, and a broken copy does not", (ctx) => {
+      ctx.skip(!shellcheck, noShellcheck);
+      expect(run(shellcheck!, [scriptFile])).toEqual({ status: 0, output: "" });
+      const dir = mkdtempSync(path.join(os.tmpdir(), "notify-gitops-lint-"));
+      dirs.push(dir);
+      const broken = path.join(dir, "drift-issue.sh");
+      writeFileSync(broken, readFileSync(scriptFile, "utf8").replace('gh issue comment "$existing"', "gh issue comment $existing"));
+      const r = run(shellcheck!, [broken]);
+      expect(r.status, r.output).toBe(1);
+      expect(r.output).toMatch(/SC2086/);
+    });
   });
 
   it("runs the workflow's pulumi steps against the service: preview, up, drift fails the check and opens an issue, up restores", async () => {
