@@ -96,9 +96,17 @@ describe.each(["production", "spec"] as const)("resources against the emulator i
     expect(await inputs()).toEqual(before);
   });
 
-  it("keeps the API key and every credential out of the state, and each __provider small", async () => {
-    const { text, dynamic } = await exportedState(ts.stack);
+  it("keeps the API key and every credential out of the state in plain text, and each __provider small", async () => {
+    const { text, dynamic, resources } = await exportedState(ts.stack);
     expect(text).not.toContain(emu.key);
+    // The key set with `pulumi config set --secret notify:apiKey` is stored, encrypted, as an input
+    // of the default provider (the dynamic-provider plugin takes the stack's config as its inputs),
+    // and of no notify resource. Only NOTIFY_API_KEY keeps it out of state entirely (reliability test).
+    const providers = resources.filter((r) => String(r.type).startsWith("pulumi:providers:"));
+    const keyInput = providers.map((r) => (r.inputs as Record<string, unknown>)["notify:apiKey"]).filter((v) => v !== undefined);
+    expect(keyInput).toHaveLength(1);
+    expect(keyInput[0]).toMatchObject({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: expect.any(String) });
+    for (const r of dynamic) expect(Object.keys(r.inputs as object)).not.toContain("notify:apiKey");
     expect(text).not.toContain(SENDGRID_KEY);
     expect(text).not.toContain("secret-hook");
     for (const r of dynamic) {
