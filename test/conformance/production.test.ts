@@ -6,33 +6,18 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { validateRequest } from "../../emulator/contract";
-import { nativeRequire } from "../helpers/pulumi";
-import type * as EmulatorModule from "../../emulator";
-
-const { startEmulator } = nativeRequire("pulumi-notify/emulator") as typeof EmulatorModule;
-const KEY = "production-key-0123456789";
-
-interface Res { status: number; body: any }
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 describe("the emulator behaves as production", () => {
-  let emu: EmulatorModule.RunningEmulator;
-  const api = async (method: string, path: string, body?: unknown): Promise<Res> => {
-    const res = await fetch(emu.url + path, {
-      method,
-      headers: { authorization: `ApiKey ${KEY}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    let parsed: any = text;
-    try { parsed = JSON.parse(text); } catch { /* text */ }
-    return { status: res.status, body: parsed };
-  };
-  const data = (r: Res) => r.body?.data ?? r.body;
-  const env = "env_prod";
+  let emu: TestEmulator;
+  const api = (method: string, path: string, body?: unknown) => emu.api(method, path, body);
+  /** The helper unwraps `{data}` single-object bodies; paginated lists keep their own `data`. */
+  const data = (r: { body: any }) => r.body;
+  const env = "env_env0";
   const integration = (identifier: string, providerId: string, channel: string, extra: Record<string, unknown> = {}) =>
     api("POST", "/v1/integrations", { identifier, providerId, channel, credentials: {}, ...extra });
 
-  beforeAll(async () => { emu = await startEmulator({ apiKeys: [`${KEY}=prod`] }); });
+  beforeAll(async () => { emu = await startTestEmulator(); });
   afterAll(async () => { await emu.close(); });
   beforeEach(async () => { await api("POST", "/__emulator/reset"); });
 
