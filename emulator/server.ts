@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { validateRequest } from "./contract";
 import { control, type ControlTarget } from "./control";
 import {
-  HttpError, RATE_LIMIT_BODY, badRequest, errorBody, notFound, payloadTooLarge, serverError, unauthorized, unprocessable,
+  HttpError, RATE_LIMIT_BODY, badRequest, conflict, errorBody, notFound, payloadTooLarge, serverError, unauthorized, unprocessable,
   validationFailed,
 } from "./errors";
 import { decideFault, sendHostile, type FaultDecision } from "./faults";
@@ -280,7 +280,7 @@ export class EmulatorApp implements ControlTarget {
       if (prior.hash !== hash) return failure(unprocessable(`Request with key "${key}" is being reused for a different body`), x);
       if (!prior.done) {
         x.headers["retry-after"] = "1";
-        return failure(new HttpError(409, `Request with key "${key}" is currently being processed. Please retry after 1 second`), x);
+        return failure(conflict(`Request with key "${key}" is currently being processed. Please retry after 1 second`), x);
       }
       x.entry.replay = true;
       Object.assign(x.headers, { "idempotency-replay": "true", "idempotency-key": key });

@@ -50,8 +50,11 @@ describe.each(["production", "spec"] as const)("emulator responses conform to op
     const i = await call("POST", "/v1/integrations", "/v1/integrations", 201, { identifier: "slack-main", providerId: "slack", channel: "chat", active: true, credentials: {} });
     await call("GET", "/v1/integrations", "/v1/integrations", 200);
     await call("PUT", "/v1/integrations/{integrationId}", `/v1/integrations/${i._id}`, 200, { name: "Slack" });
+    await call("GET", "/v1/integrations/active", "/v1/integrations/active", 200);
     await call("POST", "/v1/integrations/{integrationId}/set-primary", `/v1/integrations/${i._id}/set-primary`, 200);
     await call("POST", "/v2/subscribers", "/v2/subscribers", 201, { subscriberId: "alice", email: "a@example.com" });
+    await call("POST", "/v2/subscribers", "/v2/subscribers", 201, { subscriberId: "alice", lastName: "A" });
+    await call("POST", "/v2/subscribers", "/v2/subscribers?failIfExists=true", 409, { subscriberId: "alice" });
     await call("PATCH", "/v2/subscribers/{subscriberId}", "/v2/subscribers/alice", 200, { firstName: "Alice" });
     await call("GET", "/v2/subscribers/{subscriberId}", "/v2/subscribers/alice", 200);
     await call("GET", "/v2/subscribers", "/v2/subscribers?limit=5", 200);
