@@ -1,5 +1,6 @@
 /** The emulator's in-memory store, optionally saved to a JSON file. */
 import { readFileSync, writeFileSync, renameSync, existsSync } from "node:fs";
+import type { EventRecord, IntegrationRecord, MessageRecord, SubscriberRecord, WorkflowRecord } from "./records";
 
 /** An API key and where its records live. */
 export interface Tenant {
@@ -11,14 +12,26 @@ export type Json = Record<string, unknown>;
 
 /** Everything the service holds, across environments (records carry `_environmentId`). */
 export interface StoreData {
-  integrations: Json[];
-  subscribers: Json[];
-  workflows: Json[];
-  events: Json[];
-  messages: Json[];
+  integrations: IntegrationRecord[];
+  subscribers: SubscriberRecord[];
+  workflows: WorkflowRecord[];
+  events: EventRecord[];
+  messages: MessageRecord[];
 }
 
 const empty = (): StoreData => ({ integrations: [], subscribers: [], workflows: [], events: [], messages: [] });
+
+/**
+ * The records of the caller's environment: the one tenant filter every route uses. Integrations
+ * listed organisation-wide (`GET /v1/integrations`, `/active`) pass `"organization"`.
+ */
+export function ofTenant<T extends { _environmentId: string; _organizationId: string }>(
+  list: readonly T[], tenant: Tenant, scope: "environment" | "organization" = "environment",
+): T[] {
+  return scope === "environment"
+    ? list.filter((r) => r._environmentId === tenant.environmentId)
+    : list.filter((r) => r._organizationId === tenant.organizationId);
+}
 
 /** Holds the records; `version` changes on every write so derived indexes can be cached. */
 export class Store {

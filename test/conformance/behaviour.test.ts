@@ -113,17 +113,20 @@ describe("emulator behaviour (production mode)", () => {
     expect(Number.isNaN(Date.parse(r.body.timestamp))).toBe(false);
   });
 
-  it("answers 400 with field-level messages on bad bodies and bad query values", async () => {
+  // Production answers request validation failures with 422 "Validation Error" and the
+  // validator's messages under errors.general (production-notes.md, Third pass §0).
+  it("answers 422 Validation Error with field-level messages on bad bodies and bad query values", async () => {
     const r = await api("POST", "/v1/integrations", { providerId: "sendgrid", channel: "fax", active: "yes" });
-    expect(r.status).toBe(400);
-    expect(r.body.error).toBe("Bad Request");
-    expect(r.body.message).toEqual(expect.arrayContaining([expect.stringMatching(/^channel: /), expect.stringMatching(/^active: /)]));
+    expect(r.status).toBe(422);
+    expect(r.body).toMatchObject({ statusCode: 422, message: "Validation Error", errors: { general: { value: "No Value Recorded" } } });
+    expect(r.body.errors.general.messages).toEqual(expect.arrayContaining([expect.stringMatching(/^channel: /), expect.stringMatching(/^active: /)]));
     const q = await api("GET", "/v2/subscribers?limit=abc&orderDirection=UP");
-    expect(q.status).toBe(400);
-    expect(q.body.message).toEqual(expect.arrayContaining([expect.stringMatching(/^limit: /), expect.stringMatching(/^orderDirection: /)]));
-    const w = await api("POST", "/v2/workflows", wf("bad", { steps: [{ name: "E", type: "email", controlValues: { subject: "s" } }] }));
-    expect(w.status).toBe(400);
-    expect(w.body.message.join(" ")).toContain("steps.0.controlValues");
+    expect(q.status).toBe(422);
+    expect(q.body.errors.general.messages).toEqual(expect.arrayContaining([expect.stringMatching(/^limit: /), expect.stringMatching(/^orderDirection: /)]));
+    // An email step's subject is required; its body defaults to "" (EmailControlDto).
+    const w = await api("POST", "/v2/workflows", wf("bad", { steps: [{ name: "E", type: "email", controlValues: { body: "b" } }] }));
+    expect(w.status).toBe(422);
+    expect(w.body.errors.general.messages.join(" ")).toContain("steps.0.controlValues.subject");
     const notJson = await fetch(emu.url + "/v1/integrations", { method: "POST", headers: { authorization: `ApiKey ${KEY}`, "content-type": "application/json" }, body: "{" });
     expect(notJson.status).toBe(400);
   });
@@ -263,8 +266,8 @@ describe("emulator behaviour (production mode)", () => {
       expect((await api("GET", "/v1/notifications?limit=1")).body.data).toHaveLength(1);
       for (const bad of ["0", "51", "-1", "ten", "1.5"]) {
         const r = await api("GET", `/v1/notifications?limit=${bad}`);
-        expect(r.status, bad).toBe(400);
-        expect(r.body.message.join(" ")).toMatch(/^limit: /);
+        expect(r.status, bad).toBe(422);
+        expect(r.body.errors.general.messages.join(" ")).toMatch(/^limit: /);
       }
     });
 
@@ -277,7 +280,7 @@ describe("emulator behaviour (production mode)", () => {
       expect(second.body.data).toHaveLength(5);
       expect(second.body.hasMore).toBe(false);
       expect(second.body.data[0].transactionId).toBe("tx-10");
-      expect((await api("GET", "/v1/notifications?page=-1")).status).toBe(400);
+      expect((await api("GET", "/v1/notifications?page=-1")).status).toBe(422);
     });
 
     it("events time window: after and before, from the plan's earliest date to the request time", async () => {
@@ -299,7 +302,7 @@ describe("emulator behaviour (production mode)", () => {
       await api("POST", "/__emulator/behaviour", { retentionDays: 60 });
       expect(tx(await api("GET", "/v1/notifications"))).toEqual(["m5", "m30", "m60", "old"]);
       await api("POST", "/__emulator/behaviour", { retentionDays: 30 });
-      expect((await api("GET", "/v1/notifications?after=yesterday")).status).toBe(400);
+      expect((await api("GET", "/v1/notifications?after=yesterday")).status).toBe(422);
     });
 
     it("messages: page default 0, limit default 10", async () => {
@@ -310,8 +313,8 @@ describe("emulator behaviour (production mode)", () => {
       const last = await api("GET", "/v1/messages?page=2&limit=10");
       expect(last.body.data).toHaveLength(5);
       expect(last.body.hasMore).toBe(false);
-      expect((await api("GET", "/v1/messages?page=-1")).status).toBe(400);
-      expect((await api("GET", "/v1/messages?channel=fax")).status).toBe(400);
+      expect((await api("GET", "/v1/messages?page=-1")).status).toBe(422);
+      expect((await api("GET", "/v1/messages?channel=fax")).status).toBe(422);
     });
 
     it("contextKeys match as an order-insensitive exact set, on messages and events", async () => {
@@ -325,7 +328,7 @@ describe("emulator behaviour (production mode)", () => {
         expect(await get("contextKeys=tenant:a&contextKeys=region:b")).toEqual(["ab"]);
         expect(await get("contextKeys=tenant:a")).toEqual(["a"]);
         expect(await get("contextKeys=region:b")).toEqual([]);
-        expect((await api("GET", `${path}?contextKeys=nocolon`)).status).toBe(400);
+        expect((await api("GET", `${path}?contextKeys=nocolon`)).status).toBe(422);
       }
     });
 
@@ -361,7 +364,7 @@ describe("emulator behaviour (production mode)", () => {
       const byEmailDesc = await api("GET", "/v2/subscribers?orderBy=email&orderDirection=DESC&limit=5");
       expect(byEmailDesc.body.data.map((s: any) => s.subscriberId)).toEqual(["s1", "s2", "s3", "s4", "s5"]);
       expect((await api("GET", "/v2/subscribers?after=nope")).status).toBe(400);
-      expect((await api("GET", "/v2/subscribers?orderBy=shoeSize")).status).toBe(400);
+      expect((await api("GET", "/v2/subscribers?orderBy=shoeSize")).status).toBe(422);
     });
 
     it("subscriber search filters are case-sensitive", async () => {
@@ -382,8 +385,8 @@ describe("emulator behaviour (production mode)", () => {
       expect(await names("query=ALPHA")).toEqual(["alpha"]);
       expect((await names("tags=a&orderBy=name&orderDirection=ASC"))).toEqual(["alpha", "gamma"]);
       expect(await names("status=INACTIVE")).toEqual(["beta"]);
-      expect((await api("GET", "/v2/workflows?status=PAUSED")).status).toBe(400);
-      expect((await api("GET", "/v2/workflows?limit=0")).status).toBe(400);
+      expect((await api("GET", "/v2/workflows?status=PAUSED")).status).toBe(422);
+      expect((await api("GET", "/v2/workflows?limit=0")).status).toBe(422);
       expect(data(await api("GET", "/v2/workflows")).totalCount).toBe(3);
     });
   });
@@ -399,11 +402,13 @@ describe("emulator behaviour (production mode)", () => {
       expect(list.find((x: any) => x._id === b._id)).toMatchObject({ primary: true, active: true });
     });
 
+    // POST /v2/subscribers is an upsert, 409 only with failIfExists=true; credentials need an
+    // active integration of the provider (production-notes.md, Second pass).
     it("creates subscribers, then removes one provider's credentials", async () => {
       expect((await api("POST", "/v2/subscribers", { subscriberId: "alice" })).status).toBe(201);
-      expect((await api("POST", "/v2/subscribers", { subscriberId: "alice" })).status).toBe(409);
-      await api("POST", "/v1/integrations", { identifier: "slack-main", providerId: "slack", channel: "chat" });
-      await api("POST", "/v1/integrations", { identifier: "disc", providerId: "discord", channel: "chat" });
+      expect((await api("POST", "/v2/subscribers?failIfExists=true", { subscriberId: "alice" })).status).toBe(409);
+      await api("POST", "/v1/integrations", { identifier: "slack-main", providerId: "slack", channel: "chat", active: true });
+      await api("POST", "/v1/integrations", { identifier: "disc", providerId: "discord", channel: "chat", active: true });
       await api("PUT", "/v1/subscribers/alice/credentials", { providerId: "slack", integrationIdentifier: "slack-main", credentials: { webhookUrl: "https://h.example/1" } });
       await api("PUT", "/v1/subscribers/alice/credentials", { providerId: "discord", credentials: { webhookUrl: "https://h.example/2" } });
       expect(data(await api("GET", "/v2/subscribers/alice")).channels).toHaveLength(2);

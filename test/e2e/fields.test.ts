@@ -40,7 +40,7 @@ describe("each input, one at a time", () => {
     emu = await startTestEmulator();
     await emu.api("POST", "/v2/subscribers", { subscriberId: "fields-sub" });
     await emu.api("POST", "/v2/subscribers", { subscriberId: "fields-sub-2" });
-    for (const id of ["slack-a", "slack-b"]) await emu.api("POST", "/v1/integrations", { identifier: id, providerId: "slack", channel: "chat" });
+    for (const id of ["slack-a", "slack-b"]) await emu.api("POST", "/v1/integrations", { identifier: id, providerId: "slack", channel: "chat", active: true });
     await emu.api("POST", "/v1/integrations", { identifier: "discord-a", providerId: "discord", channel: "chat" });
     props = { integration: baseIntegration(), workflow: baseWorkflow(), credentials: baseCredentials() };
     ts = await createTestStack({

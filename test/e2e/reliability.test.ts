@@ -124,7 +124,7 @@ describe("leaks", () => {
     const ts = await createTestStack({
       program: async () => {
         const notify = loadPackage();
-        const slack = new notify.Integration("slack", { identifier: "slack-leak", providerId: "slack", channel: "chat" });
+        const slack = new notify.Integration("slack", { identifier: "slack-leak", providerId: "slack", channel: "chat", active: true });
         new notify.Integration("mail", {
           identifier: "mail-leak", providerId: "sendgrid", channel: "email", credentials: { apiKey: SECRET_CRED },
           configurations: { inboundWebhookEnabled: true, inboundWebhookSigningKey: SIGNING_KEY },
@@ -240,7 +240,7 @@ describe("transport", () => {
   it("sends identifiers with / .. ? # % and unicode to their own route only", async () => {
     const weird = ["a/b", "..", "x?admin=1", "frag#ment", "100%", "ünïcødé-用户", "../../v1/integrations"];
     for (const id of weird) await emu.api("POST", "/v2/subscribers", { subscriberId: id });
-    await emu.api("POST", "/v1/integrations", { identifier: "slack-weird", providerId: "slack", channel: "chat" });
+    await emu.api("POST", "/v1/integrations", { identifier: "slack-weird", providerId: "slack", channel: "chat", active: true });
     const ts = await createTestStack({
       program: async () => {
         const notify = loadPackage();

@@ -49,7 +49,7 @@ describe("state written through pulumi.dynamic.Resource, taken over by the curre
   beforeAll(async () => {
     emu = await startTestEmulator();
     await emu.api("POST", "/v2/subscribers", { subscriberId: "alice" });
-    await emu.api("POST", "/v1/integrations", { identifier: "slack-main", providerId: "slack", channel: "chat", name: "Slack" });
+    await emu.api("POST", "/v1/integrations", { identifier: "slack-main", providerId: "slack", channel: "chat", name: "Slack", active: true });
     ts = await createTestStack({ program: async () => (current ? currentProgram() : legacyProgram()), config: emu.stackConfig() });
   });
   afterAll(async () => {

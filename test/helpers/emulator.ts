@@ -10,7 +10,8 @@ export interface TestEmulator {
   close(): Promise<void>;
   /** A raw request with the key; returns status and parsed (unwrapped) body. */
   api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
-  requests(): Promise<{ method: string; path: string; status: number; idempotencyKey?: string; query: Record<string, unknown> }[]>;
+  /** The request log, each entry with its parsed JSON `body` (see LoggedRequest). */
+  requests(): Promise<EmulatorModule.LoggedRequest[]>;
   clearRequests(): Promise<void>;
   state(): Promise<{ integrations: any[]; subscribers: any[]; workflows: any[]; events: any[]; messages: any[] }>;
   /** Stack config that connects the provider to this emulator (the key secret), plus `extra` as plain values. */

@@ -5,7 +5,7 @@ import type { TestEmulator } from "./emulator";
 /** Subscribers `bench-sub-<i>` and the `slack-bench` integration the scale program's credentials use. */
 export async function seedScaleService(emu: TestEmulator, subscribers: number): Promise<void> {
   await emu.api("POST", "/__emulator/seed", { subscribers: Array.from({ length: subscribers }, (_, i) => ({ subscriberId: `bench-sub-${i}` })) });
-  await emu.api("POST", "/v1/integrations", { identifier: "slack-bench", providerId: "slack", channel: "chat" });
+  await emu.api("POST", "/v1/integrations", { identifier: "slack-bench", providerId: "slack", channel: "chat", active: true });
 }
 
 /** The service holds exactly the scale program's N objects, each once. */

@@ -1,0 +1,168 @@
+/**
+ * What the emulated service stores, one interface per record kind. Enumerations are plain
+ * strings on purpose: production adds step kinds, channels and providers over time, and seeded
+ * records (see the seed control) may carry values this emulator does not know yet.
+ */
+
+/** Where a record lives; every stored record carries both. */
+export interface Scoped {
+  _id: string;
+  _environmentId: string;
+  _organizationId: string;
+}
+
+/** Any JSON object (control values, payloads, configurations). */
+export type JsonObject = Record<string, unknown>;
+
+/** An integration: a provider's account behind one channel (or none, for agent integrations). */
+export interface IntegrationRecord extends Scoped {
+  name: string;
+  identifier: string;
+  providerId: string;
+  /** Absent on agent integrations (`kind: "agent"`). */
+  channel?: string;
+  kind?: string;
+  credentials: JsonObject;
+  configurations: JsonObject;
+  active: boolean;
+  deleted: boolean;
+  deletedAt?: string;
+  deletedBy?: string;
+  primary: boolean;
+  conditions: unknown[];
+  createdAt: string;
+  updatedAt: string;
+  [extra: string]: unknown;
+}
+
+/** What production keeps of a subscriber's channel credentials. */
+export interface StoredCredentials {
+  webhookUrl?: string;
+  deviceTokens?: string[];
+  channel?: string;
+}
+
+/** One provider entry of a subscriber's `channels`. */
+export interface ChannelEntry {
+  providerId: string;
+  integrationIdentifier?: string;
+  _integrationId: string;
+  credentials: StoredCredentials;
+}
+
+export interface SubscriberRecord extends Scoped {
+  subscriberId: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+  phone: string | null;
+  avatar: string | null;
+  locale: string | null;
+  timezone: string | null;
+  data: JsonObject | null;
+  channels: ChannelEntry[];
+  topics: unknown[];
+  isOnline: boolean;
+  lastOnlineAt: string | null;
+  __v: number;
+  deleted: boolean;
+  createdAt: string;
+  updatedAt: string;
+  [extra: string]: unknown;
+}
+
+export interface StepRecord {
+  _id: string;
+  stepId: string;
+  name: string;
+  /** A step kind; may be one this emulator does not know (kept and echoed as is). */
+  type: string;
+  controlValues: JsonObject;
+  [extra: string]: unknown;
+}
+
+export interface WorkflowPreferencesInput {
+  user?: JsonObject | null;
+  workflow?: JsonObject | null;
+}
+
+export interface WorkflowRecord extends Scoped {
+  workflowId: string;
+  slug: string;
+  name: string;
+  description: string;
+  tags: string[];
+  active: boolean;
+  validatePayload: boolean;
+  payloadSchema: JsonObject | null;
+  isTranslationEnabled: boolean;
+  preferences: WorkflowPreferencesInput;
+  severity: string;
+  /** As produced or seeded: `platform-cloud` here, `<service>-cloud` in production. */
+  origin: string;
+  steps: StepRecord[];
+  createdAt: string;
+  updatedAt: string;
+  lastTriggeredAt?: string | null;
+  [extra: string]: unknown;
+}
+
+export interface ExecutionDetail {
+  _id: string;
+  createdAt: string;
+  status: string;
+  detail: string;
+  isRetry: boolean;
+  isTest: boolean;
+  providerId: string;
+  raw: null;
+  source: string;
+}
+
+export interface JobRecord {
+  _id: string;
+  type: string;
+  status: string;
+  providerId: string;
+  payload: JsonObject;
+  overrides: JsonObject;
+  updatedAt: string;
+  digest?: JsonObject;
+  step: { _id: string; active: boolean; filters: unknown[]; _templateId: string; name: string; _parentId: null };
+  executionDetails: ExecutionDetail[];
+}
+
+/** A triggered event for one recipient (production calls it a notification). */
+export interface EventRecord extends Scoped {
+  _subscriberId: string;
+  transactionId: string;
+  _templateId?: string;
+  createdAt: string;
+  updatedAt: string;
+  channels: string[];
+  subscriber?: JsonObject;
+  template?: JsonObject;
+  jobs: JobRecord[];
+  payload: JsonObject;
+  tags?: string[];
+  to?: JsonObject;
+  severity?: string;
+  critical?: boolean;
+  contextKeys?: string[];
+  topics?: { topicKey?: string }[];
+  [extra: string]: unknown;
+}
+
+export interface MessageRecord extends Scoped {
+  _notificationId: string;
+  _subscriberId: string;
+  createdAt: string;
+  transactionId: string;
+  channel: string;
+  read: boolean;
+  seen: boolean;
+  cta: JsonObject;
+  status: string;
+  contextKeys?: string[];
+  [extra: string]: unknown;
+}

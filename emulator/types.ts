@@ -1,0 +1,83 @@
+/** The shapes the request pipeline, the routes and the test controls share. */
+import type { Store, Tenant } from "./store";
+
+/** Which behaviours the emulator shows. */
+export interface Behaviour {
+  /** Wrap success bodies in `{data}` (production) or not (api.md). */
+  envelope: boolean;
+  /** Leave integration `credentials` out of responses (production, API-key callers). */
+  hideCredentials: boolean;
+  /** Honour `idempotency-key` on POST and PATCH (production, where enabled). */
+  idempotency: boolean;
+  /** Token bucket per key; undefined for no limit. */
+  rateLimit?: { rate: number; burst: number };
+  /** The subscription plan's history window: the events list starts no earlier than this many days ago. */
+  retentionDays: number;
+}
+
+/** The hostile bodies a client robustness test can ask for. */
+export const HOSTILE_KINDS = ["html", "truncated", "wrong-types", "missing-fields", "huge", "trickle", "echo-key"] as const;
+
+/** Faults injected into API routes (never into `/__emulator/`). All off by default. */
+export interface Faults {
+  latencyMs?: [number, number];
+  errorRate?: number;
+  rateLimitRate?: number;
+  dropRate?: number;
+  /** Time a handler takes once a request is admitted (after the idempotency check), in ms. */
+  processingMs?: number;
+  /** Answers every API request with this hostile body instead (for client robustness tests). */
+  hostile?: (typeof HOSTILE_KINDS)[number];
+  seed?: number;
+}
+
+/** One line of the request log. */
+export interface LoggedRequest {
+  seq: number;
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  /**
+   * The parsed JSON request body; absent when there was none, when it was not JSON, or when it
+   * was larger than the log keeps (then `bodyOmitted` says so).
+   */
+  body?: unknown;
+  bodyOmitted?: "too-large" | "not-json";
+  status: number;
+  idempotencyKey?: string;
+  replay?: boolean;
+  fault?: string;
+  time: string;
+  bytesIn: number;
+  bytesOut: number;
+}
+
+/** What a handler answers. */
+export interface Reply {
+  status: number;
+  body?: unknown;
+  /** Paginated lists carry their own `data` and are never wrapped in the envelope. */
+  bare?: boolean;
+  headers?: Record<string, string>;
+}
+
+/** One admitted API request, as a handler sees it. */
+export interface RequestContext {
+  tenant: Tenant;
+  key: string;
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body: unknown;
+  /** The path template's parameters, decoded. */
+  params: Record<string, string>;
+  store: Store;
+  behaviour: Behaviour;
+}
+
+/** One operation: a method, a path template as `spec/openapi.json` writes it, and its handler. */
+export interface Route {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  path: string;
+  handler: (c: RequestContext) => Reply | Promise<Reply>;
+}
