@@ -243,6 +243,7 @@ export class EmulatorApp implements ControlTarget {
         continue;
       }
       x.route = r.route;
+      x.entry.route = r.route.path;
       return undefined;
     }
     return failure(notFound(`Cannot ${x.method} ${x.path}`), x);

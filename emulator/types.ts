@@ -36,6 +36,8 @@ export interface LoggedRequest {
   seq: number;
   method: string;
   path: string;
+  /** The path template of the operation the request matched, as `spec/openapi.json` writes it. */
+  route?: string;
   query: Record<string, string | string[]>;
   /**
    * The parsed JSON request body; absent when there was none, when it was not JSON, or when it

@@ -1,0 +1,162 @@
+/**
+ * Every request the provider sends conforms to the service's contract: the request schemas of
+ * spec/openapi.json (the service's published document, which nobody here wrote), never our own
+ * zod schemas. The provider runs through every operation it uses, with the implementation modules
+ * the engine's plugin loads (each resource's check, create, read, update, adopt and delete; every
+ * function; the client's subscriber and trigger calls the demo uses); the emulator records each
+ * request's body and query, and each is validated against its operation's schema. The operations
+ * exercised must cover every route the client can call, so a new client call without a case here
+ * fails the test.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { validateRequest } from "../../emulator/contract";
+import { loadPackage, ROOT } from "../helpers/pulumi";
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+
+type Obj = Record<string, unknown>;
+interface ResourceModule {
+  provider: {
+    check(olds: Obj, news: Obj): Promise<{ inputs: Obj; failures: unknown[] }>;
+    create(inputs: Obj): Promise<{ id: string; outs: Obj }>;
+    read(id: string, props: Obj): Promise<{ id: string; props: Obj }>;
+    update(id: string, olds: Obj, news: Obj): Promise<{ outs: Obj }>;
+    delete(id: string, props: Obj): Promise<void>;
+  };
+}
+
+/** `METHOD /route` of every call in provider/client: what the provider can send. */
+function clientOperations(): string[] {
+  const dir = path.join(ROOT, "provider/client");
+  const ops = new Set<string>();
+  for (const f of readdirSync(dir).filter((x) => x.endsWith(".ts"))) {
+    for (const m of readFileSync(path.join(dir, f), "utf8").matchAll(/method: "([A-Z]+)", route: "([^"]+)"/g)) ops.add(`${m[1]} ${m[2]}`);
+  }
+  return [...ops].sort();
+}
+
+describe.each(["production", "spec"] as const)("the provider's requests conform to openapi.json (%s mode)", (mode) => {
+  let emu: TestEmulator;
+  const saved = { url: process.env.NOTIFY_API_URL, key: process.env.NOTIFY_API_KEY };
+
+  beforeAll(async () => {
+    emu = await startTestEmulator({ mode });
+    process.env.NOTIFY_API_URL = emu.url;
+    process.env.NOTIFY_API_KEY = emu.key;
+  });
+  afterAll(async () => {
+    process.env.NOTIFY_API_URL = saved.url;
+    process.env.NOTIFY_API_KEY = saved.key;
+    if (saved.url === undefined) delete process.env.NOTIFY_API_URL;
+    if (saved.key === undefined) delete process.env.NOTIFY_API_KEY;
+    await emu?.close();
+  });
+
+  /** check (no failure allowed), then create; returns the id and outputs. */
+  async function created(mod: ResourceModule, inputs: Obj) {
+    const { inputs: checked, failures } = await mod.provider.check({}, inputs);
+    expect(failures).toEqual([]);
+    return { inputs: checked, ...(await mod.provider.create(checked)) };
+  }
+
+  it("sends only bodies and queries its operation's request schema accepts, over every operation the client has", async () => {
+    const notify = loadPackage();
+    const integration = loadPackage<ResourceModule>("/dist/provider/resources/integration");
+    const workflow = loadPackage<ResourceModule>("/dist/provider/resources/workflow");
+    const credentials = loadPackage<ResourceModule>("/dist/provider/resources/subscriberCredentials");
+    const client = new notify.NotifyClient({ apiUrl: emu.url, apiKey: emu.key });
+
+    // Subscribers and a trigger, as the demo makes them (create, patch, trigger with context).
+    await client.subscribers.create({ subscriberId: "alice", email: "alice@example.com" });
+    await client.subscribers.update("alice", { firstName: "Alice", data: { plan: "pro" } });
+
+    // Integrations: create with set-primary, read, update, adopt, delete.
+    const sendgrid = await created(integration, {
+      identifier: "sendgrid-main", name: "SendGrid", providerId: "sendgrid", channel: "email", active: true, primary: true,
+      credentials: { apiKey: "SG.key", from: "no-reply@example.com" },
+      conditions: [{ isNegated: false, type: "BOOLEAN", value: "AND", children: [{ field: "plan", value: "pro", operator: "EQUAL", on: "subscriber" }] }],
+      configurations: { inboundWebhookEnabled: true, inboundWebhookSigningKey: "whsec" },
+    });
+    await integration.provider.read(sendgrid.id, sendgrid.outs);
+    await integration.provider.update(sendgrid.id, sendgrid.outs, { ...sendgrid.inputs, name: "SendGrid (main)", credentials: { apiKey: "SG.rotated" } });
+    const slack = await created(integration, { identifier: "slack-main", providerId: "slack", channel: "chat", active: true });
+    await client.integrations.create({ identifier: "twilio-existing", providerId: "twilio", channel: "sms", active: false, check: false });
+    const adopted = await created(integration, { identifier: "twilio-existing", providerId: "twilio", channel: "sms", active: true, adopt: true });
+
+    // Workflows: every step kind, the newer email and chat controls, then read, update, adopt.
+    const steps = [
+      { name: "Inbox", type: "in_app", controlValues: { body: "Hi {{subscriber.firstName}}", primaryAction: { label: "Open", redirect: { url: "/inbox" } } } },
+      { name: "Wait", type: "delay", stepId: "pause", controlValues: { type: "regular", amount: 1, unit: "hours" } },
+      { name: "Digest", type: "digest", controlValues: { amount: 5, unit: "minutes", digestKey: "payload.thread" } },
+      { name: "Throttle", type: "throttle", controlValues: { type: "fixed", amount: 1, unit: "hours", threshold: 3 } },
+      {
+        name: "Email", type: "email", controlValues: {
+          subject: "Welcome", body: "<p>Hi</p>", editorType: "html", from: { email: "team@example.com", name: "Team" },
+          replyTo: "help@example.com", preheader: "Hello", useProviderDefaults: false,
+        },
+      },
+      { name: "Chat", type: "chat", controlValues: { body: "Hi", editorType: "text" } },
+      { name: "SMS", type: "sms", controlValues: { body: "Hi" } },
+      { name: "Push", type: "push", controlValues: { subject: "Hi", body: "There" } },
+      {
+        name: "Webhook", type: "http_request", controlValues: {
+          method: "POST", url: "https://hooks.example.com/notify", headers: [{ key: "x-source", value: "notify" }],
+          body: [{ key: "user", value: "{{subscriber.subscriberId}}" }], continueOnFailure: true,
+        },
+      },
+      { name: "Custom", type: "custom", controlValues: {} },
+    ];
+    const welcome = await created(workflow, {
+      workflowId: "welcome", name: "Welcome", description: "d", tags: ["onboarding"], active: true, validatePayload: false,
+      payloadSchema: { type: "object" }, isTranslationEnabled: false, severity: "high",
+      preferences: { workflow: { all: { enabled: true, readOnly: false }, channels: { email: { enabled: true } } } }, steps,
+    });
+    await workflow.provider.read(welcome.id, welcome.outs);
+    await workflow.provider.update(welcome.id, welcome.outs, { ...welcome.inputs, name: "Welcome 2", steps: [...steps].reverse() });
+    await client.workflows.create({ workflowId: "existing", name: "Existing", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "x" } }] });
+    const adoptedWorkflow = await created(workflow, { workflowId: "existing", name: "Existing", adopt: true, steps: steps.slice(0, 2) });
+
+    // Subscriber credentials: create, read, update, adopt, delete.
+    const hook = await created(credentials, {
+      subscriberId: "alice", providerId: "slack", integrationIdentifier: "slack-main", credentials: { webhookUrl: "https://hooks.example.com/a" },
+    });
+    await credentials.provider.read(hook.id, hook.outs);
+    await credentials.provider.update(hook.id, hook.outs, { ...hook.inputs, credentials: { webhookUrl: "https://hooks.example.com/b" } });
+    const readopted = await created(credentials, {
+      subscriberId: "alice", providerId: "slack", integrationIdentifier: "slack-main", credentials: { webhookUrl: "https://hooks.example.com/c" }, adopt: true,
+    });
+
+    await client.events.trigger({ name: "welcome", to: "alice", payload: { v: 1 }, transactionId: "tx-1", context: { tenant: "acme", region: { id: "eu" } } });
+
+    // Every function, with every filter it sends.
+    const events = await notify.getEvents({
+      channels: ["email", "in_app"], templates: [welcome.id], emails: ["alice@example.com"], subscriberIds: ["alice"], severity: ["high"],
+      transactionId: "tx-1", contextKeys: ["tenant:acme", "region:eu"], after: new Date(Date.now() - 3_600_000).toISOString(), limit: 10, maxResults: 20,
+    });
+    await notify.getEvent({ notificationId: events.events[0]!._id! });
+    await notify.getMessages({ channel: "email", subscriberId: "alice", transactionIds: ["tx-1"], contextKeys: ["tenant:acme", "region:eu"], limit: 10 });
+    await notify.getSubscriber({ subscriberId: "alice" });
+    await notify.getSubscribers({ email: "alice@example.com", orderBy: "createdAt", orderDirection: "ASC", limit: 10, maxResults: 10 });
+    await notify.getIntegrations({ channel: "email", activeOnly: true });
+    await notify.getWorkflows({ query: "wel", tags: ["onboarding"], status: ["ACTIVE"], orderBy: "name", orderDirection: "ASC" });
+
+    // Deletes, the credentials first (they need their integration).
+    await credentials.provider.delete(readopted.id, readopted.outs);
+    for (const [mod, r] of [[workflow, welcome], [workflow, adoptedWorkflow], [integration, sendgrid], [integration, slack], [integration, adopted]] as const) {
+      await mod.provider.delete(r.id, r.outs);
+    }
+
+    const log = await emu.requests();
+    const mismatches = log.flatMap((r) => {
+      expect(r.route, `${r.method} ${r.path} matched no operation`).toBeDefined();
+      expect(r.bodyOmitted, `${r.method} ${r.path}`).toBeUndefined();
+      return validateRequest(r.method, r.route!, { body: r.body, query: r.query }).map((m) => `${r.method} ${r.route}: ${m}`);
+    });
+    expect(mismatches).toEqual([]);
+    // Every request succeeded but the two creates that meet an existing object, which adopt then
+    // takes over: a refused request would leave its operation's later calls unsent.
+    expect(log.filter((r) => r.status >= 400).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(["POST /v1/integrations 409", "POST /v2/workflows 409"]);
+    expect([...new Set(log.map((r) => `${r.method} ${r.route}`))].sort()).toEqual(clientOperations());
+  });
+});
