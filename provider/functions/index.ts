@@ -10,7 +10,7 @@ import { clientFor, type ConnectionSettings } from "../config";
 import { NotifyConfigError } from "../client/errors";
 import { collect, paginateEvents, paginateMessages, paginateSubscribers, paginateWorkflows } from "../client/paginate";
 import {
-  CHANNELS, Channel, ContextKey, OrderDirection, SEVERITIES, STEP_TYPES, WORKFLOW_STATUSES,
+  CHANNELS, CHANNEL_TYPES, Channel, ContextKey, OrderDirection, SEVERITIES, WORKFLOW_STATUSES,
   type Event, type Integration, type Message, type Subscriber, type WorkflowListItem,
 } from "../schemas";
 import { propertyPath } from "../resources/common";
@@ -143,8 +143,8 @@ export function getMessagesOutput(args: pulumi.Input<{ [K in keyof GetMessagesAr
 
 /** Arguments of {@link getEvents}. */
 export interface GetEventsArgs {
-  /** Only events with a step of these types. */
-  channels?: string[];
+  /** Only events sent through these channels: `in_app`, `email`, `sms`, `chat`, `push` or `tool` (channel types, not step types such as `digest`). */
+  channels?: ("in_app" | "email" | "sms" | "chat" | "push" | "tool")[];
   /** Only events of these workflows (database ids). */
   templates?: string[];
   /** Only events to subscribers with these emails. */
@@ -175,7 +175,7 @@ export interface GetEventsArgs {
 }
 const isoTime = z.string().refine((v) => Number.isFinite(Date.parse(v)), { error: "must be an ISO 8601 timestamp" });
 const GetEventsArgs = z.strictObject({
-  channels: z.array(z.enum(STEP_TYPES)).optional(), templates: z.array(z.string()).optional(), emails: z.array(z.string()).optional(),
+  channels: z.array(z.enum(CHANNEL_TYPES)).optional(), templates: z.array(z.string()).optional(), emails: z.array(z.string()).optional(),
   subscriberIds: z.array(z.string()).optional(), severity: z.array(z.enum(SEVERITIES)).optional(),
   transactionId: z.string().optional(), topicKey: z.string().optional(), contextKeys: z.array(ContextKey).optional(),
   after: isoTime.optional(), before: isoTime.optional(), search: z.string().optional(),

@@ -106,7 +106,8 @@ export function suggest(key: string, allowed: readonly string[]): string | undef
   return best;
 }
 
-function editDistance(a: string, b: string): number {
+/** Levenshtein distance between two strings. */
+export function editDistance(a: string, b: string): number {
   const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     let prev = dp[0]!;

@@ -12,18 +12,24 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound } from "../client/errors";
 import { clientFor } from "../config";
+import { NotifyApiError } from "../client/errors";
 import {
-  CHANNEL_CREDENTIAL_KEYS, ChannelCredentialsInput, HttpUrl, SafeString, SubscriberProviderId,
+  CHANNEL_CREDENTIAL_KEYS, ChannelCredentialsInput, HttpUrl, SafeString, SUBSCRIBER_PROVIDERS,
   type ChannelCredentials, type ChannelSettings, type Subscriber, type SubscriberProviderId as ProviderIdT,
 } from "../schemas";
-import { changedKeys, checkWith, controlInputs, readInputs, declaredKeys, deleteIfPresent, failure, project, stripUndefined, unknownKeyHint, withSecrets, type CheckFailure } from "./common";
+import { changedKeys, checkWith, controlInputs, readInputs, declaredKeys, deleteIfPresent, editDistance, failure, isPlainObject, project, stripUndefined, unknownKeyHint, withSecrets, type CheckFailure } from "./common";
 import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
 
 /** Inputs of {@link SubscriberCredentials}. */
 export interface SubscriberCredentialsArgs {
   /** The subscriber (it must exist). Changing it replaces the resource. */
   subscriberId: pulumi.Input<string>;
-  /** One of the subscriber provider ids (`slack`, `discord`, `msteams`, `fcm`, `apns`, ...). Changing it replaces the resource. */
+  /**
+   * The chat or push provider: `slack`, `discord`, `msteams`, `webex-messaging`, `telegram`, `fcm`,
+   * `apns`, ... (the contract's list), or an id of the same shape the service added since. An id
+   * one edit away from a known one is refused as a typo. The environment needs an active
+   * integration of it. Changing it replaces the resource.
+   */
   providerId: pulumi.Input<ProviderIdT>;
   /** Which integration of that provider, when there are several. Changing it replaces the resource. */
   integrationIdentifier?: pulumi.Input<string>;
@@ -38,16 +44,60 @@ export const SUBSCRIBER_CREDENTIALS_REPLACE_ON_CHANGE = ["subscriberId", "provid
 /** Inputs (and outputs) kept secret in state and in the engine's events. */
 export const SUBSCRIBER_CREDENTIALS_SECRET_KEYS = ["credentials"] as const;
 
+/** The shape of a provider id: lowercase letters and digits, with `-` or `_` between them. */
+const PROVIDER_ID_SHAPE = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
+
+/**
+ * The known provider an unknown id is most likely a typo of: the same letters in another case, or
+ * one edit away (two for ids of eight characters or more). Further off, an id is taken as one the
+ * service added after this release.
+ */
+export function nearProviderId(id: string): string | undefined {
+  const lower = id.toLowerCase();
+  let best: { known: string; d: number } | undefined;
+  for (const known of SUBSCRIBER_PROVIDERS) {
+    const d = known === lower ? 0 : editDistance(lower, known);
+    if (!best || d < best.d) best = { known, d };
+  }
+  return best && best.d <= (id.length >= 8 ? 2 : 1) ? best.known : undefined;
+}
+
+/**
+ * A subscriber provider id: a known one, or an unknown one of the same shape (production adds
+ * providers; the service then checks it has an active integration of it). An unknown id close to
+ * a known one is refused with a suggestion, as it is most likely a typo.
+ */
+export const SubscriberProviderIdInput = z.string().superRefine((id, ctx) => {
+  if ((SUBSCRIBER_PROVIDERS as readonly string[]).includes(id)) return;
+  const near = nearProviderId(id);
+  if (near) {
+    ctx.addIssue({ code: "custom", message: `unknown provider ${JSON.stringify(id)}: did you mean ${JSON.stringify(near)}? Known: ${SUBSCRIBER_PROVIDERS.join(", ")}` });
+  } else if (!PROVIDER_ID_SHAPE.test(id)) {
+    ctx.addIssue({ code: "custom", message: `must be a provider id (lowercase letters and digits, with - or _ between them): one of ${SUBSCRIBER_PROVIDERS.join(", ")}, or one the service added since` });
+  }
+}) as z.ZodType<ProviderIdT>;
+
+/**
+ * The credential fields production keeps (webhookUrl, deviceTokens, channel: the service's
+ * update-subscriber-channel use case; production-notes.md, Second pass). It drops the others, so
+ * they cannot be read back there: read carries their declared value from state (as for every field
+ * the service does not return), and they never show as drift. A server that keeps them (api.md's)
+ * returns them, and drift in them shows.
+ */
+export const STORED_CREDENTIAL_KEYS = ["webhookUrl", "deviceTokens", "channel"] as const;
+
 /** Schema of the inputs, used by check. */
 export const SubscriberCredentialsInputs = z.strictObject({
   subscriberId: SafeString(200).min(1, { error: "must not be empty" }),
-  providerId: SubscriberProviderId,
+  providerId: SubscriberProviderIdInput,
   integrationIdentifier: SafeString(200).min(1).optional(),
   credentials: ChannelCredentialsInput.extend({
     webhookUrl: HttpUrl.optional(),
     imageUrl: HttpUrl.optional(),
     externalUrl: HttpUrl.optional(),
-    deviceTokens: z.array(SafeString(4096).min(1, { error: "must not be empty" })).max(1000).optional(),
+    // The service keeps one of each token, so a repeated one would read back as a change forever.
+    deviceTokens: z.array(SafeString(4096).min(1, { error: "must not be empty" })).max(1000)
+      .refine((tokens) => new Set(tokens).size === tokens.length, { error: "must not repeat a token (the service keeps one of each)" }).optional(),
   }),
   adopt: z.boolean().optional(),
   __provider: z.string().optional(),
@@ -85,9 +135,37 @@ export function toSubscriberCredentialsOutputs(subscriberId: string, entry: Chan
 
 function outputsFor(subscriberId: string, entry: ChannelSettings, declared: Outputs, keys: string[]): Outputs {
   const svc = toSubscriberCredentialsOutputs(subscriberId, entry);
+  // Fields the service did not return (production drops all but STORED_CREDENTIAL_KEYS) keep the
+  // declared value; a stored field missing from the answer is drift and shows.
+  if (isPlainObject(declared.credentials)) {
+    const read: Outputs = { ...(isPlainObject(svc.credentials) ? svc.credentials : {}) };
+    for (const [k, v] of Object.entries(declared.credentials)) {
+      if (read[k] === undefined && !(STORED_CREDENTIAL_KEYS as readonly string[]).includes(k)) read[k] = v;
+    }
+    svc.credentials = read;
+  }
   const outs: Outputs = { ...svc, ...controlInputs(declared), declaredKeys: keys };
   for (const k of keys) outs[k] = project(svc[k], declared[k]);
   return stripUndefined(outs);
+}
+
+const missingSubscriberHint = (subscriberId: string) =>
+  `Subscriber "${subscriberId}" does not exist; create it first (subscribers are created by your application or by a trigger)`;
+
+/**
+ * What to do about the service's refusal of a credentials write: production answers 400 when the
+ * environment has no active integration of the provider ("Subscribers environment (<env>) do not
+ * have active <provider> integration.") or does not know the subscriber ("SubscriberId: <id> not
+ * found").
+ */
+export function credentialsHint(err: unknown, inputs: { subscriberId: string; providerId: string }): string | undefined {
+  if (!(err instanceof NotifyApiError) || err.status !== 400) return undefined;
+  if (/do not have active/i.test(err.serviceMessage)) {
+    return `Declare an active ${inputs.providerId} Integration (active: true) in this stack and pass its identifier as integrationIdentifier ` +
+      `(integrationIdentifier: integration.identifier), or list it in dependsOn, so that it exists and is active before the credentials are set`;
+  }
+  if (/SubscriberId: .* not found/i.test(err.serviceMessage)) return missingSubscriberHint(inputs.subscriberId);
+  return undefined;
 }
 
 async function put(inputs: Inputs): Promise<ChannelSettings> {
@@ -119,7 +197,7 @@ export const provider = {
     try {
       sub = await clientFor().subscribers.get(inputs.subscriberId);
     } catch (err) {
-      throw failure(action, err, isNotFound(err) ? `Subscriber "${inputs.subscriberId}" does not exist; create it first (subscribers are created by your application or by a trigger)` : undefined);
+      throw failure(action, err, isNotFound(err) ? missingSubscriberHint(inputs.subscriberId) : undefined);
     }
     if (findChannel(sub, inputs.providerId, inputs.integrationIdentifier) && !inputs.adopt) {
       throw new Error(`Unable to ${action}: the subscriber already has ${inputs.providerId} credentials; set adopt: true to manage them with this stack`);
@@ -128,7 +206,7 @@ export const provider = {
       const entry = await put(inputs);
       return { id: credentialsId(inputs.subscriberId, inputs.providerId, inputs.integrationIdentifier), outs: outputsFor(inputs.subscriberId, entry, raw, keys) };
     } catch (err) {
-      throw failure(action, err);
+      throw failure(action, err, credentialsHint(err, inputs));
     }
   },
 
@@ -154,7 +232,7 @@ export const provider = {
       const entry = await put(inputs);
       return { outs: outputsFor(inputs.subscriberId, entry, news, declaredKeys(news, SUBSCRIBER_CREDENTIALS_INPUT_KEYS)) };
     } catch (err) {
-      throw failure(`update ${inputs.providerId} credentials of subscriber "${inputs.subscriberId}"`, err);
+      throw failure(`update ${inputs.providerId} credentials of subscriber "${inputs.subscriberId}"`, err, credentialsHint(err, inputs));
     }
   },
 
@@ -172,9 +250,15 @@ export const dynamicProvider = makeDynamicProvider(provider);
  * A subscriber's credentials for one chat or push provider: a Slack webhook URL, FCM device
  * tokens, and so on. The id is `subscriberId/providerId/integrationIdentifier`.
  *
+ * The service needs an active integration of the provider in the environment: declare it in the
+ * same stack and pass its `identifier` (the engine then creates it first). Production keeps only
+ * `webhookUrl`, `deviceTokens` and `channel` of the credentials; the other fields are sent, not
+ * stored, and never show as drift.
+ *
  * @example
+ * const slack = new notify.Integration("slack", { identifier: "slack-main", providerId: "slack", channel: "chat", active: true });
  * new notify.SubscriberCredentials("alice-slack", {
- *   subscriberId: "alice", providerId: "slack", integrationIdentifier: "slack-main",
+ *   subscriberId: "alice", providerId: "slack", integrationIdentifier: slack.identifier,
  *   credentials: { webhookUrl: cfg.requireSecret("aliceSlackHook") },
  * });
  */

@@ -13,7 +13,7 @@ import { z } from "zod";
 import { NotifyApiError, isNotFound } from "../client/errors";
 import { clientFor } from "../config";
 import {
-  JsonObject, PreferencesInput, SafeString, Severity, StepControlValues, WorkflowStepKind,
+  JsonObject, PreferencesInput, SafeString, Severity, SLUG_IDENTIFIER, SLUG_MESSAGE, StepControlValues, WorkflowStepKind,
   type PreferencesInput as PreferencesInputT, type StepInput, type UpdateWorkflowBody, type Workflow as ApiWorkflow,
 } from "../schemas";
 import { changedKeys, checkWith, controlInputs, declaredKeys, deleteIfPresent, failure, isPlainObject, project, stripUndefined, type CheckFailure } from "./common";
@@ -23,11 +23,16 @@ import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynami
 export interface WorkflowStepArgs {
   /** Step name; also what identifies the step across updates when no `stepId` is given. */
   name: string;
-  /** `in_app`, `email`, `sms`, `chat`, `push`, `delay`, `digest`, `throttle` or `custom`. */
-  type: "in_app" | "email" | "sms" | "chat" | "push" | "delay" | "digest" | "throttle" | "custom";
+  /** `in_app`, `email`, `sms`, `chat`, `push`, `delay`, `digest`, `throttle`, `custom` or `http_request`. */
+  type: "in_app" | "email" | "sms" | "chat" | "push" | "delay" | "digest" | "throttle" | "custom" | "http_request";
   /** Stable step id (a slug); generated from the name when left out. */
   stepId?: string;
-  /** Control values of the step kind, e.g. `{ subject, body }` for email. */
+  /**
+   * Control values of the step kind, e.g. `{ subject, body }` for email (also `from`, `replyTo`,
+   * `preheader`, `useProviderDefaults`), `{ body, editorType }` for chat, `{ method, url, headers?,
+   * body?, responseBodySchema?, enforceSchemaValidation?, continueOnFailure? }` for http_request,
+   * `{ type, amount, unit }` for throttle (unit `minutes`, `hours` or `days`).
+   */
   controlValues?: Record<string, unknown>;
 }
 
@@ -69,13 +74,12 @@ export const WORKFLOW_REPLACE_ON_CHANGE = ["workflowId"] as const;
 /** A workflow has no secret inputs. */
 export const WORKFLOW_SECRET_KEYS = [] as const;
 
-const SLUG = /^[a-zA-Z0-9][a-zA-Z0-9_-]*$/;
 
 /** Schema of one declared step: control values checked against the rules of its kind. */
 export const WorkflowStepInput = z.strictObject({
   name: SafeString(200).min(1, { error: "must not be empty" }),
   type: WorkflowStepKind,
-  stepId: z.string().max(100).regex(SLUG, { error: "must be a slug: letters, digits, - and _, starting with a letter or digit" }).optional(),
+  stepId: z.string().max(100).regex(SLUG_IDENTIFIER, { error: SLUG_MESSAGE }).optional(),
   controlValues: JsonObject.optional(),
 }).superRefine((step, ctx) => {
   const schema = StepControlValues[step.type];
@@ -85,6 +89,9 @@ export const WorkflowStepInput = z.strictObject({
     }
     if (step.type === "in_app" && step.controlValues === undefined) {
       ctx.addIssue({ code: "custom", path: ["controlValues"], message: "an in_app step requires controlValues with a body or a subject" });
+    }
+    if (step.type === "http_request" && step.controlValues === undefined) {
+      ctx.addIssue({ code: "custom", path: ["controlValues"], message: "an http_request step requires controlValues with a method and a url" });
     }
     return;
   }
@@ -96,7 +103,7 @@ export const WorkflowStepInput = z.strictObject({
 
 /** Schema of the inputs, used by check. */
 export const WorkflowInputs = z.strictObject({
-  workflowId: z.string().min(1, { error: "must not be empty" }).max(100).regex(SLUG, { error: "must be a slug: letters, digits, - and _, starting with a letter or digit" }),
+  workflowId: z.string().min(1, { error: "must not be empty" }).max(100).regex(SLUG_IDENTIFIER, { error: SLUG_MESSAGE }),
   name: SafeString(200).min(1, { error: "must not be empty" }),
   description: SafeString(2000).optional(),
   tags: z.array(SafeString(100)).max(16).optional(),
@@ -139,7 +146,7 @@ export function toWorkflowOutputs(w: ApiWorkflow): Outputs {
     origin: w.origin,
     preferences: { user: prefs.user ?? null, workflow: prefs.default ?? prefs.workflow ?? null },
     steps: w.steps.map((s) => ({
-      name: s.name, type: s.type, stepId: s.stepId, databaseId: s._id, controlValues: s.controlValues ?? s.controls.values,
+      name: s.name, type: s.type, stepId: s.stepId, databaseId: s._id, controlValues: s.controlValues ?? s.controls?.values ?? {},
     })),
     createdAt: w.createdAt,
   });

@@ -1,8 +1,19 @@
 /**
  * Enumerations and small shapes shared by several resources of the notification service API
- * (spec/api.md). Response schemas are loose (unknown fields are kept); request schemas are strict.
+ * (spec/api.md). Response schemas are open: unknown fields are kept and an enumeration reads any
+ * string ({@link openEnum}), because the service adds values over time (production-notes.md,
+ * "Reads must stay open"). Request schemas and the inputs a program declares are strict.
  */
 import { z } from "zod";
+
+/**
+ * A response field whose known values are `known`, read as any string: a value the service added
+ * after this release passes through to outputs and function results instead of failing the read.
+ * Its type still names the known values for editors.
+ */
+export function openEnum<const T extends readonly string[]>(_known: T): z.ZodType<T[number] | (string & {})> {
+  return z.string() as z.ZodType<T[number] | (string & {})>;
+}
 
 /** The five delivery channels. */
 export const CHANNELS = ["in_app", "email", "sms", "chat", "push"] as const;
@@ -10,28 +21,46 @@ export const CHANNELS = ["in_app", "email", "sms", "chat", "push"] as const;
 export const Channel = z.enum(CHANNELS);
 export type Channel = z.infer<typeof Channel>;
 
+/**
+ * The channel types of messages and of the events list's `channels` filter: the five delivery
+ * channels and `tool` (agent tool calls; production-notes.md, Second pass).
+ */
+export const CHANNEL_TYPES = [...CHANNELS, "tool"] as const;
+/** A channel as the service returns it (open). */
+export const ChannelRead = openEnum(CHANNEL_TYPES);
+
 /** Every step type a workflow may hold, plus `trigger` as listed in step type overviews. */
-export const STEP_TYPES = ["in_app", "email", "sms", "chat", "push", "digest", "trigger", "delay", "throttle", "custom"] as const;
-/** A step type. */
-export const StepType = z.enum(STEP_TYPES);
+export const STEP_TYPES = ["in_app", "email", "sms", "chat", "push", "digest", "trigger", "delay", "throttle", "custom", "http_request"] as const;
+/** A step type as the service returns it (open: e.g. agent steps the service added later). */
+export const StepType = openEnum(STEP_TYPES);
 export type StepType = z.infer<typeof StepType>;
 
 /** The step kinds a workflow can be created or updated with (no `trigger`). */
-export const WORKFLOW_STEP_KINDS = ["in_app", "email", "sms", "chat", "push", "digest", "delay", "throttle", "custom"] as const;
+export const WORKFLOW_STEP_KINDS = ["in_app", "email", "sms", "chat", "push", "digest", "delay", "throttle", "custom", "http_request"] as const;
 export const WorkflowStepKind = z.enum(WORKFLOW_STEP_KINDS);
 export type WorkflowStepKind = z.infer<typeof WorkflowStepKind>;
 
-/** Workflow origins. */
+/**
+ * Workflow origins as api.md spells them. Production spells them with the service's own name
+ * (`novu-cloud`, `novu-cloud-v1`: the service's packages/shared/src/types/general.ts,
+ * `ResourceOriginEnum`), so an origin is read as any string and echoed back on update.
+ */
 export const ORIGINS = ["platform-cloud", "platform-cloud-v1", "external"] as const;
-export const Origin = z.enum(ORIGINS);
+export const Origin = openEnum(ORIGINS);
 
 /** Workflow statuses. */
 export const WORKFLOW_STATUSES = ["ACTIVE", "INACTIVE", "ERROR"] as const;
-export const WorkflowStatus = z.enum(WORKFLOW_STATUSES);
+/** A workflow status as the service returns it (open). */
+export const WorkflowStatus = openEnum(WORKFLOW_STATUSES);
+/** A workflow status as a program filters on it (strict). */
+export const WorkflowStatusInput = z.enum(WORKFLOW_STATUSES);
 
 /** Severity levels. */
 export const SEVERITIES = ["high", "medium", "low", "none"] as const;
+/** A severity as a program declares it (strict). */
 export const Severity = z.enum(SEVERITIES);
+/** A severity as the service returns it (open). */
+export const SeverityRead = openEnum(SEVERITIES);
 
 /** Time units of digests and delays. */
 export const TIME_UNITS = ["seconds", "minutes", "hours", "days", "weeks", "months"] as const;
@@ -40,14 +69,19 @@ export const TimeUnit = z.enum(TIME_UNITS);
 /** Order directions of list operations. */
 export const OrderDirection = z.enum(["ASC", "DESC"]);
 
-/** Subscriber provider enumeration (20 values). */
+/**
+ * The chat and push providers a subscriber can hold credentials for, as the contract lists them
+ * (`ChatOrPushProviderEnum` of spec/openapi.json, 24 values, with the five newer ones
+ * `webex-messaging`, `line`, `telegram`, `sendblue` and the service's own web chat). Production
+ * adds providers, so the inputs also accept an unknown id of the same shape (see
+ * SubscriberCredentials).
+ */
 export const SUBSCRIBER_PROVIDERS = [
-  "slack", "discord", "msteams", "mattermost", "ryver", "zulip", "grafana-on-call", "getstream", "rocket-chat",
-  "whatsapp-business", "chat-webhook", "platform-slack", "fcm", "apns", "expo", "one-signal", "pushpad",
-  "push-webhook", "pusher-beams", "appio",
+  "slack", "discord", "msteams", "webex-messaging", "mattermost", "ryver", "zulip", "grafana-on-call", "getstream",
+  "rocket-chat", "whatsapp-business", "line", "chat-webhook", "platform-slack", "telegram", "sendblue", "fcm", "apns",
+  "expo", "one-signal", "pushpad", "push-webhook", "pusher-beams", "appio",
 ] as const;
-export const SubscriberProviderId = z.enum(SUBSCRIBER_PROVIDERS);
-export type SubscriberProviderId = z.infer<typeof SubscriberProviderId>;
+export type SubscriberProviderId = (typeof SUBSCRIBER_PROVIDERS)[number] | (string & {});
 
 /** Job provider enumeration. */
 export const JOB_PROVIDERS = [
@@ -61,7 +95,8 @@ export const JOB_PROVIDERS = [
   "pusher-beams", "appio", "platform", "slack", "discord", "msteams", "mattermost", "ryver", "zulip",
   "grafana-on-call", "getstream", "rocket-chat", "whatsapp-business", "chat-webhook", "platform-slack",
 ] as const;
-export const JobProviderId = z.enum(JOB_PROVIDERS);
+/** A job's provider as the service returns it (open: production spells its own `<service>-...`). */
+export const JobProviderId = openEnum(JOB_PROVIDERS);
 
 /** StepFilter `type` values. */
 export const FILTER_TYPES = ["BOOLEAN", "TEXT", "DATE", "NUMBER", "STATEMENT", "LIST", "MULTI_LIST", "GROUP"] as const;
@@ -89,6 +124,14 @@ export const StepFilter = z.object({
 });
 export type StepFilter = z.infer<typeof StepFilter>;
 
+/** Filters of integration conditions and steps as the service returns them (open). */
+export const StepFilterRead = z.looseObject({
+  isNegated: z.boolean().optional(),
+  type: openEnum(FILTER_TYPES).optional(),
+  value: openEnum(["AND", "OR"]).optional(),
+  children: z.array(z.looseObject({ field: z.string().optional(), value: z.unknown().optional(), operator: openEnum(FILTER_OPERATORS).optional(), on: openEnum(["subscriber", "payload"]).optional() })).optional(),
+});
+
 /** A user reference on workflows. */
 export const User = z.looseObject({
   _id: z.string(),
@@ -102,6 +145,15 @@ export const ContextKey = z.string().regex(/^[^:\s]+:[^:\s]+$/, { error: "must h
 
 /** An ISO 8601 timestamp string. */
 export const Timestamp = z.string();
+
+/**
+ * The service's slug rule for workflow and step ids: letters and digits, with `-`, `_` or `.` only
+ * between them (`SLUG_IDENTIFIER_REGEX` of the service's shared package; the contract prints its
+ * name as the pattern).
+ */
+export const SLUG_IDENTIFIER = /^[a-zA-Z0-9]+(?:[-_.][a-zA-Z0-9]+)*$/;
+/** The check message for a value that is not a slug. */
+export const SLUG_MESSAGE = "must be a slug: letters and digits, with -, _ or . only between them";
 
 /** Strings we send must not carry control characters and must stay a sane size. */
 export const SafeString = (max = 1024) =>

@@ -1,12 +1,12 @@
 /** Event (notification record) shapes of spec/api.md, and the trigger request of production. */
 import { z } from "zod";
-import { JsonObject, Origin, Severity, StepFilter, StepType, TIME_UNITS } from "./common";
+import { ChannelRead, JsonObject, Origin, SeverityRead, StepFilterRead, StepType, TIME_UNITS, openEnum } from "./common";
 
 /** A trigger of a workflow. */
 export const Trigger = z.looseObject({
-  type: z.enum(["event"]),
+  type: openEnum(["event"]),
   identifier: z.string(),
-  variables: z.array(z.looseObject({ name: z.string() })),
+  variables: z.array(z.looseObject({ name: z.string() })).optional(),
   subscriberVariables: z.array(z.looseObject({ name: z.string() })).optional(),
 });
 
@@ -14,12 +14,12 @@ export const Trigger = z.looseObject({
 export const DigestMetadata = z.looseObject({
   digestKey: z.string().optional(),
   amount: z.number().optional(),
-  unit: z.enum(TIME_UNITS).optional(),
-  type: z.enum(["regular", "backoff", "timed"]),
+  unit: openEnum(TIME_UNITS).optional(),
+  type: openEnum(["regular", "backoff", "timed"]).optional(),
   events: z.array(JsonObject).optional(),
   backoff: z.boolean().optional(),
   backoffAmount: z.number().optional(),
-  backoffUnit: z.enum(TIME_UNITS).optional(),
+  backoffUnit: openEnum(TIME_UNITS).optional(),
   updateMode: z.boolean().optional(),
   timed: z.looseObject({
     atTime: z.string().optional(),
@@ -37,28 +37,28 @@ export const DigestMetadata = z.looseObject({
 export const ExecutionDetail = z.looseObject({
   _id: z.string(),
   createdAt: z.string().optional(),
-  status: z.enum(["Success", "Warning", "Failed", "Pending", "Queued", "ReadConfirmation"]),
+  status: openEnum(["Success", "Warning", "Failed", "Pending", "Queued", "ReadConfirmation"]),
   detail: z.string(),
   isRetry: z.boolean(),
   isTest: z.boolean(),
   providerId: z.string().optional(),
   raw: z.string().nullable().optional(),
-  source: z.enum(["Credentials", "Internal", "Payload", "Webhook"]),
+  source: openEnum(["Credentials", "Internal", "Payload", "Webhook"]),
 });
 export type ExecutionDetail = z.infer<typeof ExecutionDetail>;
 
 /** The step a job ran. */
 export const EventStep: z.ZodType<Record<string, unknown>> = z.lazy(() => z.looseObject({
   _id: z.string(),
-  active: z.boolean(),
+  active: z.boolean().optional(),
   replyCallback: JsonObject.optional(),
   controlVariables: JsonObject.optional(),
   metadata: JsonObject.optional(),
   issues: JsonObject.optional(),
-  filters: z.array(StepFilter),
+  filters: z.array(StepFilterRead).optional(),
   template: JsonObject.optional(),
   variants: z.array(EventStep).optional(),
-  _templateId: z.string(),
+  _templateId: z.string().optional(),
   name: z.string().optional(),
   _parentId: z.string().nullable().optional(),
 }));
@@ -68,11 +68,11 @@ export const Job = z.looseObject({
   _id: z.string(),
   type: StepType,
   digest: DigestMetadata.optional(),
-  executionDetails: z.array(ExecutionDetail),
-  step: EventStep,
+  executionDetails: z.array(ExecutionDetail).optional(),
+  step: EventStep.optional(),
   overrides: JsonObject.optional(),
   payload: JsonObject.optional(),
-  providerId: z.string(),
+  providerId: z.string().optional(),
   status: z.string(),
   updatedAt: z.string().optional(),
   scheduleExtensionsCount: z.number().optional(),
@@ -90,7 +90,7 @@ export const Event = z.looseObject({
   _digestedNotificationId: z.string().optional(),
   createdAt: z.string().optional(),
   updatedAt: z.string().optional(),
-  channels: z.array(StepType).optional(),
+  channels: z.array(ChannelRead).optional(),
   subscriber: z.looseObject({
     firstName: z.string().optional(),
     subscriberId: z.string(),
@@ -103,7 +103,7 @@ export const Event = z.looseObject({
     _id: z.string().optional(),
     name: z.string(),
     origin: Origin.optional(),
-    triggers: z.array(Trigger),
+    triggers: z.array(Trigger).optional(),
   }).optional(),
   jobs: z.array(Job).optional(),
   payload: JsonObject.optional(),
@@ -111,7 +111,7 @@ export const Event = z.looseObject({
   controls: JsonObject.optional(),
   to: JsonObject.optional(),
   topics: z.array(z.looseObject({ _topicId: z.string(), topicKey: z.string() })).optional(),
-  severity: Severity.optional(),
+  severity: SeverityRead.optional(),
   critical: z.boolean().optional(),
   contextKeys: z.array(z.string()).optional(),
 });
@@ -126,14 +126,22 @@ export const EventPage = z.looseObject({
 });
 export type EventPage = z.infer<typeof EventPage>;
 
-/** Body of `POST /v1/events/trigger` (production). */
+/**
+ * Body of `POST /v1/events/trigger` (production; `TriggerEventRequestDto`). Each `context` entry,
+ * a context type mapped to an id or `{ id, data }`, becomes a context key `type:id` on the event
+ * and its messages (what the `contextKeys` filters of the lists match); there is no `contextKeys`
+ * field in the body.
+ */
 export const TriggerBody = z.strictObject({
   name: z.string().min(1),
   to: z.union([z.string(), JsonObject, z.array(z.union([z.string(), JsonObject]))]),
   payload: JsonObject.optional(),
   transactionId: z.string().optional(),
   overrides: JsonObject.optional(),
-  contextKeys: z.array(z.string()).optional(),
+  actor: z.union([z.string(), JsonObject]).optional(),
+  tenant: z.union([z.string(), JsonObject]).optional(),
+  context: z.record(z.string(), z.union([z.string(), z.looseObject({ id: z.string(), data: JsonObject.optional() })])).optional(),
+  bridgeUrl: z.string().optional(),
 });
 export type TriggerBody = z.infer<typeof TriggerBody>;
 

@@ -1,6 +1,6 @@
 /** Integration shapes of spec/api.md, and the request bodies of its create and update. */
 import { z } from "zod";
-import { Channel, StepFilter, Timestamp } from "./common";
+import { Channel, ChannelRead, StepFilter, StepFilterRead, Timestamp } from "./common";
 
 /** The string-valued credential fields of an integration. */
 export const CREDENTIAL_STRING_KEYS = [
@@ -49,15 +49,16 @@ export const Integration = z.looseObject({
   name: z.string(),
   identifier: z.string(),
   providerId: z.string(),
-  channel: Channel,
+  /** Absent on integrations of another kind (agent integrations have no channel). */
+  channel: ChannelRead.optional(),
   credentials: Credentials.optional(),
   configurations: Configurations.optional(),
   active: z.boolean(),
-  deleted: z.boolean(),
+  deleted: z.boolean().optional(),
   deletedAt: Timestamp.nullable().optional(),
   deletedBy: z.string().nullable().optional(),
-  primary: z.boolean(),
-  conditions: z.array(StepFilter).optional(),
+  primary: z.boolean().optional(),
+  conditions: z.array(StepFilterRead).optional(),
 });
 export type Integration = z.infer<typeof Integration>;
 

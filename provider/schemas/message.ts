@@ -1,30 +1,30 @@
 /** Message shapes of spec/api.md and the page of `GET /v1/messages`. */
 import { z } from "zod";
-import { Channel, JsonObject } from "./common";
+import { ChannelRead, JsonObject, openEnum } from "./common";
 import { Subscriber } from "./subscriber";
 
 /** A block of email content. */
 export const EmailBlock = z.looseObject({
-  type: z.enum(["button", "text"]),
+  type: openEnum(["button", "text"]),
   content: z.string(),
   url: z.string().optional(),
-  styles: z.looseObject({ textAlign: z.enum(["center", "left", "right"]) }).optional(),
+  styles: z.looseObject({ textAlign: openEnum(["center", "left", "right"]).optional() }).optional(),
 });
 
 /** The call to action of an in-app message. */
 export const MessageCTA = z.looseObject({
-  type: z.enum(["redirect"]).optional(),
+  type: openEnum(["redirect"]).optional(),
   data: z.looseObject({ url: z.string().optional() }).optional(),
   action: z.looseObject({
-    status: z.enum(["pending", "done"]).optional(),
+    status: openEnum(["pending", "done"]).optional(),
     buttons: z.array(z.looseObject({
-      type: z.enum(["primary", "secondary"]),
+      type: openEnum(["primary", "secondary"]),
       content: z.string(),
       resultContent: z.string().optional(),
     })).optional(),
     result: z.looseObject({
       payload: JsonObject.optional(),
-      type: z.enum(["primary", "secondary"]).optional(),
+      type: openEnum(["primary", "secondary"]).optional(),
     }).optional(),
   }).optional(),
 });
@@ -48,7 +48,7 @@ export const Message = z.looseObject({
   content: z.union([z.array(EmailBlock), z.string()]).optional(),
   transactionId: z.string(),
   subject: z.string().optional(),
-  channel: Channel,
+  channel: ChannelRead,
   read: z.boolean(),
   seen: z.boolean(),
   snoozedUntil: z.string().optional(),
@@ -58,9 +58,9 @@ export const Message = z.looseObject({
   providerId: z.string().optional(),
   deviceTokens: z.array(z.string()).optional(),
   title: z.string().optional(),
-  cta: MessageCTA,
+  cta: MessageCTA.optional(),
   _feedId: z.string().nullable().optional(),
-  status: z.enum(["sent", "error", "warning"]),
+  status: openEnum(["sent", "error", "warning"]),
   errorId: z.string().optional(),
   errorText: z.string().optional(),
   payload: JsonObject.optional(),

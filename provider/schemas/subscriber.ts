@@ -1,6 +1,6 @@
 /** Subscriber shapes of spec/api.md, the search page, and the bodies of its writes. */
 import { z } from "zod";
-import { SubscriberProviderId, Timestamp, JsonObject } from "./common";
+import { Timestamp, JsonObject, type SubscriberProviderId } from "./common";
 
 /** Channel credentials of a subscriber for one provider. */
 const channelCredentialShape = {
@@ -24,8 +24,8 @@ export type ChannelCredentials = z.infer<typeof ChannelCredentialsInput>;
 export const ChannelSettings = z.looseObject({
   providerId: z.string(),
   integrationIdentifier: z.string().optional(),
-  credentials: ChannelCredentials,
-  _integrationId: z.string(),
+  credentials: ChannelCredentials.optional(),
+  _integrationId: z.string().optional(),
 });
 export type ChannelSettings = z.infer<typeof ChannelSettings>;
 
@@ -66,7 +66,7 @@ export type SubscriberSearchPage = z.infer<typeof SubscriberSearchPage>;
 
 /** Body of `PUT /v1/subscribers/{subscriberId}/credentials`. */
 export const UpdateSubscriberCredentialsBody = z.strictObject({
-  providerId: SubscriberProviderId,
+  providerId: z.string() as z.ZodType<SubscriberProviderId>,
   integrationIdentifier: z.string().optional(),
   credentials: ChannelCredentialsInput,
 });

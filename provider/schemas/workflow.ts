@@ -1,6 +1,6 @@
 /** Workflow shapes of spec/api.md and production-notes.md: list items, the full workflow, steps. */
 import { z } from "zod";
-import { JsonObject, Origin, Severity, StepType, TIME_UNITS, UrlLike, User, WorkflowStatus, WorkflowStepKind } from "./common";
+import { JsonObject, Origin, SeverityRead, StepType, TIME_UNITS, UrlLike, User, WorkflowStatus, WorkflowStepKind, openEnum } from "./common";
 
 const skip = JsonObject.optional();
 const Redirect = z.strictObject({
@@ -8,6 +8,12 @@ const Redirect = z.strictObject({
   target: z.enum(["_self", "_blank", "_parent", "_top", "_unfencedTop"]).optional(),
 });
 const Action = z.strictObject({ label: z.string().optional(), redirect: Redirect.optional() });
+
+/** Throttle window units production accepts. */
+export const THROTTLE_UNITS = ["minutes", "hours", "days"] as const;
+/** Methods of an `http_request` step. */
+export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+const KeyValue = z.strictObject({ key: z.string(), value: z.string() });
 
 /** Control values of each step kind. Unknown keys are refused for the kinds api.md shows. */
 export const StepControlValues = {
@@ -32,10 +38,15 @@ export const StepControlValues = {
     editorType: z.enum(["block", "html"]).optional(),
     disableOutputSanitization: z.boolean().optional(),
     layoutId: z.string().nullable().optional(),
+    // Accepted by production (production-notes.md, Second pass), newer than spec/openapi.json.
+    from: z.strictObject({ email: z.string().optional(), name: z.string().optional() }).optional(),
+    replyTo: z.string().optional(),
+    preheader: z.string().optional(),
+    useProviderDefaults: z.boolean().optional(),
   }),
   sms: z.strictObject({ skip, body: z.string().optional() }),
   push: z.strictObject({ skip, subject: z.string().optional(), body: z.string().optional() }),
-  chat: z.strictObject({ skip, body: z.string().optional() }),
+  chat: z.strictObject({ skip, body: z.string().optional(), editorType: z.enum(["block", "text"]).optional() }),
   delay: z.strictObject({
     skip,
     type: z.enum(["regular", "timed"]).optional(),
@@ -54,15 +65,28 @@ export const StepControlValues = {
     cron: z.string().min(1).optional(),
     lookBackWindow: z.looseObject({ amount: z.number().nonnegative(), unit: z.enum(TIME_UNITS) }).optional(),
   }),
+  // ThrottleControlDto of spec/openapi.json: production refuses a unit other than minutes, hours or days.
   throttle: z.looseObject({
     skip,
     type: z.enum(["fixed", "dynamic"]).optional(),
-    amount: z.number().nonnegative().optional(),
-    unit: z.enum(TIME_UNITS).optional(),
-    threshold: z.number().int().positive().optional(),
+    amount: z.number().min(1).optional(),
+    unit: z.enum(THROTTLE_UNITS).optional(),
+    dynamicKey: z.string().optional(),
+    threshold: z.number().int().min(1).optional(),
     throttleKey: z.string().optional(),
   }),
   custom: z.looseObject({ skip }),
+  // HttpRequestControlDto of spec/openapi.json.
+  http_request: z.strictObject({
+    skip,
+    method: z.enum(HTTP_METHODS, { error: `an http_request step requires method: one of ${HTTP_METHODS.join(", ")}` }),
+    url: z.string({ error: "an http_request step requires a url (string)" }).min(1, { error: "must not be empty" }),
+    headers: z.array(KeyValue).optional(),
+    body: z.union([z.string(), z.array(KeyValue)]).optional(),
+    responseBodySchema: JsonObject.optional(),
+    enforceSchemaValidation: z.boolean().optional(),
+    continueOnFailure: z.boolean().optional(),
+  }),
 } as const satisfies Record<z.infer<typeof WorkflowStepKind>, z.ZodType>;
 
 /** Per-channel preference: `{ enabled }`. */
@@ -91,7 +115,8 @@ export const StepInput = z.object({
   _id: z.string().optional(),
   stepId: z.string().optional(),
   name: z.string(),
-  type: WorkflowStepKind,
+  // A step of a kind this release does not know is sent back as read (with its _id).
+  type: z.string(),
   controlValues: JsonObject.optional(),
 });
 export type StepInput = z.infer<typeof StepInput>;
@@ -108,7 +133,7 @@ export const CreateWorkflowBody = z.object({
   payloadSchema: JsonObject.nullable().optional(),
   isTranslationEnabled: z.boolean().optional(),
   preferences: PreferencesInput.optional(),
-  severity: Severity.optional(),
+  severity: SeverityRead.optional(),
   __source: z.string().optional(),
 });
 export type CreateWorkflowBody = z.infer<typeof CreateWorkflowBody>;
@@ -125,20 +150,21 @@ export const UpdateWorkflowBody = z.object({
   workflowId: z.string().optional(),
   steps: z.array(StepInput),
   preferences: PreferencesInput,
+  /** Echoed from what was read, never a constant: production spells it with its own name. */
   origin: Origin,
-  severity: Severity.optional(),
+  severity: SeverityRead.optional(),
 });
 export type UpdateWorkflowBody = z.infer<typeof UpdateWorkflowBody>;
 
 /** Issues found on a step. */
 export const StepIssues = z.looseObject({
   controls: z.record(z.string(), z.array(z.looseObject({
-    issueType: z.enum(["ILLEGAL_VARIABLE_IN_CONTROL_VALUE", "INVALID_FILTER_ARG_IN_VARIABLE", "MISSING_VALUE", "TIER_LIMIT_EXCEEDED"]),
+    issueType: openEnum(["ILLEGAL_VARIABLE_IN_CONTROL_VALUE", "INVALID_FILTER_ARG_IN_VARIABLE", "MISSING_VALUE", "TIER_LIMIT_EXCEEDED"]),
     variableName: z.string().optional(),
     message: z.string(),
   }))).optional(),
   integration: z.record(z.string(), z.array(z.looseObject({
-    issueType: z.enum(["MISSING_INTEGRATION", "INBOX_NOT_CONNECTED"]),
+    issueType: openEnum(["MISSING_INTEGRATION", "INBOX_NOT_CONNECTED"]),
     variableName: z.string().optional(),
     message: z.string(),
   }))).optional(),
@@ -149,18 +175,18 @@ export const StepResponse = z.looseObject({
   controls: z.looseObject({
     dataSchema: JsonObject.optional(),
     uiSchema: JsonObject.optional(),
-    values: JsonObject,
-  }),
+    values: JsonObject.optional(),
+  }).optional(),
   controlValues: JsonObject.optional(),
-  variables: JsonObject,
+  variables: JsonObject.optional(),
   stepId: z.string(),
   _id: z.string(),
   name: z.string(),
-  slug: z.string(),
+  slug: z.string().optional(),
   type: StepType,
-  origin: Origin,
-  workflowId: z.string(),
-  workflowDatabaseId: z.string(),
+  origin: Origin.optional(),
+  workflowId: z.string().optional(),
+  workflowDatabaseId: z.string().optional(),
   issues: StepIssues.optional(),
 });
 export type StepResponse = z.infer<typeof StepResponse>;
@@ -189,7 +215,7 @@ export const Workflow = z.looseObject({
   issues: JsonObject.optional(),
   lastTriggeredAt: z.string().nullable().optional(),
   payloadExample: JsonObject.nullable().optional(),
-  severity: Severity,
+  severity: SeverityRead,
 });
 export type Workflow = z.infer<typeof Workflow>;
 
@@ -208,9 +234,9 @@ export const WorkflowListItem = z.looseObject({
   status: WorkflowStatus,
   origin: Origin,
   lastTriggeredAt: z.string().nullable().optional(),
-  stepTypeOverviews: z.array(StepType),
+  stepTypeOverviews: z.array(StepType).optional(),
   isTranslationEnabled: z.boolean().optional(),
-  steps: z.array(z.looseObject({ slug: z.string(), type: StepType, issues: StepIssues.optional() })),
+  steps: z.array(z.looseObject({ slug: z.string().optional(), type: StepType, issues: StepIssues.optional() })).optional(),
 });
 export type WorkflowListItem = z.infer<typeof WorkflowListItem>;
 
