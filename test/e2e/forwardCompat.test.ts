@@ -91,17 +91,21 @@ describe("an environment with objects of kinds the provider does not know", () =
   it("runs up beside them, passes their unknown values through every function, and plans no change with or without refresh", async () => {
     const up = await ts.stack.up();
     const o = Object.fromEntries(Object.entries(up.outputs).map(([k, v]) => [k, v.value]));
+    // The functions run while the engine creates the stack's own objects, so only the seeded
+    // objects are asserted exactly.
     expect(o).toMatchObject({
-      stepKinds: { future: ["ai_agent", "in_app"], hooked: ["http_request"], welcome: ["in_app", "http_request"] },
+      stepKinds: { future: ["ai_agent", "in_app"], hooked: ["http_request"] },
       origins: { future: "novu-cloud", hooked: "novu-cloud-v1" },
       agentChannel: "none",
       jobKinds: ["ai_agent", "http_request", "in_app"],
       eventJobs: ["ai_agent", "in_app"],
       messageChannels: ["in_app", "tool"],
-      aliceProviders: ["slack", "telegram"],
       subscriberCount: 1,
     });
-    expect(o.integrationProviders).toEqual(["novu-agent", "novu-email", "sendgrid", "slack"]);
+    expect(o.integrationProviders).toEqual(expect.arrayContaining(["novu-agent", "novu-email"]));
+    expect(o.aliceProviders).toEqual(expect.arrayContaining(["telegram"]));
+    const welcome = await emu.api("GET", "/v2/workflows/welcome");
+    expect(welcome.body.steps.map((s: { type: string }) => s.type)).toEqual(["in_app", "http_request"]);
     await ts.stack.preview({ expectNoChanges: true });
     await ts.stack.preview({ refresh: true, expectNoChanges: true });
   });
