@@ -44,13 +44,15 @@ export async function demoProgram(): Promise<Record<string, unknown>> {
   }, { dependsOn: [slack, sms] });
 
   const aliceSlack = new notify.SubscriberCredentials("alice-slack", {
-    subscriberId: "alice", providerId: "slack", integrationIdentifier: "slack-main",
+    // The integration's identifier as an output: the engine creates the (active) integration
+    // first, which the service needs before it takes a subscriber's credentials.
+    subscriberId: "alice", providerId: "slack", integrationIdentifier: slack.identifier,
     credentials: { webhookUrl: secret("aliceSlackHook", "https://hooks.slack.example/services/T000/B000/demo") },
-  }, { dependsOn: [slack] });
+  });
   const bobPush = new notify.SubscriberCredentials("bob-fcm", {
-    subscriberId: "bob", providerId: "fcm", integrationIdentifier: "fcm-main",
+    subscriberId: "bob", providerId: "fcm", integrationIdentifier: fcm.identifier,
     credentials: { deviceTokens: ["demo-device-token-1", "demo-device-token-2"] },
-  }, { dependsOn: [fcm] });
+  });
 
   const alice = notify.getSubscriberOutput({ subscriberId: "alice" });
   const active = await notify.getIntegrations({ activeOnly: true });

@@ -42,9 +42,10 @@ export function gitops() {
   const opsSlack = new notify.SubscriberCredentials("ops-slack", {
     subscriberId: config.require("opsSubscriber"),
     providerId: "slack",
-    integrationIdentifier: "slack-ops",
+    // The active integration's identifier as an output, so the engine creates it first.
+    integrationIdentifier: slack.identifier,
     credentials: { webhookUrl: config.requireSecret("opsSlackWebhook") },
-  }, { dependsOn: [slack] });
+  });
 
   return { workflowId: incident.workflowId, incidentSteps: incident.steps.apply((s) => s.length), opsCredentials: opsSlack.id };
 }

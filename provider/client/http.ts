@@ -263,7 +263,13 @@ export class HttpTransport {
         else if (m && typeof m === "object") details = Object.entries(m).map(([k, v]) => `${k}: ${fmt(v)}`);
         if (Array.isArray(body.errors)) details.push(...body.errors.map(fmt));
         else if (body.errors && typeof body.errors === "object") {
-          details.push(...Object.entries(body.errors).map(([k, v]) => `${k}: ${fmt(v)}`));
+          // Production's validation failures (422 "Validation Error") list the validator's
+          // messages under errors.general.messages (its exception filter); other keys name a field.
+          for (const [k, v] of Object.entries(body.errors)) {
+            const messages = v && typeof v === "object" ? (v as { messages?: unknown }).messages : undefined;
+            if (Array.isArray(messages)) details.push(...messages.map((x) => (k === "general" ? fmt(x) : `${k}: ${fmt(x)}`)));
+            else details.push(`${k}: ${fmt(v)}`);
+          }
         }
         if (!message) message = typeof body.error === "string" ? body.error : details.length ? "validation failed" : "";
         if (!requestId && typeof body.errorId === "string") requestId = body.errorId;

@@ -39,6 +39,9 @@ const ROWS: Row[] = [
   // Workflow
   ["missing workflowId", "Workflow", without(wf({}), "workflowId"), /workflowId: is required/],
   ["workflowId not a slug", "Workflow", wf({ workflowId: "bad id!" }), /workflowId: must be a slug/],
+  ["workflowId ending in a separator", "Workflow", wf({ workflowId: "welcome-" }), /workflowId: must be a slug: letters and digits, with -, _ or \. only between them/],
+  ["throttle unit production refuses", "Workflow", step({ name: "T", type: "throttle", controlValues: { type: "fixed", amount: 1, unit: "weeks" } }), /steps\[0\]\.controlValues\.unit: must be one of "minutes", "hours", "days"/],
+  ["http_request step without a url", "Workflow", step({ name: "Call", type: "http_request", controlValues: { method: "GET" } }), /steps\[0\]\.controlValues\.url: an http_request step requires a url/],
   ["missing name", "Workflow", without(wf({}), "name"), /name: is required/],
   ["missing steps", "Workflow", without(wf({}), "steps"), /steps: is required/],
   ["unknown step type", "Workflow", step({ name: "X", type: "carrier_pigeon" }), /steps\[0\]\.type: must be one of/],
@@ -56,7 +59,10 @@ const ROWS: Row[] = [
   ["duplicate stepIds", "Workflow", wf({ steps: [{ name: "A", type: "sms", stepId: "s" }, { name: "B", type: "sms", stepId: "s" }] }), /steps\[1\]\.stepId: duplicates the stepId of steps\[0\]/],
   ["control character in a tag", "Workflow", wf({ tags: ["ok", "b\u0007ad"] }), /tags\[1\]: must not contain control characters/],
   // SubscriberCredentials
-  ["unknown subscriber provider", "SubscriberCredentials", cred({ providerId: "carrier-pigeon" }), /providerId: must be one of/],
+  // An unknown provider id of the right shape is accepted (production adds providers); a near miss is a typo.
+  ["subscriber provider one edit from a known one", "SubscriberCredentials", cred({ providerId: "slak" }), /providerId: unknown provider "slak": did you mean "slack"\?/],
+  ["subscriber provider of another shape", "SubscriberCredentials", cred({ providerId: "Carrier Pigeon" }), /providerId: must be a provider id \(lowercase letters and digits/],
+  ["repeated device token", "SubscriberCredentials", cred({ providerId: "fcm", credentials: { deviceTokens: ["t1", "t1"] } }), /credentials\.deviceTokens: must not repeat a token/],
   ["missing subscriberId", "SubscriberCredentials", without(cred({}), "subscriberId"), /subscriberId: is required/],
   ["missing credentials", "SubscriberCredentials", without(cred({}), "credentials"), /credentials: is required \(object\)/],
   ["webhookUrl that is not a URL", "SubscriberCredentials", cred({ credentials: { webhookUrl: "hooks.example/x" } }), /credentials\.webhookUrl: must be a valid http\(s\) URL/],
@@ -68,6 +74,7 @@ const ROWS: Row[] = [
   ["getSubscribers maxResults 0", "fn:getSubscribers", { maxResults: 0 }, /getSubscribers: invalid arguments: maxResults/],
   ["getMessages unknown channel", "fn:getMessages", { channel: "fax" }, /getMessages: invalid arguments: channel: must be one of/],
   ["getEvents limit over 50", "fn:getEvents", { limit: 51 }, /getEvents: invalid arguments: limit/],
+  ["getEvents channels with a step type", "fn:getEvents", { channels: ["digest"] }, /getEvents: invalid arguments: channels\[0\]: must be one of "in_app", "email", "sms", "chat", "push", "tool"/],
   ["getEvents after not a timestamp", "fn:getEvents", { after: "yesterday" }, /getEvents: invalid arguments: after: must be an ISO 8601 timestamp/],
   ["getEvent without an id", "fn:getEvent", {}, /getEvent: invalid arguments: notificationId/],
   ["getSubscriber empty id", "fn:getSubscriber", { subscriberId: "" }, /getSubscriber: invalid arguments: subscriberId: must not be empty/],
