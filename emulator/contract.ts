@@ -57,7 +57,7 @@ const isFreeObject = (n: unknown): boolean => {
 };
 
 /** How a schema is read: requests as the validation pipe reads them, responses as they are. */
-export type SchemaDirection = "request" | "response";
+export type SchemaDirection = "request" | "response" | "request-closed";
 
 /**
  * OpenAPI 3.0 (as NestJS emits it) to JSON Schema for Ajv. Each rewrite is a fact about the
@@ -122,7 +122,13 @@ export function fromOpenApi(node: unknown, direction: SchemaDirection = "respons
       .map((v) => v.replace(NAME_IN_DOCUMENT, SERVICE_NAME));
     out.enum = [...values, ...twins.filter((t) => !values.includes(t))];
   }
-  if (direction === "request" && Array.isArray(out.required) && out.properties) {
+  // A closed reading, for tests of what a client sends (never for the emulator, which ignores
+  // unknown fields as the service does): an object that lists its properties, and is not composed
+  // of other schemas, has no others.
+  if (direction === "request-closed" && out.properties && out.additionalProperties === undefined && !out.allOf && !out.anyOf && !out.if) {
+    out.additionalProperties = false;
+  }
+  if (direction !== "response" && Array.isArray(out.required) && out.properties) {
     const props = out.properties as Record<string, Node>;
     out.required = (out.required as string[]).filter((r) => !(props[r] && "default" in props[r]));
   }
@@ -159,7 +165,9 @@ export function errorMessages(errors: ErrorObject[] | null | undefined, root = "
     // `if` and `anyOf` only say that a branch failed; the branch's own errors say how.
     if (e.keyword === "if" || (e.keyword === "anyOf" && (errors ?? []).length > 1)) continue;
     const at = e.instancePath.slice(1).replace(/\//g, ".");
-    const field = e.keyword === "required" ? [at, (e.params as { missingProperty: string }).missingProperty].filter(Boolean).join(".") : at;
+    const named = e.keyword === "required" ? (e.params as { missingProperty: string }).missingProperty
+      : e.keyword === "additionalProperties" ? (e.params as { additionalProperty: string }).additionalProperty : undefined;
+    const field = [at, named].filter(Boolean).join(".");
     const allowed = e.keyword === "enum" ? `: ${(e.params as { allowedValues: unknown[] }).allowedValues.filter((v) => v !== null).join(", ")}` : "";
     lines.add(`${field || root}: ${e.message ?? "is invalid"}${allowed}`);
   }
@@ -173,13 +181,18 @@ interface CompiledOperation {
   arrays: Set<string>;
 }
 
-let compiled: Map<string, CompiledOperation> | undefined;
+const compiled = new Map<"request" | "request-closed", Map<string, CompiledOperation>>();
 
-/** Compiles a validator for every operation of the document (once per process). */
-export function loadContract(): Map<string, CompiledOperation> {
-  if (compiled) return compiled;
+/**
+ * Compiles a validator for every operation of the document (once per process and reading):
+ * `request` as the service reads requests (unknown fields ignored), `request-closed` also
+ * refusing fields the document does not list.
+ */
+export function loadContract(reading: "request" | "request-closed" = "request"): Map<string, CompiledOperation> {
+  const hit = compiled.get(reading);
+  if (hit) return hit;
   const doc = openApiDocument();
-  const components = componentsAsJsonSchema("request");
+  const components = componentsAsJsonSchema(reading);
   const bodies = new Ajv({ strict: false, allErrors: true });
   // Query values arrive as strings, once or repeated; the pipe transforms them to the DTO's types.
   const queries = new Ajv({ strict: false, allErrors: true, coerceTypes: "array" });
@@ -187,25 +200,26 @@ export function loadContract(): Map<string, CompiledOperation> {
     addFormats(ajv);
     ajv.addSchema(components, "openapi");
   }
-  compiled = new Map();
+  const operations = new Map<string, CompiledOperation>();
+  compiled.set(reading, operations);
   for (const [template, ops] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(ops)) {
       const entry: CompiledOperation = { arrays: new Set() };
       const bodySchema = op.requestBody?.content?.["application/json"]?.schema;
-      if (bodySchema) entry.body = bodies.compile(schemaOfOperation(bodySchema, "request"));
+      if (bodySchema) entry.body = bodies.compile(schemaOfOperation(bodySchema, reading));
       const params = (op.parameters ?? []).filter((p) => p.in === "query");
       if (params.length) {
         for (const p of params) if (p.schema?.type === "array") entry.arrays.add(p.name);
         entry.query = queries.compile({
           type: "object",
-          properties: Object.fromEntries(params.map((p) => [p.name, schemaOfOperation(p.schema ?? {}, "request")])),
+          properties: Object.fromEntries(params.map((p) => [p.name, schemaOfOperation(p.schema ?? {}, reading)])),
           required: params.filter((p) => p.required).map((p) => p.name),
         });
       }
-      compiled.set(`${method.toUpperCase()} ${template}`, entry);
+      operations.set(`${method.toUpperCase()} ${template}`, entry);
     }
   }
-  return compiled;
+  return operations;
 }
 
 /** Whether the document has this operation. */
@@ -217,13 +231,15 @@ export function hasOperation(method: string, pathTemplate: string): boolean {
  * Checks a request against the contract of `(method, pathTemplate)` (the template as the
  * document writes it, e.g. `/v2/workflows/{workflowId}`). Returns the validator's messages,
  * `field: message` each; an empty list when the request conforms or the document does not
- * describe the operation. A missing body is read as `{}`, as the framework does.
+ * describe the operation. A missing body is read as `{}`, as the framework does. `reading`
+ * `request-closed` also refuses fields the document does not list (for tests of a client).
  */
 export function validateRequest(
   method: string, pathTemplate: string,
   request: { body?: unknown; query?: URLSearchParams | Record<string, string | string[]> },
+  reading: "request" | "request-closed" = "request",
 ): string[] {
-  const op = loadContract().get(`${method.toUpperCase()} ${pathTemplate}`);
+  const op = loadContract(reading).get(`${method.toUpperCase()} ${pathTemplate}`);
   if (!op) return [];
   const messages: string[] = [];
   if (op.body && !op.body(structuredClone(request.body ?? {}))) messages.push(...errorMessages(op.body.errors));

@@ -26,6 +26,15 @@ interface ResourceModule {
   };
 }
 
+/**
+ * Fields production accepts that spec/openapi.json (older than the live document) does not list:
+ * email step controls `from`, `replyTo`, `preheader`, `useProviderDefaults` and the chat step's
+ * `editorType` (production-notes.md, Second pass, "Requests production accepts").
+ */
+const NEWER_THAN_DOCUMENT = [
+  /^steps\.\d+\.controlValues\.(from|replyTo|preheader|useProviderDefaults|editorType): must NOT have additional properties$/,
+];
+
 /** `METHOD /route` of every call in provider/client: what the provider can send. */
 function clientOperations(): string[] {
   const dir = path.join(ROOT, "provider/client");
@@ -148,10 +157,15 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     }
 
     const log = await emu.requests();
+    // Read closed: a field the document does not list is a mismatch too (the service would
+    // ignore it, so sending it means the provider believes in a field production does not have),
+    // except those production accepts beyond this document (NEWER_THAN_DOCUMENT).
     const mismatches = log.flatMap((r) => {
       expect(r.route, `${r.method} ${r.path} matched no operation`).toBeDefined();
       expect(r.bodyOmitted, `${r.method} ${r.path}`).toBeUndefined();
-      return validateRequest(r.method, r.route!, { body: r.body, query: r.query }).map((m) => `${r.method} ${r.route}: ${m}`);
+      return validateRequest(r.method, r.route!, { body: r.body, query: r.query }, "request-closed")
+        .filter((m) => !NEWER_THAN_DOCUMENT.some((re) => re.test(m)))
+        .map((m) => `${r.method} ${r.route}: ${m}`);
     });
     expect(mismatches).toEqual([]);
     // Every request succeeded but the two creates that meet an existing object, which adopt then
