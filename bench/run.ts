@@ -112,7 +112,7 @@ function stackConfig(emu: { url: string }): Record<string, automation.ConfigValu
 async function prepareService(emu: RunningEmulator, subscribers: number): Promise<void> {
   await api(emu, "POST", "/__emulator/reset");
   await api(emu, "POST", "/__emulator/seed", { subscribers: Array.from({ length: subscribers }, (_, i) => ({ subscriberId: `bench-sub-${i}` })) });
-  await api(emu, "POST", "/v1/integrations", { identifier: "slack-bench", providerId: "slack", channel: "chat", name: "Slack" });
+  await api(emu, "POST", "/v1/integrations", { identifier: "slack-bench", providerId: "slack", channel: "chat", name: "Slack", active: true });
 }
 
 async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
