@@ -11,13 +11,13 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { isConflict } from "../client/errors";
+import { isConflict, isNotFound } from "../client/errors";
 import { clientFor } from "../config";
 import {
   CREDENTIAL_KEYS, Channel, ConfigurationsInput, CredentialsInput, SafeString, StepFilter,
   type Configurations, type Credentials, type Integration as ApiIntegration, type StepFilter as StepFilterT, type UpdateIntegrationBody,
 } from "../schemas";
-import { changedKeys, checkWith, controlInputs, readInputs, declaredKeys, deleteIfPresent, failure, project, stripUndefined, unknownKeyHint, withSecrets, type CheckFailure } from "./common";
+import { changedKeys, checkWith, controlInputs, readInputs, declaredKeys, failure, project, stripUndefined, unknownKeyHint, withSecrets, type CheckFailure } from "./common";
 import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
 
 /** Inputs of an {@link Integration}. */
@@ -219,7 +219,21 @@ export const provider = {
   },
 
   async delete(id: string, props: Outputs) {
-    await deleteIfPresent(`delete integration "${String(props.identifier)}"`, () => clientFor().integrations.delete(id));
+    const api = clientFor().integrations;
+    const action = `delete integration "${String(props.identifier)}"`;
+    try {
+      await api.delete(id);
+    } catch (err) {
+      if (!isNotFound(err)) throw failure(action, err);
+      // Gone already counts as deleted. But the service deletes only within the API key's own
+      // environment (its remove-integration use case filters on it) while the listing spans the
+      // organisation: an integration of another environment answers 404 and stays.
+      const still = await api.get(id).catch(() => undefined);
+      if (still) {
+        throw failure(action, err, `The integration is in environment ${still._environmentId}, which this API key cannot change; ` +
+          "delete it with that environment's API key (a provider configured with it) or in the dashboard, then run this again");
+      }
+    }
   },
 };
 

@@ -19,8 +19,9 @@ const KeyValue = z.strictObject({ key: z.string(), value: z.string() });
 export const StepControlValues = {
   in_app: z.strictObject({
     skip,
-    body: z.string().optional(),
-    subject: z.string().optional(),
+    // InAppControlDto: body and subject, when given, are not empty.
+    body: z.string().min(1, { error: "must not be empty (leave it out instead)" }).optional(),
+    subject: z.string().min(1, { error: "must not be empty (leave it out instead)" }).optional(),
     avatar: UrlLike.optional(),
     primaryAction: Action.optional(),
     secondaryAction: Action.optional(),
@@ -33,7 +34,7 @@ export const StepControlValues = {
   }),
   email: z.strictObject({
     skip,
-    subject: z.string({ error: "an email step requires a subject (string)" }),
+    subject: z.string({ error: "an email step requires a subject (string)" }).min(1, { error: "must not be empty" }),
     body: z.string({ error: "an email step requires a body (string)" }),
     editorType: z.enum(["block", "html"]).optional(),
     disableOutputSanitization: z.boolean().optional(),
@@ -50,7 +51,7 @@ export const StepControlValues = {
   delay: z.strictObject({
     skip,
     type: z.enum(["regular", "timed"]).optional(),
-    amount: z.number().nonnegative().optional(),
+    amount: z.number().min(1).optional(),
     unit: z.enum(TIME_UNITS).optional(),
     cron: z.string().min(1).optional(),
   }),
@@ -59,11 +60,11 @@ export const StepControlValues = {
   digest: z.looseObject({
     skip,
     type: z.enum(["regular", "timed"]).optional(),
-    amount: z.number().nonnegative().optional(),
+    amount: z.number().min(1).optional(),
     unit: z.enum(TIME_UNITS).optional(),
     digestKey: z.string().optional(),
     cron: z.string().min(1).optional(),
-    lookBackWindow: z.looseObject({ amount: z.number().nonnegative(), unit: z.enum(TIME_UNITS) }).optional(),
+    lookBackWindow: z.looseObject({ amount: z.number().min(1), unit: z.enum(TIME_UNITS) }).optional(),
   }),
   // ThrottleControlDto of spec/openapi.json: production refuses a unit other than minutes, hours or days.
   throttle: z.looseObject({

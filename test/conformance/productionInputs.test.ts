@@ -63,6 +63,16 @@ describe("inputs production refuses", () => {
     ]);
   });
 
+  // Found by the property tests (test/unit/resources): the contract's InAppControlDto gives body
+  // and subject minLength 1, DelayControlDto, DigestControlDto and LookBackWindowDto amount minimum 1.
+  it("refuses an empty in-app subject and a delay or digest amount below 1, as the contract does", async () => {
+    const reasons = async (s: Record<string, unknown>) => (await failures(wf([s]))).map((f) => f.reason);
+    expect(await reasons({ name: "Inbox", type: "in_app", controlValues: { body: "b", subject: "" } })).toEqual(["steps[0].controlValues.subject: must not be empty (leave it out instead)"]);
+    expect(await reasons({ name: "Wait", type: "delay", controlValues: { amount: 0, unit: "hours" } })).toEqual(["steps[0].controlValues.amount: Too small: expected number to be >=1"]);
+    expect(await reasons({ name: "Digest", type: "digest", controlValues: { amount: 0, unit: "hours" } })).toEqual(["steps[0].controlValues.amount: Too small: expected number to be >=1"]);
+    expect(await reasons({ name: "Email", type: "email", controlValues: { subject: "", body: "b" } })).toEqual(["steps[0].controlValues.subject: must not be empty"]);
+  });
+
   it("refuses step types in the getEvents channels filter before any request", async () => {
     await expect(getEvents({ channels: ["digest" as never] })).rejects.toThrow(/getEvents: invalid arguments: channels\[0\]: must be one of "in_app", "email", "sms", "chat", "push", "tool"/);
     // A channel type passes the check (and then needs a connection, which this process has not).
@@ -141,6 +151,31 @@ describe("production's refusals of a credentials write", () => {
       const drifted = await compiled.read(id, read.props);
       expect((drifted as { inputs: { credentials: Record<string, unknown> } }).inputs.credentials).toEqual({ ...inputs.credentials, webhookUrl: "https://h.example.com/hand" });
     });
+  });
+});
+
+// The service deletes an integration only within the API key's environment
+// (apps/api/src/app/integrations/usecases/remove-integration/remove-integration.usecase.ts:
+// `delete({ _environmentId: command.environmentId, _id })`), while its listing spans the
+// organisation. Found by the property tests (test/unit/resources): a 404 there counted as deleted.
+describe("an integration in another environment of the organisation", () => {
+  it("fails its delete, naming the environment, instead of counting the service's 404 as done", async () => {
+    const emu = await startTestEmulator();
+    process.env.NOTIFY_API_URL = emu.url;
+    process.env.NOTIFY_API_KEY = emu.key;
+    try {
+      const integrations = loadPackage<{ provider: { create(i: object): Promise<{ id: string; outs: Record<string, unknown> }>; delete(id: string, p: object): Promise<void> } }>("/dist/provider/resources/integration").provider;
+      const { id, outs } = await integrations.create({ identifier: "elsewhere", providerId: "sendgrid", channel: "email", environmentId: "env_other" });
+      await expect(integrations.delete(id, outs)).rejects.toThrow(
+        /^Unable to delete integration "elsewhere": 404 Not Found: .*\. The integration is in environment env_other, which this API key cannot change; delete it with that environment's API key/);
+      const mine = await integrations.create({ identifier: "mine", providerId: "sendgrid", channel: "email" });
+      await integrations.delete(mine.id, mine.outs);
+      await integrations.delete(mine.id, mine.outs); // gone already: done
+    } finally {
+      delete process.env.NOTIFY_API_URL;
+      delete process.env.NOTIFY_API_KEY;
+      await emu.close();
+    }
   });
 });
 

@@ -1,0 +1,138 @@
+/**
+ * fast-check arbitraries of every input of the three resources, valid by construction: each step
+ * kind with its control values, conditions, preferences, credentials, payload schemas, unicode and
+ * edge lengths. Identifiers carry a per-run suffix so runs never meet each other's objects.
+ */
+import fc from "fast-check";
+
+type Obj = Record<string, unknown>;
+
+/** Text without control characters (the inputs refuse them), unicode included, up to `max`. */
+export const text = (min: number, max: number) =>
+  fc.string({ unit: "grapheme", minLength: min, maxLength: max }).filter((s) => !/[\u0000-\u001f\u007f]/.test(s) && s.length <= max && s.length >= min);
+
+const slugPart = fc.stringMatching(/^[a-z0-9]{1,8}$/);
+/** A slug by the service's rule: segments joined by `-`, `_` or `.`. */
+export const slug = fc.array(slugPart, { minLength: 1, maxLength: 3 }).chain((parts) =>
+  fc.array(fc.constantFrom("-", "_", "."), { minLength: parts.length - 1, maxLength: parts.length - 1 })
+    .map((seps) => parts.map((p, i) => (i ? seps[i - 1]! + p : p)).join("")));
+
+const jsonLeaf = fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.boolean());
+const jsonObject: fc.Arbitrary<Obj> = fc.dictionary(fc.stringMatching(/^[a-zA-Z][a-zA-Z0-9]{0,6}$/), fc.oneof(jsonLeaf, fc.dictionary(fc.stringMatching(/^[a-z]{1,5}$/), jsonLeaf, { maxKeys: 3 })), { maxKeys: 4 });
+
+const opt = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
+
+// ---------------------------------------------------------------- Integration
+
+const PROVIDERS: [string, string][] = [["sendgrid", "email"], ["mailgun", "email"], ["twilio", "sms"], ["slack", "chat"], ["discord", "chat"], ["fcm", "push"], ["apns", "push"]];
+
+const fieldFilter = fc.record({
+  field: fc.stringMatching(/^[a-z]{1,8}$/), value: fc.string({ maxLength: 12 }),
+  operator: fc.constantFrom("LARGER", "SMALLER", "EQUAL", "NOT_EQUAL", "IN", "LIKE", "BETWEEN"), on: fc.constantFrom("subscriber", "payload"),
+});
+const stepFilter = fc.record({
+  isNegated: fc.boolean(), type: fc.constantFrom("BOOLEAN", "TEXT", "DATE", "NUMBER", "STATEMENT", "LIST", "MULTI_LIST", "GROUP"),
+  value: fc.constantFrom("AND", "OR"), children: fc.array(fieldFilter, { maxLength: 3 }),
+});
+const credentials = fc.record({
+  apiKey: opt(fc.string({ minLength: 1, maxLength: 40 })), from: opt(fc.emailAddress()), senderName: opt(text(1, 30)),
+  region: opt(fc.constantFrom("us-east-1", "eu-west-1")), secure: opt(fc.boolean()), port: opt(fc.integer({ min: 1, max: 65535 }).map(String)),
+}, { requiredKeys: [] });
+
+/** Integration inputs; `suffix` makes the identifier unique to the run. */
+export const integrationInputs = (suffix: string) => fc.constantFrom(...PROVIDERS).chain(([providerId, channel]) => fc.record({
+  identifier: slug.map((s) => `${s}-${suffix}`),
+  name: opt(text(1, 200)),
+  providerId: fc.constant(providerId),
+  channel: fc.constant(channel),
+  credentials: opt(credentials),
+  active: opt(fc.boolean()),
+  primary: opt(fc.constant(true)),
+  conditions: opt(fc.array(stepFilter, { maxLength: 2 })),
+  configurations: opt(fc.record({ inboundWebhookEnabled: opt(fc.boolean()), inboundWebhookSigningKey: opt(fc.string({ minLength: 1, maxLength: 20 })) }, { requiredKeys: [] })),
+  check: opt(fc.boolean()),
+  // The API key's own environment, declared (only that one can be changed and deleted with its key).
+  environmentId: opt(fc.constant("env_env0")),
+}, { requiredKeys: ["identifier", "providerId", "channel"] }))
+  // A primary integration is always active (check refuses active: false with primary: true).
+  .map((i) => (i.primary && i.active === false ? { ...i, active: true } : i))
+  .map(strip);
+
+// ---------------------------------------------------------------- Workflow
+
+const redirect = fc.record({ url: fc.constantFrom("/inbox", "https://example.com/a", "{{payload.url}}"), target: opt(fc.constantFrom("_self", "_blank")) }, { requiredKeys: ["url"] });
+const action = fc.record({ label: opt(text(1, 20)), redirect: opt(redirect) }, { requiredKeys: [] });
+const timeUnit = fc.constantFrom("seconds", "minutes", "hours", "days", "weeks", "months");
+
+/** Control values of each step kind, as a program may declare them. */
+export const CONTROLS: Record<string, fc.Arbitrary<Obj>> = {
+  in_app: fc.record({ body: text(1, 60), subject: opt(text(1, 30)), avatar: opt(fc.constant("https://example.com/a.png")), primaryAction: opt(action), redirect: opt(redirect), data: opt(jsonObject) }, { requiredKeys: ["body"] }),
+  email: fc.record({
+    subject: text(1, 60), body: text(0, 200), editorType: opt(fc.constantFrom("block", "html")), disableOutputSanitization: opt(fc.boolean()),
+    from: opt(fc.record({ email: opt(fc.emailAddress()), name: opt(text(1, 20)) }, { requiredKeys: [] })), replyTo: opt(fc.emailAddress()),
+    preheader: opt(text(0, 40)), useProviderDefaults: opt(fc.boolean()),
+  }, { requiredKeys: ["subject", "body"] }),
+  sms: fc.record({ body: opt(text(0, 60)) }, { requiredKeys: [] }),
+  push: fc.record({ subject: opt(text(0, 30)), body: opt(text(0, 60)) }, { requiredKeys: [] }),
+  chat: fc.record({ body: opt(text(0, 60)), editorType: opt(fc.constantFrom("block", "text")) }, { requiredKeys: [] }),
+  delay: fc.record({ type: opt(fc.constantFrom("regular", "timed")), amount: opt(fc.integer({ min: 1, max: 100 })), unit: opt(timeUnit) }, { requiredKeys: [] }),
+  digest: fc.record({ type: opt(fc.constantFrom("regular", "timed")), amount: opt(fc.integer({ min: 1, max: 100 })), unit: opt(timeUnit), digestKey: opt(fc.constant("{{payload.k}}")) }, { requiredKeys: [] }),
+  throttle: fc.record({ type: fc.constantFrom("fixed", "dynamic"), amount: opt(fc.integer({ min: 1, max: 100 })), unit: opt(fc.constantFrom("minutes", "hours", "days")), threshold: opt(fc.integer({ min: 1, max: 10 })), throttleKey: opt(fc.string({ maxLength: 10 })) }, { requiredKeys: ["type"] }),
+  custom: fc.record({ data: opt(jsonObject) }, { requiredKeys: [] }),
+  http_request: fc.record({
+    method: fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE"), url: fc.constantFrom("https://hooks.example.com/x", "https://api.example.com/v1/notify"),
+    headers: opt(fc.array(fc.record({ key: fc.stringMatching(/^x-[a-z]{1,6}$/), value: fc.string({ maxLength: 10 }) }), { maxLength: 2 })),
+    body: opt(fc.oneof(fc.constant("{}"), fc.array(fc.record({ key: fc.stringMatching(/^[a-z]{1,6}$/), value: fc.string({ maxLength: 10 }) }), { maxLength: 2 }))),
+    continueOnFailure: opt(fc.boolean()), enforceSchemaValidation: opt(fc.boolean()),
+  }, { requiredKeys: ["method", "url"] }),
+};
+
+const step = fc.constantFrom(...Object.keys(CONTROLS)).chain((type) => fc.record({
+  name: text(1, 40), type: fc.constant(type), stepId: opt(slug), controlValues: CONTROLS[type]!.map(strip),
+}, { requiredKeys: ["name", "type", "controlValues"] }));
+
+const preferenceBlock = fc.record({
+  all: fc.record({ enabled: fc.boolean(), readOnly: fc.boolean() }),
+  channels: fc.record({ email: opt(fc.record({ enabled: fc.boolean() })), sms: opt(fc.record({ enabled: fc.boolean() })), in_app: opt(fc.record({ enabled: fc.boolean() })) }, { requiredKeys: [] }),
+});
+
+/** Workflow inputs; step ids unique within the workflow. */
+export const workflowInputs = (suffix: string) => fc.record({
+  workflowId: slug.map((s) => `${s}-${suffix}`),
+  name: text(1, 200),
+  description: opt(text(0, 200)),
+  tags: opt(fc.uniqueArray(text(1, 20), { maxLength: 4 })),
+  active: opt(fc.boolean()),
+  validatePayload: opt(fc.boolean()),
+  payloadSchema: opt(fc.record({ type: fc.constant("object"), properties: opt(fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.record({ type: fc.constantFrom("string", "number") }), { maxKeys: 3 })) }, { requiredKeys: ["type"] })),
+  isTranslationEnabled: opt(fc.boolean()),
+  severity: opt(fc.constantFrom("high", "medium", "low", "none")),
+  preferences: opt(fc.record({ user: opt(fc.option(preferenceBlock, { nil: null })), workflow: opt(preferenceBlock) }, { requiredKeys: [] })),
+  steps: fc.uniqueArray(step, { minLength: 1, maxLength: 4, selector: (s) => s.stepId ?? Symbol() }),
+}, { requiredKeys: ["workflowId", "name", "steps"] }).map(strip);
+
+// ---------------------------------------------------------------- SubscriberCredentials
+
+/** The providers credentials are generated for, each with an active integration `int-<provider>`. */
+export const CREDENTIAL_PROVIDERS = ["slack", "discord", "msteams", "fcm", "apns", "expo"] as const;
+
+/** SubscriberCredentials inputs of the run's own subscriber `s-<suffix>` (the test creates it). */
+export const credentialsInputs = (suffix: string) => fc.constantFrom(...CREDENTIAL_PROVIDERS).chain((providerId) => fc.record({
+  subscriberId: fc.constant(`s-${suffix}`),
+  providerId: fc.constant(providerId),
+  integrationIdentifier: fc.constant(`int-${providerId}`),
+  credentials: ["fcm", "apns", "expo"].includes(providerId)
+    ? fc.record({ deviceTokens: fc.uniqueArray(fc.stringMatching(/^[A-Za-z0-9:_-]{1,40}$/), { minLength: 1, maxLength: 4 }) })
+    : fc.record({
+      webhookUrl: fc.constantFrom("https://hooks.example.com/a", "https://hooks.example.com/services/é/ü"), channel: opt(fc.stringMatching(/^[a-z]{1,10}$/)),
+      // Production drops these; they must never show as drift.
+      title: opt(text(1, 20)), alertUid: opt(fc.string({ minLength: 1, maxLength: 10 })),
+    }, { requiredKeys: ["webhookUrl"] }),
+})).map(strip);
+
+/** Removes keys whose value is `undefined`, recursively. */
+export function strip<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(strip) as T;
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, strip(x)])) as T;
+  return v;
+}

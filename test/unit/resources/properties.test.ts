@@ -1,0 +1,163 @@
+/**
+ * Exact diffs, as properties over random inputs (fast-check), without the engine: the resource
+ * implementation modules the engine's plugin loads, against an emulator in this process, in
+ * production and spec mode. For each resource:
+ * - `check` accepts every generated valid input and makes no request;
+ * - after `create`, `diff(outputs, same inputs)` reports no change (the service has filled in
+ *   defaults, generated ids and reordered keys by then), and `read` gives back the declared inputs;
+ * - changing any one input reports a change of exactly that input, and a replace exactly when it
+ *   is immutable; after the `update` of a mutable one, the next diff is empty and a read gives back
+ *   the new inputs. "Changing" is as diffs compare: an input removed, or a new value that differs
+ *   from what the service holds seen through the declared shape (nested keys the program no
+ *   longer declares are not compared, except in exact inputs such as `payloadSchema`).
+ * A failure prints fast-check's seed and the smallest failing case; `FC_SEED` replays a run and
+ * `FC_RUNS` sets the number of runs (default 40 per property).
+ */
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { changedKeys, deepEqual, project } from "../../../provider/resources/common";
+import { INTEGRATION_INPUT_KEYS } from "../../../provider/resources/integration";
+import { SUBSCRIBER_CREDENTIALS_INPUT_KEYS } from "../../../provider/resources/subscriberCredentials";
+import { WORKFLOW_EXACT_KEYS, WORKFLOW_INPUT_KEYS } from "../../../provider/resources/workflow";
+import { startTestEmulator, type TestEmulator } from "../../helpers/emulator";
+import { loadPackage } from "../../helpers/pulumi";
+import { CREDENTIAL_PROVIDERS, credentialsInputs, integrationInputs, workflowInputs } from "./arbitraries";
+
+type Obj = Record<string, unknown>;
+interface Provider {
+  check(olds: Obj, news: Obj): Promise<{ inputs: Obj; failures: unknown[] }>;
+  diff(id: string, olds: Obj, news: Obj): Promise<{ changes: boolean; replaces: string[] }>;
+  create(inputs: Obj): Promise<{ id: string; outs: Obj }>;
+  read(id: string, props: Obj): Promise<{ id: string; props: Obj; inputs?: Obj }>;
+  update(id: string, olds: Obj, news: Obj): Promise<{ outs: Obj }>;
+  delete(id: string, props: Obj): Promise<void>;
+}
+
+const RUNS = Number(process.env.FC_RUNS ?? 40);
+const SEED = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
+const params = { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) };
+
+/** The compiled implementation module, as the engine's plugin loads it. */
+const impl = (module: string) => loadPackage<{ provider: Provider }>(`/dist/provider/resources/${module}`).provider;
+
+interface Kind {
+  name: string;
+  provider: () => Provider;
+  inputs: (suffix: string) => fc.Arbitrary<Obj>;
+  keys: readonly string[];
+  replaceOnChange: readonly string[];
+  /** Inputs compared whole (the rest through their declared keys). */
+  exact?: readonly string[];
+  /** The provider's own list of those, which `changedKeys` is given, as `diff` does. */
+  providerExact: readonly string[];
+  /** Whatever the resource needs to exist first (its subscriber). */
+  prepare?: (emu: TestEmulator, inputs: Obj) => Promise<void>;
+}
+
+// What replaces and what is compared whole are facts about the service, written here rather than
+// read from the provider's lists, so that a wrong list fails the test instead of steering it.
+const KINDS: Kind[] = [
+  {
+    name: "Integration", provider: () => impl("integration"), inputs: integrationInputs, keys: INTEGRATION_INPUT_KEYS,
+    // The service cannot change an integration's provider or channel, nor move it to another environment.
+    replaceOnChange: ["providerId", "channel", "environmentId"], providerExact: [],
+  },
+  {
+    name: "Workflow", provider: () => impl("workflow"), inputs: workflowInputs, keys: WORKFLOW_INPUT_KEYS,
+    // The workflowId is the trigger name and cannot change; the payload schema is stored as given.
+    replaceOnChange: ["workflowId"], exact: ["payloadSchema"], providerExact: WORKFLOW_EXACT_KEYS,
+  },
+  {
+    name: "SubscriberCredentials", provider: () => impl("subscriberCredentials"), inputs: credentialsInputs,
+    keys: SUBSCRIBER_CREDENTIALS_INPUT_KEYS, replaceOnChange: ["subscriberId", "providerId", "integrationIdentifier"], providerExact: [],
+    prepare: async (emu, inputs) => { await emu.api("POST", "/v2/subscribers", { subscriberId: inputs.subscriberId }); },
+  },
+];
+
+
+let run = 0;
+const suffix = () => `r${process.pid}x${++run}`;
+
+describe.each(["production", "spec"] as const)("exact diffs over random inputs (%s mode)", (mode) => {
+  let emu: TestEmulator;
+  const saved = { url: process.env.NOTIFY_API_URL, key: process.env.NOTIFY_API_KEY };
+
+  beforeAll(async () => {
+    emu = await startTestEmulator({ mode });
+    process.env.NOTIFY_API_URL = emu.url;
+    process.env.NOTIFY_API_KEY = emu.key;
+    for (const providerId of CREDENTIAL_PROVIDERS) {
+      const channel = ["fcm", "apns", "expo"].includes(providerId) ? "push" : "chat";
+      const r = await emu.api("POST", "/v1/integrations", { identifier: `int-${providerId}`, providerId, channel, active: true });
+      expect(r.status).toBe(201);
+    }
+  });
+  afterAll(async () => {
+    for (const [k, v] of [["NOTIFY_API_URL", saved.url], ["NOTIFY_API_KEY", saved.key]] as const) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    await emu?.close();
+  });
+
+  describe.each(KINDS)("$name", (kind) => {
+    it("check accepts every valid input and sends nothing; after create, diff with the same inputs is empty and read gives them back", async () => {
+      const provider = kind.provider();
+      await fc.assert(fc.asyncProperty(fc.constant(null).chain(() => kind.inputs(suffix())), async (inputs) => {
+        await kind.prepare?.(emu, inputs);
+        await emu.clearRequests();
+        const { inputs: checked, failures } = await provider.check({}, inputs);
+        expect(failures).toEqual([]);
+        expect(await emu.requests()).toEqual([]);
+        const { id, outs } = await provider.create(checked);
+        try {
+          expect(await provider.diff(id, outs, checked)).toMatchObject({ changes: false, replaces: [] });
+          const read = await provider.read(id, outs);
+          expect(read.id).toBe(id);
+          expect(read.inputs ?? {}).toEqual(checked);
+          expect((await provider.diff(id, read.props, checked)).changes).toBe(false);
+        } finally {
+          await provider.delete(id, outs);
+        }
+      }), params);
+    });
+
+    it("a change of any one input shows as exactly that input, replacing exactly when it is immutable; after update the next diff is empty", async () => {
+      const provider = kind.provider();
+      const pair = fc.constant(null).chain(() => {
+        const s = suffix();
+        return fc.tuple(kind.inputs(s), kind.inputs(s), fc.constantFrom(...kind.keys));
+      });
+      await fc.assert(fc.asyncProperty(pair, async ([a, b, key]) => {
+        const changed: Obj = { ...a };
+        if (b[key] === undefined) delete changed[key];
+        else changed[key] = b[key];
+        // Same value, or an input removed that was never declared: no change to look for.
+        fc.pre(!deepEqual(a[key], changed[key]));
+        await kind.prepare?.(emu, a);
+        const { id, outs } = await provider.create((await provider.check({}, a)).inputs);
+        try {
+          const { inputs: next, failures } = await provider.check(outs, changed);
+          fc.pre(failures.length === 0); // e.g. primary from one input beside active: false from the other
+          // What the service holds, seen as the program now declares the input (objects through
+          // their declared keys, exact inputs whole): when it already equals the new value (a value
+          // the service already held, or nested keys no longer declared), there is no change.
+          const held = kind.exact?.includes(key) ? outs[key] : project(outs[key], next[key]);
+          fc.pre(next[key] === undefined || !deepEqual(held, next[key]));
+          expect(changedKeys(outs, next, kind.keys, [], kind.providerExact)).toEqual([key]);
+          const diff = await provider.diff(id, outs, next);
+          expect(diff.changes).toBe(true);
+          expect(diff.replaces).toEqual(kind.replaceOnChange.includes(key) ? [key] : []);
+          if (kind.replaceOnChange.includes(key)) return;
+          const { outs: after } = await provider.update(id, outs, next);
+          expect((await provider.diff(id, after, next)).changes).toBe(false);
+          const read = await provider.read(id, after);
+          expect(read.inputs ?? {}).toEqual(next);
+          expect((await provider.diff(id, read.props, next)).changes).toBe(false);
+        } finally {
+          await provider.delete(id, outs);
+        }
+      }), params);
+    });
+  });
+});
