@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 // e2e tests start the real Pulumi CLI; two cores, so at most two files at once.
 export default defineConfig({
   test: {
-    include: ["test/unit/**/*.test.ts", "test/conformance/**/*.test.ts", "test/e2e/**/*.test.ts"],
+    include: ["test/unit/**/*.test.ts", "test/conformance/**/*.test.ts", "test/e2e/**/*.test.ts", "test/property/**/*.test.ts"],
     pool: "forks",
     maxWorkers: 2,
     testTimeout: 60_000,

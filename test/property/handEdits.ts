@@ -1,0 +1,103 @@
+/**
+ * Hand edits, as a person makes them in the dashboard: through the service's API, one declared
+ * field of one object changed, or the object deleted. Each edit says which resource and which
+ * input a `preview --refresh` must show changing.
+ */
+import type { TestEmulator } from "../helpers/emulator";
+
+type Obj = Record<string, unknown>;
+
+/** One resource of a random stack, as the program declares it. */
+export interface Declared {
+  name: string;
+  kind: "Integration" | "Workflow" | "SubscriberCredentials";
+  inputs: Obj;
+}
+
+/** What an edit changed: the resource, and the input (undefined for a deletion). */
+export interface Edit {
+  resource: string;
+  field?: string;
+  description: string;
+  apply(emu: TestEmulator, id: string): Promise<void>;
+}
+
+const flip = (v: unknown) => !(v as boolean);
+
+async function ok(r: Promise<{ status: number; body: unknown }>, what: string): Promise<any> {
+  const res = await r;
+  if (res.status >= 300) throw new Error(`hand edit ${what}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+  return res.body;
+}
+
+/** GET the workflow, then PUT it back whole (each step with its `_id`) with `change` applied. */
+async function editWorkflow(emu: TestEmulator, id: string, change: (body: any) => void): Promise<void> {
+  const wf = await ok(emu.api("GET", `/v2/workflows/${id}`), "get workflow");
+  const body: any = {
+    name: wf.name, description: wf.description, tags: wf.tags, active: wf.active, validatePayload: wf.validatePayload,
+    payloadSchema: wf.payloadSchema ?? undefined, isTranslationEnabled: wf.isTranslationEnabled, severity: wf.severity, origin: wf.origin,
+    preferences: { user: wf.preferences.user, workflow: wf.preferences.default },
+    steps: wf.steps.map((s: any) => ({ _id: s._id, name: s.name, type: s.type, controlValues: s.controlValues })),
+  };
+  change(body);
+  await ok(emu.api("PUT", `/v2/workflows/${id}`, body), "put workflow");
+}
+
+/** The field edits possible on a declared resource (secret fields only where the service shows them). */
+export function fieldEdits(r: Declared, mode: "production" | "spec"): Edit[] {
+  const i = r.inputs;
+  const edits: Edit[] = [];
+  // The edit is made only for a declared field, so it is built only then.
+  const add = (field: string, description: string, make: () => Edit["apply"]) => {
+    if (i[field] !== undefined) edits.push({ resource: r.name, field, description: `${r.name}.${field}: ${description}`, apply: make() });
+  };
+  if (r.kind === "Integration") {
+    const put = (body: Obj) => (emu: TestEmulator, id: string) => ok(emu.api("PUT", `/v1/integrations/${id}`, body), "put integration");
+    add("identifier", "renamed", () => put({ identifier: `${String(i.identifier)}-edited` }));
+    add("name", "renamed", () => put({ name: `${String(i.name)} (edited)` }));
+    // Deactivating a primary integration also unsets primary: two fields, not one.
+    if (i.primary !== true) add("active", "toggled", () => put({ active: flip(i.active) }));
+    add("conditions", "one more condition", () => put({ conditions: [...(i.conditions as Obj[]), { isNegated: true, type: "TEXT", value: "OR", children: [] }] }));
+    // Only a nested key the program declares is compared, so only such a key is edited.
+    const cfg = (i.configurations ?? {}) as Obj;
+    if (cfg.inboundWebhookEnabled !== undefined) add("configurations", "webhook toggled", () => put({ configurations: { ...cfg, inboundWebhookEnabled: !cfg.inboundWebhookEnabled } }));
+    // Production does not return credentials: drift in them cannot be seen there.
+    const cred = (i.credentials ?? {}) as Obj;
+    if (mode === "spec" && cred.apiKey !== undefined) add("credentials", "key rotated", () => put({ credentials: { ...cred, apiKey: "edited-by-hand" } }));
+  } else if (r.kind === "Workflow") {
+    const wf = (change: (b: any) => void) => (emu: TestEmulator, id: string) => editWorkflow(emu, id, change);
+    add("name", "renamed", () => wf((b) => { b.name = `${b.name} (edited)`; }));
+    add("description", "rewritten", () => wf((b) => { b.description = `${b.description ?? ""} (edited)`; }));
+    add("tags", "one more tag", () => wf((b) => { b.tags = [...(b.tags ?? []), "edited-by-hand"]; }));
+    add("active", "toggled", () => wf((b) => { b.active = !b.active; }));
+    add("validatePayload", "toggled", () => wf((b) => { b.validatePayload = !b.validatePayload; }));
+    add("isTranslationEnabled", "toggled", () => wf((b) => { b.isTranslationEnabled = !b.isTranslationEnabled; }));
+    add("severity", "raised", () => wf((b) => { b.severity = b.severity === "high" ? "low" : "high"; }));
+    add("payloadSchema", "one more property", () => wf((b) => { b.payloadSchema = { ...b.payloadSchema, properties: { ...(b.payloadSchema?.properties ?? {}), editedByHand: { type: "string" } } }; }));
+    const prefs = i.preferences as { user?: Obj | null; workflow?: Obj } | undefined;
+    if (prefs?.workflow) add("preferences", "workflow preference toggled", () => wf((b) => { b.preferences.workflow.all.enabled = !b.preferences.workflow.all.enabled; }));
+    else if (prefs?.user) add("preferences", "user preference toggled", () => wf((b) => { b.preferences.user.all.enabled = !b.preferences.user.all.enabled; }));
+    add("steps", "first step renamed", () => wf((b) => { b.steps[0].name = `${b.steps[0].name} (edited)`; }));
+  } else {
+    const creds = i.credentials as Obj;
+    add("credentials", Array.isArray(creds.deviceTokens) ? "one more device token" : "webhook replaced", () => async (emu) => {
+      const next = Array.isArray(creds.deviceTokens) ? { deviceTokens: [...(creds.deviceTokens as string[]), "edited-by-hand"] } : { ...creds, webhookUrl: "https://hooks.example.com/edited-by-hand" };
+      await ok(emu.api("PUT", `/v1/subscribers/${encodeURIComponent(String(i.subscriberId))}/credentials`, {
+        providerId: i.providerId, integrationIdentifier: i.integrationIdentifier, credentials: next,
+      }), "put credentials");
+    });
+  }
+  return edits;
+}
+
+/** Deleting the object behind the engine's back. */
+export function deletion(r: Declared): Edit {
+  return {
+    resource: r.name, description: `${r.name} deleted`,
+    apply: async (emu, id) => {
+      if (r.kind === "Integration") await ok(emu.api("DELETE", `/v1/integrations/${id}`), "delete integration");
+      else if (r.kind === "Workflow") await ok(emu.api("DELETE", `/v2/workflows/${id}`), "delete workflow");
+      else await ok(emu.api("DELETE", `/v1/subscribers/${encodeURIComponent(String(r.inputs.subscriberId))}/credentials/${String(r.inputs.providerId)}`), "delete credentials");
+    },
+  };
+}
