@@ -60,7 +60,7 @@ function editOf(spec: StackSpec): Edit {
   return spec.pick.remove || edits.length === 0 ? deletion(r) : edits[spec.pick.edit % edits.length]!;
 }
 
-interface Outcome { spurious: string[]; missed: string[] }
+interface Outcome { spurious: string[]; missed: string[]; edit?: string }
 
 /** One stack through the whole scenario; what differed from the expected plans. */
 async function runStack(spec: StackSpec): Promise<Outcome> {
@@ -96,6 +96,7 @@ async function runStack(spec: StackSpec): Promise<Outcome> {
     empty("preview --refresh after up", (await previewDiffs(ts.stack, { refresh: true })).diffs);
 
     const edit = editOf(spec);
+    out.edit = edit.description;
     await edit.apply(emu, ids[edit.resource]!);
     const { diffs } = await previewDiffs(ts.stack, { refresh: true });
     const shown = diffs[edit.resource];
@@ -141,6 +142,7 @@ describe("the oracle of exact diffs over random stacks, through the engine", () 
     const failures: { index: number; outcome: Outcome }[] = [];
     for (const [index, spec] of specs.entries()) {
       const outcome = await runStack(spec);
+      console.log(`oracle: stack ${index}: ${spec.mode} mode, ${spec.resources.map((r) => r.kind).join(" ")}; ${outcome.edit}`);
       spurious += outcome.spurious.length;
       missed += outcome.missed.length;
       if (outcome.spurious.length || outcome.missed.length) {
