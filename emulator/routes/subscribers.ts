@@ -161,7 +161,8 @@ function putCredentials(c: RequestContext, tokens: "replace" | "append") {
       existing.credentials = { ...existing.credentials, ...sent, deviceTokens: merged };
     }
   } else {
-    const entry: ChannelEntry = { providerId: b.providerId, integrationIdentifier: integration.identifier, _integrationId: integration._id, credentials: sent };
+    // Production's entry has no integrationIdentifier (addChannelToSubscriber stores the integration's _id).
+    const entry: ChannelEntry = { providerId: b.providerId, _integrationId: integration._id, credentials: sent };
     s.channels.push(entry);
   }
   s.updatedAt = new Date().toISOString();

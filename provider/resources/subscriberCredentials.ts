@@ -117,9 +117,21 @@ export function parseCredentialsId(id: string): { subscriberId: string; provider
   return { subscriberId: parts[0], providerId: parts[1], integrationIdentifier: parts[2] || undefined };
 }
 
-/** The subscriber's channel entry for this provider (and integration, when named). */
-export function findChannel(sub: Subscriber, providerId: string, integrationIdentifier?: string): ChannelSettings | undefined {
-  return (sub.channels ?? []).find((c) => c.providerId === providerId && (!integrationIdentifier || c.integrationIdentifier === integrationIdentifier));
+/**
+ * The subscriber's channel entry for this provider (and integration, when named), with the
+ * integration's identifier. Production stores an entry as `{ providerId, _integrationId,
+ * credentials }` (its update-subscriber-channel use case), without the identifier; api.md's shape
+ * may carry `integrationIdentifier`. An entry is matched by that when present, else by the
+ * `_integrationId` of the named integration in the subscriber's environment (one listing).
+ */
+export async function findChannel(sub: Subscriber, providerId: string, integrationIdentifier?: string): Promise<ChannelSettings | undefined> {
+  const ofProvider = (sub.channels ?? []).filter((c) => c.providerId === providerId);
+  if (!integrationIdentifier) return ofProvider[0];
+  const named = ofProvider.find((c) => c.integrationIdentifier === integrationIdentifier);
+  if (named || !ofProvider.some((c) => c.integrationIdentifier === undefined)) return named;
+  const integration = await clientFor().integrations.findByIdentifier(integrationIdentifier, sub._environmentId);
+  const entry = integration && ofProvider.find((c) => c._integrationId === integration._id);
+  return entry && { ...entry, integrationIdentifier };
 }
 
 /** Maps a channel entry to outputs. */
@@ -172,7 +184,7 @@ async function put(inputs: Inputs): Promise<ChannelSettings> {
   const sub = await clientFor().subscribers.updateCredentials(inputs.subscriberId, stripUndefined({
     providerId: inputs.providerId, integrationIdentifier: inputs.integrationIdentifier, credentials: inputs.credentials,
   }));
-  const entry = findChannel(sub, inputs.providerId, inputs.integrationIdentifier);
+  const entry = await findChannel(sub, inputs.providerId, inputs.integrationIdentifier);
   if (!entry) throw new Error(`the service accepted the credentials but the subscriber has no ${inputs.providerId} entry afterwards`);
   return entry;
 }
@@ -199,7 +211,7 @@ export const provider = {
     } catch (err) {
       throw failure(action, err, isNotFound(err) ? missingSubscriberHint(inputs.subscriberId) : undefined);
     }
-    if (findChannel(sub, inputs.providerId, inputs.integrationIdentifier) && !inputs.adopt) {
+    if (await findChannel(sub, inputs.providerId, inputs.integrationIdentifier) && !inputs.adopt) {
       throw new Error(`Unable to ${action}: the subscriber already has ${inputs.providerId} credentials; set adopt: true to manage them with this stack`);
     }
     try {
@@ -220,7 +232,7 @@ export const provider = {
       if (isNotFound(err)) return { id: "", props: {} };
       throw failure(`read ${providerId} credentials of subscriber "${subscriberId}"`, err);
     }
-    const entry = findChannel(sub, providerId, integrationIdentifier);
+    const entry = await findChannel(sub, providerId, integrationIdentifier);
     if (!entry) return { id: "", props: {} };
     const outs = outputsFor(subscriberId, entry, props, keys);
     return { id, props: outs, inputs: readInputs(props, outs, keys) };

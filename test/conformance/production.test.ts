@@ -116,8 +116,13 @@ describe("the emulator behaves as production", () => {
       const ok = await api("PUT", "/v1/subscribers/dan/credentials", { providerId: "slack", credentials: { webhookUrl: "https://h.example/1" } });
       expect(ok.status).toBe(200);
       expect(data(ok).channels).toEqual([expect.objectContaining({ providerId: "slack", _integrationId: newest._id })]);
+      const old = (await api("GET", "/v1/integrations")).body.find((i: any) => i.identifier === "slack-old");
       const byName = await api("PUT", "/v1/subscribers/dan/credentials", { providerId: "slack", integrationIdentifier: "slack-old", credentials: { webhookUrl: "https://h.example/2" } });
-      expect(data(byName).channels.map((c: any) => c.integrationIdentifier)).toEqual(["slack-new", "slack-old"]);
+      // An entry is { _integrationId, providerId, credentials }: addChannelToSubscriber stores no identifier.
+      expect(data(byName).channels).toEqual([
+        { providerId: "slack", _integrationId: newest._id, credentials: { webhookUrl: "https://h.example/1" } },
+        { providerId: "slack", _integrationId: old._id, credentials: { webhookUrl: "https://h.example/2" } },
+      ]);
     });
 
     // Same use case: an unknown subscriber is ApiException "SubscriberId: <id> not found" (400).

@@ -138,6 +138,24 @@ describe("production's refusals of a credentials write", () => {
         .rejects.toThrow(/^Unable to set slack credentials of subscriber "alice": 400 Bad Request: Subscribers environment \(\w+\) do not have active slack integration\.\. Declare an active slack Integration/);
     });
 
+    // Production's entry is { providerId, _integrationId, credentials } (update-subscriber-channel
+    // use case, addChannelToSubscriber); api.md's may carry integrationIdentifier. Both are found.
+    it("finds its entry by the named integration's _id, as production stores it, and by integrationIdentifier where a server keeps it", async () => {
+      const slack = (await emu.api("POST", "/v1/integrations", { identifier: "slack-entry", providerId: "slack", channel: "chat", active: true })).body;
+      const inputs = { subscriberId: "alice", providerId: "slack", integrationIdentifier: "slack-entry", credentials: { webhookUrl: "https://h.example.com/e" } };
+      const { id, outs } = await compiled.create(inputs);
+      const entry = (await emu.api("GET", "/v2/subscribers/alice")).body.channels.find((c: { providerId: string }) => c.providerId === "slack");
+      expect(entry).toEqual({ providerId: "slack", _integrationId: slack._id, credentials: { webhookUrl: "https://h.example.com/e" } });
+      expect(outs).toMatchObject({ integrationIdentifier: "slack-entry", integrationId: slack._id });
+      const read = await compiled.read(id, outs);
+      expect((read as { inputs: Record<string, unknown> }).inputs).toEqual(inputs);
+
+      await emu.api("POST", "/__emulator/seed", { subscribers: [{ subscriberId: "carol", channels: [{ providerId: "discord", integrationIdentifier: "discord-x", _integrationId: "0123456789abcdef01234567", credentials: { webhookUrl: "https://h.example.com/c" } }] }] });
+      const carol = await compiled.read("carol/discord/discord-x", { declaredKeys: ["subscriberId", "providerId", "integrationIdentifier", "credentials"], subscriberId: "carol", providerId: "discord", integrationIdentifier: "discord-x", credentials: { webhookUrl: "https://h.example.com/c" } });
+      expect(carol.id).toBe("carol/discord/discord-x");
+      await compiled.delete(id, outs);
+    });
+
     it("never shows a credential field production drops as drift, and shows a kept one changed by hand", async () => {
       await emu.api("POST", "/v1/integrations", { identifier: "grafana", providerId: "grafana-on-call", channel: "chat", active: true });
       const inputs = { subscriberId: "alice", providerId: "grafana-on-call", integrationIdentifier: "grafana", credentials: { webhookUrl: "https://h.example.com/g", alertUid: "a1", title: "T" } };
