@@ -30,14 +30,25 @@ export class IntegrationsApi {
    * {@link LIST_REUSE_MS} passes): a refresh of N integrations costs one list, not N.
    */
   async get(integrationId: string): Promise<Integration | undefined> {
+    return (await this.sharedListing()).find((i) => i._id === integrationId && !i.deleted);
+  }
+
+  /**
+   * One live integration by `identifier` within an environment, from the same shared listing as
+   * {@link get} (for reads, e.g. which integration a subscriber's credentials belong to).
+   */
+  async getByIdentifier(identifier: string, environmentId: string): Promise<Integration | undefined> {
+    return (await this.sharedListing()).find((i) => i.identifier === identifier && i._environmentId === environmentId && !i.deleted);
+  }
+
+  private sharedListing(): Promise<Integration[]> {
     const now = Date.now();
     if (!this.listCache || now - this.listCache.at > IntegrationsApi.LIST_REUSE_MS) {
       const promise = this.list();
       this.listCache = { at: now, promise };
       promise.catch(() => { if (this.listCache?.promise === promise) this.listCache = undefined; });
     }
-    const all = await this.listCache.promise;
-    return all.find((i) => i._id === integrationId && !i.deleted);
+    return this.listCache.promise;
   }
 
   /** One integration by `identifier` within an environment (when given), or undefined. */

@@ -122,14 +122,15 @@ export function parseCredentialsId(id: string): { subscriberId: string; provider
  * integration's identifier. Production stores an entry as `{ providerId, _integrationId,
  * credentials }` (its update-subscriber-channel use case), without the identifier; api.md's shape
  * may carry `integrationIdentifier`. An entry is matched by that when present, else by the
- * `_integrationId` of the named integration in the subscriber's environment (one listing).
+ * `_integrationId` of the named integration in the subscriber's environment (from the listing
+ * reads share, so N credentials cost one listing).
  */
 export async function findChannel(sub: Subscriber, providerId: string, integrationIdentifier?: string): Promise<ChannelSettings | undefined> {
   const ofProvider = (sub.channels ?? []).filter((c) => c.providerId === providerId);
   if (!integrationIdentifier) return ofProvider[0];
   const named = ofProvider.find((c) => c.integrationIdentifier === integrationIdentifier);
   if (named || !ofProvider.some((c) => c.integrationIdentifier === undefined)) return named;
-  const integration = await clientFor().integrations.findByIdentifier(integrationIdentifier, sub._environmentId);
+  const integration = await clientFor().integrations.getByIdentifier(integrationIdentifier, sub._environmentId);
   const entry = integration && ofProvider.find((c) => c._integrationId === integration._id);
   return entry && { ...entry, integrationIdentifier };
 }

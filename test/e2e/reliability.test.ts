@@ -255,11 +255,13 @@ describe("transport", () => {
       const up = await ts.stack.up();
       expect(up.outputs.one!.value).toBe("x?admin=1");
       const log = await emu.requests();
-      // Each request path has exactly the route's segments, and no query leaked out of an id.
+      // Each request path has exactly the route's segments, and no query leaked out of an id. The
+      // integrations are listed once, to find which integration's entry is each subscriber's.
       for (const r of log) {
-        expect(r.path, r.path).toMatch(/^\/v[12]\/subscribers\/[^/]+(\/credentials)?$/);
+        expect(r.path, r.path).toMatch(/^\/v[12]\/subscribers\/[^/]+(\/credentials)?$|^\/v1\/integrations$/);
         expect(r.query).toEqual({});
       }
+      expect(log.filter((r) => r.path === "/v1/integrations")).toHaveLength(1);
       const s = await emu.state();
       weird.forEach((id, i) => {
         const sub = s.subscribers.find((x) => x.subscriberId === id);
