@@ -130,7 +130,9 @@ export async function findChannel(sub: Subscriber, providerId: string, integrati
   if (!integrationIdentifier) return ofProvider[0];
   const named = ofProvider.find((c) => c.integrationIdentifier === integrationIdentifier);
   if (named || !ofProvider.some((c) => c.integrationIdentifier === undefined)) return named;
-  const integration = await clientFor().integrations.getByIdentifier(integrationIdentifier, sub._environmentId);
+  const api = clientFor().integrations;
+  // The shared listing may predate an integration made since by another client: then list anew.
+  const integration = await api.getByIdentifier(integrationIdentifier, sub._environmentId) ?? await api.findByIdentifier(integrationIdentifier, sub._environmentId);
   const entry = integration && ofProvider.find((c) => c._integrationId === integration._id);
   return entry && { ...entry, integrationIdentifier };
 }
