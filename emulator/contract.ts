@@ -222,11 +222,6 @@ export function loadContract(reading: "request" | "request-closed" = "request"):
   return operations;
 }
 
-/** Whether the document has this operation. */
-export function hasOperation(method: string, pathTemplate: string): boolean {
-  return loadContract().has(`${method.toUpperCase()} ${pathTemplate}`);
-}
-
 /**
  * Checks a request against the contract of `(method, pathTemplate)` (the template as the
  * document writes it, e.g. `/v2/workflows/{workflowId}`). Returns the validator's messages,

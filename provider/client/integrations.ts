@@ -35,10 +35,16 @@ export class IntegrationsApi {
 
   /**
    * One live integration by `identifier` within an environment, from the same shared listing as
-   * {@link get} (for reads, e.g. which integration a subscriber's credentials belong to).
+   * {@link get} (for reads, e.g. which integration a subscriber's credentials belong to). The
+   * listing may predate an integration another client made since: one not in it is looked for in
+   * a new listing, which then serves the reads that follow.
    */
   async getByIdentifier(identifier: string, environmentId: string): Promise<Integration | undefined> {
-    return (await this.sharedListing()).find((i) => i.identifier === identifier && i._environmentId === environmentId && !i.deleted);
+    const match = (all: Integration[]) => all.find((i) => i.identifier === identifier && i._environmentId === environmentId && !i.deleted);
+    const shared = match(await this.sharedListing());
+    if (shared) return shared;
+    this.invalidate();
+    return match(await this.sharedListing());
   }
 
   private sharedListing(): Promise<Integration[]> {

@@ -89,13 +89,13 @@ function describeIssue(issue: z.core.$ZodIssue, missing: boolean): string {
   }
 }
 
-/** The closest of `allowed` to `key` (case-insensitive match or edit distance ≤ 2), if any. */
-export function suggest(key: string, allowed: readonly string[]): string | undefined {
+/** The closest of `allowed` to `key` (case-insensitive match or edit distance ≤ `maxDistance`), if any. */
+export function suggest(key: string, allowed: readonly string[], maxDistance = 2): string | undefined {
   const lower = key.toLowerCase();
   const exact = allowed.find((a) => a.toLowerCase() === lower);
   if (exact) return exact;
   let best: string | undefined;
-  let bestD = 3;
+  let bestD = maxDistance + 1;
   for (const a of allowed) {
     const d = editDistance(lower, a.toLowerCase());
     if (d < bestD) {
@@ -106,8 +106,7 @@ export function suggest(key: string, allowed: readonly string[]): string | undef
   return best;
 }
 
-/** Levenshtein distance between two strings. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     let prev = dp[0]!;

@@ -17,7 +17,7 @@ import {
   CHANNEL_CREDENTIAL_KEYS, ChannelCredentialsInput, HttpUrl, SafeString, SUBSCRIBER_PROVIDERS,
   type ChannelCredentials, type ChannelSettings, type Subscriber, type SubscriberProviderId as ProviderIdT,
 } from "../schemas";
-import { changedKeys, checkWith, controlInputs, readInputs, declaredKeys, deleteIfPresent, editDistance, failure, isPlainObject, project, stripUndefined, unknownKeyHint, withSecrets, type CheckFailure } from "./common";
+import { changedKeys, checkWith, controlInputs, readInputs, declaredKeys, deleteIfPresent, failure, isPlainObject, project, stripUndefined, suggest, unknownKeyHint, withSecrets, type CheckFailure } from "./common";
 import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
 
 /** Inputs of {@link SubscriberCredentials}. */
@@ -53,13 +53,7 @@ const PROVIDER_ID_SHAPE = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
  * service added after this release.
  */
 export function nearProviderId(id: string): string | undefined {
-  const lower = id.toLowerCase();
-  let best: { known: string; d: number } | undefined;
-  for (const known of SUBSCRIBER_PROVIDERS) {
-    const d = known === lower ? 0 : editDistance(lower, known);
-    if (!best || d < best.d) best = { known, d };
-  }
-  return best && best.d <= (id.length >= 8 ? 2 : 1) ? best.known : undefined;
+  return suggest(id, SUBSCRIBER_PROVIDERS, id.length >= 8 ? 2 : 1);
 }
 
 /**
@@ -130,9 +124,7 @@ export async function findChannel(sub: Subscriber, providerId: string, integrati
   if (!integrationIdentifier) return ofProvider[0];
   const named = ofProvider.find((c) => c.integrationIdentifier === integrationIdentifier);
   if (named || !ofProvider.some((c) => c.integrationIdentifier === undefined)) return named;
-  const api = clientFor().integrations;
-  // The shared listing may predate an integration made since by another client: then list anew.
-  const integration = await api.getByIdentifier(integrationIdentifier, sub._environmentId) ?? await api.findByIdentifier(integrationIdentifier, sub._environmentId);
+  const integration = await clientFor().integrations.getByIdentifier(integrationIdentifier, sub._environmentId);
   const entry = integration && ofProvider.find((c) => c._integrationId === integration._id);
   return entry && { ...entry, integrationIdentifier };
 }

@@ -52,8 +52,6 @@ export const Origin = openEnum(ORIGINS);
 export const WORKFLOW_STATUSES = ["ACTIVE", "INACTIVE", "ERROR"] as const;
 /** A workflow status as the service returns it (open). */
 export const WorkflowStatus = openEnum(WORKFLOW_STATUSES);
-/** A workflow status as a program filters on it (strict). */
-export const WorkflowStatusInput = z.enum(WORKFLOW_STATUSES);
 
 /** Severity levels. */
 export const SEVERITIES = ["high", "medium", "low", "none"] as const;

@@ -120,15 +120,14 @@ describe("production's refusals of a credentials write", () => {
     // The compiled module, as the engine's plugin loads it (it loads the HTTP client on first use).
     const compiled = loadPackage<{ provider: typeof credentials }>("/dist/provider/resources/subscriberCredentials").provider;
     let emu: TestEmulator;
+    let disconnect = () => {};
     beforeAll(async () => {
       emu = await startTestEmulator();
-      process.env.NOTIFY_API_URL = emu.url;
-      process.env.NOTIFY_API_KEY = emu.key;
+      disconnect = emu.connectEnvironment();
       await emu.api("POST", "/v2/subscribers", { subscriberId: "alice" });
     });
     afterAll(async () => {
-      delete process.env.NOTIFY_API_URL;
-      delete process.env.NOTIFY_API_KEY;
+      disconnect();
       await emu.close();
     });
 
@@ -179,8 +178,7 @@ describe("production's refusals of a credentials write", () => {
 describe("an integration in another environment of the organisation", () => {
   it("fails its delete, naming the environment, instead of counting the service's 404 as done", async () => {
     const emu = await startTestEmulator();
-    process.env.NOTIFY_API_URL = emu.url;
-    process.env.NOTIFY_API_KEY = emu.key;
+    const disconnect = emu.connectEnvironment();
     try {
       const integrations = loadPackage<{ provider: { create(i: object): Promise<{ id: string; outs: Record<string, unknown> }>; delete(id: string, p: object): Promise<void> } }>("/dist/provider/resources/integration").provider;
       const { id, outs } = await integrations.create({ identifier: "elsewhere", providerId: "sendgrid", channel: "email", environmentId: "env_other" });
@@ -190,8 +188,7 @@ describe("an integration in another environment of the organisation", () => {
       await integrations.delete(mine.id, mine.outs);
       await integrations.delete(mine.id, mine.outs); // gone already: done
     } finally {
-      delete process.env.NOTIFY_API_URL;
-      delete process.env.NOTIFY_API_KEY;
+      disconnect();
       await emu.close();
     }
   });

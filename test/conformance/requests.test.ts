@@ -47,18 +47,14 @@ function clientOperations(): string[] {
 
 describe.each(["production", "spec"] as const)("the provider's requests conform to openapi.json (%s mode)", (mode) => {
   let emu: TestEmulator;
-  const saved = { url: process.env.NOTIFY_API_URL, key: process.env.NOTIFY_API_KEY };
+  let disconnect = () => {};
 
   beforeAll(async () => {
     emu = await startTestEmulator({ mode });
-    process.env.NOTIFY_API_URL = emu.url;
-    process.env.NOTIFY_API_KEY = emu.key;
+    disconnect = emu.connectEnvironment();
   });
   afterAll(async () => {
-    process.env.NOTIFY_API_URL = saved.url;
-    process.env.NOTIFY_API_KEY = saved.key;
-    if (saved.url === undefined) delete process.env.NOTIFY_API_URL;
-    if (saved.key === undefined) delete process.env.NOTIFY_API_KEY;
+    disconnect();
     await emu?.close();
   });
 

@@ -84,32 +84,28 @@ describe("read-only functions in a stack", () => {
     await expect(ts.stack.up()).rejects.toThrow(/404 Not Found: Subscriber with id nobody not found/);
     const before = (await emu.requests()).length;
     const notify = loadPackage();
-    process.env.NOTIFY_API_URL = emu.url;
-    process.env.NOTIFY_API_KEY = emu.key;
+    const disconnect = emu.connectEnvironment();
     try {
       await expect(notify.getEvents({ limit: 51 })).rejects.toThrow(/getEvents: invalid arguments: limit: .*50/);
       await expect(notify.getMessages({ contextKeys: ["no-colon"] })).rejects.toThrow(/contextKeys\[0\]: must have the form type:id/);
       await expect(notify.getEvents({ severity: ["urgent" as never] })).rejects.toThrow(/severity\[0\]: must be one of "high"/);
       expect((await emu.requests()).length).toBe(before);
     } finally {
-      delete process.env.NOTIFY_API_URL;
-      delete process.env.NOTIFY_API_KEY;
+      disconnect();
     }
   });
 
   it("reports totalCountCapped past 50,000 matches and stops at maxResults", async () => {
     await emu.api("POST", "/__emulator/seed", { generate: { subscribers: 50_000 } });
     const notify = loadPackage();
-    process.env.NOTIFY_API_URL = emu.url;
-    process.env.NOTIFY_API_KEY = emu.key;
+    const disconnect = emu.connectEnvironment();
     try {
       const r = await notify.getSubscribers({ maxResults: 150 });
       expect(r.subscribers).toHaveLength(150);
       expect(r.totalCount).toBe(50_000);
       expect(r.totalCountCapped).toBe(true);
     } finally {
-      delete process.env.NOTIFY_API_URL;
-      delete process.env.NOTIFY_API_KEY;
+      disconnect();
     }
   });
 });

@@ -16,7 +16,14 @@ export interface TestEmulator {
   state(): Promise<{ integrations: any[]; subscribers: any[]; workflows: any[]; events: any[]; messages: any[] }>;
   /** Stack config that connects the provider to this emulator (the key secret), plus `extra` as plain values. */
   stackConfig(extra?: Record<string, string>): Record<string, { value: string; secret?: boolean }>;
+  /**
+   * Points NOTIFY_API_URL and NOTIFY_API_KEY of this process at the emulator, for code that runs
+   * outside a stack (functions, implementation modules); returns what puts the old values back.
+   */
+  connectEnvironment(): () => void;
 }
+
+const CONNECTION_VARIABLES = ["NOTIFY_API_URL", "NOTIFY_API_KEY"] as const;
 
 export async function startTestEmulator(options: EmulatorModule.EmulatorOptions = {}): Promise<TestEmulator> {
   const { startEmulator } = nativeRequire("pulumi-notify/emulator") as typeof EmulatorModule;
@@ -50,5 +57,16 @@ export async function startTestEmulator(options: EmulatorModule.EmulatorOptions 
       "notify:apiKey": { value: API_KEY, secret: true },
       ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, { value: v }])),
     }),
+    connectEnvironment: () => {
+      const saved = CONNECTION_VARIABLES.map((k) => [k, process.env[k]] as const);
+      process.env.NOTIFY_API_URL = emu.url;
+      process.env.NOTIFY_API_KEY = API_KEY;
+      return () => {
+        for (const [k, v] of saved) {
+          if (v === undefined) delete process.env[k];
+          else process.env[k] = v;
+        }
+      };
+    },
   };
 }

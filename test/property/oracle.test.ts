@@ -14,7 +14,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createTestStack, exportedState, loadPackage, previewDiffs } from "../helpers/pulumi";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { CREDENTIAL_PROVIDERS, credentialsInputs, integrationInputs, workflowInputs } from "../unit/resources/arbitraries";
+import { createCredentialIntegrations, credentialsInputs, integrationInputs, workflowInputs } from "../unit/resources/arbitraries";
 import { deletion, fieldEdits, type Declared, type Edit } from "./handEdits";
 
 type Obj = Record<string, unknown>;
@@ -84,10 +84,7 @@ async function runStack(spec: StackSpec): Promise<Outcome> {
     },
   });
   try {
-    for (const providerId of CREDENTIAL_PROVIDERS) {
-      const channel = ["fcm", "apns", "expo"].includes(providerId) ? "push" : "chat";
-      await emu.api("POST", "/v1/integrations", { identifier: `int-${providerId}`, providerId, channel, active: true });
-    }
+    await createCredentialIntegrations(emu);
     for (const r of spec.resources) if (r.kind === "SubscriberCredentials") await emu.api("POST", "/v2/subscribers", { subscriberId: r.inputs.subscriberId });
 
     const up = await ts.stack.up();

@@ -21,7 +21,7 @@ import { SUBSCRIBER_CREDENTIALS_INPUT_KEYS } from "../../../provider/resources/s
 import { WORKFLOW_EXACT_KEYS, WORKFLOW_INPUT_KEYS } from "../../../provider/resources/workflow";
 import { startTestEmulator, type TestEmulator } from "../../helpers/emulator";
 import { loadPackage } from "../../helpers/pulumi";
-import { CREDENTIAL_PROVIDERS, credentialsInputs, integrationInputs, workflowInputs } from "./arbitraries";
+import { createCredentialIntegrations, credentialsInputs, integrationInputs, workflowInputs } from "./arbitraries";
 
 type Obj = Record<string, unknown>;
 interface Provider {
@@ -80,23 +80,15 @@ const suffix = () => `r${process.pid}x${++run}`;
 
 describe.each(["production", "spec"] as const)("exact diffs over random inputs (%s mode)", (mode) => {
   let emu: TestEmulator;
-  const saved = { url: process.env.NOTIFY_API_URL, key: process.env.NOTIFY_API_KEY };
+  let disconnect = () => {};
 
   beforeAll(async () => {
     emu = await startTestEmulator({ mode });
-    process.env.NOTIFY_API_URL = emu.url;
-    process.env.NOTIFY_API_KEY = emu.key;
-    for (const providerId of CREDENTIAL_PROVIDERS) {
-      const channel = ["fcm", "apns", "expo"].includes(providerId) ? "push" : "chat";
-      const r = await emu.api("POST", "/v1/integrations", { identifier: `int-${providerId}`, providerId, channel, active: true });
-      expect(r.status).toBe(201);
-    }
+    disconnect = emu.connectEnvironment();
+    await createCredentialIntegrations(emu);
   });
   afterAll(async () => {
-    for (const [k, v] of [["NOTIFY_API_URL", saved.url], ["NOTIFY_API_KEY", saved.key]] as const) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
+    disconnect();
     await emu?.close();
   });
 
