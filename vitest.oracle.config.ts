@@ -1,7 +1,7 @@
 /**
  * `npm run test:oracle`: the engine-layer oracle of exact diffs over ORACLE_RUNS random stacks
  * (default 500; ORACLE_SEED replays a run). Its last line is the verdict, `oracle: <K> stacks,
- * <S> spurious diffs, <M> missed drifts`.
+ * <S> spurious diffs, <M> missed drifts`. ORACLE_CONCURRENCY stacks run at once (default 2).
  */
 import { defineConfig } from "vitest/config";
 
@@ -14,6 +14,6 @@ export default defineConfig({
     hookTimeout: 300_000,
     reporters: ["default", "./test/helpers/tallyReporter.ts", "./test/helpers/oracleReporter.ts"],
     globalSetup: ["./test/helpers/globalSetup.ts"],
-    env: { ORACLE_RUNS: process.env.ORACLE_RUNS ?? "500" },
+    env: { ORACLE_RUNS: process.env.ORACLE_RUNS ?? "500", ORACLE_CONCURRENCY: process.env.ORACLE_CONCURRENCY ?? "2" },
   },
 });

@@ -20,6 +20,8 @@ import { deletion, fieldEdits, type Declared, type Edit } from "./handEdits";
 type Obj = Record<string, unknown>;
 
 const RUNS = Number(process.env.ORACLE_RUNS ?? 3);
+/** Stacks run at once (default 1); the stacks and the verdict do not depend on it. */
+const CONCURRENCY = Math.max(1, Number(process.env.ORACLE_CONCURRENCY ?? 1));
 const SEED = process.env.ORACLE_SEED !== undefined ? Number(process.env.ORACLE_SEED) : Math.floor(Math.random() * 2 ** 31);
 /** Engine events mask these on both sides, so their change shows as the update alone. */
 const SECRET_INPUTS = new Set(["credentials", "configurations"]);
@@ -137,16 +139,23 @@ describe("the oracle of exact diffs over random stacks, through the engine", () 
     const specs = fc.sample(stackSpec, { numRuns: RUNS, seed: SEED });
     let spurious = 0, missed = 0;
     const failures: { index: number; outcome: Outcome }[] = [];
-    for (const [index, spec] of specs.entries()) {
-      const outcome = await runStack(spec);
-      console.log(`oracle: stack ${index}: ${spec.mode} mode, ${spec.resources.map((r) => r.kind).join(" ")}; ${outcome.edit}`);
-      spurious += outcome.spurious.length;
-      missed += outcome.missed.length;
-      if (outcome.spurious.length || outcome.missed.length) {
-        failures.push({ index, outcome });
-        console.log(`oracle: stack ${index} (seed ${SEED}, path ${index}) ${JSON.stringify(outcome)}\n  ${JSON.stringify(spec)}`);
+    // ORACLE_CONCURRENCY stacks at a time, each with its own emulator, project and backend.
+    let next = 0;
+    const worker = async () => {
+      for (let index = next++; index < specs.length; index = next++) {
+        const spec = specs[index]!;
+        const outcome = await runStack(spec);
+        console.log(`oracle: stack ${index}: ${spec.mode} mode, ${spec.resources.map((r) => r.kind).join(" ")}; ${outcome.edit}`);
+        spurious += outcome.spurious.length;
+        missed += outcome.missed.length;
+        if (outcome.spurious.length || outcome.missed.length) {
+          failures.push({ index, outcome });
+          console.log(`oracle: stack ${index} (seed ${SEED}, path ${index}) ${JSON.stringify(outcome)}\n  ${JSON.stringify(spec)}`);
+        }
       }
-    }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    failures.sort((a, b) => a.index - b.index);
     if (failures.length) {
       // Replay the first failing stack from its seed and path, and let fast-check shrink it.
       const first = failures[0]!;
