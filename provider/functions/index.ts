@@ -10,10 +10,11 @@ import { clientFor, type ConnectionSettings } from "../config";
 import { NotifyConfigError } from "../client/errors";
 import { collect, paginateEvents, paginateMessages, paginateSubscribers, paginateWorkflows } from "../client/paginate";
 import {
-  CHANNELS, CHANNEL_TYPES, Channel, ContextKey, OrderDirection, SEVERITIES, WORKFLOW_STATUSES,
-  type Event, type Integration, type Message, type Subscriber, type WorkflowListItem,
+  CHANNELS, Channel, ChannelType, ContextKey, EventResult, IntegrationSummary, MessageResult, OrderDirection, Severity,
+  SubscriberResult, WorkflowStatusInput, WorkflowSummary,
 } from "../schemas";
-import { propertyPath } from "../resources/common";
+import { propertyPath } from "../resources/check";
+import type { InputOf } from "../resources/fields";
 
 /** Upper bound of `maxResults` for every function. */
 export const MAX_RESULTS_LIMIT = 100_000;
@@ -40,242 +41,156 @@ function validate<T extends z.ZodType>(fn: string, schema: T, args: unknown): z.
   throw new NotifyConfigError(`${fn}: invalid arguments: ${msgs.join("; ")}`);
 }
 
+/**
+ * A read-only function, declared once: its name, description, arguments (zod, each described),
+ * result (zod, for schema.json) and what it does. Gives the function, which checks its arguments
+ * before any request, and its `*Output` twin taking Inputs.
+ */
+export interface FunctionDefinition<A extends z.ZodObject = z.ZodObject, R extends z.ZodType = z.ZodType> {
+  name: string;
+  doc: string;
+  args: A;
+  result: R;
+  fn: (...args: ArgsParam<z.input<A>>) => Promise<z.output<R>>;
+  output: (...args: ArgsParam<InputOf<z.input<A>>>) => pulumi.Output<z.output<R>>;
+}
+/** A function's parameter: optional when every argument is. */
+type ArgsParam<T> = {} extends T ? [args?: T] : [args: T];
+
+export function defineFunction<A extends z.ZodObject, R extends z.ZodType>(
+  name: string, doc: string, args: A, result: R, run: (args: z.output<A>) => Promise<z.output<R>>,
+): FunctionDefinition<A, R> {
+  const fn = async (...a: ArgsParam<z.input<A>>) => run(validate(name, args, a[0]));
+  const output = (...a: ArgsParam<InputOf<z.input<A>>>) => pulumi.output(a[0] ?? {}).apply((v) => fn(...([v] as ArgsParam<z.input<A>>)));
+  return { name, doc, args, result, fn, output };
+}
+
 const maxResults = z.number().int().min(1).max(MAX_RESULTS_LIMIT).optional();
 const id = z.string().min(1, { error: "must not be empty" }).max(500);
+const isoTime = z.string().refine((v) => Number.isFinite(Date.parse(v)), { error: "must be an ISO 8601 timestamp" });
 
 // ---------------------------------------------------------------------------------------------
 
-/** Arguments of {@link getSubscriber}. */
-export interface GetSubscriberArgs {
-  /** The subscriber's id in your application. */
-  subscriberId: string;
-}
-const GetSubscriberArgs = z.strictObject({ subscriberId: id });
+const subscriber = defineFunction("getSubscriber", "One subscriber by its `subscriberId`. Fails when it does not exist.",
+  z.strictObject({ subscriberId: id.describe("The subscriber's id in your application.") }),
+  SubscriberResult,
+  async (a) => clientFor(connection()).subscribers.get(a.subscriberId));
+export const { fn: getSubscriber, output: getSubscriberOutput } = subscriber;
 
-/** One subscriber by its `subscriberId`. Fails when it does not exist. */
-export async function getSubscriber(args: GetSubscriberArgs): Promise<Subscriber> {
-  const a = validate("getSubscriber", GetSubscriberArgs, args);
-  return clientFor(connection()).subscribers.get(a.subscriberId);
-}
-/** {@link getSubscriber} taking Inputs. */
-export function getSubscriberOutput(args: pulumi.Input<{ [K in keyof GetSubscriberArgs]: pulumi.Input<GetSubscriberArgs[K]> }>): pulumi.Output<Subscriber> {
-  return pulumi.output(args).apply((a) => getSubscriber(a as GetSubscriberArgs));
-}
-
-/** Arguments of {@link getSubscribers}. */
-export interface GetSubscribersArgs {
-  /** Subscribers whose email contains this (case-sensitive). */
-  email?: string;
-  /** Subscribers whose phone contains this. */
-  phone?: string;
-  /** Subscribers whose first or last name contains this. */
-  name?: string;
-  /** Subscribers whose id contains this. */
-  subscriberId?: string;
-  /** Sort field (default `_id`). */
-  orderBy?: "_id" | "createdAt" | "updatedAt" | "subscriberId" | "email" | "firstName" | "lastName";
-  /** `ASC` or `DESC`. */
-  orderDirection?: "ASC" | "DESC";
-  /** Page size of each request (1 to 100, default 100). */
-  limit?: number;
-  /** Most subscribers returned (default 1,000). */
-  maxResults?: number;
-}
-const GetSubscribersArgs = z.strictObject({
-  email: z.string().optional(), phone: z.string().optional(), name: z.string().optional(), subscriberId: z.string().optional(),
-  orderBy: z.enum(["_id", "createdAt", "updatedAt", "subscriberId", "email", "firstName", "lastName"]).optional(),
-  orderDirection: OrderDirection.optional(), limit: z.number().int().min(1).max(100).optional(), maxResults,
-});
-/** Result of {@link getSubscribers}. */
-export interface GetSubscribersResult { subscribers: Subscriber[]; totalCount: number; totalCountCapped: boolean }
-
-/** Searches subscribers (case-sensitive), following the cursor until `maxResults`. */
-export async function getSubscribers(args: GetSubscribersArgs = {}): Promise<GetSubscribersResult> {
-  const { maxResults: max = 1000, limit = 100, ...query } = validate("getSubscribers", GetSubscribersArgs, args);
-  const it = paginateSubscribers(clientFor(connection()).subscribers, { ...query, limit }, max);
-  const subscribers: Subscriber[] = [];
-  let meta = { totalCount: 0, totalCountCapped: false };
-  for (;;) {
-    const n = await it.next();
-    if (n.done) {
-      meta = n.value;
-      break;
+const subscribers = defineFunction("getSubscribers", "Searches subscribers (case-sensitive), following the cursor until `maxResults`.",
+  z.strictObject({
+    email: z.string().optional().describe("Subscribers whose email contains this (case-sensitive)."),
+    phone: z.string().optional().describe("Subscribers whose phone contains this."),
+    name: z.string().optional().describe("Subscribers whose first or last name contains this."),
+    subscriberId: z.string().optional().describe("Subscribers whose id contains this."),
+    orderBy: z.enum(["_id", "createdAt", "updatedAt", "subscriberId", "email", "firstName", "lastName"]).optional().describe("Sort field (default `_id`)."),
+    orderDirection: OrderDirection.optional().describe("`ASC` or `DESC`."),
+    limit: z.number().int().min(1).max(100).optional().describe("Page size of each request (1 to 100, default 100)."),
+    maxResults: maxResults.describe("Most subscribers returned (default 1,000)."),
+  }),
+  z.object({ subscribers: z.array(SubscriberResult), totalCount: z.number(), totalCountCapped: z.boolean() }),
+  async ({ maxResults: max = 1000, limit = 100, ...query }) => {
+    const it = paginateSubscribers(clientFor(connection()).subscribers, { ...query, limit }, max);
+    const list: z.output<typeof SubscriberResult>[] = [];
+    let meta = { totalCount: 0, totalCountCapped: false };
+    for (;;) {
+      const n = await it.next();
+      if (n.done) {
+        meta = n.value;
+        break;
+      }
+      list.push(n.value);
     }
-    subscribers.push(n.value);
-  }
-  if (subscribers.length >= max && meta.totalCount === 0) meta.totalCount = subscribers.length;
-  return { subscribers, ...meta };
-}
-/** {@link getSubscribers} taking Inputs. */
-export function getSubscribersOutput(args: pulumi.Input<{ [K in keyof GetSubscribersArgs]?: pulumi.Input<GetSubscribersArgs[K]> }> = {}): pulumi.Output<GetSubscribersResult> {
-  return pulumi.output(args).apply((a) => getSubscribers(a as GetSubscribersArgs));
-}
+    if (list.length >= max && meta.totalCount === 0) meta.totalCount = list.length;
+    return { subscribers: list, ...meta };
+  });
+export const { fn: getSubscribers, output: getSubscribersOutput } = subscribers;
 
-/** Arguments of {@link getMessages}. */
-export interface GetMessagesArgs {
-  /** Only messages of this channel. */
-  channel?: "in_app" | "email" | "sms" | "chat" | "push";
-  /** Only messages to this subscriber. */
-  subscriberId?: string;
-  /** Only messages of these triggers (transaction ids). */
-  transactionIds?: string[];
-  /** Exact set of `type:id` keys, order insensitive. */
-  contextKeys?: string[];
-  /** Page size (1 to 1,000, default 100). */
-  limit?: number;
-  /** Most messages returned (default 1,000). */
-  maxResults?: number;
-}
-const GetMessagesArgs = z.strictObject({
-  channel: Channel.optional(), subscriberId: z.string().optional(), transactionIds: z.array(z.string()).optional(),
-  contextKeys: z.array(ContextKey).optional(), limit: z.number().int().min(1).max(1000).optional(), maxResults,
-});
-/** Messages of the environment, newest first. */
-export async function getMessages(args: GetMessagesArgs = {}): Promise<{ messages: Message[] }> {
-  const { maxResults: max = 1000, limit = 100, transactionIds, ...rest } = validate("getMessages", GetMessagesArgs, args);
-  const messages = await collect(paginateMessages(clientFor(connection()).messages, { ...rest, transactionId: transactionIds, limit }, max));
-  return { messages };
-}
-/** {@link getMessages} taking Inputs. */
-export function getMessagesOutput(args: pulumi.Input<{ [K in keyof GetMessagesArgs]?: pulumi.Input<GetMessagesArgs[K]> }> = {}): pulumi.Output<{ messages: Message[] }> {
-  return pulumi.output(args).apply((a) => getMessages(a as GetMessagesArgs));
-}
+const messages = defineFunction("getMessages", "Messages of the environment, newest first.",
+  z.strictObject({
+    channel: Channel.optional().describe("Only messages of this channel."),
+    subscriberId: z.string().optional().describe("Only messages to this subscriber."),
+    transactionIds: z.array(z.string()).optional().describe("Only messages of these triggers (transaction ids)."),
+    contextKeys: z.array(ContextKey).optional().describe("Exact set of `type:id` keys, order insensitive."),
+    limit: z.number().int().min(1).max(1000).optional().describe("Page size (1 to 1,000, default 100)."),
+    maxResults: maxResults.describe("Most messages returned (default 1,000)."),
+  }),
+  z.object({ messages: z.array(MessageResult) }),
+  async ({ maxResults: max = 1000, limit = 100, transactionIds, ...rest }) =>
+    ({ messages: await collect(paginateMessages(clientFor(connection()).messages, { ...rest, transactionId: transactionIds, limit }, max)) }));
+export const { fn: getMessages, output: getMessagesOutput } = messages;
 
-/** Arguments of {@link getEvents}. */
-export interface GetEventsArgs {
-  /** Only events sent through these channels: `in_app`, `email`, `sms`, `chat`, `push` or `tool` (channel types, not step types such as `digest`). */
-  channels?: ("in_app" | "email" | "sms" | "chat" | "push" | "tool")[];
-  /** Only events of these workflows (database ids). */
-  templates?: string[];
-  /** Only events to subscribers with these emails. */
-  emails?: string[];
-  /** Only events to these subscribers. */
-  subscriberIds?: string[];
-  /** Only events of these severities. */
-  severity?: ("high" | "medium" | "low" | "none")[];
-  /** Only the events of this trigger. */
-  transactionId?: string;
-  /** Only events sent to this topic. */
-  topicKey?: string;
-  /** Only events with exactly this set of `type:id` context keys. */
-  contextKeys?: string[];
-  /** ISO 8601: records after this time. */
-  after?: string;
-  /** ISO 8601: records before this time. */
-  before?: string;
-  /**
-   * Free-text search over events.
-   * @deprecated The service deprecates free-text search; use the specific filters.
-   */
-  search?: string;
-  /** Page size (1 to 50, the service's bounds; default 50). */
-  limit?: number;
-  /** Most events returned (default 500). */
-  maxResults?: number;
-}
-const isoTime = z.string().refine((v) => Number.isFinite(Date.parse(v)), { error: "must be an ISO 8601 timestamp" });
-const GetEventsArgs = z.strictObject({
-  channels: z.array(z.enum(CHANNEL_TYPES)).optional(), templates: z.array(z.string()).optional(), emails: z.array(z.string()).optional(),
-  subscriberIds: z.array(z.string()).optional(), severity: z.array(z.enum(SEVERITIES)).optional(),
-  transactionId: z.string().optional(), topicKey: z.string().optional(), contextKeys: z.array(ContextKey).optional(),
-  after: isoTime.optional(), before: isoTime.optional(), search: z.string().optional(),
-  limit: z.number().int().min(1).max(50).optional(), maxResults,
-});
-/** Triggered events of the environment, newest first. */
-export async function getEvents(args: GetEventsArgs = {}): Promise<{ events: Event[] }> {
-  const { maxResults: max = 500, limit = 50, ...rest } = validate("getEvents", GetEventsArgs, args);
-  const events = await collect(paginateEvents(clientFor(connection()).events, { ...rest, limit }, max));
-  return { events };
-}
-/** {@link getEvents} taking Inputs. */
-export function getEventsOutput(args: pulumi.Input<{ [K in keyof GetEventsArgs]?: pulumi.Input<GetEventsArgs[K]> }> = {}): pulumi.Output<{ events: Event[] }> {
-  return pulumi.output(args).apply((a) => getEvents(a as GetEventsArgs));
-}
+const events = defineFunction("getEvents", "Triggered events of the environment, newest first.",
+  z.strictObject({
+    channels: z.array(ChannelType).optional().describe("Only events sent through these channels: `in_app`, `email`, `sms`, `chat`, `push` or `tool` (channel types, not step types such as `digest`)."),
+    templates: z.array(z.string()).optional().describe("Only events of these workflows (database ids)."),
+    emails: z.array(z.string()).optional().describe("Only events to subscribers with these emails."),
+    subscriberIds: z.array(z.string()).optional().describe("Only events to these subscribers."),
+    severity: z.array(Severity).optional().describe("Only events of these severities."),
+    transactionId: z.string().optional().describe("Only the events of this trigger."),
+    topicKey: z.string().optional().describe("Only events sent to this topic."),
+    contextKeys: z.array(ContextKey).optional().describe("Only events with exactly this set of `type:id` context keys."),
+    after: isoTime.optional().describe("ISO 8601: records after this time."),
+    before: isoTime.optional().describe("ISO 8601: records before this time."),
+    search: z.string().optional().describe("Free-text search over events. Deprecated by the service; use the specific filters."),
+    limit: z.number().int().min(1).max(50).optional().describe("Page size (1 to 50, the service's bounds; default 50)."),
+    maxResults: maxResults.describe("Most events returned (default 500)."),
+  }),
+  z.object({ events: z.array(EventResult) }),
+  async ({ maxResults: max = 500, limit = 50, ...rest }) =>
+    ({ events: await collect(paginateEvents(clientFor(connection()).events, { ...rest, limit }, max)) }));
+export const { fn: getEvents, output: getEventsOutput } = events;
 
-/** Arguments of {@link getEvent}. */
-export interface GetEventArgs {
-  /** The event's id (`_id` in getEvents results). */
-  notificationId: string;
-}
-const GetEventArgs = z.strictObject({ notificationId: id });
-/** One event with its jobs and execution details. */
-export async function getEvent(args: GetEventArgs): Promise<Event> {
-  const a = validate("getEvent", GetEventArgs, args);
-  return clientFor(connection()).events.get(a.notificationId);
-}
-/** {@link getEvent} taking Inputs. */
-export function getEventOutput(args: pulumi.Input<{ [K in keyof GetEventArgs]: pulumi.Input<GetEventArgs[K]> }>): pulumi.Output<Event> {
-  return pulumi.output(args).apply((a) => getEvent(a as GetEventArgs));
-}
+const event = defineFunction("getEvent", "One event with its jobs and execution details.",
+  z.strictObject({ notificationId: id.describe("The event's id (`_id` in getEvents results).") }),
+  EventResult,
+  async (a) => clientFor(connection()).events.get(a.notificationId));
+export const { fn: getEvent, output: getEventOutput } = event;
 
-/** Arguments of {@link getIntegrations}. */
-export interface GetIntegrationsArgs {
-  /** Only integrations of this channel. */
-  channel?: "in_app" | "email" | "sms" | "chat" | "push";
-  /** Only integrations of this provider (`sendgrid`, `twilio`, ...). */
-  providerId?: string;
-  /** Only active integrations. */
-  activeOnly?: boolean;
-  /** Only this environment's (default: every environment the key's organisation has). */
-  environmentId?: string;
-}
-const GetIntegrationsArgs = z.strictObject({
-  channel: Channel.optional(), providerId: z.string().optional(), activeOnly: z.boolean().optional(), environmentId: z.string().optional(),
-});
-/** Integrations of the organisation (never their credentials). */
-export async function getIntegrations(args: GetIntegrationsArgs = {}): Promise<{ integrations: Omit<Integration, "credentials">[] }> {
-  const a = validate("getIntegrations", GetIntegrationsArgs, args);
-  const all = await clientFor(connection()).integrations.list();
-  const integrations = all
-    .filter((i) => !i.deleted && (!a.channel || i.channel === a.channel) && (!a.providerId || i.providerId === a.providerId) &&
-      (!a.activeOnly || i.active) && (!a.environmentId || i._environmentId === a.environmentId))
-    .map(({ credentials: _c, ...rest }) => rest);
-  return { integrations };
-}
-/** {@link getIntegrations} taking Inputs. */
-export function getIntegrationsOutput(args: pulumi.Input<{ [K in keyof GetIntegrationsArgs]?: pulumi.Input<GetIntegrationsArgs[K]> }> = {}): pulumi.Output<{ integrations: Omit<Integration, "credentials">[] }> {
-  return pulumi.output(args).apply((a) => getIntegrations(a as GetIntegrationsArgs));
-}
+const integrations = defineFunction("getIntegrations", "Integrations of the organisation (never their credentials).",
+  z.strictObject({
+    channel: Channel.optional().describe("Only integrations of this channel."),
+    providerId: z.string().optional().describe("Only integrations of this provider (`sendgrid`, `twilio`, ...)."),
+    activeOnly: z.boolean().optional().describe("Only active integrations."),
+    environmentId: z.string().optional().describe("Only this environment's (default: every environment the key's organisation has)."),
+  }),
+  z.object({ integrations: z.array(IntegrationSummary) }),
+  async (a) => {
+    const all = await clientFor(connection()).integrations.list();
+    return {
+      integrations: all
+        .filter((i) => !i.deleted && (!a.channel || i.channel === a.channel) && (!a.providerId || i.providerId === a.providerId) &&
+          (!a.activeOnly || i.active) && (!a.environmentId || i._environmentId === a.environmentId))
+        .map(({ credentials: _c, ...rest }) => rest),
+    };
+  });
+export const { fn: getIntegrations, output: getIntegrationsOutput } = integrations;
 
-/** Arguments of {@link getWorkflows}. */
-export interface GetWorkflowsArgs {
-  /** Workflows whose name or id contains this. */
-  query?: string;
-  /** Only workflows with one of these tags. */
-  tags?: string[];
-  /** Only workflows with one of these statuses. */
-  status?: ("ACTIVE" | "INACTIVE" | "ERROR")[];
-  /** Sort field. */
-  orderBy?: "createdAt" | "updatedAt" | "name" | "lastTriggeredAt";
-  /** `ASC` or `DESC`. */
-  orderDirection?: "ASC" | "DESC";
-  /** Most workflows returned (default 1,000). */
-  maxResults?: number;
-}
-const GetWorkflowsArgs = z.strictObject({
-  query: z.string().optional(), tags: z.array(z.string()).optional(), status: z.array(z.enum(WORKFLOW_STATUSES)).optional(),
-  orderBy: z.enum(["createdAt", "updatedAt", "name", "lastTriggeredAt"]).optional(), orderDirection: OrderDirection.optional(), maxResults,
-});
-/** Workflows of the environment. */
-export async function getWorkflows(args: GetWorkflowsArgs = {}): Promise<{ workflows: WorkflowListItem[] }> {
-  const { maxResults: max = 1000, ...rest } = validate("getWorkflows", GetWorkflowsArgs, args);
-  const workflows = await collect(paginateWorkflows(clientFor(connection()).workflows, { ...rest, limit: 100 }, max));
-  return { workflows };
-}
-/** {@link getWorkflows} taking Inputs. */
-export function getWorkflowsOutput(args: pulumi.Input<{ [K in keyof GetWorkflowsArgs]?: pulumi.Input<GetWorkflowsArgs[K]> }> = {}): pulumi.Output<{ workflows: WorkflowListItem[] }> {
-  return pulumi.output(args).apply((a) => getWorkflows(a as GetWorkflowsArgs));
-}
+const workflows = defineFunction("getWorkflows", "Workflows of the environment.",
+  z.strictObject({
+    query: z.string().optional().describe("Workflows whose name or id contains this."),
+    tags: z.array(z.string()).optional().describe("Only workflows with one of these tags."),
+    status: z.array(WorkflowStatusInput).optional().describe("Only workflows with one of these statuses."),
+    orderBy: z.enum(["createdAt", "updatedAt", "name", "lastTriggeredAt"]).optional().describe("Sort field."),
+    orderDirection: OrderDirection.optional().describe("`ASC` or `DESC`."),
+    maxResults: maxResults.describe("Most workflows returned (default 1,000)."),
+  }),
+  z.object({ workflows: z.array(WorkflowSummary) }),
+  async ({ maxResults: max = 1000, ...rest }) =>
+    ({ workflows: await collect(paginateWorkflows(clientFor(connection()).workflows, { ...rest, limit: 100 }, max)) }));
+export const { fn: getWorkflows, output: getWorkflowsOutput } = workflows;
 
-/** The schema of each function's arguments (checked before any request; also the source of schema.json's function inputs). */
-export const FUNCTION_ARGS = {
-  getSubscriber: GetSubscriberArgs,
-  getSubscribers: GetSubscribersArgs,
-  getMessages: GetMessagesArgs,
-  getEvents: GetEventsArgs,
-  getEvent: GetEventArgs,
-  getIntegrations: GetIntegrationsArgs,
-  getWorkflows: GetWorkflowsArgs,
-} as const;
+/** Every function, in the order schema.json and the docs list them. */
+export const FUNCTIONS: readonly FunctionDefinition[] = [subscriber, subscribers, messages, events, event, integrations, workflows];
+
+/** Arguments and results of the functions, for programs that name them. */
+export type GetSubscriberArgs = z.input<typeof subscriber.args>;
+export type GetSubscribersArgs = z.input<typeof subscribers.args>;
+export type GetSubscribersResult = z.output<typeof subscribers.result>;
+export type GetMessagesArgs = z.input<typeof messages.args>;
+export type GetEventsArgs = z.input<typeof events.args>;
+export type GetEventArgs = z.input<typeof event.args>;
+export type GetIntegrationsArgs = z.input<typeof integrations.args>;
+export type GetWorkflowsArgs = z.input<typeof workflows.args>;
 
 export { CHANNELS };

@@ -15,86 +15,59 @@ import { isConflict, isNotFound } from "../client/errors";
 import { clientFor } from "../config";
 import {
   CREDENTIAL_KEYS, Channel, ConfigurationsInput, CredentialsInput, SafeString, StepFilter,
-  type Configurations, type Credentials, type Integration as ApiIntegration, type StepFilter as StepFilterT, type UpdateIntegrationBody,
+  type CreateIntegrationBody, type Integration as ApiIntegration, type UpdateIntegrationBody,
 } from "../schemas";
-import { changedKeys, checkWith, controlInputs, readInputs, declaredKeys, failure, project, stripUndefined, unknownKeyHint, withSecrets, type CheckFailure } from "./common";
+import { checkWith, unknownKeyHint, type CheckFailure } from "./check";
+import { changedKeys, declaredKeys, declaredKeysOf, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
+import { defineResource, field, output, requestBody, serviceFields, type ArgsOf, type OutputsOf, type StateOf } from "./fields";
+import { controlInputs, failure, readInputs } from "./lifecycle";
 
-/** Inputs of an {@link Integration}. */
-export interface IntegrationArgs {
-  /** Unique identifier within the environment; the natural key for `adopt`. */
-  identifier: pulumi.Input<string>;
-  /** Display name. Defaults to what the service picks (the provider id). */
-  name?: pulumi.Input<string>;
-  /** The delivery provider, e.g. `sendgrid`, `twilio`, `slack`, `fcm`. Changing it replaces the integration. */
-  providerId: pulumi.Input<string>;
-  /** One of `in_app`, `email`, `sms`, `chat`, `push`. Changing it replaces the integration. */
-  channel: pulumi.Input<"in_app" | "email" | "sms" | "chat" | "push">;
-  /** Provider credentials; stored as a secret. The service does not return them, so drift in them cannot be seen. */
-  credentials?: pulumi.Input<{ [K in keyof Credentials]?: pulumi.Input<Credentials[K]> }>;
-  /** Whether the integration processes events and messages. */
-  active?: pulumi.Input<boolean>;
-  /** Make this the default integration of its channel (through set-primary). */
-  primary?: pulumi.Input<boolean>;
-  /** Conditions under which this integration is used. */
-  conditions?: pulumi.Input<pulumi.Input<StepFilterT>[]>;
-  /** Inbound webhook settings; stored as a secret. */
-  configurations?: pulumi.Input<Configurations>;
-  /** Environment to create the integration in; defaults to the API key's environment. */
-  environmentId?: pulumi.Input<string>;
-  /** Let the service test the credentials on create and update (default false). */
-  check?: pulumi.Input<boolean>;
-  /** Take over an existing integration with the same identifier instead of failing. */
-  adopt?: pulumi.Input<boolean>;
-}
-
-/** The input keys compared by diff, in display order. */
-export const INTEGRATION_INPUT_KEYS = [
-  "identifier", "name", "providerId", "channel", "credentials", "active", "primary", "conditions", "configurations", "environmentId",
-] as const;
-/**
- * Changing any of these replaces the integration: the service cannot change an integration's
- * provider or channel, nor move it to another environment.
- */
-export const INTEGRATION_REPLACE_ON_CHANGE = ["providerId", "channel", "environmentId"] as const;
-/** Inputs (and outputs) kept secret in state and in the engine's events. */
-export const INTEGRATION_SECRET_KEYS = ["credentials", "configurations"] as const;
-
-/** Schema of the inputs, used by check. */
-export const IntegrationInputs = z.strictObject({
-  identifier: SafeString(200).min(1, { error: "must not be empty" }),
-  name: SafeString(200).optional(),
-  providerId: SafeString(100).min(1, { error: "must not be empty" }),
-  channel: Channel,
-  credentials: CredentialsInput.optional(),
-  active: z.boolean().optional(),
-  primary: z.boolean().optional(),
-  conditions: z.array(StepFilter).optional(),
-  configurations: ConfigurationsInput.optional(),
-  environmentId: SafeString(100).optional(),
-  check: z.boolean().optional(),
-  adopt: z.boolean().optional(),
-  __provider: z.string().optional(),
+/** The field table of an {@link Integration}. */
+export const INTEGRATION = defineResource({
+  name: "Integration",
+  module: "integration",
+  doc: "An integration of the notification service: a delivery provider (SendGrid, Twilio, Slack, FCM, ...) connected to an environment for one channel, with its credentials.",
+  inputs: {
+    identifier: field(SafeString(200).min(1, { error: "must not be empty" }), "Unique identifier within the environment; the natural key for `adopt`."),
+    name: field(SafeString(200).optional(), "Display name. Defaults to what the service picks (the provider id).", { filled: true }),
+    providerId: field(SafeString(100).min(1, { error: "must not be empty" }), "The delivery provider, e.g. `sendgrid`, `twilio`, `slack`, `fcm`. Changing it replaces the integration.", { createOnly: true }),
+    channel: field(Channel, "One of `in_app`, `email`, `sms`, `chat`, `push`. Changing it replaces the integration.", { createOnly: true }),
+    credentials: field(CredentialsInput.optional(), "Provider credentials; stored as a secret. The service does not return them, so drift in them cannot be seen.", { secret: true }),
+    active: field(z.boolean().optional(), "Whether the integration processes events and messages.", { filled: true }),
+    primary: field(z.boolean().optional(), "Make this the default integration of its channel (through set-primary).", { filled: true, local: true }),
+    conditions: field(z.array(StepFilter).optional(), "Conditions under which this integration is used.", { filled: true }),
+    configurations: field(ConfigurationsInput.optional(), "Inbound webhook settings; stored as a secret.", { secret: true }),
+    // The service cannot move an integration to another environment.
+    environmentId: field(SafeString(100).optional(), "Environment to create the integration in; defaults to the API key's environment. Changing it replaces the integration.", { replaces: true, filled: true, api: "_environmentId" }),
+    check: field(z.boolean().optional(), "Let the service test the credentials on create and update (default false).", { control: true }),
+    adopt: field(z.boolean().optional(), "Take over an existing integration with the same identifier instead of failing.", { control: true }),
+  },
+  outputs: {
+    integrationId: output(z.string(), "The service's `_id`; also the resource id."),
+    organizationId: output(z.string(), "The organisation the integration belongs to."),
+    deleted: output(z.boolean(), "Whether the service has (soft-)deleted it; a refresh of a deleted integration drops it from the stack."),
+    deletedAt: output(z.string().optional(), "When it was deleted (ISO 8601), if it was."),
+    deletedBy: output(z.string().optional(), "Who deleted it, if it was."),
+  },
 });
 
-type Inputs = z.infer<typeof IntegrationInputs>;
-type Outputs = Record<string, unknown>;
+/** Inputs of an {@link Integration}. */
+export type IntegrationArgs = ArgsOf<typeof INTEGRATION>;
+/** The state of an {@link Integration}: the service's view, each declared input as declared. */
+export type IntegrationState = StateOf<typeof INTEGRATION>;
 
-/** Maps the service's integration to outputs: api.md's fields, `_id` as `integrationId`. */
-export function toIntegrationOutputs(i: ApiIntegration): Outputs {
+type Inputs = z.infer<typeof INTEGRATION.schema>;
+/** A property map as the engine passes it: inputs or old state, not yet checked. */
+type Props = Record<string, unknown>;
+
+/** Maps the service's integration to outputs: its fields as the table names them, `_id` as `integrationId`. */
+export function toIntegrationOutputs(i: ApiIntegration): Props {
   return stripUndefined({
-    integrationId: i._id,
-    environmentId: i._environmentId,
-    organizationId: i._organizationId,
-    name: i.name,
-    identifier: i.identifier,
-    providerId: i.providerId,
-    channel: i.channel,
-    credentials: i.credentials,
-    configurations: i.configurations,
-    active: i.active,
-    primary: i.primary,
+    ...serviceFields(INTEGRATION, i),
     conditions: i.conditions ?? [],
+    integrationId: i._id,
+    organizationId: i._organizationId,
     deleted: i.deleted,
     deletedAt: i.deletedAt ?? undefined,
     deletedBy: i.deletedBy ?? undefined,
@@ -102,23 +75,23 @@ export function toIntegrationOutputs(i: ApiIntegration): Outputs {
 }
 
 /**
- * Outputs after an apply or a read: the service's view, with each declared input seen through
+ * Props after an apply or a read: the service's view, with each declared input seen through
  * its declared shape, and credentials carried from `carried` where the service hides them.
  */
-function outputsFor(i: ApiIntegration, declared: Record<string, unknown>, keys: string[], carried?: Outputs): Outputs {
+function outputsFor(i: ApiIntegration, declared: Props, keys: string[], carried?: Props): IntegrationState {
   const svc = toIntegrationOutputs(i);
   if (svc.credentials === undefined) svc.credentials = carried?.credentials ?? declared.credentials;
-  const out: Outputs = { ...svc, ...controlInputs(declared), declaredKeys: keys };
+  const out: Props = { ...svc, ...controlInputs(declared, INTEGRATION.controlKeys), declaredKeys: keys };
   for (const k of keys) out[k] = project(svc[k], declared[k]);
-  return stripUndefined(out);
+  // The service's view in the shape the table gives the state (read leniently: values as returned).
+  return stripUndefined(out) as IntegrationState;
 }
 
-function updateBody(inputs: Inputs): UpdateIntegrationBody {
-  return stripUndefined({
-    name: inputs.name, identifier: inputs.identifier, active: inputs.active, credentials: inputs.credentials,
-    conditions: inputs.conditions, configurations: inputs.configurations, _environmentId: inputs.environmentId,
-    check: inputs.check ?? false,
-  });
+/** The body of a create or an update: the table's fields, and `check` (default false). */
+function body(inputs: Inputs, op: "create"): CreateIntegrationBody;
+function body(inputs: Inputs, op: "update"): UpdateIntegrationBody;
+function body(inputs: Inputs, op: "create" | "update"): CreateIntegrationBody | UpdateIntegrationBody {
+  return { ...requestBody(INTEGRATION, inputs, op), check: inputs.check ?? false } as CreateIntegrationBody;
 }
 
 async function applyPrimary(id: string, inputs: Inputs, current: ApiIntegration): Promise<ApiIntegration> {
@@ -134,8 +107,8 @@ async function applyPrimary(id: string, inputs: Inputs, current: ApiIntegration)
 
 /** The provider implementation, loaded in the engine's provider process. */
 export const provider = {
-  async check(_olds: Outputs, news: Outputs): Promise<{ inputs: Outputs; failures: CheckFailure[] }> {
-    const failures = checkWith(IntegrationInputs, news, unknownKeyHint([...CREDENTIAL_KEYS, ...Object.keys(IntegrationInputs.shape)]));
+  async check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
+    const failures = checkWith(INTEGRATION.schema, news, unknownKeyHint([...CREDENTIAL_KEYS, ...Object.keys(INTEGRATION.inputs)]));
     // The service activates an integration when it becomes primary.
     if (news.primary === true && news.active === false) {
       failures.push({ property: "primary", reason: "primary: a primary integration is always active; remove active: false or primary: true" });
@@ -143,29 +116,25 @@ export const provider = {
     return { inputs: stripUndefined(news), failures };
   },
 
-  async diff(_id: string, olds: Outputs, news: Outputs) {
-    const changed = changedKeys(olds, news, INTEGRATION_INPUT_KEYS);
+  async diff(_id: string, olds: Props, news: Props) {
+    const changed = changedKeys(olds, news, INTEGRATION.inputKeys);
     return {
       changes: changed.length > 0,
-      replaces: changed.filter((k) => (INTEGRATION_REPLACE_ON_CHANGE as readonly string[]).includes(k)),
+      replaces: changed.filter((k) => (INTEGRATION.replaceOnChange as readonly string[]).includes(k)),
       // The identifier is unique per environment: the old one must go first unless either changes.
-      deleteBeforeReplace: changed.some((k) => (INTEGRATION_REPLACE_ON_CHANGE as readonly string[]).includes(k)) &&
+      deleteBeforeReplace: changed.some((k) => (INTEGRATION.replaceOnChange as readonly string[]).includes(k)) &&
         !changed.includes("identifier") && !changed.includes("environmentId"),
     };
   },
 
-  async create(raw: Outputs) {
+  async create(raw: Props) {
     const inputs = raw as Inputs;
-    const keys = declaredKeys(raw, INTEGRATION_INPUT_KEYS);
+    const keys = declaredKeys(raw, INTEGRATION.inputKeys);
     const api = clientFor().integrations;
     const action = `create integration "${inputs.identifier}"`;
     let created: ApiIntegration;
     try {
-      created = await api.create(stripUndefined({
-        name: inputs.name, identifier: inputs.identifier, providerId: inputs.providerId, channel: inputs.channel,
-        credentials: inputs.credentials, active: inputs.active, conditions: inputs.conditions,
-        configurations: inputs.configurations, _environmentId: inputs.environmentId, check: inputs.check ?? false,
-      }));
+      created = await api.create(body(inputs, "create"));
     } catch (err) {
       if (!isConflict(err)) throw failure(action, err);
       // Our own earlier attempt may have gone through before a retry: take that one over.
@@ -178,7 +147,7 @@ export const provider = {
         throw failure(action, err, `The existing integration is ${existing.providerId}/${existing.channel}, not ${inputs.providerId}/${inputs.channel}, so it cannot be adopted`);
       }
       try {
-        created = await api.update(existing._id, updateBody(inputs));
+        created = await api.update(existing._id, body(inputs, "update"));
       } catch (e) {
         throw failure(`adopt integration "${inputs.identifier}"`, e);
       }
@@ -191,8 +160,8 @@ export const provider = {
     return { id: created._id, outs: outputsFor(created, raw, keys) };
   },
 
-  async read(id: string, props: Outputs) {
-    const keys = Array.isArray(props.declaredKeys) ? (props.declaredKeys as string[]) : [];
+  async read(id: string, props: Props) {
+    const keys = declaredKeysOf(props) ?? [];
     let current: ApiIntegration | undefined;
     try {
       current = await clientFor().integrations.get(id);
@@ -201,15 +170,15 @@ export const provider = {
     }
     if (!current) return { id: "", props: {} };
     const outs = outputsFor(current, props, keys, props);
-    return { id, props: outs, inputs: readInputs(props, outs, keys) };
+    return { id, props: outs, inputs: readInputs(props, outs, keys, INTEGRATION.controlKeys) };
   },
 
-  async update(id: string, _olds: Outputs, news: Outputs) {
+  async update(id: string, _olds: Props, news: Props) {
     const inputs = news as Inputs;
-    const keys = declaredKeys(news, INTEGRATION_INPUT_KEYS);
+    const keys = declaredKeys(news, INTEGRATION.inputKeys);
     const api = clientFor().integrations;
     try {
-      let updated = await api.update(id, updateBody(inputs));
+      let updated = await api.update(id, body(inputs, "update"));
       updated = await applyPrimary(id, inputs, updated);
       // What was just sent is what the service now holds (it may not echo credentials back).
       return { outs: outputsFor(updated, news, keys) };
@@ -218,7 +187,7 @@ export const provider = {
     }
   },
 
-  async delete(id: string, props: Outputs) {
+  async delete(id: string, props: Props) {
     const api = clientFor().integrations;
     const action = `delete integration "${String(props.identifier)}"`;
     try {
@@ -242,7 +211,8 @@ export const dynamicProvider = makeDynamicProvider(provider);
 
 /**
  * An integration of the notification service: a delivery provider (SendGrid, Twilio, Slack, FCM,
- * ...) connected to an environment for one channel, with its credentials.
+ * ...) connected to an environment for one channel, with its credentials. Its inputs and outputs
+ * are the fields of {@link INTEGRATION}.
  *
  * @example
  * const email = new notify.Integration("sendgrid", {
@@ -251,41 +221,9 @@ export const dynamicProvider = makeDynamicProvider(provider);
  *   active: true,
  * });
  */
+export interface Integration extends OutputsOf<IntegrationState> {}
 export class Integration extends NotifyResource {
-  /** The service's `_id`; also the resource id. */
-  declare readonly integrationId: pulumi.Output<string>;
-  declare readonly environmentId: pulumi.Output<string>;
-  /** The organisation the integration belongs to. */
-  declare readonly organizationId: pulumi.Output<string>;
-  declare readonly name: pulumi.Output<string>;
-  declare readonly identifier: pulumi.Output<string>;
-  declare readonly providerId: pulumi.Output<string>;
-  declare readonly channel: pulumi.Output<string>;
-  /** Secret. The last applied credentials (the service does not return them in production). */
-  declare readonly credentials: pulumi.Output<Credentials | undefined>;
-  declare readonly configurations: pulumi.Output<Configurations | undefined>;
-  declare readonly active: pulumi.Output<boolean>;
-  declare readonly primary: pulumi.Output<boolean>;
-  declare readonly conditions: pulumi.Output<StepFilterT[]>;
-  /** Whether the service has (soft-)deleted it; a refresh of a deleted integration drops it from the stack. */
-  declare readonly deleted: pulumi.Output<boolean>;
-  /** When it was deleted (ISO 8601), if it was. */
-  declare readonly deletedAt: pulumi.Output<string | undefined>;
-  /** Who deleted it, if it was. */
-  declare readonly deletedBy: pulumi.Output<string | undefined>;
-  /** The input properties this program sets (used for exact diffs). */
-  declare readonly declaredKeys: pulumi.Output<string[]>;
-
   constructor(name: string, args: IntegrationArgs, opts?: pulumi.CustomResourceOptions) {
-    const secretArgs = withSecrets(args, INTEGRATION_SECRET_KEYS);
-    const outputs = Object.fromEntries([
-      "integrationId", "organizationId", "deleted", "deletedAt", "deletedBy", "declaredKeys",
-      ...INTEGRATION_INPUT_KEYS.filter((k) => !(k in secretArgs)),
-    ].map((k) => [k, undefined]));
-    super("Integration", "integration", name, { ...outputs, ...secretArgs }, {
-      ...opts,
-      additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...INTEGRATION_SECRET_KEYS],
-    });
+    super(INTEGRATION, name, args, opts);
   }
 }
-

@@ -14,35 +14,14 @@ import { isNotFound } from "../client/errors";
 import { clientFor } from "../config";
 import { NotifyApiError } from "../client/errors";
 import {
-  CHANNEL_CREDENTIAL_KEYS, ChannelCredentialsInput, HttpUrl, SafeString, SUBSCRIBER_PROVIDERS,
+  CHANNEL_CREDENTIAL_KEYS, ChannelCredentialsInput, SafeString, SUBSCRIBER_PROVIDERS,
   type ChannelCredentials, type ChannelSettings, type Subscriber, type SubscriberProviderId as ProviderIdT,
 } from "../schemas";
-import { changedKeys, checkWith, controlInputs, readInputs, declaredKeys, deleteIfPresent, failure, isPlainObject, project, stripUndefined, suggest, unknownKeyHint, withSecrets, type CheckFailure } from "./common";
+import { checkWith, suggest, unknownKeyHint, type CheckFailure } from "./check";
+import { changedKeys, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
-
-/** Inputs of {@link SubscriberCredentials}. */
-export interface SubscriberCredentialsArgs {
-  /** The subscriber (it must exist). Changing it replaces the resource. */
-  subscriberId: pulumi.Input<string>;
-  /**
-   * The chat or push provider: `slack`, `discord`, `msteams`, `webex-messaging`, `telegram`, `fcm`,
-   * `apns`, ... (the contract's list), or an id of the same shape the service added since. An id
-   * one edit away from a known one is refused as a typo. The environment needs an active
-   * integration of it. Changing it replaces the resource.
-   */
-  providerId: pulumi.Input<ProviderIdT>;
-  /** Which integration of that provider, when there are several. Changing it replaces the resource. */
-  integrationIdentifier?: pulumi.Input<string>;
-  /** Webhook URL, device tokens, ...; stored as a secret. */
-  credentials: pulumi.Input<{ [K in keyof ChannelCredentials]?: pulumi.Input<ChannelCredentials[K]> }>;
-  /** Take over credentials already set for this subscriber and provider instead of failing. */
-  adopt?: pulumi.Input<boolean>;
-}
-
-export const SUBSCRIBER_CREDENTIALS_INPUT_KEYS = ["subscriberId", "providerId", "integrationIdentifier", "credentials"] as const;
-export const SUBSCRIBER_CREDENTIALS_REPLACE_ON_CHANGE = ["subscriberId", "providerId", "integrationIdentifier"] as const;
-/** Inputs (and outputs) kept secret in state and in the engine's events. */
-export const SUBSCRIBER_CREDENTIALS_SECRET_KEYS = ["credentials"] as const;
+import { defineResource, field, output, type ArgsOf, type OutputsOf, type StateOf } from "./fields";
+import { controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
 
 /** The shape of a provider id: lowercase letters and digits, with `-` or `_` between them. */
 const PROVIDER_ID_SHAPE = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
@@ -80,24 +59,37 @@ export const SubscriberProviderIdInput = z.string().superRefine((id, ctx) => {
  */
 export const STORED_CREDENTIAL_KEYS = ["webhookUrl", "deviceTokens", "channel"] as const;
 
-/** Schema of the inputs, used by check. */
-export const SubscriberCredentialsInputs = z.strictObject({
-  subscriberId: SafeString(200).min(1, { error: "must not be empty" }),
-  providerId: SubscriberProviderIdInput,
-  integrationIdentifier: SafeString(200).min(1).optional(),
-  credentials: ChannelCredentialsInput.extend({
-    webhookUrl: HttpUrl.optional(),
-    imageUrl: HttpUrl.optional(),
-    externalUrl: HttpUrl.optional(),
-    // The service keeps one of each token, so a repeated one would read back as a change forever.
-    deviceTokens: z.array(SafeString(4096).min(1, { error: "must not be empty" })).max(1000)
-      .refine((tokens) => new Set(tokens).size === tokens.length, { error: "must not repeat a token (the service keeps one of each)" }).optional(),
-  }),
-  adopt: z.boolean().optional(),
-  __provider: z.string().optional(),
+/** The field table of {@link SubscriberCredentials}. */
+export const SUBSCRIBER_CREDENTIALS = defineResource({
+  name: "SubscriberCredentials",
+  module: "subscriberCredentials",
+  doc: "A subscriber's credentials for one chat or push provider: a Slack webhook URL, FCM device tokens, and so on. " +
+    "The id is `subscriberId/providerId/integrationIdentifier`. The service needs an active integration of the provider in the " +
+    "environment: declare it in the same stack and pass its `identifier`. Production keeps only `webhookUrl`, `deviceTokens` and " +
+    "`channel` of the credentials; the other fields are sent, not stored, and never show as drift.",
+  inputs: {
+    subscriberId: field(SafeString(200).min(1, { error: "must not be empty" }), "The subscriber (it must exist). Changing it replaces the resource.", { replaces: true }),
+    providerId: field(SubscriberProviderIdInput,
+      "The chat or push provider: `slack`, `discord`, `msteams`, `webex-messaging`, `telegram`, `fcm`, `apns`, ... (the contract's list), " +
+      "or an id of the same shape the service added since. An id one edit away from a known one is refused as a typo. The environment " +
+      "needs an active integration of it. Changing it replaces the resource.", { replaces: true }),
+    integrationIdentifier: field(SafeString(200).min(1).optional(), "Which integration of that provider, when there are several. Changing it replaces the resource.", { replaces: true }),
+    credentials: field(ChannelCredentialsInput, "Webhook URL, device tokens, ...; stored as a secret.", { secret: true }),
+    adopt: field(z.boolean().optional(), "Take over credentials already set for this subscriber and provider instead of failing.", { control: true }),
+  },
+  outputs: {
+    integrationId: output(z.string(), "The `_id` of the integration the credentials belong to."),
+  },
 });
-type Inputs = z.infer<typeof SubscriberCredentialsInputs>;
-type Outputs = Record<string, unknown>;
+
+/** Inputs of {@link SubscriberCredentials}. */
+export type SubscriberCredentialsArgs = ArgsOf<typeof SUBSCRIBER_CREDENTIALS>;
+/** The state of {@link SubscriberCredentials}: the entry as read, each declared input as declared. */
+export type SubscriberCredentialsState = StateOf<typeof SUBSCRIBER_CREDENTIALS>;
+
+type Inputs = z.infer<typeof SUBSCRIBER_CREDENTIALS.schema>;
+/** A property map as the engine passes it: inputs or old state, not yet checked. */
+type Props = Record<string, unknown>;
 
 /** `subscriberId/providerId/integrationIdentifier`, each part URI-encoded so the id splits back exactly. */
 export function credentialsId(subscriberId: string, providerId: string, integrationIdentifier?: string): string {
@@ -130,7 +122,7 @@ export async function findChannel(sub: Subscriber, providerId: string, integrati
 }
 
 /** Maps a channel entry to outputs. */
-export function toSubscriberCredentialsOutputs(subscriberId: string, entry: ChannelSettings): Outputs {
+export function toSubscriberCredentialsOutputs(subscriberId: string, entry: ChannelSettings): Props {
   return stripUndefined({
     subscriberId,
     providerId: entry.providerId,
@@ -140,20 +132,21 @@ export function toSubscriberCredentialsOutputs(subscriberId: string, entry: Chan
   });
 }
 
-function outputsFor(subscriberId: string, entry: ChannelSettings, declared: Outputs, keys: string[]): Outputs {
+function outputsFor(subscriberId: string, entry: ChannelSettings, declared: Props, keys: string[]): SubscriberCredentialsState {
   const svc = toSubscriberCredentialsOutputs(subscriberId, entry);
   // Fields the service did not return (production drops all but STORED_CREDENTIAL_KEYS) keep the
   // declared value; a stored field missing from the answer is drift and shows.
   if (isPlainObject(declared.credentials)) {
-    const read: Outputs = { ...(isPlainObject(svc.credentials) ? svc.credentials : {}) };
+    const read: Props = { ...(isPlainObject(svc.credentials) ? svc.credentials : {}) };
     for (const [k, v] of Object.entries(declared.credentials)) {
       if (read[k] === undefined && !(STORED_CREDENTIAL_KEYS as readonly string[]).includes(k)) read[k] = v;
     }
     svc.credentials = read;
   }
-  const outs: Outputs = { ...svc, ...controlInputs(declared), declaredKeys: keys };
+  const outs: Props = { ...svc, ...controlInputs(declared, SUBSCRIBER_CREDENTIALS.controlKeys), declaredKeys: keys };
   for (const k of keys) outs[k] = project(svc[k], declared[k]);
-  return stripUndefined(outs);
+  // The entry in the shape the table gives the state (read leniently: values as returned).
+  return stripUndefined(outs) as SubscriberCredentialsState;
 }
 
 const missingSubscriberHint = (subscriberId: string) =>
@@ -186,19 +179,19 @@ async function put(inputs: Inputs): Promise<ChannelSettings> {
 
 /** The provider implementation, loaded in the engine's provider process. */
 export const provider = {
-  async check(_olds: Outputs, news: Outputs): Promise<{ inputs: Outputs; failures: CheckFailure[] }> {
-    return { inputs: stripUndefined(news), failures: checkWith(SubscriberCredentialsInputs, news, unknownKeyHint(CHANNEL_CREDENTIAL_KEYS)) };
+  async check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
+    return { inputs: stripUndefined(news), failures: checkWith(SUBSCRIBER_CREDENTIALS.schema, news, unknownKeyHint(CHANNEL_CREDENTIAL_KEYS)) };
   },
 
-  async diff(_id: string, olds: Outputs, news: Outputs) {
-    const changed = changedKeys(olds, news, SUBSCRIBER_CREDENTIALS_INPUT_KEYS);
-    const replaces = changed.filter((k) => (SUBSCRIBER_CREDENTIALS_REPLACE_ON_CHANGE as readonly string[]).includes(k));
+  async diff(_id: string, olds: Props, news: Props) {
+    const changed = changedKeys(olds, news, SUBSCRIBER_CREDENTIALS.inputKeys);
+    const replaces = changed.filter((k) => (SUBSCRIBER_CREDENTIALS.replaceOnChange as readonly string[]).includes(k));
     return { changes: changed.length > 0, replaces, deleteBeforeReplace: replaces.length > 0 && olds.subscriberId === news.subscriberId && olds.providerId === news.providerId };
   },
 
-  async create(raw: Outputs) {
+  async create(raw: Props) {
     const inputs = raw as Inputs;
-    const keys = declaredKeys(raw, SUBSCRIBER_CREDENTIALS_INPUT_KEYS);
+    const keys = declaredKeys(raw, SUBSCRIBER_CREDENTIALS.inputKeys);
     const action = `set ${inputs.providerId} credentials of subscriber "${inputs.subscriberId}"`;
     let sub: Subscriber;
     try {
@@ -217,9 +210,9 @@ export const provider = {
     }
   },
 
-  async read(id: string, props: Outputs) {
+  async read(id: string, props: Props) {
     const { subscriberId, providerId, integrationIdentifier } = parseCredentialsId(id);
-    const keys = Array.isArray(props.declaredKeys) ? (props.declaredKeys as string[]) : ["subscriberId", "providerId", "credentials"];
+    const keys = declaredKeysOf(props) ?? ["subscriberId", "providerId", "credentials"];
     let sub: Subscriber;
     try {
       sub = await clientFor().subscribers.get(subscriberId);
@@ -230,14 +223,14 @@ export const provider = {
     const entry = await findChannel(sub, providerId, integrationIdentifier);
     if (!entry) return { id: "", props: {} };
     const outs = outputsFor(subscriberId, entry, props, keys);
-    return { id, props: outs, inputs: readInputs(props, outs, keys) };
+    return { id, props: outs, inputs: readInputs(props, outs, keys, SUBSCRIBER_CREDENTIALS.controlKeys) };
   },
 
-  async update(_id: string, _olds: Outputs, news: Outputs) {
+  async update(_id: string, _olds: Props, news: Props) {
     const inputs = news as Inputs;
     try {
       const entry = await put(inputs);
-      return { outs: outputsFor(inputs.subscriberId, entry, news, declaredKeys(news, SUBSCRIBER_CREDENTIALS_INPUT_KEYS)) };
+      return { outs: outputsFor(inputs.subscriberId, entry, news, declaredKeys(news, SUBSCRIBER_CREDENTIALS.inputKeys)) };
     } catch (err) {
       throw failure(`update ${inputs.providerId} credentials of subscriber "${inputs.subscriberId}"`, err, credentialsHint(err, inputs));
     }
@@ -269,21 +262,9 @@ export const dynamicProvider = makeDynamicProvider(provider);
  *   credentials: { webhookUrl: cfg.requireSecret("aliceSlackHook") },
  * });
  */
+export interface SubscriberCredentials extends OutputsOf<SubscriberCredentialsState> {}
 export class SubscriberCredentials extends NotifyResource {
-  declare readonly subscriberId: pulumi.Output<string>;
-  declare readonly providerId: pulumi.Output<string>;
-  declare readonly integrationIdentifier: pulumi.Output<string | undefined>;
-  /** The `_id` of the integration the credentials belong to. */
-  declare readonly integrationId: pulumi.Output<string>;
-  /** Secret. */
-  declare readonly credentials: pulumi.Output<ChannelCredentials>;
-  /** The input properties this program sets (used for exact diffs). */
-  declare readonly declaredKeys: pulumi.Output<string[]>;
-
   constructor(name: string, args: SubscriberCredentialsArgs, opts?: pulumi.CustomResourceOptions) {
-    super("SubscriberCredentials", "subscriberCredentials", name, {
-      integrationId: undefined, declaredKeys: undefined, integrationIdentifier: undefined,
-      ...withSecrets(args, SUBSCRIBER_CREDENTIALS_SECRET_KEYS),
-    }, { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...SUBSCRIBER_CREDENTIALS_SECRET_KEYS] });
+    super(SUBSCRIBER_CREDENTIALS, name, args, opts);
   }
 }

@@ -16,72 +16,26 @@ import {
   JsonObject, PreferencesInput, SafeString, Severity, SLUG_IDENTIFIER, SLUG_MESSAGE, StepControlValues, WorkflowStepKind,
   type PreferencesInput as PreferencesInputT, type StepInput, type UpdateWorkflowBody, type Workflow as ApiWorkflow,
 } from "../schemas";
-import { changedKeys, checkWith, controlInputs, declaredKeys, deleteIfPresent, failure, isPlainObject, project, stripUndefined, type CheckFailure } from "./common";
+import { checkWith, type CheckFailure } from "./check";
+import { changedKeys, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
+import { defineResource, field, output, type ArgsOf, type OutputsOf, type StateOf } from "./fields";
+import { controlInputs, deleteIfPresent, failure } from "./lifecycle";
 
-/** One step of a workflow as a program declares it. */
-export interface WorkflowStepArgs {
-  /** Step name; also what identifies the step across updates when no `stepId` is given. */
-  name: string;
-  /** `in_app`, `email`, `sms`, `chat`, `push`, `delay`, `digest`, `throttle`, `custom` or `http_request`. */
-  type: "in_app" | "email" | "sms" | "chat" | "push" | "delay" | "digest" | "throttle" | "custom" | "http_request";
-  /** Stable step id (a slug); generated from the name when left out. */
-  stepId?: string;
-  /**
-   * Control values of the step kind, e.g. `{ subject, body }` for email (also `from`, `replyTo`,
-   * `preheader`, `useProviderDefaults`), `{ body, editorType }` for chat, `{ method, url, headers?,
-   * body?, responseBodySchema?, enforceSchemaValidation?, continueOnFailure? }` for http_request,
-   * `{ type, amount, unit }` for throttle (unit `minutes`, `hours` or `days`).
-   */
-  controlValues?: Record<string, unknown>;
-}
-
-/** Inputs of a {@link Workflow}. */
-export interface WorkflowArgs {
-  /** The workflow's identifier and trigger name (a slug). Changing it replaces the workflow. */
-  workflowId: pulumi.Input<string>;
-  /** Display name. */
-  name: pulumi.Input<string>;
-  /** Free-text description. */
-  description?: pulumi.Input<string>;
-  /** Tags (at most 16) to group and find workflows. */
-  tags?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Whether the workflow can be triggered (service default false). */
-  active?: pulumi.Input<boolean>;
-  /** Whether triggers are checked against `payloadSchema`. */
-  validatePayload?: pulumi.Input<boolean>;
-  /** JSON Schema of the trigger payload. */
-  payloadSchema?: pulumi.Input<Record<string, unknown>>;
-  /** Whether the workflow's content is translated per subscriber locale. */
-  isTranslationEnabled?: pulumi.Input<boolean>;
-  /** `high`, `medium`, `low` or `none`. */
-  severity?: pulumi.Input<"high" | "medium" | "low" | "none">;
-  /** `{ user?, workflow? }`, each `{ all: { enabled, readOnly }, channels: { email?: { enabled }, ... } }`. */
-  preferences?: pulumi.Input<PreferencesInputT>;
-  /** The steps, in order. */
-  steps: pulumi.Input<pulumi.Input<WorkflowStepArgs>[]>;
-  /** Take over an existing workflow with the same workflowId instead of failing. */
-  adopt?: pulumi.Input<boolean>;
-}
-
-/** The input keys compared by diff. */
-export const WORKFLOW_INPUT_KEYS = [
-  "workflowId", "name", "description", "tags", "active", "validatePayload", "payloadSchema", "isTranslationEnabled",
-  "severity", "preferences", "steps",
-] as const;
-/** Changing any of these replaces the workflow. */
-export const WORKFLOW_REPLACE_ON_CHANGE = ["workflowId"] as const;
-/** A workflow has no secret inputs. */
-export const WORKFLOW_SECRET_KEYS = [] as const;
-
+/** The fields of a step, as a program declares it and as the service holds it. */
+const stepFields = {
+  name: SafeString(200).min(1, { error: "must not be empty" }).describe("Step name; also what identifies the step across updates when no `stepId` is given."),
+  type: WorkflowStepKind.describe("`in_app`, `email`, `sms`, `chat`, `push`, `delay`, `digest`, `throttle`, `custom` or `http_request`."),
+  stepId: z.string().max(100).regex(SLUG_IDENTIFIER, { error: SLUG_MESSAGE }).optional().describe("Stable step id (a slug); generated from the name when left out."),
+  controlValues: JsonObject.optional().describe(
+    "Control values of the step kind, e.g. `{ subject, body }` for email (also `from`, `replyTo`, `preheader`, `useProviderDefaults`), " +
+    "`{ body, editorType }` for chat, `{ method, url, headers?, body?, responseBodySchema?, enforceSchemaValidation?, continueOnFailure? }` " +
+    "for http_request, `{ type, amount, unit }` for throttle (unit `minutes`, `hours` or `days`).",
+  ),
+};
 
 /** Schema of one declared step: control values checked against the rules of its kind. */
-export const WorkflowStepInput = z.strictObject({
-  name: SafeString(200).min(1, { error: "must not be empty" }),
-  type: WorkflowStepKind,
-  stepId: z.string().max(100).regex(SLUG_IDENTIFIER, { error: SLUG_MESSAGE }).optional(),
-  controlValues: JsonObject.optional(),
-}).superRefine((step, ctx) => {
+export const WorkflowStepInput = z.strictObject(stepFields).superRefine((step, ctx) => {
   const schema = StepControlValues[step.type];
   if (!schema || step.controlValues === undefined) {
     if (step.type === "email" && step.controlValues === undefined) {
@@ -99,36 +53,69 @@ export const WorkflowStepInput = z.strictObject({
   if (!r.success) {
     for (const issue of r.error.issues) ctx.addIssue({ ...issue, path: ["controlValues", ...issue.path] } as never);
   }
+}).meta({ id: "WorkflowStep", description: "One step of a workflow, in order." });
+
+/** A step of a workflow as the service holds it: the declared step plus its ids. */
+export const WorkflowStepOutput = z.object({
+  ...stepFields,
+  stepId: z.string().describe("The step's id (a slug), given or generated from the name."),
+  databaseId: z.string().describe("The step's database id (`_id`)."),
+}).meta({ id: "WorkflowStepOutput", description: "A step of a workflow as the service holds it: the declared step plus its ids." });
+
+/** One step of a workflow as a program declares it. */
+export type WorkflowStepArgs = z.input<typeof WorkflowStepInput>;
+/** A step of a workflow as the service holds it. */
+export type WorkflowStepOutput = z.output<typeof WorkflowStepOutput>;
+
+/** The field table of a {@link Workflow}. */
+export const WORKFLOW = defineResource({
+  name: "Workflow",
+  module: "workflow",
+  doc: "A workflow of the notification service: the steps (in-app, email, SMS, chat, push, delay, digest, throttle, custom, HTTP request) run when it is triggered.",
+  inputs: {
+    workflowId: field(z.string().min(1, { error: "must not be empty" }).max(100).regex(SLUG_IDENTIFIER, { error: SLUG_MESSAGE }),
+      "The workflow's identifier and trigger name (a slug). Changing it replaces the workflow.", { replaces: true }),
+    name: field(SafeString(200).min(1, { error: "must not be empty" }), "Display name."),
+    description: field(SafeString(2000).optional(), "Free-text description."),
+    tags: field(z.array(SafeString(100)).max(16).optional(), "Tags (at most 16) to group and find workflows.", { filled: true }),
+    active: field(z.boolean().optional(), "Whether the workflow can be triggered (service default false).", { filled: true }),
+    validatePayload: field(z.boolean().optional(), "Whether triggers are checked against `payloadSchema`."),
+    // The service stores the schema as given, so a removed key must show.
+    payloadSchema: field(JsonObject.optional(), "JSON Schema of the trigger payload.", { exact: true }),
+    isTranslationEnabled: field(z.boolean().optional(), "Whether the workflow's content is translated per subscriber locale."),
+    severity: field(Severity.optional(), "`high`, `medium`, `low` or `none`.", { filled: true }),
+    preferences: field(PreferencesInput.optional(), "`{ user?, workflow? }`, each `{ all: { enabled, readOnly }, channels: { email?: { enabled }, ... } }`.", { filled: true }),
+    steps: field(z.array(WorkflowStepInput).superRefine((steps, ctx) => {
+      const seen = new Map<string, number>();
+      steps.forEach((s, i) => {
+        if (!s.stepId) return;
+        if (seen.has(s.stepId)) ctx.addIssue({ code: "custom", path: [i, "stepId"], message: `duplicates the stepId of steps[${seen.get(s.stepId)}]` });
+        seen.set(s.stepId, i);
+      });
+    }), "The steps, in order.", { output: z.array(WorkflowStepOutput) }),
+    adopt: field(z.boolean().optional(), "Take over an existing workflow with the same workflowId instead of failing.", { control: true }),
+  },
+  outputs: {
+    databaseId: output(z.string(), "The service's `_id`; also the resource id."),
+    slug: output(z.string(), "The service's slug of the workflow."),
+    status: output(z.string(), "`ACTIVE`, `INACTIVE` or `ERROR`."),
+    origin: output(z.string(), "Where the workflow was made: `platform-cloud`, `platform-cloud-v1` or `external`."),
+    createdAt: output(z.string(), "When the workflow was created (ISO 8601)."),
+    declaredKeys: output(z.array(z.string()), "The input properties this program sets (used for exact diffs), and `steps[i].stepId` for each step id it sets."),
+  },
 });
 
-/** Schema of the inputs, used by check. */
-export const WorkflowInputs = z.strictObject({
-  workflowId: z.string().min(1, { error: "must not be empty" }).max(100).regex(SLUG_IDENTIFIER, { error: SLUG_MESSAGE }),
-  name: SafeString(200).min(1, { error: "must not be empty" }),
-  description: SafeString(2000).optional(),
-  tags: z.array(SafeString(100)).max(16).optional(),
-  active: z.boolean().optional(),
-  validatePayload: z.boolean().optional(),
-  payloadSchema: JsonObject.optional(),
-  isTranslationEnabled: z.boolean().optional(),
-  severity: Severity.optional(),
-  preferences: PreferencesInput.optional(),
-  steps: z.array(WorkflowStepInput).superRefine((steps, ctx) => {
-    const seen = new Map<string, number>();
-    steps.forEach((s, i) => {
-      if (!s.stepId) return;
-      if (seen.has(s.stepId)) ctx.addIssue({ code: "custom", path: [i, "stepId"], message: `duplicates the stepId of steps[${seen.get(s.stepId)}]` });
-      seen.set(s.stepId, i);
-    });
-  }),
-  adopt: z.boolean().optional(),
-  __provider: z.string().optional(),
-});
-type Inputs = z.infer<typeof WorkflowInputs>;
-type Outputs = Record<string, unknown>;
+/** Inputs of a {@link Workflow}. */
+export type WorkflowArgs = ArgsOf<typeof WORKFLOW>;
+/** The state of a {@link Workflow}: the service's view, each declared input as declared. */
+export type WorkflowState = StateOf<typeof WORKFLOW>;
+
+type Inputs = z.infer<typeof WORKFLOW.schema>;
+/** A property map as the engine passes it: inputs or old state, not yet checked. */
+type Props = Record<string, unknown>;
 
 /** Maps the service's workflow to outputs in the shape of the inputs, plus what the service adds. */
-export function toWorkflowOutputs(w: ApiWorkflow): Outputs {
+export function toWorkflowOutputs(w: ApiWorkflow): Props {
   const prefs = (w.preferences ?? {}) as Record<string, unknown>;
   return stripUndefined({
     databaseId: w._id,
@@ -157,8 +144,8 @@ export function toWorkflowOutputs(w: ApiWorkflow): Outputs {
  * for each step whose id the program sets. A read needs the second part: it has only the old
  * outputs, where every step carries the service's id, and a generated id must not become an input.
  */
-export function workflowDeclaredKeys(inputs: Outputs): string[] {
-  const keys = declaredKeys(inputs, WORKFLOW_INPUT_KEYS);
+export function workflowDeclaredKeys(inputs: Props): string[] {
+  const keys = declaredKeys(inputs, WORKFLOW.inputKeys);
   if (Array.isArray(inputs.steps)) {
     inputs.steps.forEach((s, i) => {
       if (isPlainObject(s) && s.stepId !== undefined) keys.push(`steps[${i}].stepId`);
@@ -167,21 +154,19 @@ export function workflowDeclaredKeys(inputs: Outputs): string[] {
   return keys;
 }
 
-/** Inputs the service stores as given (no defaults filled in): compared whole, so a removed key shows. */
-export const WORKFLOW_EXACT_KEYS = ["payloadSchema"] as const;
-
-function outputsFor(w: ApiWorkflow, declared: Outputs, keys: string[]): { outs: Outputs; inputs: Outputs } {
+function outputsFor(w: ApiWorkflow, declared: Props, keys: string[]): { outs: WorkflowState; inputs: Props } {
   const svc = toWorkflowOutputs(w);
-  const outs: Outputs = { ...svc, ...controlInputs(declared), declaredKeys: keys };
-  const inputs: Outputs = controlInputs(declared);
-  for (const k of keys.filter((x) => (WORKFLOW_INPUT_KEYS as readonly string[]).includes(x))) {
-    inputs[k] = (WORKFLOW_EXACT_KEYS as readonly string[]).includes(k) ? svc[k] : project(svc[k], declared[k]);
+  const outs: Props = { ...svc, ...controlInputs(declared, WORKFLOW.controlKeys), declaredKeys: keys };
+  const inputs: Props = controlInputs(declared, WORKFLOW.controlKeys);
+  for (const k of keys.filter((x) => (WORKFLOW.inputKeys as readonly string[]).includes(x))) {
+    inputs[k] = (WORKFLOW.exactKeys as readonly string[]).includes(k) ? svc[k] : project(svc[k], declared[k]);
     outs[k] = inputs[k];
   }
   // Steps keep their generated ids in the outputs whatever the program declared.
-  const svcSteps = svc.steps as Outputs[];
-  outs.steps = (project(svcSteps, declared.steps) as Outputs[]).map((s, i) => ({ ...s, stepId: svcSteps[i]!.stepId, databaseId: svcSteps[i]!.databaseId }));
-  return { outs: stripUndefined(outs), inputs: stripUndefined(inputs) };
+  const svcSteps = svc.steps as Props[];
+  outs.steps = (project(svcSteps, declared.steps) as Props[]).map((s, i) => ({ ...s, stepId: svcSteps[i]!.stepId, databaseId: svcSteps[i]!.databaseId }));
+  // The service's view in the shape the table gives the state (read leniently: values as returned).
+  return { outs: stripUndefined(outs) as WorkflowState, inputs: stripUndefined(inputs) };
 }
 
 /**
@@ -230,16 +215,16 @@ function isAlreadyExists(err: unknown): err is NotifyApiError {
 
 /** The provider implementation, loaded in the engine's provider process. */
 export const provider = {
-  async check(_olds: Outputs, news: Outputs): Promise<{ inputs: Outputs; failures: CheckFailure[] }> {
-    return { inputs: stripUndefined(news), failures: checkWith(WorkflowInputs, news) };
+  async check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
+    return { inputs: stripUndefined(news), failures: checkWith(WORKFLOW.schema, news) };
   },
 
-  async diff(_id: string, olds: Outputs, news: Outputs) {
-    const changed = changedKeys(olds, news, WORKFLOW_INPUT_KEYS, [], WORKFLOW_EXACT_KEYS);
-    return { changes: changed.length > 0, replaces: changed.filter((k) => (WORKFLOW_REPLACE_ON_CHANGE as readonly string[]).includes(k)) };
+  async diff(_id: string, olds: Props, news: Props) {
+    const changed = changedKeys(olds, news, WORKFLOW.inputKeys, [], WORKFLOW.exactKeys);
+    return { changes: changed.length > 0, replaces: changed.filter((k) => (WORKFLOW.replaceOnChange as readonly string[]).includes(k)) };
   },
 
-  async create(raw: Outputs) {
+  async create(raw: Props) {
     const inputs = raw as Inputs;
     const keys = workflowDeclaredKeys(raw);
     const api = clientFor().workflows;
@@ -267,8 +252,8 @@ export const provider = {
     return { id: result._id, outs: outputsFor(result, raw, keys).outs };
   },
 
-  async read(id: string, props: Outputs) {
-    const keys = Array.isArray(props.declaredKeys) ? (props.declaredKeys as string[]) : [];
+  async read(id: string, props: Props) {
+    const keys = declaredKeysOf(props) ?? [];
     let live: ApiWorkflow;
     try {
       live = await clientFor().workflows.get(id);
@@ -278,9 +263,9 @@ export const provider = {
     }
     // Project onto the declared shape: steps as the program wrote them, without the database id
     // and without a step id the service generated.
-    const declared: Outputs = { ...props };
+    const declared: Props = { ...props };
     if (Array.isArray(props.steps)) {
-      declared.steps = (props.steps as Outputs[]).map((s, i) => {
+      declared.steps = (props.steps as Props[]).map((s, i) => {
         const { databaseId: _d, stepId, ...rest } = isPlainObject(s) ? s : {};
         return keys.includes(`steps[${i}].stepId`) ? { ...rest, stepId } : rest;
       });
@@ -289,7 +274,7 @@ export const provider = {
     return { id, props: outs, inputs };
   },
 
-  async update(id: string, _olds: Outputs, news: Outputs) {
+  async update(id: string, _olds: Props, news: Props) {
     const inputs = news as Inputs;
     const keys = workflowDeclaredKeys(news);
     const api = clientFor().workflows;
@@ -302,7 +287,7 @@ export const provider = {
     }
   },
 
-  async delete(id: string, props: Outputs) {
+  async delete(id: string, props: Props) {
     await deleteIfPresent(`delete workflow "${String(props.workflowId)}"`, () => clientFor().workflows.delete(id));
   },
 };
@@ -310,16 +295,10 @@ export const provider = {
 /** What this module's `__provider` line hands the engine's dynamic-provider plugin. */
 export const dynamicProvider = makeDynamicProvider(provider);
 
-/** A step of a workflow as the service holds it. */
-export interface WorkflowStepOutput extends WorkflowStepArgs {
-  stepId: string;
-  /** The step's database id (`_id`). */
-  databaseId: string;
-}
-
 /**
  * A workflow of the notification service: the steps (in-app, email, SMS, chat, push, delay,
- * digest, throttle, custom) run when it is triggered.
+ * digest, throttle, custom, HTTP request) run when it is triggered. Its inputs and outputs are the
+ * fields of {@link WORKFLOW}.
  *
  * @example
  * const welcome = new notify.Workflow("welcome", {
@@ -330,35 +309,9 @@ export interface WorkflowStepOutput extends WorkflowStepArgs {
  *   ],
  * });
  */
+export interface Workflow extends OutputsOf<WorkflowState> {}
 export class Workflow extends NotifyResource {
-  /** The service's `_id`; also the resource id. */
-  declare readonly databaseId: pulumi.Output<string>;
-  declare readonly workflowId: pulumi.Output<string>;
-  /** The service's slug of the workflow. */
-  declare readonly slug: pulumi.Output<string>;
-  declare readonly name: pulumi.Output<string>;
-  declare readonly description: pulumi.Output<string | undefined>;
-  declare readonly tags: pulumi.Output<string[]>;
-  declare readonly active: pulumi.Output<boolean>;
-  declare readonly validatePayload: pulumi.Output<boolean | undefined>;
-  declare readonly payloadSchema: pulumi.Output<Record<string, unknown> | undefined>;
-  declare readonly isTranslationEnabled: pulumi.Output<boolean | undefined>;
-  declare readonly severity: pulumi.Output<string>;
-  /** `ACTIVE`, `INACTIVE` or `ERROR`. */
-  declare readonly status: pulumi.Output<string>;
-  /** Where the workflow was made: `platform-cloud`, `platform-cloud-v1` or `external`. */
-  declare readonly origin: pulumi.Output<string>;
-  declare readonly preferences: pulumi.Output<PreferencesInputT>;
-  declare readonly steps: pulumi.Output<WorkflowStepOutput[]>;
-  /** When the workflow was created (ISO 8601). */
-  declare readonly createdAt: pulumi.Output<string>;
-  /** The input properties this program sets (used for exact diffs), and `steps[i].stepId` for each step id it sets. */
-  declare readonly declaredKeys: pulumi.Output<string[]>;
-
   constructor(name: string, args: WorkflowArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputs = Object.fromEntries(
-      ["databaseId", "slug", "status", "origin", "createdAt", "declaredKeys", ...WORKFLOW_INPUT_KEYS.filter((k) => !(k in args))].map((k) => [k, undefined]),
-    );
-    super("Workflow", "workflow", name, { ...outputs, ...args }, opts);
+    super(WORKFLOW, name, args, opts);
   }
 }

@@ -18,7 +18,7 @@ export function openEnum<const T extends readonly string[]>(_known: T): z.ZodTyp
 /** The five delivery channels. */
 export const CHANNELS = ["in_app", "email", "sms", "chat", "push"] as const;
 /** A delivery channel. */
-export const Channel = z.enum(CHANNELS);
+export const Channel = z.enum(CHANNELS).meta({ id: "Channel", description: "A delivery channel." });
 export type Channel = z.infer<typeof Channel>;
 
 /**
@@ -28,6 +28,8 @@ export type Channel = z.infer<typeof Channel>;
 export const CHANNEL_TYPES = [...CHANNELS, "tool"] as const;
 /** A channel as the service returns it (open). */
 export const ChannelRead = openEnum(CHANNEL_TYPES);
+/** A channel type as a filter names it. */
+export const ChannelType = z.enum(CHANNEL_TYPES).meta({ id: "ChannelType", description: "A channel type: the five delivery channels and `tool` (not step types such as `digest`)." });
 
 /** Every step type a workflow may hold, plus `trigger` as listed in step type overviews. */
 export const STEP_TYPES = ["in_app", "email", "sms", "chat", "push", "digest", "trigger", "delay", "throttle", "custom", "http_request"] as const;
@@ -37,7 +39,7 @@ export type StepType = z.infer<typeof StepType>;
 
 /** The step kinds a workflow can be created or updated with (no `trigger`). */
 export const WORKFLOW_STEP_KINDS = ["in_app", "email", "sms", "chat", "push", "digest", "delay", "throttle", "custom", "http_request"] as const;
-export const WorkflowStepKind = z.enum(WORKFLOW_STEP_KINDS);
+export const WorkflowStepKind = z.enum(WORKFLOW_STEP_KINDS).meta({ id: "WorkflowStepKind", description: "The kind of a workflow step." });
 export type WorkflowStepKind = z.infer<typeof WorkflowStepKind>;
 
 /**
@@ -52,11 +54,13 @@ export const Origin = openEnum(ORIGINS);
 export const WORKFLOW_STATUSES = ["ACTIVE", "INACTIVE", "ERROR"] as const;
 /** A workflow status as the service returns it (open). */
 export const WorkflowStatus = openEnum(WORKFLOW_STATUSES);
+/** A workflow status as a filter names it (strict). */
+export const WorkflowStatusInput = z.enum(WORKFLOW_STATUSES).meta({ id: "WorkflowStatus", description: "A workflow's status." });
 
 /** Severity levels. */
 export const SEVERITIES = ["high", "medium", "low", "none"] as const;
 /** A severity as a program declares it (strict). */
-export const Severity = z.enum(SEVERITIES);
+export const Severity = z.enum(SEVERITIES).meta({ id: "Severity", description: "A severity level." });
 /** A severity as the service returns it (open). */
 export const SeverityRead = openEnum(SEVERITIES);
 
@@ -65,7 +69,7 @@ export const TIME_UNITS = ["seconds", "minutes", "hours", "days", "weeks", "mont
 export const TimeUnit = z.enum(TIME_UNITS);
 
 /** Order directions of list operations. */
-export const OrderDirection = z.enum(["ASC", "DESC"]);
+export const OrderDirection = z.enum(["ASC", "DESC"]).meta({ id: "OrderDirection", description: "Sort order." });
 
 /**
  * The chat and push providers a subscriber can hold credentials for, as the contract lists them
@@ -106,20 +110,20 @@ export const FILTER_OPERATORS = [
 
 /** One condition on a field of the subscriber or the payload. */
 export const FieldFilterPart = z.object({
-  field: z.string(),
-  value: z.string(),
-  operator: z.enum(FILTER_OPERATORS),
-  on: z.enum(["subscriber", "payload"]),
-});
+  field: z.string().describe("The field's name."),
+  value: z.string().describe("The value compared with."),
+  operator: z.enum(FILTER_OPERATORS).meta({ id: "FieldFilterOperator", description: "A comparison operator of a condition." }).describe("The comparison."),
+  on: z.enum(["subscriber", "payload"]).meta({ id: "FieldFilterSource", description: "Where a condition reads its field." }).describe("Where the field is read: `subscriber` or `payload`."),
+}).meta({ id: "FieldFilterPart", description: "One condition on a field of the subscriber or of the trigger payload." });
 export type FieldFilterPart = z.infer<typeof FieldFilterPart>;
 
 /** A group of conditions joined by AND or OR. */
 export const StepFilter = z.object({
-  isNegated: z.boolean(),
-  type: z.enum(FILTER_TYPES),
-  value: z.enum(["AND", "OR"]),
-  children: z.array(FieldFilterPart),
-});
+  isNegated: z.boolean().describe("Negates the whole group."),
+  type: z.enum(FILTER_TYPES).meta({ id: "StepFilterType", description: "The kind of value a condition group compares." }).describe("The kind of value compared."),
+  value: z.enum(["AND", "OR"]).meta({ id: "StepFilterJoin", description: "How the conditions of a group are joined." }).describe("How the conditions are joined: `AND` or `OR`."),
+  children: z.array(FieldFilterPart).describe("The conditions."),
+}).meta({ id: "StepFilter", description: "A group of conditions joined by AND or OR." });
 export type StepFilter = z.infer<typeof StepFilter>;
 
 /** Filters of integration conditions and steps as the service returns them (open). */

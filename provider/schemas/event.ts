@@ -116,6 +116,8 @@ export const Event = z.looseObject({
   contextKeys: z.array(z.string()).optional(),
 });
 export type Event = z.infer<typeof Event>;
+/** An event as getEvent and getEvents return it. */
+export const EventResult = Event.meta({ id: "Event", description: "A triggered event (a notification) with its jobs and their execution details." });
 
 /** One page of `GET /v1/notifications`. */
 export const EventPage = z.looseObject({

@@ -15,10 +15,11 @@ export const CREDENTIAL_BOOLEAN_KEYS = ["secure", "requireTls", "ignoreTls", "hm
 /** Every credential field an integration accepts. */
 export const CREDENTIAL_KEYS = [...CREDENTIAL_STRING_KEYS, ...CREDENTIAL_BOOLEAN_KEYS, "tlsOptions"] as const;
 
+const providerSetting = (k: string) => `The provider's \`${k}\` setting (see the provider's own setup for which it needs).`;
 const credentialShape = {
-  ...Object.fromEntries(CREDENTIAL_STRING_KEYS.map((k) => [k, z.string().optional()])),
-  ...Object.fromEntries(CREDENTIAL_BOOLEAN_KEYS.map((k) => [k, z.boolean().optional()])),
-  tlsOptions: z.record(z.string(), z.unknown()).optional(),
+  ...Object.fromEntries(CREDENTIAL_STRING_KEYS.map((k) => [k, z.string().optional().describe(providerSetting(k))])),
+  ...Object.fromEntries(CREDENTIAL_BOOLEAN_KEYS.map((k) => [k, z.boolean().optional().describe(providerSetting(k))])),
+  tlsOptions: z.record(z.string(), z.unknown()).optional().describe("TLS options of SMTP-style providers, passed through to the service."),
 } as Record<(typeof CREDENTIAL_STRING_KEYS)[number], z.ZodOptional<z.ZodString>> &
   Record<(typeof CREDENTIAL_BOOLEAN_KEYS)[number], z.ZodOptional<z.ZodBoolean>> & {
     tlsOptions: z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodUnknown>>;
@@ -27,7 +28,10 @@ const credentialShape = {
 /** Integration credentials as the service returns them (unknown keys kept). */
 export const Credentials = z.looseObject(credentialShape);
 /** Integration credentials as we send them (unknown keys refused). */
-export const CredentialsInput = z.strictObject(credentialShape);
+export const CredentialsInput = z.strictObject(credentialShape).meta({
+  id: "IntegrationCredentials",
+  description: "Credentials of an integration's provider. Which keys a provider uses depends on the provider (for example `apiKey` and `from` for SendGrid, `accountSid`, `token` and `from` for Twilio). Unknown keys are refused.",
+});
 export type Credentials = z.infer<typeof CredentialsInput>;
 
 /** Inbound webhook settings of an integration. */
@@ -36,9 +40,9 @@ export const Configurations = z.looseObject({
   inboundWebhookSigningKey: z.string().optional(),
 });
 export const ConfigurationsInput = z.strictObject({
-  inboundWebhookEnabled: z.boolean().optional(),
-  inboundWebhookSigningKey: z.string().optional(),
-});
+  inboundWebhookEnabled: z.boolean().optional().describe("Whether the provider's delivery events are received by the service."),
+  inboundWebhookSigningKey: z.string().optional().describe("The key the provider signs its webhooks with."),
+}).meta({ id: "IntegrationConfigurations", description: "Inbound webhook settings of an integration." });
 export type Configurations = z.infer<typeof ConfigurationsInput>;
 
 /** An integration as the service returns it. `credentials` is absent in production for API-key callers. */
@@ -61,6 +65,8 @@ export const Integration = z.looseObject({
   conditions: z.array(StepFilterRead).optional(),
 });
 export type Integration = z.infer<typeof Integration>;
+/** An integration as listed by getIntegrations: never its credentials. */
+export const IntegrationSummary = Integration.omit({ credentials: true }).meta({ id: "IntegrationSummary", description: "An integration as listed, without its credentials." });
 
 /** Body of `POST /v1/integrations`. */
 export const CreateIntegrationBody = z.strictObject({

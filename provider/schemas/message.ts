@@ -68,6 +68,8 @@ export const Message = z.looseObject({
   contextKeys: z.array(z.string()).optional(),
 });
 export type Message = z.infer<typeof Message>;
+/** A message as getMessages returns it. */
+export const MessageResult = Message.meta({ id: "Message", description: "A message sent (or being sent) to a subscriber on one channel." });
 
 /** One page of `GET /v1/messages`. */
 export const MessagePage = z.looseObject({

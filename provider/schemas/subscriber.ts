@@ -1,6 +1,6 @@
 /** Subscriber shapes of spec/api.md, the search page, and the bodies of its writes. */
 import { z } from "zod";
-import { Timestamp, JsonObject, type SubscriberProviderId } from "./common";
+import { HttpUrl, JsonObject, SafeString, Timestamp, type SubscriberProviderId } from "./common";
 
 /** Channel credentials of a subscriber for one provider. */
 const channelCredentialShape = {
@@ -17,7 +17,22 @@ export const CHANNEL_CREDENTIAL_KEYS = Object.keys(channelCredentialShape) as (k
 /** Channel credentials as the service returns them. */
 export const ChannelCredentials = z.looseObject(channelCredentialShape);
 /** Channel credentials as we send them (unknown keys refused). */
-export const ChannelCredentialsInput = z.strictObject(channelCredentialShape);
+export const ChannelCredentialsInput = z.strictObject({
+  webhookUrl: HttpUrl.optional().describe("Webhook URL (Slack, Discord, Teams, ...), an http(s) URL."),
+  channel: z.string().optional().describe("Channel name or id."),
+  // The service keeps one of each token, so a repeated one would read back as a change forever.
+  deviceTokens: z.array(SafeString(4096).min(1, { error: "must not be empty" })).max(1000)
+    .refine((tokens) => new Set(tokens).size === tokens.length, { error: "must not repeat a token (the service keeps one of each)" })
+    .optional().describe("Push device tokens (at most 1,000)."),
+  alertUid: z.string().optional().describe("Grafana OnCall alert id (production does not store it; see SubscriberCredentials)."),
+  title: z.string().optional().describe("Grafana OnCall title."),
+  imageUrl: HttpUrl.optional().describe("Grafana OnCall image, an http(s) URL."),
+  state: z.string().optional().describe("Grafana OnCall state."),
+  externalUrl: HttpUrl.optional().describe("Grafana OnCall link, an http(s) URL."),
+} satisfies Record<keyof typeof channelCredentialShape, z.ZodType>).meta({
+  id: "ChannelCredentials",
+  description: "A subscriber's credentials for one chat or push provider. Unknown keys are refused.",
+});
 export type ChannelCredentials = z.infer<typeof ChannelCredentialsInput>;
 
 /** One provider entry of a subscriber's `channels`. */
@@ -53,6 +68,8 @@ export const Subscriber = z.looseObject({
   updatedAt: Timestamp,
 });
 export type Subscriber = z.infer<typeof Subscriber>;
+/** A subscriber as getSubscriber and getSubscribers return it. */
+export const SubscriberResult = Subscriber.meta({ id: "Subscriber", description: "A subscriber of the environment, as the service returns it." });
 
 /** One page of `GET /v2/subscribers`. */
 export const SubscriberSearchPage = z.looseObject({

@@ -91,24 +91,28 @@ export const StepControlValues = {
 } as const satisfies Record<z.infer<typeof WorkflowStepKind>, z.ZodType>;
 
 /** Per-channel preference: `{ enabled }`. */
-const ChannelPreference = z.strictObject({ enabled: z.boolean() });
+const ChannelPreference = z.strictObject({ enabled: z.boolean().describe("Whether the channel delivers.") })
+  .meta({ id: "ChannelPreference", description: "The setting of one channel." });
 /** One preferences block: `{ all: { enabled, readOnly }, channels }`. */
 export const PreferenceBlock = z.strictObject({
-  all: z.strictObject({ enabled: z.boolean(), readOnly: z.boolean() }),
+  all: z.strictObject({
+    enabled: z.boolean().describe("Whether the workflow delivers at all."),
+    readOnly: z.boolean().describe("Whether subscribers may change their preferences."),
+  }).meta({ id: "PreferenceAll", description: "The setting of every channel." }).describe("The setting of every channel."),
   channels: z.strictObject({
-    email: ChannelPreference.optional(),
-    sms: ChannelPreference.optional(),
-    in_app: ChannelPreference.optional(),
-    chat: ChannelPreference.optional(),
-    push: ChannelPreference.optional(),
-  }),
-});
+    email: ChannelPreference.optional().describe("The email channel."),
+    sms: ChannelPreference.optional().describe("The SMS channel."),
+    in_app: ChannelPreference.optional().describe("The in-app channel."),
+    chat: ChannelPreference.optional().describe("The chat channel."),
+    push: ChannelPreference.optional().describe("The push channel."),
+  }).meta({ id: "ChannelPreferences", description: "Per-channel settings." }).describe("Per-channel settings."),
+}).meta({ id: "PreferenceBlock", description: "One preferences block: all channels, then per channel." });
 export type PreferenceBlock = z.infer<typeof PreferenceBlock>;
 /** Preferences as sent on create and update. */
 export const PreferencesInput = z.strictObject({
-  user: PreferenceBlock.nullable().optional(),
-  workflow: PreferenceBlock.nullable().optional(),
-});
+  user: PreferenceBlock.nullable().optional().describe("The preferences subscribers start with (null clears them)."),
+  workflow: PreferenceBlock.nullable().optional().describe("The workflow's own preferences (null clears them)."),
+}).meta({ id: "WorkflowPreferences", description: "Default and per-channel preferences of a workflow." });
 export type PreferencesInput = z.infer<typeof PreferencesInput>;
 
 /** A step as sent on create or update: matched to an existing step only by `_id`. */
@@ -240,6 +244,8 @@ export const WorkflowListItem = z.looseObject({
   steps: z.array(z.looseObject({ slug: z.string().optional(), type: StepType, issues: StepIssues.optional() })).optional(),
 });
 export type WorkflowListItem = z.infer<typeof WorkflowListItem>;
+/** A workflow as getWorkflows lists it. */
+export const WorkflowSummary = WorkflowListItem.meta({ id: "WorkflowSummary", description: "A workflow as listed: its ids, status and step overview." });
 
 /** One page of `GET /v2/workflows`. */
 export const WorkflowListPage = z.looseObject({

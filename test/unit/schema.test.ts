@@ -7,20 +7,16 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { FUNCTION_ARGS } from "../../provider/functions";
-import { INTEGRATION_SECRET_KEYS, IntegrationInputs } from "../../provider/resources/integration";
-import { SUBSCRIBER_CREDENTIALS_SECRET_KEYS, SubscriberCredentialsInputs } from "../../provider/resources/subscriberCredentials";
-import { WORKFLOW_SECRET_KEYS, WorkflowInputs } from "../../provider/resources/workflow";
+import { FUNCTIONS } from "../../provider/functions";
+import { RESOURCE_TABLES } from "../../provider/resources";
+import { INTEGRATION } from "../../provider/resources/integration";
 
 type Json = Record<string, any>;
 const ROOT = path.resolve(__dirname, "../..");
 const load = (): Json => JSON.parse(readFileSync(path.join(ROOT, "schema.json"), "utf8"));
 
-const RESOURCES: [string, z.ZodType, readonly string[]][] = [
-  ["notify:index:Integration", IntegrationInputs, INTEGRATION_SECRET_KEYS],
-  ["notify:index:Workflow", WorkflowInputs, WORKFLOW_SECRET_KEYS],
-  ["notify:index:SubscriberCredentials", SubscriberCredentialsInputs, SUBSCRIBER_CREDENTIALS_SECRET_KEYS],
-];
+const RESOURCES: [string, z.ZodType, readonly string[]][] = RESOURCE_TABLES.map((t) => [`notify:index:${t.name}`, t.schema, t.secretKeys]);
+const FUNCTION_ARGS: Record<string, z.ZodType> = Object.fromEntries(FUNCTIONS.map((f) => [f.name, f.args]));
 
 /** Differences between a zod object's properties and a schema.json property map, recursively. */
 function compareObject(where: string, zodNode: Json, props: Record<string, Json>, required: string[], secret: readonly string[] | undefined, schema: Json): string[] {
@@ -66,7 +62,19 @@ function compareType(where: string, zn: Json, spec: Json, schema: Json): string[
   return spec.type === zn.type ? [] : [`${where}: ${spec.type} in schema.json, ${zn.type} in zod`];
 }
 
-const inputSchema = (s: z.ZodType) => z.toJSONSchema(s, { io: "input", unrepresentable: "any" }) as Json;
+/** The JSON Schema of a zod type with every reference to a named type (a meta `id`) replaced by that type. */
+function inputSchema(s: z.ZodType): Json {
+  const root = z.toJSONSchema(s, { io: "input", unrepresentable: "any" }) as Json;
+  const inline = (n: unknown, seen: string[]): unknown => {
+    if (Array.isArray(n)) return n.map((x) => inline(x, seen));
+    if (!n || typeof n !== "object") return n;
+    const { $ref, $defs: _d, ...rest } = n as Json;
+    const id = typeof $ref === "string" ? $ref.replace("#/$defs/", "") : undefined;
+    if (id !== undefined && !seen.includes(id) && root.$defs?.[id]) return inline({ ...root.$defs[id], ...rest }, [...seen, id]);
+    return Object.fromEntries(Object.entries(id !== undefined ? n as Json : rest).map(([k, v]) => [k, inline(v, seen)]));
+  };
+  return inline(root, []) as Json;
+}
 
 /** Every difference between schema.json and the zod schemas. */
 function differences(schema: Json, resources = RESOURCES, functions: Record<string, z.ZodType> = FUNCTION_ARGS): string[] {
@@ -143,7 +151,7 @@ describe("schema.json", () => {
       expect(differences(s)).toEqual(["notify:index:Workflow.priority: in schema.json, missing from zod"]);
     });
     it("zod gains an input property", () => {
-      const res = RESOURCES.map(([t, s, sec]) => [t, t.endsWith("Integration") ? (IntegrationInputs.extend({ region: z.string() }) as z.ZodType) : s, sec] as [string, z.ZodType, readonly string[]]);
+      const res = RESOURCES.map(([t, s, sec]) => [t, t.endsWith("Integration") ? (INTEGRATION.schema.extend({ region: z.string() }) as z.ZodType) : s, sec] as [string, z.ZodType, readonly string[]]);
       expect(differences(load(), res)).toEqual([
         "notify:index:Integration.region: in zod, missing from schema.json",
         expect.stringMatching(/^notify:index:Integration: required is .* in schema\.json, .*"region".* in zod$/),

@@ -15,10 +15,10 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changedKeys, deepEqual, project } from "../../../provider/resources/common";
-import { INTEGRATION_INPUT_KEYS } from "../../../provider/resources/integration";
-import { SUBSCRIBER_CREDENTIALS_INPUT_KEYS } from "../../../provider/resources/subscriberCredentials";
-import { WORKFLOW_EXACT_KEYS, WORKFLOW_INPUT_KEYS } from "../../../provider/resources/workflow";
+import { changedKeys, deepEqual, project } from "../../../provider/resources/diff";
+import { INTEGRATION } from "../../../provider/resources/integration";
+import { SUBSCRIBER_CREDENTIALS } from "../../../provider/resources/subscriberCredentials";
+import { WORKFLOW } from "../../../provider/resources/workflow";
 import { startTestEmulator, type TestEmulator } from "../../helpers/emulator";
 import { loadPackage } from "../../helpers/pulumi";
 import { createCredentialIntegrations, credentialsInputs, integrationInputs, workflowInputs } from "./arbitraries";
@@ -58,18 +58,18 @@ interface Kind {
 // read from the provider's lists, so that a wrong list fails the test instead of steering it.
 const KINDS: Kind[] = [
   {
-    name: "Integration", provider: () => impl("integration"), inputs: integrationInputs, keys: INTEGRATION_INPUT_KEYS,
+    name: "Integration", provider: () => impl("integration"), inputs: integrationInputs, keys: INTEGRATION.inputKeys,
     // The service cannot change an integration's provider or channel, nor move it to another environment.
     replaceOnChange: ["providerId", "channel", "environmentId"], providerExact: [],
   },
   {
-    name: "Workflow", provider: () => impl("workflow"), inputs: workflowInputs, keys: WORKFLOW_INPUT_KEYS,
+    name: "Workflow", provider: () => impl("workflow"), inputs: workflowInputs, keys: WORKFLOW.inputKeys,
     // The workflowId is the trigger name and cannot change; the payload schema is stored as given.
-    replaceOnChange: ["workflowId"], exact: ["payloadSchema"], providerExact: WORKFLOW_EXACT_KEYS,
+    replaceOnChange: ["workflowId"], exact: ["payloadSchema"], providerExact: WORKFLOW.exactKeys,
   },
   {
     name: "SubscriberCredentials", provider: () => impl("subscriberCredentials"), inputs: credentialsInputs,
-    keys: SUBSCRIBER_CREDENTIALS_INPUT_KEYS, replaceOnChange: ["subscriberId", "providerId", "integrationIdentifier"], providerExact: [],
+    keys: SUBSCRIBER_CREDENTIALS.inputKeys, replaceOnChange: ["subscriberId", "providerId", "integrationIdentifier"], providerExact: [],
     prepare: async (emu, inputs) => { await emu.api("POST", "/v2/subscribers", { subscriberId: inputs.subscriberId }); },
   },
 ];

@@ -1,0 +1,169 @@
+/**
+ * The field table of a resource: the one place that says, for each input field, its zod type,
+ * whether a change replaces the object, whether it is secret, whether it only steers the
+ * provider, and its description; and for each output-only field its type and description.
+ *
+ * Everything else is derived from the table: the schema `check` validates with, the Args and
+ * State types, the key lists diff and the constructor use, and the resource's entry in
+ * schema.json (scripts/schema.ts reads descriptions from the zod types, which carry them).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+
+/** What a resource says about one input field, beyond its type and description. */
+export interface FieldFacts {
+  /** A change replaces the object: the service cannot change it in place. */
+  replaces?: boolean;
+  /** Secret in state, in the engine's events and in schema.json. */
+  secret?: boolean;
+  /** Steers the provider (`adopt`, `check`) rather than describing the object: never compared by diff. */
+  control?: boolean;
+  /** The service stores it as given, with no defaults filled in: compared whole, so a removed key shows. */
+  exact?: boolean;
+  /** The outputs always hold a value, the service's default when the program leaves it out. */
+  filled?: boolean;
+  /** Its type in the outputs, when that differs from the input's (a workflow's steps gain their ids). */
+  output?: z.ZodType;
+  /** The service's name of the field in request and response bodies, when not its own (`_environmentId`). */
+  api?: string;
+  /** Sent on create only: the service's update does not take it, so a change replaces. */
+  createOnly?: boolean;
+  /** Never in a create or update body: the provider applies it with a call of its own (an integration's `primary`). */
+  local?: boolean;
+}
+
+/** One input field: its type (`.optional()` when a program may leave it out), description and facts. */
+export interface Field<T extends z.ZodType = z.ZodType> extends FieldFacts {
+  type: T;
+  doc: string;
+}
+
+/** An input field of a table. The description travels with the zod type, into schema.json. */
+export function field<T extends z.ZodType>(type: T, doc: string): Field<T>;
+export function field<T extends z.ZodType, const F extends FieldFacts>(type: T, doc: string, facts: F): Field<T> & F;
+export function field(type: z.ZodType, doc: string, facts: FieldFacts = {}): Field {
+  return { ...facts, type: type.describe(doc), doc };
+}
+
+/** An output-only field of a table: what the service adds (ids, status, timestamps). */
+export function output<T extends z.ZodType>(type: T, doc: string): T {
+  return type.describe(doc);
+}
+
+type Fields = Record<string, Field>;
+type OutputFields = Record<string, z.ZodType>;
+
+/** The description of `declaredKeys`, an output of every resource. */
+const DECLARED_KEYS_DOC = "The input properties this program sets (used for exact diffs).";
+
+/** What {@link defineResource} is given. */
+export interface ResourceSpec<I extends Fields, O extends OutputFields> {
+  /** The type's name: `notify:index:<name>` in schema.json, `pulumi-nodejs:dynamic/notify:<name>` for the engine. */
+  name: string;
+  /** The implementation module, a file of provider/resources exporting `dynamicProvider`. */
+  module: string;
+  /** The resource's description. */
+  doc: string;
+  inputs: I;
+  /** Output-only fields; `declaredKeys` is added when not given. */
+  outputs: O;
+}
+
+/** The keys of the fields with fact F (any key, for a table of unknown fields). */
+type KeysWhere<I extends Fields, F extends keyof FieldFacts> = string extends keyof I ? string
+  : { [K in keyof I]: I[K] extends Record<F, true> ? K : never }[keyof I] & string;
+type Compared<I extends Fields> = string extends keyof I ? string : Exclude<keyof I & string, KeysWhere<I, "control">>;
+type OutputType<F extends Field> = F extends { output: infer O extends z.ZodType } ? O : F["type"];
+
+/** A resource's field table with everything derived from it. */
+export interface ResourceTable<I extends Fields = Fields, O extends OutputFields = OutputFields> extends ResourceSpec<I, O> {
+  outputs: O & { declaredKeys: z.ZodType<string[]> };
+  /** The schema `check` validates inputs with: the fields, strictly (plus the engine's `__provider`). */
+  schema: z.ZodObject<{ [K in keyof I]: I[K]["type"] } & { __provider: z.ZodOptional<z.ZodString> }, z.core.$strict>;
+  /** The input keys diff compares, in table order. */
+  inputKeys: readonly Compared<I>[];
+  /** The input keys whose change replaces the object. */
+  replaceOnChange: readonly KeysWhere<I, "replaces">[];
+  /** The input (and output) keys kept secret. */
+  secretKeys: readonly KeysWhere<I, "secret">[];
+  /** The input keys compared whole. */
+  exactKeys: readonly KeysWhere<I, "exact">[];
+  /** The inputs that steer the provider; kept in outputs so a refresh returns them. */
+  controlKeys: readonly KeysWhere<I, "control">[];
+  /** Every output key: the compared inputs, then the output-only fields. */
+  outputKeys: readonly string[];
+  /** Whether each output is always present (schema.json's `required`). */
+  requiredOutputs: readonly string[];
+}
+
+/** Derives a resource's schema, key lists and outputs from its field table. */
+export function defineResource<I extends Fields, O extends OutputFields>(spec: ResourceSpec<I, O>): ResourceTable<I, O> {
+  const entries = Object.entries(spec.inputs);
+  const where = (p: (f: Field) => boolean | undefined) => entries.filter(([, f]) => p(f)).map(([k]) => k) as never[];
+  const outputs = { ...spec.outputs, declaredKeys: spec.outputs.declaredKeys ?? output(z.array(z.string()), DECLARED_KEYS_DOC) } as ResourceTable<I, O>["outputs"];
+  const inputKeys = where((f) => !f.control) as string[];
+  const present = (t: z.ZodType) => !t.safeParse(undefined).success;
+  return {
+    ...spec,
+    outputs,
+    schema: z.strictObject({ ...Object.fromEntries(entries.map(([k, f]) => [k, f.type])), __provider: z.string().optional() }) as never,
+    inputKeys: where((f) => !f.control),
+    replaceOnChange: where((f) => f.replaces || f.createOnly),
+    secretKeys: where((f) => f.secret),
+    exactKeys: where((f) => f.exact),
+    controlKeys: where((f) => f.control),
+    outputKeys: [...inputKeys, ...Object.keys(outputs)],
+    requiredOutputs: [
+      ...inputKeys.filter((k) => spec.inputs[k]!.filled || present(spec.inputs[k]!.type)),
+      ...Object.entries(outputs).filter(([, t]) => present(t)).map(([k]) => k),
+    ],
+  };
+}
+
+type Props = Record<string, unknown>;
+
+/**
+ * The body of a create or an update request, for the resources whose bodies are their fields:
+ * each field the program set, under the service's name; control and local fields left out, and
+ * create-only fields on create only.
+ */
+export function requestBody(table: ResourceTable, inputs: Props, op: "create" | "update"): Props {
+  const body: Props = {};
+  for (const [k, f] of Object.entries(table.inputs)) {
+    if (f.control || f.local || (f.createOnly && op === "update") || inputs[k] === undefined) continue;
+    body[f.api ?? k] = inputs[k];
+  }
+  return body;
+}
+
+/** The input fields of the table as the service's object holds them, each read from the service's name. */
+export function serviceFields(table: ResourceTable, obj: object): Props {
+  const from = obj as Props;
+  const out: Props = {};
+  for (const [k, f] of Object.entries(table.inputs)) if (!f.control && from[f.api ?? k] !== undefined) out[k] = from[f.api ?? k];
+  return out;
+}
+
+/** A value a program may give as a `pulumi.Input`, at every level. */
+export type InputOf<T> = pulumi.Input<
+  T extends readonly (infer E)[] ? InputOf<E>[]
+    : T extends Record<string, unknown> ? { [K in keyof T]: InputOf<T[K]> }
+      : T
+>;
+
+type OptionalKeys<I extends Fields> = { [K in keyof I]: undefined extends z.input<I[K]["type"]> ? K : never }[keyof I];
+
+/** The Args of a resource: each field as a `pulumi.Input`, optional where its type is. */
+export type ArgsOf<T extends ResourceTable> = T extends ResourceTable<infer I> ?
+  { [K in Exclude<keyof I, OptionalKeys<I>>]: InputOf<z.input<I[K]["type"]>> } &
+  { [K in OptionalKeys<I>]?: InputOf<Exclude<z.input<I[K]["type"]>, undefined>> }
+  : never;
+
+/** The state (outputs) of a resource: each compared input as read back, and the output-only fields. */
+export type StateOf<T extends ResourceTable> = T extends ResourceTable<infer I, infer O> ?
+  { [K in Compared<I>]: I[K] extends { filled: true } ? Exclude<z.output<OutputType<I[K]>>, undefined> : z.output<OutputType<I[K]>> } &
+  { [K in keyof O]: z.output<O[K]> } & { declaredKeys: string[] }
+  : never;
+
+/** A resource class's output properties for a state type. */
+export type OutputsOf<S> = { readonly [K in keyof S]-?: pulumi.Output<S[K]> };

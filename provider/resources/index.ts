@@ -1,0 +1,7 @@
+/** The provider's resources: each one's field table, in the order schema.json and the docs list them. */
+import { INTEGRATION } from "./integration";
+import { SUBSCRIBER_CREDENTIALS } from "./subscriberCredentials";
+import { WORKFLOW } from "./workflow";
+import type { ResourceTable } from "./fields";
+
+export const RESOURCE_TABLES: readonly ResourceTable[] = [INTEGRATION, WORKFLOW, SUBSCRIBER_CREDENTIALS];
