@@ -20,7 +20,7 @@ export interface FieldFacts {
   control?: boolean;
   /** The service stores it as given, with no defaults filled in: compared whole, so a removed key shows. */
   exact?: boolean;
-  /** The outputs always hold a value, the service's default when the program leaves it out. */
+  /** The outputs always hold a value, the service's default when the program leaves it out (implied by `serviceDefault`). */
   filled?: boolean;
   /** Its type in the outputs, when that differs from the input's (a workflow's steps gain their ids). */
   output?: z.ZodType;
@@ -30,6 +30,8 @@ export interface FieldFacts {
   createOnly?: boolean;
   /** Never in a create or update body: the provider applies it with a call of its own (an integration's `primary`). */
   local?: boolean;
+  /** What the service means when a response leaves the field out (its documented default); read as that value. */
+  serviceDefault?: unknown;
 }
 
 /** One input field: its type (`.optional()` when a program may leave it out), description and facts. */
@@ -114,7 +116,7 @@ export function defineResource<I extends Fields, O extends OutputFields>(spec: R
     controlKeys: where((f) => f.control),
     outputKeys: [...inputKeys, ...Object.keys(outputs)],
     requiredOutputs: [
-      ...inputKeys.filter((k) => spec.inputs[k]!.filled || present(spec.inputs[k]!.type)),
+      ...inputKeys.filter((k) => spec.inputs[k]!.filled || spec.inputs[k]!.serviceDefault !== undefined || present(spec.inputs[k]!.type)),
       ...Object.entries(outputs).filter(([, t]) => present(t)).map(([k]) => k),
     ],
   };
@@ -140,7 +142,11 @@ export function requestBody(table: ResourceTable, inputs: Props, op: "create" | 
 export function serviceFields(table: ResourceTable, obj: object): Props {
   const from = obj as Props;
   const out: Props = {};
-  for (const [k, f] of Object.entries(table.inputs)) if (!f.control && from[f.api ?? k] !== undefined) out[k] = from[f.api ?? k];
+  for (const [k, f] of Object.entries(table.inputs)) {
+    if (f.control) continue;
+    const v = from[f.api ?? k] ?? f.serviceDefault;
+    if (v !== undefined) out[k] = v;
+  }
   return out;
 }
 
