@@ -33,6 +33,7 @@ export const INTEGRATION = defineResource({
     name: field(SafeString(200).optional(), "Display name. Defaults to what the service picks (the provider id).", { filled: true }),
     providerId: field(SafeString(100).min(1, { error: "must not be empty" }), "The delivery provider, e.g. `sendgrid`, `twilio`, `slack`, `fcm`. Changing it replaces the integration.", { createOnly: true }),
     channel: field(Channel, "One of `in_app`, `email`, `sms`, `chat`, `push`. Changing it replaces the integration.", { createOnly: true }),
+    kind: field(z.enum(["delivery", "agent"]).optional(), "`delivery` (the default) or `agent` (an agent-runtime integration, which needs no channel). Set on create only: changing it replaces the integration.", { createOnly: true, serviceDefault: "delivery" }),
     credentials: field(CredentialsInput.optional(), "Provider credentials; stored as a secret. The service does not return them, so drift in them cannot be seen.", { secret: true }),
     active: field(z.boolean().optional(), "Whether the integration processes events and messages.", { filled: true }),
     primary: field(z.boolean().optional(), "Make this the default integration of its channel (through set-primary).", { filled: true, local: true }),

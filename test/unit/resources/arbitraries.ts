@@ -46,6 +46,8 @@ export const integrationInputs = (suffix: string) => fc.constantFrom(...PROVIDER
   name: opt(text(1, 200)),
   providerId: fc.constant(providerId),
   channel: fc.constant(channel),
+  // Only delivery: an agent integration of a delivery provider is not known to be accepted by production.
+  kind: opt(fc.constant("delivery")),
   credentials: opt(credentials),
   active: opt(fc.boolean()),
   primary: opt(fc.constant(true)),

@@ -59,8 +59,9 @@ interface Kind {
 const KINDS: Kind[] = [
   {
     name: "Integration", provider: () => impl("integration"), inputs: integrationInputs, keys: INTEGRATION.inputKeys,
-    // The service cannot change an integration's provider or channel, nor move it to another environment.
-    replaceOnChange: ["providerId", "channel", "environmentId"], providerExact: [],
+    // The service cannot change an integration's provider, channel or kind (UpdateIntegrationRequestDto
+    // of spec/openapi.json has none of them), nor move it to another environment.
+    replaceOnChange: ["providerId", "channel", "kind", "environmentId"], providerExact: [],
   },
   {
     name: "Workflow", provider: () => impl("workflow"), inputs: workflowInputs, keys: WORKFLOW.inputKeys,
