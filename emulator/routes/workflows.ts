@@ -80,26 +80,36 @@ function workflowListItem(w: WorkflowRecord): JsonObject {
 }
 
 /**
- * The new step list of a workflow: steps are matched only by `_id` (kept steps keep their
- * `stepId`), steps without one are created with a fresh `stepId`. A step kind the document does
- * not list is accepted only on a step that already has it (one seeded or created by a newer
- * server, sent back with its `_id`).
+ * The new step list of a workflow, with production's step ids (the service's upsert-workflow use
+ * case, apps/api/src/app/workflows-v2/usecases/upsert-workflow/upsert-workflow.usecase.ts): a
+ * step matched by `_id` keeps its `stepId`; a new step takes the `stepId` it is given, as given
+ * (no check against the others); a new step without one gets the slug of its name, unless an id
+ * already holds it (the existing workflow's steps on update, the ids assigned so far in this
+ * request on create), then the slug with a suffix. So a given id may repeat one generated before
+ * it, as in production. A step kind the document does not list is accepted only on a step that
+ * already has it (one seeded or created by a newer server, sent back with its `_id`).
  */
-function applySteps(existingSteps: StepRecord[], steps: StepInput[]): StepRecord[] {
+function applySteps(existingSteps: StepRecord[], steps: StepInput[], op: "create" | "update"): StepRecord[] {
   const existing = new Map(existingSteps.map((s) => [s._id, s]));
   const unknownKinds = steps.flatMap((s, i) =>
     stepKinds().includes(s.type) || (s._id !== undefined && existing.get(s._id)?.type === s.type) ? [] : [`steps.${i}.type: must be one of ${stepKinds().join(", ")}`]);
   if (unknownKinds.length) throw validationFailed(unknownKinds);
-  const taken = new Set<string>();
-  for (const s of steps) if (s._id !== undefined && existing.has(s._id)) taken.add(existing.get(s._id)!.stepId);
+  const creating = op === "create";
+  const taken = new Set(existingSteps.map((s) => s.stepId));
   return steps.map((s) => {
     const prior = s._id !== undefined ? existing.get(s._id) : undefined;
     if (s._id !== undefined && !prior) throw badRequest([`steps: step with _id ${s._id} does not exist in this workflow`]);
-    if (prior) return { ...prior, name: s.name, type: s.type, controlValues: withStepDefaults(s.type, s.controlValues) };
-    const base = s.stepId ?? slugify(s.name);
-    let id = base;
-    for (let n = 1; taken.has(id); n++) id = `${base}-${n}`;
-    taken.add(id);
+    if (prior) {
+      if (creating) taken.add(prior.stepId);
+      return { ...prior, name: s.name, type: s.type, controlValues: withStepDefaults(s.type, s.controlValues) };
+    }
+    let id = s.stepId;
+    if (id === undefined) {
+      const base = slugify(s.name);
+      id = base;
+      for (let n = 1; taken.has(id); n++) id = `${base}-${n}`;
+    }
+    if (creating) taken.add(id);
     return { _id: objectId(), stepId: id, name: s.name, type: s.type, controlValues: withStepDefaults(s.type, s.controlValues) };
   });
 }
@@ -143,7 +153,7 @@ export const workflowRoutes: Route[] = [
         tags: b.tags ?? [], active: b.active ?? false, validatePayload: b.validatePayload ?? false, payloadSchema: b.payloadSchema ?? null,
         isTranslationEnabled: b.isTranslationEnabled ?? false, preferences: b.preferences ?? {}, severity: b.severity ?? "none",
         origin: EMULATOR_ORIGIN, createdAt: now, updatedAt: now,
-        steps: applySteps([], b.steps.map(({ _id: _i, ...s }) => s)),
+        steps: applySteps([], b.steps.map(({ _id: _i, ...s }) => s), "create"),
       };
       c.store.data.workflows.push(w);
       c.store.touch();
@@ -160,7 +170,7 @@ export const workflowRoutes: Route[] = [
       if (b.workflowId !== undefined && b.workflowId !== w.workflowId) {
         throw badRequest(["workflowId can be changed only for code-first workflows"]);
       }
-      const steps = applySteps(w.steps, b.steps);
+      const steps = applySteps(w.steps, b.steps, "update");
       // The origin sent back is not written: a workflow keeps the origin it was made with.
       Object.assign(w, {
         name: b.name, description: b.description ?? w.description, tags: b.tags ?? w.tags, active: b.active ?? false,

@@ -180,7 +180,9 @@ export function matchSteps(declared: Inputs["steps"], live: ApiWorkflow["steps"]
     if (found) used.add(found._id);
     return found;
   };
-  const matches = declared.map((d) => (d.stepId ? take((s) => s.stepId === d.stepId) : undefined));
+  // The service keeps a given stepId as given, so two live steps may share one (a step named
+  // "Alert" gets "alert", and a later step may be given "alert"): the one of the same type first.
+  const matches = declared.map((d) => (d.stepId ? take((s) => s.stepId === d.stepId && s.type === d.type) ?? take((s) => s.stepId === d.stepId) : undefined));
   declared.forEach((d, i) => {
     if (!matches[i] && !d.stepId) matches[i] = take((s) => s.name === d.name && s.type === d.type);
   });

@@ -296,6 +296,31 @@ describe("the emulator behaves as production", () => {
     expect(data(await api("GET", "/v2/workflows")).totalCount).toBe(0);
   });
 
+  // The service's upsert-workflow use case (apps/api/src/app/workflows-v2/usecases/upsert-workflow/
+  // upsert-workflow.usecase.ts): `existingStep?.stepId || step.stepId || generateUniqueStepId(step,
+  // existingWorkflow ? existingWorkflow.steps : tempSteps)`. A given stepId is taken as given, even
+  // when a step before it already got that id from its name; a generated one avoids the ids
+  // assigned so far on create, and the existing steps' ids on update.
+  it("takes a given stepId as given and makes a generated one unique, as production's upsert-workflow does", async () => {
+    const steps = [
+      { name: "Alert", type: "chat", controlValues: {} },
+      { name: "Second", type: "sms", stepId: "alert", controlValues: {} },
+      { name: "Alert", type: "in_app", controlValues: { body: "x" } },
+    ];
+    const w = data(await api("POST", "/v2/workflows", { name: "ids", workflowId: "ids", steps }));
+    expect(w.steps.map((s: any) => s.stepId)).toEqual(["alert", "alert", expect.stringMatching(/^alert-.+/)]);
+    const kept = w.steps.map((s: any) => ({ _id: s._id, name: s.name, type: s.type, controlValues: s.controlValues }));
+    const u = data(await api("PUT", `/v2/workflows/${w._id}`, {
+      name: "ids", preferences: {}, origin: w.origin,
+      steps: [...kept, { name: "Alert", type: "push", controlValues: {} }, { name: "Fresh", type: "push", controlValues: {} }],
+    }));
+    const ids = u.steps.map((s: any) => s.stepId);
+    expect(ids.slice(0, 3)).toEqual(w.steps.map((s: any) => s.stepId));
+    expect(ids[3]).toMatch(/^alert-.+/);
+    expect(ids[3]).not.toBe(ids[2]);
+    expect(ids[4]).toBe("fresh");
+  });
+
   // production-notes.md, Second pass: the provider must send back the origin it read; the
   // emulator writes platform-cloud (api.md's spelling) and accepts either spelling back.
   it("accepts on update the origin it produced, and production's spelling of it", async () => {
