@@ -65,7 +65,7 @@ export function buildSchema(): Json {
       return alts.length === 1 ? convert({ description: node.description, ...alts[0]! }, owner, prop, root, input, name) : ANY;
     }
     const typeName = name ?? `${owner}${pascal(prop)}`;
-    const typeDoc = (name ? node.description : undefined) ?? node.description ?? `${typeName}, as the service returns it.`;
+    const typeDoc = node.description ?? `${typeName}, as the service returns it.`;
     if (node.enum) {
       if (!input && !name) return { type: "string" };
       define(typeName, typeDoc, { type: "string", enum: (node.enum as string[]).map((v) => ({ value: v, name: pascal(String(v)) })) });
