@@ -19,17 +19,26 @@ const PLUGIN = path.join(ROOT, "bin/pulumi-resource-notify");
 const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
 const { RESOURCE_TABLES } = nativeRequire("pulumi-notify/dist/provider/resources/index") as { RESOURCE_TABLES: readonly ResourceTable[] };
 
+/** A resource registered by type token (the SDK's CustomResource is abstract in its typings). */
+class NativeResource extends pulumi.CustomResource {
+  constructor(type: string, name: string, props: pulumiModule.Inputs, opts?: pulumiModule.CustomResourceOptions) {
+    super(type, name, props, opts);
+  }
+}
+
 /** A resource of the native plugin, every output of its table registered. */
 function declare(type: string, name: string, args: Record<string, unknown>, opts?: pulumiModule.CustomResourceOptions) {
   const table = RESOURCE_TABLES.find((t) => t.name === type)!;
   const props: Record<string, unknown> = Object.fromEntries(table.outputKeys.map((k) => [k, undefined]));
-  return new pulumi.CustomResource(`notify:index:${type}`, name, { ...props, ...args }, opts) as pulumiModule.CustomResource & Record<string, pulumiModule.Output<any>>;
+  return new NativeResource(`notify:index:${type}`, name, { ...props, ...args }, opts) as pulumiModule.CustomResource & Record<string, pulumiModule.Output<any>>;
 }
 
 /** Makes the stack's project find the plugin in bin/ of this checkout. */
 async function usePlugin(ts: TestStack): Promise<void> {
   const ws = ts.stack.workspace;
-  await ws.saveProjectSettings({ ...(await ws.projectSettings()), plugins: { providers: [{ name: "notify", path: path.dirname(PLUGIN) }] } });
+  // `plugins` is a project setting the CLI reads that the Automation API's type does not list.
+  const plugins = { providers: [{ name: "notify", path: path.dirname(PLUGIN) }] };
+  await ws.saveProjectSettings({ ...(await ws.projectSettings()), plugins } as automation.ProjectSettings);
 }
 
 /** Per resource (by name) of a preview: the operation and the engine's detailed diff (key to kind). */
@@ -168,6 +177,46 @@ describe("the native provider plugin under the real engine", () => {
       await ts.stack.preview({ expectNoChanges: true });
       const state = await exportedState(ts.stack);
       expect(state.resources.find((r) => String(r.urn).endsWith("::imported"))?.id).toBe(id);
+    } finally {
+      await ts.cleanup();
+    }
+  });
+
+  // `pulumi import` (stack.import) needs the project's language host even without generated code,
+  // and the Node.js one is not available here; the import option takes the same id-only Read.
+  it("adopts a workflow and subscriber credentials made through the API with the import option, and the next preview is empty", async () => {
+    const wf = await emu.api("POST", "/v2/workflows", {
+      workflowId: "imported-wf", name: "Imported", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "Hi" } }],
+    });
+    await emu.api("POST", "/v1/integrations", { identifier: "import-slack", providerId: "slack", channel: "chat", active: true });
+    const cred = await emu.api("PUT", "/v1/subscribers/alice/credentials", { providerId: "slack", integrationIdentifier: "import-slack", credentials: { webhookUrl: SLACK_HOOK } });
+    expect([wf.status, cred.status].every((st) => st < 300)).toBe(true);
+    const ts = await createTestStack({
+      program: async () => {
+        // Every field the service holds, as `pulumi import` would write them: the steps without their ids.
+        declare("Workflow", "imported-wf", {
+          workflowId: "imported-wf", name: "Imported", description: "", tags: [], active: false, validatePayload: false,
+          isTranslationEnabled: false, severity: "none", preferences: wf.body.preferences && {
+            user: wf.body.preferences.user ?? null, workflow: wf.body.preferences.default ?? wf.body.preferences.workflow ?? null,
+          },
+          steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "Hi" } }],
+        }, { import: wf.body._id });
+        declare("SubscriberCredentials", "imported-cred", {
+          subscriberId: "alice", providerId: "slack", integrationIdentifier: "import-slack", credentials: pulumi.secret({ webhookUrl: SLACK_HOOK }),
+        }, { import: "alice/slack/import-slack" });
+      },
+      config: emu.stackConfig(),
+    });
+    try {
+      await usePlugin(ts);
+      const up = await ts.stack.up();
+      expect(up.summary.resourceChanges?.import).toBe(2);
+      await ts.stack.preview({ expectNoChanges: true });
+      const state = await exportedState(ts.stack);
+      expect(state.text).not.toContain(SLACK_HOOK);
+      const imported = state.resources.find((r) => String(r.urn).endsWith("::imported-wf")) as { id: string; inputs: { steps: object[] } };
+      expect(imported.id).toBe(wf.body._id);
+      expect(Object.keys(imported.inputs.steps[0]!).sort()).toEqual(["controlValues", "name", "type"]);
     } finally {
       await ts.cleanup();
     }
