@@ -65,7 +65,7 @@ export function runtimePackages(): string[] {
 
 /** Builds the plugin folder at `dest` (replacing it); with `node`, the package's Node goes in too. */
 export function buildPluginFolder(dest: string, opts: { node?: boolean } = {}): string {
-  const server = path.join(REPO_ROOT, "dist/provider/native/server.js");
+  const server = path.join(REPO_ROOT, "dist/provider/native/main.js");
   if (!existsSync(server)) throw new Error(`${path.relative(REPO_ROOT, server)} is missing; run npm run build first`);
   rmSync(dest, { recursive: true, force: true });
   mkdirSync(dest, { recursive: true });

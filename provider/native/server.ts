@@ -5,13 +5,13 @@
  * Every resource operation is the `provider` export of its module in provider/resources (check,
  * diff, create, read, update, delete over plain property maps); every function is an entry of
  * FUNCTIONS. This file only translates: tokens to modules, structs to maps and back (secrets,
- * {@link ./properties}), a diff's changed keys to the engine's detailed diff, and an id-only read
+ * properties.ts), a diff's changed keys to the engine's detailed diff, and an id-only read
  * (import) to a read of every field. `@pulumi/pulumi`'s own `provider.main()` is not used: it
  * sends no detailed diff, drops Configure's config and cannot read by id alone.
  *
  * The engine starts the plugin with its address as argument and reads the port from the first
- * line of stdout, so nothing else may be written there first: {@link serve} sends console output
- * to stderr before it loads anything.
+ * line of stdout, so nothing else may be written there first: main.ts, the entry point, sends
+ * console output to stderr before it loads this file.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -325,12 +325,10 @@ function functionOf(token: string): FunctionDefinition {
 }
 
 /**
- * Starts the plugin: console output to stderr, the gRPC server on a free loopback port, then the
- * port alone on stdout (the engine's handshake). Resolves with the server and its port.
+ * Starts the plugin: the gRPC server on a free loopback port, then the port alone on stdout (the
+ * engine's handshake). Resolves with the server and its port.
  */
 export async function serve(): Promise<{ server: grpc.Server; port: number }> {
-  // Anything on stdout before the port kills the plugin; library logging goes to stderr.
-  console.log = console.info = console.debug = (...a: unknown[]) => console.error(...a);
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   server.addService(provrpc.ResourceProviderService, handlers() as provrpc.IResourceProviderServer);
   const port = await new Promise<number>((resolve, reject) => {
@@ -338,12 +336,4 @@ export async function serve(): Promise<{ server: grpc.Server; port: number }> {
   });
   process.stdout.write(`${port}\n`);
   return { server, port };
-}
-
-
-if (require.main === module) {
-  serve().catch((err: unknown) => {
-    process.stderr.write(`pulumi-resource-notify: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
-    process.exit(1);
-  });
 }
