@@ -24,6 +24,11 @@ export function setProviderConfig(settings: ConnectionSettings): void {
   providerConfig = settings;
 }
 
+/** The settings the provider was configured with (empty in a program, where nothing configures it). */
+export function providerSettings(): ConnectionSettings {
+  return providerConfig;
+}
+
 /**
  * The dynamic provider's `configure`: takes from the stack config only what the connection needs,
  * so the key stays in the provider process.

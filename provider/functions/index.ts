@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { clientFor, type ConnectionSettings } from "../config";
+import { clientFor, providerSettings, type ConnectionSettings } from "../config";
 import { NotifyConfigError } from "../client/errors";
 import { collect, paginateEvents, paginateMessages, paginateSubscribers, paginateWorkflows } from "../client/paginate";
 import {
@@ -19,13 +19,18 @@ import type { InputOf } from "../resources/fields";
 /** Upper bound of `maxResults` for every function. */
 export const MAX_RESULTS_LIMIT = 100_000;
 
+/**
+ * The program's stack config, else (in the native plugin, which serves these functions as invokes)
+ * what the provider was configured with.
+ */
 function connection(): ConnectionSettings {
+  const configured = providerSettings();
   // runtime.getConfig reads the raw value without the secret-access warning of Config.get.
   return {
-    apiUrl: pulumi.runtime.getConfig("notify:apiUrl"),
-    apiKey: pulumi.runtime.getConfig("notify:apiKey"),
-    allowInsecureHttp: pulumi.runtime.getConfig("notify:allowInsecureHttp"),
-    requestTimeoutMs: pulumi.runtime.getConfig("notify:requestTimeoutMs"),
+    apiUrl: pulumi.runtime.getConfig("notify:apiUrl") ?? configured.apiUrl,
+    apiKey: pulumi.runtime.getConfig("notify:apiKey") ?? configured.apiKey,
+    allowInsecureHttp: pulumi.runtime.getConfig("notify:allowInsecureHttp") ?? configured.allowInsecureHttp,
+    requestTimeoutMs: pulumi.runtime.getConfig("notify:requestTimeoutMs") ?? configured.requestTimeoutMs,
   };
 }
 

@@ -58,6 +58,19 @@ export function project(actual: unknown, declared: unknown): unknown {
 }
 
 /**
+ * What a resource's `diff` returns: the dynamic provider's `DiffResult`, and `changed`, the
+ * changed input keys, which the native plugin sends as the engine's detailed diff.
+ */
+export interface DiffResult {
+  changes: boolean;
+  /** The input keys whose value differs ({@link changedKeys}), in table order. */
+  changed: string[];
+  /** The changed keys whose change replaces the object. */
+  replaces: string[];
+  deleteBeforeReplace?: boolean;
+}
+
+/**
  * The input keys whose value differs between the old outputs and the new inputs, considering
  * the keys declared now and the keys declared before.
  */

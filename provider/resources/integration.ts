@@ -18,7 +18,7 @@ import {
   type CreateIntegrationBody, type Integration as ApiIntegration, type UpdateIntegrationBody,
 } from "../schemas";
 import { checkWith, unknownKeyHint, type CheckFailure } from "./check";
-import { changedKeys, declaredKeys, declaredKeysOf, project, stripUndefined } from "./diff";
+import { changedKeys, type DiffResult, declaredKeys, declaredKeysOf, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
 import { defineResource, field, output, requestBody, serviceFields, type ArgsOf, type OutputsOf, type StateOf } from "./fields";
 import { controlInputs, failure, readInputs } from "./lifecycle";
@@ -117,10 +117,11 @@ export const provider = {
     return { inputs: stripUndefined(news), failures };
   },
 
-  async diff(_id: string, olds: Props, news: Props) {
+  async diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {
     const changed = changedKeys(olds, news, INTEGRATION.inputKeys);
     return {
       changes: changed.length > 0,
+      changed,
       replaces: changed.filter((k) => (INTEGRATION.replaceOnChange as readonly string[]).includes(k)),
       // The identifier is unique per environment: the old one must go first unless either changes.
       deleteBeforeReplace: changed.some((k) => (INTEGRATION.replaceOnChange as readonly string[]).includes(k)) &&

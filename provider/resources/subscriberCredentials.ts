@@ -18,7 +18,7 @@ import {
   type ChannelCredentials, type ChannelSettings, type Subscriber, type SubscriberProviderId as ProviderIdT,
 } from "../schemas";
 import { checkWith, suggest, unknownKeyHint, type CheckFailure } from "./check";
-import { changedKeys, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
+import { changedKeys, type DiffResult, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
 import { defineResource, field, output, type ArgsOf, type OutputsOf, type StateOf } from "./fields";
 import { controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
@@ -183,10 +183,10 @@ export const provider = {
     return { inputs: stripUndefined(news), failures: checkWith(SUBSCRIBER_CREDENTIALS.schema, news, unknownKeyHint(CHANNEL_CREDENTIAL_KEYS)) };
   },
 
-  async diff(_id: string, olds: Props, news: Props) {
+  async diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {
     const changed = changedKeys(olds, news, SUBSCRIBER_CREDENTIALS.inputKeys);
     const replaces = changed.filter((k) => (SUBSCRIBER_CREDENTIALS.replaceOnChange as readonly string[]).includes(k));
-    return { changes: changed.length > 0, replaces, deleteBeforeReplace: replaces.length > 0 && olds.subscriberId === news.subscriberId && olds.providerId === news.providerId };
+    return { changes: changed.length > 0, changed, replaces, deleteBeforeReplace: replaces.length > 0 && olds.subscriberId === news.subscriberId && olds.providerId === news.providerId };
   },
 
   async create(raw: Props) {

@@ -17,7 +17,7 @@ import {
   type PreferencesInput as PreferencesInputT, type StepInput, type UpdateWorkflowBody, type Workflow as ApiWorkflow,
 } from "../schemas";
 import { checkWith, type CheckFailure } from "./check";
-import { changedKeys, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
+import { changedKeys, type DiffResult, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
 import { defineResource, field, output, type ArgsOf, type OutputsOf, type StateOf } from "./fields";
 import { controlInputs, deleteIfPresent, failure } from "./lifecycle";
@@ -221,9 +221,9 @@ export const provider = {
     return { inputs: stripUndefined(news), failures: checkWith(WORKFLOW.schema, news) };
   },
 
-  async diff(_id: string, olds: Props, news: Props) {
+  async diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {
     const changed = changedKeys(olds, news, WORKFLOW.inputKeys, [], WORKFLOW.exactKeys);
-    return { changes: changed.length > 0, replaces: changed.filter((k) => (WORKFLOW.replaceOnChange as readonly string[]).includes(k)) };
+    return { changes: changed.length > 0, changed, replaces: changed.filter((k) => (WORKFLOW.replaceOnChange as readonly string[]).includes(k)) };
   },
 
   async create(raw: Props) {

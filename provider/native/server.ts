@@ -1,0 +1,339 @@
+/**
+ * The native provider plugin `pulumi-resource-notify`: the engine's gRPC ResourceProvider
+ * protocol in front of the same implementation modules the dynamic resources use.
+ *
+ * Every resource operation is the `provider` export of its module in provider/resources (check,
+ * diff, create, read, update, delete over plain property maps); every function is an entry of
+ * FUNCTIONS. This file only translates: tokens to modules, structs to maps and back (secrets,
+ * properties.ts), a diff's changed keys to the engine's detailed diff, and an id-only read
+ * (import) to a read of every field. `@pulumi/pulumi`'s own `provider.main()` is not used: it
+ * sends no detailed diff, drops Configure's config and cannot read by id alone.
+ *
+ * The engine starts the plugin with its address as argument and reads the port from the first
+ * line of stdout, so nothing else may be written there first: main.ts, the entry point, sends
+ * console output to stderr before it loads this file.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { setProviderConfig, type ConnectionSettings } from "../config";
+import type { FunctionDefinition } from "../functions";
+import type { CheckFailure } from "../resources/check";
+import { UNKNOWN, stripUndefined, type DiffResult } from "../resources/diff";
+import type { ResourceTable } from "../resources/fields";
+import { RESOURCE_TABLES } from "../resources/index";
+import { fromStruct, toStruct } from "./properties";
+
+/** The package's root: package.json and schema.json (this file compiles to dist/provider/native/). */
+export const PACKAGE_ROOT = path.resolve(__dirname, "../../..");
+
+/** The package name of the schema and of every token. */
+export const PACKAGE = "notify";
+
+type Props = Record<string, unknown>;
+
+/** What each implementation module exports as `provider`: the dynamic provider's operations. */
+export interface ResourceImplementation {
+  check(olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }>;
+  diff(id: string, olds: Props, news: Props): Promise<DiffResult>;
+  create(inputs: Props): Promise<{ id: string; outs: object }>;
+  read(id: string, props: Props): Promise<{ id: string; props: object; inputs?: Props }>;
+  update(id: string, olds: Props, news: Props): Promise<{ outs: object }>;
+  delete(id: string, props: Props): Promise<void>;
+}
+
+/** A resource the plugin serves: its field table and implementation. */
+interface Served {
+  table: ResourceTable;
+  impl: ResourceImplementation;
+}
+
+const served = new Map<string, Served>();
+
+/** The resource of a type token (`notify:index:Integration`); the module is loaded on first use. */
+export function resourceOf(token: string): Served {
+  let r = served.get(token);
+  if (!r) {
+    const table = RESOURCE_TABLES.find((t) => `${PACKAGE}:index:${t.name}` === token);
+    if (!table) throw new Error(`unknown resource type ${token}`);
+    // The modules are provider/resources/<module>.ts, as for the dynamic resources' __provider.
+    const impl = (require(`../resources/${table.module}`) as { provider: ResourceImplementation }).provider;
+    r = { table, impl };
+    served.set(token, r);
+  }
+  return r;
+}
+
+/** The type token of a request: its `type` field, else the type part of its URN. */
+export function typeOf(req: { getType(): string; getUrn(): string }): string {
+  if (req.getType()) return req.getType();
+  // urn:pulumi:<stack>::<project>::<parent types$>type::<name>
+  const qualified = req.getUrn().split("::")[2] ?? "";
+  return qualified.split("$").pop()!;
+}
+
+/** The engine's input keys that are not the resource's: `__provider` of a dynamic resource's state. */
+function withoutEngineKeys(props: Props): Props {
+  const { __provider: _p, ...rest } = props;
+  return rest;
+}
+
+/** Keys to mark secret in what goes back: those the request held secret, and the table's secret fields. */
+function secretKeys(table: ResourceTable, ...from: Set<string>[]): Set<string> {
+  return new Set([...table.secretKeys, ...from.flatMap((s) => [...s])]);
+}
+
+// --- Handlers ---------------------------------------------------------------------------------
+
+/** The plugin's version: package.json's. */
+export function pluginVersion(): string {
+  return (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string }).version;
+}
+
+/** The committed schema.json, as text. */
+export function schemaText(): string {
+  return readFileSync(path.join(PACKAGE_ROOT, "schema.json"), "utf8");
+}
+
+/** The configuration keys of the provider (schema.json `config.variables`), without the `notify:` prefix. */
+export const CONFIG_KEYS = ["apiUrl", "apiKey", "allowInsecureHttp", "requestTimeoutMs"] as const satisfies readonly (keyof ConnectionSettings)[];
+
+/**
+ * The connection settings of a Configure request: its `args` (the provider's inputs, from the
+ * stack config `notify:*` for the default provider), else its `variables` (`notify:apiUrl`, ...).
+ * What neither gives is left to the environment variables, read when a request is made.
+ */
+export function configSettings(args: Props, variables: ReadonlyMap<string, string>): ConnectionSettings {
+  const settings: ConnectionSettings = {};
+  for (const k of CONFIG_KEYS) {
+    const v = args[k] ?? variables.get(`${PACKAGE}:${k}`);
+    if (v !== undefined && v !== null && v !== "" && v !== UNKNOWN) settings[k] = String(v);
+  }
+  return settings;
+}
+
+/** A detailed diff: each changed key an update, or an update that replaces when the diff says so. */
+export function detailedDiff(diff: DiffResult): Map<string, provproto.PropertyDiff> {
+  const out = new Map<string, provproto.PropertyDiff>();
+  for (const k of diff.changed) {
+    const d = new provproto.PropertyDiff();
+    d.setKind(diff.replaces.includes(k) ? provproto.PropertyDiff.Kind.UPDATE_REPLACE : provproto.PropertyDiff.Kind.UPDATE);
+    d.setInputdiff(true);
+    out.set(k, d);
+  }
+  return out;
+}
+
+/**
+ * The outputs a preview shows before the service is asked: the inputs; what the service fills in
+ * is unknown on create, and kept from the old outputs on update (output-only fields) or unknown
+ * (input fields the program leaves out).
+ */
+export function previewOutputs(table: ResourceTable, news: Props, olds?: Props): Props {
+  const inputKeys: readonly string[] = table.inputKeys;
+  const outs: Props = { ...news };
+  for (const k of table.outputKeys) {
+    if (outs[k] !== undefined) continue;
+    outs[k] = olds && !inputKeys.includes(k) && olds[k] !== undefined ? olds[k] : UNKNOWN;
+  }
+  return outs;
+}
+
+/**
+ * An id-only read (import, or `pulumi refresh` of state without properties): the object's fields
+ * become its inputs. The module reads with every input key declared, then again from those
+ * outputs with the keys the service returned declared, so the inputs are exactly the object's
+ * fields in the shape the module gives a program's declared values.
+ */
+async function readById(impl: ResourceImplementation, table: ResourceTable, id: string) {
+  const first = await impl.read(id, { declaredKeys: [...table.inputKeys] });
+  if (!first.id) return first;
+  const outs = first.props as Props;
+  const present = table.inputKeys.filter((k) => outs[k] !== undefined);
+  return impl.read(id, { ...outs, declaredKeys: present });
+}
+
+type Handler<Req, Res> = (req: Req) => Promise<Res>;
+
+/** A gRPC unary handler of an async function; a thrown error becomes the call's error, with its message. */
+function unary<Req, Res>(fn: Handler<Req, Res>): grpc.handleUnaryCall<Req, Res> {
+  return (call, callback) => {
+    fn(call.request).then((res) => callback(null, res), (err: unknown) => {
+      const message = err instanceof Error ? err.message : String(err);
+      callback({ code: grpc.status.UNKNOWN, details: message, message } as grpc.ServiceError, null);
+    });
+  };
+}
+
+/** The failures of a check, as the engine's CheckFailure messages. */
+function checkFailures(failures: readonly CheckFailure[]): provproto.CheckFailure[] {
+  return failures.map((f) => {
+    const m = new provproto.CheckFailure();
+    m.setProperty(f.property);
+    m.setReason(f.reason);
+    return m;
+  });
+}
+
+/** The handlers of the ResourceProvider service. Methods left out answer UNIMPLEMENTED. */
+export function handlers(): Partial<provrpc.IResourceProviderServer> {
+  return {
+    getPluginInfo: unary(async () => {
+      const info = new plugproto.PluginInfo();
+      info.setVersion(pluginVersion());
+      return info;
+    }),
+
+    getSchema: unary(async (req: provproto.GetSchemaRequest) => {
+      if (req.getVersion() !== 0) throw new Error(`unsupported schema version ${req.getVersion()}`);
+      const res = new provproto.GetSchemaResponse();
+      res.setSchema(schemaText());
+      return res;
+    }),
+
+    // The settings are optional (each has an environment variable), so every config checks; the
+    // connection is resolved, and a missing one reported naming both sources, on the first request.
+    checkConfig: unary(async (req: provproto.CheckRequest) => {
+      const res = new provproto.CheckResponse();
+      res.setInputs(req.getNews());
+      return res;
+    }),
+
+    diffConfig: unary(async (req: provproto.DiffRequest) => {
+      const olds = fromStruct(req.getOlds()).props;
+      const news = fromStruct(req.getNews()).props;
+      const changed = CONFIG_KEYS.filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+      const res = new provproto.DiffResponse();
+      res.setChanges(changed.length ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
+      res.setDiffsList(changed);
+      res.setHasdetaileddiff(true);
+      for (const [k, d] of detailedDiff({ changes: changed.length > 0, changed, replaces: [] })) res.getDetaileddiffMap().set(k, d);
+      return res;
+    }),
+
+    configure: unary(async (req: provproto.ConfigureRequest) => {
+      const variables = new Map(req.getVariablesMap().toArray());
+      setProviderConfig(configSettings(fromStruct(req.getArgs()).props, variables));
+      const res = new provproto.ConfigureResponse();
+      res.setAcceptsecrets(true);
+      res.setSupportspreview(true);
+      return res;
+    }),
+
+    check: unary(async (req: provproto.CheckRequest) => {
+      const { table, impl } = resourceOf(typeOf(req));
+      const news = fromStruct(req.getNews());
+      const result = await impl.check(withoutEngineKeys(fromStruct(req.getOlds()).props), withoutEngineKeys(news.props));
+      const res = new provproto.CheckResponse();
+      res.setInputs(toStruct(result.inputs, secretKeys(table, news.secrets)));
+      res.setFailuresList(checkFailures(result.failures));
+      return res;
+    }),
+
+    diff: unary(async (req: provproto.DiffRequest) => {
+      const { impl } = resourceOf(typeOf(req));
+      const diff = await impl.diff(req.getId(), fromStruct(req.getOlds()).props, withoutEngineKeys(fromStruct(req.getNews()).props));
+      const res = new provproto.DiffResponse();
+      res.setChanges(diff.changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
+      res.setReplacesList(diff.replaces);
+      res.setDeletebeforereplace(diff.deleteBeforeReplace ?? false);
+      res.setDiffsList(diff.changed);
+      res.setHasdetaileddiff(true);
+      for (const [k, d] of detailedDiff(diff)) res.getDetaileddiffMap().set(k, d);
+      return res;
+    }),
+
+    create: unary(async (req: provproto.CreateRequest) => {
+      const { table, impl } = resourceOf(typeOf(req));
+      const inputs = fromStruct(req.getProperties());
+      const props = withoutEngineKeys(inputs.props);
+      const res = new provproto.CreateResponse();
+      if (req.getPreview()) {
+        res.setProperties(toStruct(previewOutputs(table, props), secretKeys(table, inputs.secrets)));
+        return res;
+      }
+      const created = await impl.create(props);
+      res.setId(created.id);
+      res.setProperties(toStruct(created.outs as Props, secretKeys(table, inputs.secrets)));
+      return res;
+    }),
+
+    read: unary(async (req: provproto.ReadRequest) => {
+      const { table, impl } = resourceOf(typeOf(req));
+      const props = fromStruct(req.getProperties());
+      const inputs = fromStruct(req.getInputs());
+      const idOnly = Object.keys(props.props).length === 0 && Object.keys(inputs.props).length === 0;
+      const result = idOnly ? await readById(impl, table, req.getId()) : await impl.read(req.getId(), withoutEngineKeys(props.props));
+      const secret = secretKeys(table, props.secrets, inputs.secrets);
+      const res = new provproto.ReadResponse();
+      res.setId(result.id);
+      if (!result.id) return res;
+      res.setProperties(toStruct(result.props as Props, secret));
+      if (result.inputs) res.setInputs(toStruct(result.inputs, secret));
+      return res;
+    }),
+
+    update: unary(async (req: provproto.UpdateRequest) => {
+      const { table, impl } = resourceOf(typeOf(req));
+      const olds = fromStruct(req.getOlds());
+      const news = fromStruct(req.getNews());
+      const secret = secretKeys(table, news.secrets);
+      const res = new provproto.UpdateResponse();
+      if (req.getPreview()) {
+        res.setProperties(toStruct(previewOutputs(table, withoutEngineKeys(news.props), olds.props), secret));
+        return res;
+      }
+      const updated = await impl.update(req.getId(), olds.props, withoutEngineKeys(news.props));
+      res.setProperties(toStruct(updated.outs as Props, secret));
+      return res;
+    }),
+
+    delete: unary(async (req: provproto.DeleteRequest) => {
+      const { impl } = resourceOf(typeOf(req));
+      await impl.delete(req.getId(), fromStruct(req.getProperties()).props);
+      return new Empty();
+    }),
+
+    invoke: unary(async (req: provproto.InvokeRequest) => {
+      const fn = functionOf(req.getTok());
+      const result = await fn.fn(fromStruct(req.getArgs()).props as never);
+      const res = new provproto.InvokeResponse();
+      res.setReturn(toStruct(stripUndefined(result) as Props));
+      return res;
+    }),
+
+    cancel: unary(async () => new Empty()),
+
+    // The engine attaches to a plugin it did not start (PULUMI_DEBUG_PROVIDERS); nothing to keep.
+    attach: unary(async () => new Empty()),
+
+    getMapping: unary(async () => new provproto.GetMappingResponse()),
+    getMappings: unary(async () => new provproto.GetMappingsResponse()),
+  };
+}
+
+/** The function of an invoke token (`notify:index:getSubscriber`). */
+function functionOf(token: string): FunctionDefinition {
+  const { FUNCTIONS } = require("../functions") as typeof import("../functions");
+  const fn = FUNCTIONS.find((f) => `${PACKAGE}:index:${f.name}` === token);
+  if (!fn) throw new Error(`unknown function ${token}`);
+  return fn;
+}
+
+/**
+ * Starts the plugin: the gRPC server on a free loopback port, then the port alone on stdout (the
+ * engine's handshake). Resolves with the server and its port.
+ */
+export async function serve(): Promise<{ server: grpc.Server; port: number }> {
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  server.addService(provrpc.ResourceProviderService, handlers() as provrpc.IResourceProviderServer);
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
+  });
+  process.stdout.write(`${port}\n`);
+  return { server, port };
+}
