@@ -20,6 +20,8 @@ type Spec = Json;
 const PKG = "notify";
 const tok = (name: string) => `${PKG}:index:${name}`;
 const ANY: Spec = { $ref: "pulumi.json#/Any" };
+/** Module path of the generated Go SDK (sdk/go of this repository). */
+export const GO_MODULE = "github.com/pulumi-notify/pulumi-notify/sdk/go";
 
 /** Title-cases `in_app` → `InApp`, `platform-cloud` → `PlatformCloud`. */
 const pascal = (s: string) => s.replace(/(^|[^a-zA-Z0-9]+)([a-zA-Z0-9])/g, (_m, _p, c: string) => c.toUpperCase());
@@ -158,7 +160,16 @@ export function buildSchema(): Json {
     description: pkg.description,
     keywords: ["pulumi", "notify", "notifications", "category/utility"],
     license: pkg.license,
-    meta: { moduleFormat: "(.*)" },
+    // supportPack: SDKs carry the schema's version (pulumi-plugin.json, pyproject.toml, the Go
+    // package's version) and the Go SDK is a module of its own, sdk/go/go.mod.
+    meta: { moduleFormat: "(.*)", supportPack: true },
+    // For `npm run gen-sdk` (scripts/gen-sdk): the Python distribution and import name
+    // pulumi_notify, with a pyproject.toml; the Go module GO_MODULE (this repo's sdk/go), package
+    // `notify` in sdk/go/notify.
+    language: {
+      python: { packageName: "pulumi_notify", respectSchemaVersion: true, pyproject: { enabled: true } },
+      go: { importBasePath: `${GO_MODULE}/notify`, respectSchemaVersion: true },
+    },
     config: {
       variables: {
         apiUrl: { type: "string", description: "Address of the notification service (https://...). Also read from NOTIFY_API_URL." },
