@@ -66,6 +66,12 @@ export function buildSchema(): Json {
       const alts = ((node.anyOf ?? node.oneOf) as Json[]).filter((a) => a.type !== "null");
       return alts.length === 1 ? convert({ description: node.description, ...alts[0]! }, owner, prop, root, input, name) : ANY;
     }
+    if (Array.isArray(node.type)) {
+      // A nullable primitive (zod writes `type: ["string", "null"]`): the type, optional already.
+      // As Any it would not only lose its type: Python SDKs check an Any result value is a dict.
+      const types = (node.type as string[]).filter((t) => t !== "null");
+      return types.length === 1 ? convert({ ...node, type: types[0] }, owner, prop, root, input, name) : ANY;
+    }
     const typeName = name ?? `${owner}${pascal(prop)}`;
     const typeDoc = node.description ?? `${typeName}, as the service returns it.`;
     if (node.enum) {
@@ -95,7 +101,10 @@ export function buildSchema(): Json {
   const convertProperties = (node: Json, owner: string, root: Json, input: boolean, docs: Record<string, string> = {}) => {
     const properties: Record<string, Spec> = {};
     for (const [k, v] of Object.entries(node.properties as Record<string, Json>)) {
-      if (k === "__provider") continue;
+      // Left out: `__provider` (the dynamic provider's), and any other name starting with `__`
+      // (the service's `__v`, a document revision): in a Python SDK such a name is mangled as
+      // class-private, and the generated result classes fail on it.
+      if (k.startsWith("__")) continue;
       // A property that is a named type and says nothing more has that type's description.
       const named = typeof v.$ref === "string" ? root.$defs?.[v.$ref.replace("#/$defs/", "")]?.description : undefined;
       const description = v.description ?? docs[k] ?? named ?? (input ? undefined : `\`${k}\`, as the service returns it.`);

@@ -28,8 +28,6 @@ type GetSubscriberArgs struct {
 }
 
 type GetSubscriberResult struct {
-	// `__v`, as the service returns it.
-	__v *float64 `pulumi:"__v"`
 	// `_environmentId`, as the service returns it.
 	_environmentId string `pulumi:"_environmentId"`
 	// `_id`, as the service returns it.
@@ -37,7 +35,7 @@ type GetSubscriberResult struct {
 	// `_organizationId`, as the service returns it.
 	_organizationId string `pulumi:"_organizationId"`
 	// `avatar`, as the service returns it.
-	Avatar interface{} `pulumi:"avatar"`
+	Avatar *string `pulumi:"avatar"`
 	// `channels`, as the service returns it.
 	Channels []SubscriberChannels `pulumi:"channels"`
 	// `createdAt`, as the service returns it.
@@ -47,23 +45,23 @@ type GetSubscriberResult struct {
 	// `deleted`, as the service returns it.
 	Deleted bool `pulumi:"deleted"`
 	// `email`, as the service returns it.
-	Email interface{} `pulumi:"email"`
+	Email *string `pulumi:"email"`
 	// `firstName`, as the service returns it.
-	FirstName interface{} `pulumi:"firstName"`
+	FirstName *string `pulumi:"firstName"`
 	// `isOnline`, as the service returns it.
-	IsOnline interface{} `pulumi:"isOnline"`
+	IsOnline *bool `pulumi:"isOnline"`
 	// `lastName`, as the service returns it.
-	LastName interface{} `pulumi:"lastName"`
+	LastName *string `pulumi:"lastName"`
 	// `lastOnlineAt`, as the service returns it.
-	LastOnlineAt interface{} `pulumi:"lastOnlineAt"`
+	LastOnlineAt *string `pulumi:"lastOnlineAt"`
 	// `locale`, as the service returns it.
-	Locale interface{} `pulumi:"locale"`
+	Locale *string `pulumi:"locale"`
 	// `phone`, as the service returns it.
-	Phone interface{} `pulumi:"phone"`
+	Phone *string `pulumi:"phone"`
 	// `subscriberId`, as the service returns it.
 	SubscriberId string `pulumi:"subscriberId"`
 	// `timezone`, as the service returns it.
-	Timezone interface{} `pulumi:"timezone"`
+	Timezone *string `pulumi:"timezone"`
 	// `topics`, as the service returns it.
 	Topics []string `pulumi:"topics"`
 	// `updatedAt`, as the service returns it.
@@ -98,11 +96,6 @@ func (o GetSubscriberResultOutput) ToGetSubscriberResultOutputWithContext(ctx co
 	return o
 }
 
-// `__v`, as the service returns it.
-func (o GetSubscriberResultOutput) __v() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v GetSubscriberResult) *float64 { return v.__v }).(pulumi.Float64PtrOutput)
-}
-
 // `_environmentId`, as the service returns it.
 func (o GetSubscriberResultOutput) _environmentId() pulumi.StringOutput {
 	return o.ApplyT(func(v GetSubscriberResult) string { return v._environmentId }).(pulumi.StringOutput)
@@ -119,8 +112,8 @@ func (o GetSubscriberResultOutput) _organizationId() pulumi.StringOutput {
 }
 
 // `avatar`, as the service returns it.
-func (o GetSubscriberResultOutput) Avatar() pulumi.AnyOutput {
-	return o.ApplyT(func(v GetSubscriberResult) interface{} { return v.Avatar }).(pulumi.AnyOutput)
+func (o GetSubscriberResultOutput) Avatar() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSubscriberResult) *string { return v.Avatar }).(pulumi.StringPtrOutput)
 }
 
 // `channels`, as the service returns it.
@@ -144,38 +137,38 @@ func (o GetSubscriberResultOutput) Deleted() pulumi.BoolOutput {
 }
 
 // `email`, as the service returns it.
-func (o GetSubscriberResultOutput) Email() pulumi.AnyOutput {
-	return o.ApplyT(func(v GetSubscriberResult) interface{} { return v.Email }).(pulumi.AnyOutput)
+func (o GetSubscriberResultOutput) Email() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSubscriberResult) *string { return v.Email }).(pulumi.StringPtrOutput)
 }
 
 // `firstName`, as the service returns it.
-func (o GetSubscriberResultOutput) FirstName() pulumi.AnyOutput {
-	return o.ApplyT(func(v GetSubscriberResult) interface{} { return v.FirstName }).(pulumi.AnyOutput)
+func (o GetSubscriberResultOutput) FirstName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSubscriberResult) *string { return v.FirstName }).(pulumi.StringPtrOutput)
 }
 
 // `isOnline`, as the service returns it.
-func (o GetSubscriberResultOutput) IsOnline() pulumi.AnyOutput {
-	return o.ApplyT(func(v GetSubscriberResult) interface{} { return v.IsOnline }).(pulumi.AnyOutput)
+func (o GetSubscriberResultOutput) IsOnline() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetSubscriberResult) *bool { return v.IsOnline }).(pulumi.BoolPtrOutput)
 }
 
 // `lastName`, as the service returns it.
-func (o GetSubscriberResultOutput) LastName() pulumi.AnyOutput {
-	return o.ApplyT(func(v GetSubscriberResult) interface{} { return v.LastName }).(pulumi.AnyOutput)
+func (o GetSubscriberResultOutput) LastName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSubscriberResult) *string { return v.LastName }).(pulumi.StringPtrOutput)
 }
 
 // `lastOnlineAt`, as the service returns it.
-func (o GetSubscriberResultOutput) LastOnlineAt() pulumi.AnyOutput {
-	return o.ApplyT(func(v GetSubscriberResult) interface{} { return v.LastOnlineAt }).(pulumi.AnyOutput)
+func (o GetSubscriberResultOutput) LastOnlineAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSubscriberResult) *string { return v.LastOnlineAt }).(pulumi.StringPtrOutput)
 }
 
 // `locale`, as the service returns it.
-func (o GetSubscriberResultOutput) Locale() pulumi.AnyOutput {
-	return o.ApplyT(func(v GetSubscriberResult) interface{} { return v.Locale }).(pulumi.AnyOutput)
+func (o GetSubscriberResultOutput) Locale() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSubscriberResult) *string { return v.Locale }).(pulumi.StringPtrOutput)
 }
 
 // `phone`, as the service returns it.
-func (o GetSubscriberResultOutput) Phone() pulumi.AnyOutput {
-	return o.ApplyT(func(v GetSubscriberResult) interface{} { return v.Phone }).(pulumi.AnyOutput)
+func (o GetSubscriberResultOutput) Phone() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSubscriberResult) *string { return v.Phone }).(pulumi.StringPtrOutput)
 }
 
 // `subscriberId`, as the service returns it.
@@ -184,8 +177,8 @@ func (o GetSubscriberResultOutput) SubscriberId() pulumi.StringOutput {
 }
 
 // `timezone`, as the service returns it.
-func (o GetSubscriberResultOutput) Timezone() pulumi.AnyOutput {
-	return o.ApplyT(func(v GetSubscriberResult) interface{} { return v.Timezone }).(pulumi.AnyOutput)
+func (o GetSubscriberResultOutput) Timezone() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSubscriberResult) *string { return v.Timezone }).(pulumi.StringPtrOutput)
 }
 
 // `topics`, as the service returns it.

@@ -1196,7 +1196,7 @@ type EventJobsExecutionDetails struct {
 	// `providerId`, as the service returns it.
 	ProviderId *string `pulumi:"providerId"`
 	// `raw`, as the service returns it.
-	Raw interface{} `pulumi:"raw"`
+	Raw *string `pulumi:"raw"`
 	// `source`, as the service returns it.
 	Source string `pulumi:"source"`
 	// `status`, as the service returns it.
@@ -1249,8 +1249,8 @@ func (o EventJobsExecutionDetailsOutput) ProviderId() pulumi.StringPtrOutput {
 }
 
 // `raw`, as the service returns it.
-func (o EventJobsExecutionDetailsOutput) Raw() pulumi.AnyOutput {
-	return o.ApplyT(func(v EventJobsExecutionDetails) interface{} { return v.Raw }).(pulumi.AnyOutput)
+func (o EventJobsExecutionDetailsOutput) Raw() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EventJobsExecutionDetails) *string { return v.Raw }).(pulumi.StringPtrOutput)
 }
 
 // `source`, as the service returns it.
@@ -1288,7 +1288,7 @@ type EventJobsStep struct {
 	// `_id`, as the service returns it.
 	_id string `pulumi:"_id"`
 	// `_parentId`, as the service returns it.
-	_parentId interface{} `pulumi:"_parentId"`
+	_parentId *string `pulumi:"_parentId"`
 	// `_templateId`, as the service returns it.
 	_templateId *string `pulumi:"_templateId"`
 	// `active`, as the service returns it.
@@ -1332,8 +1332,8 @@ func (o EventJobsStepOutput) _id() pulumi.StringOutput {
 }
 
 // `_parentId`, as the service returns it.
-func (o EventJobsStepOutput) _parentId() pulumi.AnyOutput {
-	return o.ApplyT(func(v EventJobsStep) interface{} { return v._parentId }).(pulumi.AnyOutput)
+func (o EventJobsStepOutput) _parentId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EventJobsStep) *string { return v._parentId }).(pulumi.StringPtrOutput)
 }
 
 // `_templateId`, as the service returns it.
@@ -1421,13 +1421,13 @@ func (o EventJobsStepPtrOutput) _id() pulumi.StringPtrOutput {
 }
 
 // `_parentId`, as the service returns it.
-func (o EventJobsStepPtrOutput) _parentId() pulumi.AnyOutput {
-	return o.ApplyT(func(v *EventJobsStep) interface{} {
+func (o EventJobsStepPtrOutput) _parentId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *EventJobsStep) *string {
 		if v == nil {
 			return nil
 		}
 		return v._parentId
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
 // `_templateId`, as the service returns it.
@@ -3413,9 +3413,9 @@ type IntegrationSummary struct {
 	// `deleted`, as the service returns it.
 	Deleted *bool `pulumi:"deleted"`
 	// `deletedAt`, as the service returns it.
-	DeletedAt interface{} `pulumi:"deletedAt"`
+	DeletedAt *string `pulumi:"deletedAt"`
 	// `deletedBy`, as the service returns it.
-	DeletedBy interface{} `pulumi:"deletedBy"`
+	DeletedBy *string `pulumi:"deletedBy"`
 	// `identifier`, as the service returns it.
 	Identifier string `pulumi:"identifier"`
 	// `name`, as the service returns it.
@@ -3482,13 +3482,13 @@ func (o IntegrationSummaryOutput) Deleted() pulumi.BoolPtrOutput {
 }
 
 // `deletedAt`, as the service returns it.
-func (o IntegrationSummaryOutput) DeletedAt() pulumi.AnyOutput {
-	return o.ApplyT(func(v IntegrationSummary) interface{} { return v.DeletedAt }).(pulumi.AnyOutput)
+func (o IntegrationSummaryOutput) DeletedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v IntegrationSummary) *string { return v.DeletedAt }).(pulumi.StringPtrOutput)
 }
 
 // `deletedBy`, as the service returns it.
-func (o IntegrationSummaryOutput) DeletedBy() pulumi.AnyOutput {
-	return o.ApplyT(func(v IntegrationSummary) interface{} { return v.DeletedBy }).(pulumi.AnyOutput)
+func (o IntegrationSummaryOutput) DeletedBy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v IntegrationSummary) *string { return v.DeletedBy }).(pulumi.StringPtrOutput)
 }
 
 // `identifier`, as the service returns it.
@@ -3747,11 +3747,11 @@ type Message struct {
 	// `_environmentId`, as the service returns it.
 	_environmentId string `pulumi:"_environmentId"`
 	// `_feedId`, as the service returns it.
-	_feedId interface{} `pulumi:"_feedId"`
+	_feedId *string `pulumi:"_feedId"`
 	// `_id`, as the service returns it.
 	_id *string `pulumi:"_id"`
 	// `_messageTemplateId`, as the service returns it.
-	_messageTemplateId interface{} `pulumi:"_messageTemplateId"`
+	_messageTemplateId *string `pulumi:"_messageTemplateId"`
 	// `_notificationId`, as the service returns it.
 	_notificationId string `pulumi:"_notificationId"`
 	// `_organizationId`, as the service returns it.
@@ -3759,7 +3759,7 @@ type Message struct {
 	// `_subscriberId`, as the service returns it.
 	_subscriberId string `pulumi:"_subscriberId"`
 	// `_templateId`, as the service returns it.
-	_templateId interface{} `pulumi:"_templateId"`
+	_templateId *string `pulumi:"_templateId"`
 	// `channel`, as the service returns it.
 	Channel string `pulumi:"channel"`
 	// `content`, as the service returns it.
@@ -3837,8 +3837,8 @@ func (o MessageOutput) _environmentId() pulumi.StringOutput {
 }
 
 // `_feedId`, as the service returns it.
-func (o MessageOutput) _feedId() pulumi.AnyOutput {
-	return o.ApplyT(func(v Message) interface{} { return v._feedId }).(pulumi.AnyOutput)
+func (o MessageOutput) _feedId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Message) *string { return v._feedId }).(pulumi.StringPtrOutput)
 }
 
 // `_id`, as the service returns it.
@@ -3847,8 +3847,8 @@ func (o MessageOutput) _id() pulumi.StringPtrOutput {
 }
 
 // `_messageTemplateId`, as the service returns it.
-func (o MessageOutput) _messageTemplateId() pulumi.AnyOutput {
-	return o.ApplyT(func(v Message) interface{} { return v._messageTemplateId }).(pulumi.AnyOutput)
+func (o MessageOutput) _messageTemplateId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Message) *string { return v._messageTemplateId }).(pulumi.StringPtrOutput)
 }
 
 // `_notificationId`, as the service returns it.
@@ -3867,8 +3867,8 @@ func (o MessageOutput) _subscriberId() pulumi.StringOutput {
 }
 
 // `_templateId`, as the service returns it.
-func (o MessageOutput) _templateId() pulumi.AnyOutput {
-	return o.ApplyT(func(v Message) interface{} { return v._templateId }).(pulumi.AnyOutput)
+func (o MessageOutput) _templateId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Message) *string { return v._templateId }).(pulumi.StringPtrOutput)
 }
 
 // `channel`, as the service returns it.
@@ -4413,8 +4413,6 @@ func (o MessageCtaDataPtrOutput) Url() pulumi.StringPtrOutput {
 
 // MessageSubscriber, as the service returns it.
 type MessageSubscriber struct {
-	// `__v`, as the service returns it.
-	__v *float64 `pulumi:"__v"`
 	// `_environmentId`, as the service returns it.
 	_environmentId string `pulumi:"_environmentId"`
 	// `_id`, as the service returns it.
@@ -4422,7 +4420,7 @@ type MessageSubscriber struct {
 	// `_organizationId`, as the service returns it.
 	_organizationId string `pulumi:"_organizationId"`
 	// `avatar`, as the service returns it.
-	Avatar interface{} `pulumi:"avatar"`
+	Avatar *string `pulumi:"avatar"`
 	// `channels`, as the service returns it.
 	Channels []MessageSubscriberChannels `pulumi:"channels"`
 	// `createdAt`, as the service returns it.
@@ -4432,23 +4430,23 @@ type MessageSubscriber struct {
 	// `deleted`, as the service returns it.
 	Deleted bool `pulumi:"deleted"`
 	// `email`, as the service returns it.
-	Email interface{} `pulumi:"email"`
+	Email *string `pulumi:"email"`
 	// `firstName`, as the service returns it.
-	FirstName interface{} `pulumi:"firstName"`
+	FirstName *string `pulumi:"firstName"`
 	// `isOnline`, as the service returns it.
-	IsOnline interface{} `pulumi:"isOnline"`
+	IsOnline *bool `pulumi:"isOnline"`
 	// `lastName`, as the service returns it.
-	LastName interface{} `pulumi:"lastName"`
+	LastName *string `pulumi:"lastName"`
 	// `lastOnlineAt`, as the service returns it.
-	LastOnlineAt interface{} `pulumi:"lastOnlineAt"`
+	LastOnlineAt *string `pulumi:"lastOnlineAt"`
 	// `locale`, as the service returns it.
-	Locale interface{} `pulumi:"locale"`
+	Locale *string `pulumi:"locale"`
 	// `phone`, as the service returns it.
-	Phone interface{} `pulumi:"phone"`
+	Phone *string `pulumi:"phone"`
 	// `subscriberId`, as the service returns it.
 	SubscriberId string `pulumi:"subscriberId"`
 	// `timezone`, as the service returns it.
-	Timezone interface{} `pulumi:"timezone"`
+	Timezone *string `pulumi:"timezone"`
 	// `topics`, as the service returns it.
 	Topics []string `pulumi:"topics"`
 	// `updatedAt`, as the service returns it.
@@ -4470,11 +4468,6 @@ func (o MessageSubscriberOutput) ToMessageSubscriberOutputWithContext(ctx contex
 	return o
 }
 
-// `__v`, as the service returns it.
-func (o MessageSubscriberOutput) __v() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v MessageSubscriber) *float64 { return v.__v }).(pulumi.Float64PtrOutput)
-}
-
 // `_environmentId`, as the service returns it.
 func (o MessageSubscriberOutput) _environmentId() pulumi.StringOutput {
 	return o.ApplyT(func(v MessageSubscriber) string { return v._environmentId }).(pulumi.StringOutput)
@@ -4491,8 +4484,8 @@ func (o MessageSubscriberOutput) _organizationId() pulumi.StringOutput {
 }
 
 // `avatar`, as the service returns it.
-func (o MessageSubscriberOutput) Avatar() pulumi.AnyOutput {
-	return o.ApplyT(func(v MessageSubscriber) interface{} { return v.Avatar }).(pulumi.AnyOutput)
+func (o MessageSubscriberOutput) Avatar() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MessageSubscriber) *string { return v.Avatar }).(pulumi.StringPtrOutput)
 }
 
 // `channels`, as the service returns it.
@@ -4516,38 +4509,38 @@ func (o MessageSubscriberOutput) Deleted() pulumi.BoolOutput {
 }
 
 // `email`, as the service returns it.
-func (o MessageSubscriberOutput) Email() pulumi.AnyOutput {
-	return o.ApplyT(func(v MessageSubscriber) interface{} { return v.Email }).(pulumi.AnyOutput)
+func (o MessageSubscriberOutput) Email() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MessageSubscriber) *string { return v.Email }).(pulumi.StringPtrOutput)
 }
 
 // `firstName`, as the service returns it.
-func (o MessageSubscriberOutput) FirstName() pulumi.AnyOutput {
-	return o.ApplyT(func(v MessageSubscriber) interface{} { return v.FirstName }).(pulumi.AnyOutput)
+func (o MessageSubscriberOutput) FirstName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MessageSubscriber) *string { return v.FirstName }).(pulumi.StringPtrOutput)
 }
 
 // `isOnline`, as the service returns it.
-func (o MessageSubscriberOutput) IsOnline() pulumi.AnyOutput {
-	return o.ApplyT(func(v MessageSubscriber) interface{} { return v.IsOnline }).(pulumi.AnyOutput)
+func (o MessageSubscriberOutput) IsOnline() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v MessageSubscriber) *bool { return v.IsOnline }).(pulumi.BoolPtrOutput)
 }
 
 // `lastName`, as the service returns it.
-func (o MessageSubscriberOutput) LastName() pulumi.AnyOutput {
-	return o.ApplyT(func(v MessageSubscriber) interface{} { return v.LastName }).(pulumi.AnyOutput)
+func (o MessageSubscriberOutput) LastName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MessageSubscriber) *string { return v.LastName }).(pulumi.StringPtrOutput)
 }
 
 // `lastOnlineAt`, as the service returns it.
-func (o MessageSubscriberOutput) LastOnlineAt() pulumi.AnyOutput {
-	return o.ApplyT(func(v MessageSubscriber) interface{} { return v.LastOnlineAt }).(pulumi.AnyOutput)
+func (o MessageSubscriberOutput) LastOnlineAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MessageSubscriber) *string { return v.LastOnlineAt }).(pulumi.StringPtrOutput)
 }
 
 // `locale`, as the service returns it.
-func (o MessageSubscriberOutput) Locale() pulumi.AnyOutput {
-	return o.ApplyT(func(v MessageSubscriber) interface{} { return v.Locale }).(pulumi.AnyOutput)
+func (o MessageSubscriberOutput) Locale() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MessageSubscriber) *string { return v.Locale }).(pulumi.StringPtrOutput)
 }
 
 // `phone`, as the service returns it.
-func (o MessageSubscriberOutput) Phone() pulumi.AnyOutput {
-	return o.ApplyT(func(v MessageSubscriber) interface{} { return v.Phone }).(pulumi.AnyOutput)
+func (o MessageSubscriberOutput) Phone() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MessageSubscriber) *string { return v.Phone }).(pulumi.StringPtrOutput)
 }
 
 // `subscriberId`, as the service returns it.
@@ -4556,8 +4549,8 @@ func (o MessageSubscriberOutput) SubscriberId() pulumi.StringOutput {
 }
 
 // `timezone`, as the service returns it.
-func (o MessageSubscriberOutput) Timezone() pulumi.AnyOutput {
-	return o.ApplyT(func(v MessageSubscriber) interface{} { return v.Timezone }).(pulumi.AnyOutput)
+func (o MessageSubscriberOutput) Timezone() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MessageSubscriber) *string { return v.Timezone }).(pulumi.StringPtrOutput)
 }
 
 // `topics`, as the service returns it.
@@ -4594,16 +4587,6 @@ func (o MessageSubscriberPtrOutput) Elem() MessageSubscriberOutput {
 	}).(MessageSubscriberOutput)
 }
 
-// `__v`, as the service returns it.
-func (o MessageSubscriberPtrOutput) __v() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *MessageSubscriber) *float64 {
-		if v == nil {
-			return nil
-		}
-		return v.__v
-	}).(pulumi.Float64PtrOutput)
-}
-
 // `_environmentId`, as the service returns it.
 func (o MessageSubscriberPtrOutput) _environmentId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *MessageSubscriber) *string {
@@ -4635,13 +4618,13 @@ func (o MessageSubscriberPtrOutput) _organizationId() pulumi.StringPtrOutput {
 }
 
 // `avatar`, as the service returns it.
-func (o MessageSubscriberPtrOutput) Avatar() pulumi.AnyOutput {
-	return o.ApplyT(func(v *MessageSubscriber) interface{} {
+func (o MessageSubscriberPtrOutput) Avatar() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MessageSubscriber) *string {
 		if v == nil {
 			return nil
 		}
 		return v.Avatar
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
 // `channels`, as the service returns it.
@@ -4685,73 +4668,73 @@ func (o MessageSubscriberPtrOutput) Deleted() pulumi.BoolPtrOutput {
 }
 
 // `email`, as the service returns it.
-func (o MessageSubscriberPtrOutput) Email() pulumi.AnyOutput {
-	return o.ApplyT(func(v *MessageSubscriber) interface{} {
+func (o MessageSubscriberPtrOutput) Email() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MessageSubscriber) *string {
 		if v == nil {
 			return nil
 		}
 		return v.Email
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
 // `firstName`, as the service returns it.
-func (o MessageSubscriberPtrOutput) FirstName() pulumi.AnyOutput {
-	return o.ApplyT(func(v *MessageSubscriber) interface{} {
+func (o MessageSubscriberPtrOutput) FirstName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MessageSubscriber) *string {
 		if v == nil {
 			return nil
 		}
 		return v.FirstName
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
 // `isOnline`, as the service returns it.
-func (o MessageSubscriberPtrOutput) IsOnline() pulumi.AnyOutput {
-	return o.ApplyT(func(v *MessageSubscriber) interface{} {
+func (o MessageSubscriberPtrOutput) IsOnline() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *MessageSubscriber) *bool {
 		if v == nil {
 			return nil
 		}
 		return v.IsOnline
-	}).(pulumi.AnyOutput)
+	}).(pulumi.BoolPtrOutput)
 }
 
 // `lastName`, as the service returns it.
-func (o MessageSubscriberPtrOutput) LastName() pulumi.AnyOutput {
-	return o.ApplyT(func(v *MessageSubscriber) interface{} {
+func (o MessageSubscriberPtrOutput) LastName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MessageSubscriber) *string {
 		if v == nil {
 			return nil
 		}
 		return v.LastName
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
 // `lastOnlineAt`, as the service returns it.
-func (o MessageSubscriberPtrOutput) LastOnlineAt() pulumi.AnyOutput {
-	return o.ApplyT(func(v *MessageSubscriber) interface{} {
+func (o MessageSubscriberPtrOutput) LastOnlineAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MessageSubscriber) *string {
 		if v == nil {
 			return nil
 		}
 		return v.LastOnlineAt
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
 // `locale`, as the service returns it.
-func (o MessageSubscriberPtrOutput) Locale() pulumi.AnyOutput {
-	return o.ApplyT(func(v *MessageSubscriber) interface{} {
+func (o MessageSubscriberPtrOutput) Locale() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MessageSubscriber) *string {
 		if v == nil {
 			return nil
 		}
 		return v.Locale
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
 // `phone`, as the service returns it.
-func (o MessageSubscriberPtrOutput) Phone() pulumi.AnyOutput {
-	return o.ApplyT(func(v *MessageSubscriber) interface{} {
+func (o MessageSubscriberPtrOutput) Phone() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MessageSubscriber) *string {
 		if v == nil {
 			return nil
 		}
 		return v.Phone
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
 // `subscriberId`, as the service returns it.
@@ -4765,13 +4748,13 @@ func (o MessageSubscriberPtrOutput) SubscriberId() pulumi.StringPtrOutput {
 }
 
 // `timezone`, as the service returns it.
-func (o MessageSubscriberPtrOutput) Timezone() pulumi.AnyOutput {
-	return o.ApplyT(func(v *MessageSubscriber) interface{} {
+func (o MessageSubscriberPtrOutput) Timezone() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MessageSubscriber) *string {
 		if v == nil {
 			return nil
 		}
 		return v.Timezone
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
 // `topics`, as the service returns it.
@@ -5487,8 +5470,6 @@ func (o StepFilterArrayOutput) Index(i pulumi.IntInput) StepFilterOutput {
 
 // A subscriber of the environment, as the service returns it.
 type Subscriber struct {
-	// `__v`, as the service returns it.
-	__v *float64 `pulumi:"__v"`
 	// `_environmentId`, as the service returns it.
 	_environmentId string `pulumi:"_environmentId"`
 	// `_id`, as the service returns it.
@@ -5496,7 +5477,7 @@ type Subscriber struct {
 	// `_organizationId`, as the service returns it.
 	_organizationId string `pulumi:"_organizationId"`
 	// `avatar`, as the service returns it.
-	Avatar interface{} `pulumi:"avatar"`
+	Avatar *string `pulumi:"avatar"`
 	// `channels`, as the service returns it.
 	Channels []SubscriberChannels `pulumi:"channels"`
 	// `createdAt`, as the service returns it.
@@ -5506,23 +5487,23 @@ type Subscriber struct {
 	// `deleted`, as the service returns it.
 	Deleted bool `pulumi:"deleted"`
 	// `email`, as the service returns it.
-	Email interface{} `pulumi:"email"`
+	Email *string `pulumi:"email"`
 	// `firstName`, as the service returns it.
-	FirstName interface{} `pulumi:"firstName"`
+	FirstName *string `pulumi:"firstName"`
 	// `isOnline`, as the service returns it.
-	IsOnline interface{} `pulumi:"isOnline"`
+	IsOnline *bool `pulumi:"isOnline"`
 	// `lastName`, as the service returns it.
-	LastName interface{} `pulumi:"lastName"`
+	LastName *string `pulumi:"lastName"`
 	// `lastOnlineAt`, as the service returns it.
-	LastOnlineAt interface{} `pulumi:"lastOnlineAt"`
+	LastOnlineAt *string `pulumi:"lastOnlineAt"`
 	// `locale`, as the service returns it.
-	Locale interface{} `pulumi:"locale"`
+	Locale *string `pulumi:"locale"`
 	// `phone`, as the service returns it.
-	Phone interface{} `pulumi:"phone"`
+	Phone *string `pulumi:"phone"`
 	// `subscriberId`, as the service returns it.
 	SubscriberId string `pulumi:"subscriberId"`
 	// `timezone`, as the service returns it.
-	Timezone interface{} `pulumi:"timezone"`
+	Timezone *string `pulumi:"timezone"`
 	// `topics`, as the service returns it.
 	Topics []string `pulumi:"topics"`
 	// `updatedAt`, as the service returns it.
@@ -5544,11 +5525,6 @@ func (o SubscriberOutput) ToSubscriberOutputWithContext(ctx context.Context) Sub
 	return o
 }
 
-// `__v`, as the service returns it.
-func (o SubscriberOutput) __v() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v Subscriber) *float64 { return v.__v }).(pulumi.Float64PtrOutput)
-}
-
 // `_environmentId`, as the service returns it.
 func (o SubscriberOutput) _environmentId() pulumi.StringOutput {
 	return o.ApplyT(func(v Subscriber) string { return v._environmentId }).(pulumi.StringOutput)
@@ -5565,8 +5541,8 @@ func (o SubscriberOutput) _organizationId() pulumi.StringOutput {
 }
 
 // `avatar`, as the service returns it.
-func (o SubscriberOutput) Avatar() pulumi.AnyOutput {
-	return o.ApplyT(func(v Subscriber) interface{} { return v.Avatar }).(pulumi.AnyOutput)
+func (o SubscriberOutput) Avatar() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Subscriber) *string { return v.Avatar }).(pulumi.StringPtrOutput)
 }
 
 // `channels`, as the service returns it.
@@ -5590,38 +5566,38 @@ func (o SubscriberOutput) Deleted() pulumi.BoolOutput {
 }
 
 // `email`, as the service returns it.
-func (o SubscriberOutput) Email() pulumi.AnyOutput {
-	return o.ApplyT(func(v Subscriber) interface{} { return v.Email }).(pulumi.AnyOutput)
+func (o SubscriberOutput) Email() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Subscriber) *string { return v.Email }).(pulumi.StringPtrOutput)
 }
 
 // `firstName`, as the service returns it.
-func (o SubscriberOutput) FirstName() pulumi.AnyOutput {
-	return o.ApplyT(func(v Subscriber) interface{} { return v.FirstName }).(pulumi.AnyOutput)
+func (o SubscriberOutput) FirstName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Subscriber) *string { return v.FirstName }).(pulumi.StringPtrOutput)
 }
 
 // `isOnline`, as the service returns it.
-func (o SubscriberOutput) IsOnline() pulumi.AnyOutput {
-	return o.ApplyT(func(v Subscriber) interface{} { return v.IsOnline }).(pulumi.AnyOutput)
+func (o SubscriberOutput) IsOnline() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v Subscriber) *bool { return v.IsOnline }).(pulumi.BoolPtrOutput)
 }
 
 // `lastName`, as the service returns it.
-func (o SubscriberOutput) LastName() pulumi.AnyOutput {
-	return o.ApplyT(func(v Subscriber) interface{} { return v.LastName }).(pulumi.AnyOutput)
+func (o SubscriberOutput) LastName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Subscriber) *string { return v.LastName }).(pulumi.StringPtrOutput)
 }
 
 // `lastOnlineAt`, as the service returns it.
-func (o SubscriberOutput) LastOnlineAt() pulumi.AnyOutput {
-	return o.ApplyT(func(v Subscriber) interface{} { return v.LastOnlineAt }).(pulumi.AnyOutput)
+func (o SubscriberOutput) LastOnlineAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Subscriber) *string { return v.LastOnlineAt }).(pulumi.StringPtrOutput)
 }
 
 // `locale`, as the service returns it.
-func (o SubscriberOutput) Locale() pulumi.AnyOutput {
-	return o.ApplyT(func(v Subscriber) interface{} { return v.Locale }).(pulumi.AnyOutput)
+func (o SubscriberOutput) Locale() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Subscriber) *string { return v.Locale }).(pulumi.StringPtrOutput)
 }
 
 // `phone`, as the service returns it.
-func (o SubscriberOutput) Phone() pulumi.AnyOutput {
-	return o.ApplyT(func(v Subscriber) interface{} { return v.Phone }).(pulumi.AnyOutput)
+func (o SubscriberOutput) Phone() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Subscriber) *string { return v.Phone }).(pulumi.StringPtrOutput)
 }
 
 // `subscriberId`, as the service returns it.
@@ -5630,8 +5606,8 @@ func (o SubscriberOutput) SubscriberId() pulumi.StringOutput {
 }
 
 // `timezone`, as the service returns it.
-func (o SubscriberOutput) Timezone() pulumi.AnyOutput {
-	return o.ApplyT(func(v Subscriber) interface{} { return v.Timezone }).(pulumi.AnyOutput)
+func (o SubscriberOutput) Timezone() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Subscriber) *string { return v.Timezone }).(pulumi.StringPtrOutput)
 }
 
 // `topics`, as the service returns it.
@@ -6279,11 +6255,11 @@ type WorkflowSummary struct {
 	// `isTranslationEnabled`, as the service returns it.
 	IsTranslationEnabled *bool `pulumi:"isTranslationEnabled"`
 	// `lastPublishedAt`, as the service returns it.
-	LastPublishedAt interface{} `pulumi:"lastPublishedAt"`
+	LastPublishedAt *string `pulumi:"lastPublishedAt"`
 	// `lastPublishedBy`, as the service returns it.
 	LastPublishedBy *WorkflowSummaryLastPublishedBy `pulumi:"lastPublishedBy"`
 	// `lastTriggeredAt`, as the service returns it.
-	LastTriggeredAt interface{} `pulumi:"lastTriggeredAt"`
+	LastTriggeredAt *string `pulumi:"lastTriggeredAt"`
 	// `name`, as the service returns it.
 	Name string `pulumi:"name"`
 	// `origin`, as the service returns it.
@@ -6337,8 +6313,8 @@ func (o WorkflowSummaryOutput) IsTranslationEnabled() pulumi.BoolPtrOutput {
 }
 
 // `lastPublishedAt`, as the service returns it.
-func (o WorkflowSummaryOutput) LastPublishedAt() pulumi.AnyOutput {
-	return o.ApplyT(func(v WorkflowSummary) interface{} { return v.LastPublishedAt }).(pulumi.AnyOutput)
+func (o WorkflowSummaryOutput) LastPublishedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v WorkflowSummary) *string { return v.LastPublishedAt }).(pulumi.StringPtrOutput)
 }
 
 // `lastPublishedBy`, as the service returns it.
@@ -6347,8 +6323,8 @@ func (o WorkflowSummaryOutput) LastPublishedBy() WorkflowSummaryLastPublishedByP
 }
 
 // `lastTriggeredAt`, as the service returns it.
-func (o WorkflowSummaryOutput) LastTriggeredAt() pulumi.AnyOutput {
-	return o.ApplyT(func(v WorkflowSummary) interface{} { return v.LastTriggeredAt }).(pulumi.AnyOutput)
+func (o WorkflowSummaryOutput) LastTriggeredAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v WorkflowSummary) *string { return v.LastTriggeredAt }).(pulumi.StringPtrOutput)
 }
 
 // `name`, as the service returns it.
@@ -6426,11 +6402,11 @@ type WorkflowSummaryLastPublishedBy struct {
 	// `_id`, as the service returns it.
 	_id string `pulumi:"_id"`
 	// `externalId`, as the service returns it.
-	ExternalId interface{} `pulumi:"externalId"`
+	ExternalId *string `pulumi:"externalId"`
 	// `firstName`, as the service returns it.
-	FirstName interface{} `pulumi:"firstName"`
+	FirstName *string `pulumi:"firstName"`
 	// `lastName`, as the service returns it.
-	LastName interface{} `pulumi:"lastName"`
+	LastName *string `pulumi:"lastName"`
 }
 
 // WorkflowSummaryLastPublishedBy, as the service returns it.
@@ -6454,18 +6430,18 @@ func (o WorkflowSummaryLastPublishedByOutput) _id() pulumi.StringOutput {
 }
 
 // `externalId`, as the service returns it.
-func (o WorkflowSummaryLastPublishedByOutput) ExternalId() pulumi.AnyOutput {
-	return o.ApplyT(func(v WorkflowSummaryLastPublishedBy) interface{} { return v.ExternalId }).(pulumi.AnyOutput)
+func (o WorkflowSummaryLastPublishedByOutput) ExternalId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v WorkflowSummaryLastPublishedBy) *string { return v.ExternalId }).(pulumi.StringPtrOutput)
 }
 
 // `firstName`, as the service returns it.
-func (o WorkflowSummaryLastPublishedByOutput) FirstName() pulumi.AnyOutput {
-	return o.ApplyT(func(v WorkflowSummaryLastPublishedBy) interface{} { return v.FirstName }).(pulumi.AnyOutput)
+func (o WorkflowSummaryLastPublishedByOutput) FirstName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v WorkflowSummaryLastPublishedBy) *string { return v.FirstName }).(pulumi.StringPtrOutput)
 }
 
 // `lastName`, as the service returns it.
-func (o WorkflowSummaryLastPublishedByOutput) LastName() pulumi.AnyOutput {
-	return o.ApplyT(func(v WorkflowSummaryLastPublishedBy) interface{} { return v.LastName }).(pulumi.AnyOutput)
+func (o WorkflowSummaryLastPublishedByOutput) LastName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v WorkflowSummaryLastPublishedBy) *string { return v.LastName }).(pulumi.StringPtrOutput)
 }
 
 type WorkflowSummaryLastPublishedByPtrOutput struct{ *pulumi.OutputState }
@@ -6503,33 +6479,33 @@ func (o WorkflowSummaryLastPublishedByPtrOutput) _id() pulumi.StringPtrOutput {
 }
 
 // `externalId`, as the service returns it.
-func (o WorkflowSummaryLastPublishedByPtrOutput) ExternalId() pulumi.AnyOutput {
-	return o.ApplyT(func(v *WorkflowSummaryLastPublishedBy) interface{} {
+func (o WorkflowSummaryLastPublishedByPtrOutput) ExternalId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *WorkflowSummaryLastPublishedBy) *string {
 		if v == nil {
 			return nil
 		}
 		return v.ExternalId
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
 // `firstName`, as the service returns it.
-func (o WorkflowSummaryLastPublishedByPtrOutput) FirstName() pulumi.AnyOutput {
-	return o.ApplyT(func(v *WorkflowSummaryLastPublishedBy) interface{} {
+func (o WorkflowSummaryLastPublishedByPtrOutput) FirstName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *WorkflowSummaryLastPublishedBy) *string {
 		if v == nil {
 			return nil
 		}
 		return v.FirstName
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
 // `lastName`, as the service returns it.
-func (o WorkflowSummaryLastPublishedByPtrOutput) LastName() pulumi.AnyOutput {
-	return o.ApplyT(func(v *WorkflowSummaryLastPublishedBy) interface{} {
+func (o WorkflowSummaryLastPublishedByPtrOutput) LastName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *WorkflowSummaryLastPublishedBy) *string {
 		if v == nil {
 			return nil
 		}
 		return v.LastName
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
 // WorkflowSummarySteps, as the service returns it.
@@ -6796,11 +6772,11 @@ type WorkflowSummaryUpdatedBy struct {
 	// `_id`, as the service returns it.
 	_id string `pulumi:"_id"`
 	// `externalId`, as the service returns it.
-	ExternalId interface{} `pulumi:"externalId"`
+	ExternalId *string `pulumi:"externalId"`
 	// `firstName`, as the service returns it.
-	FirstName interface{} `pulumi:"firstName"`
+	FirstName *string `pulumi:"firstName"`
 	// `lastName`, as the service returns it.
-	LastName interface{} `pulumi:"lastName"`
+	LastName *string `pulumi:"lastName"`
 }
 
 // WorkflowSummaryUpdatedBy, as the service returns it.
@@ -6824,18 +6800,18 @@ func (o WorkflowSummaryUpdatedByOutput) _id() pulumi.StringOutput {
 }
 
 // `externalId`, as the service returns it.
-func (o WorkflowSummaryUpdatedByOutput) ExternalId() pulumi.AnyOutput {
-	return o.ApplyT(func(v WorkflowSummaryUpdatedBy) interface{} { return v.ExternalId }).(pulumi.AnyOutput)
+func (o WorkflowSummaryUpdatedByOutput) ExternalId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v WorkflowSummaryUpdatedBy) *string { return v.ExternalId }).(pulumi.StringPtrOutput)
 }
 
 // `firstName`, as the service returns it.
-func (o WorkflowSummaryUpdatedByOutput) FirstName() pulumi.AnyOutput {
-	return o.ApplyT(func(v WorkflowSummaryUpdatedBy) interface{} { return v.FirstName }).(pulumi.AnyOutput)
+func (o WorkflowSummaryUpdatedByOutput) FirstName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v WorkflowSummaryUpdatedBy) *string { return v.FirstName }).(pulumi.StringPtrOutput)
 }
 
 // `lastName`, as the service returns it.
-func (o WorkflowSummaryUpdatedByOutput) LastName() pulumi.AnyOutput {
-	return o.ApplyT(func(v WorkflowSummaryUpdatedBy) interface{} { return v.LastName }).(pulumi.AnyOutput)
+func (o WorkflowSummaryUpdatedByOutput) LastName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v WorkflowSummaryUpdatedBy) *string { return v.LastName }).(pulumi.StringPtrOutput)
 }
 
 type WorkflowSummaryUpdatedByPtrOutput struct{ *pulumi.OutputState }
@@ -6873,33 +6849,33 @@ func (o WorkflowSummaryUpdatedByPtrOutput) _id() pulumi.StringPtrOutput {
 }
 
 // `externalId`, as the service returns it.
-func (o WorkflowSummaryUpdatedByPtrOutput) ExternalId() pulumi.AnyOutput {
-	return o.ApplyT(func(v *WorkflowSummaryUpdatedBy) interface{} {
+func (o WorkflowSummaryUpdatedByPtrOutput) ExternalId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *WorkflowSummaryUpdatedBy) *string {
 		if v == nil {
 			return nil
 		}
 		return v.ExternalId
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
 // `firstName`, as the service returns it.
-func (o WorkflowSummaryUpdatedByPtrOutput) FirstName() pulumi.AnyOutput {
-	return o.ApplyT(func(v *WorkflowSummaryUpdatedBy) interface{} {
+func (o WorkflowSummaryUpdatedByPtrOutput) FirstName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *WorkflowSummaryUpdatedBy) *string {
 		if v == nil {
 			return nil
 		}
 		return v.FirstName
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
 // `lastName`, as the service returns it.
-func (o WorkflowSummaryUpdatedByPtrOutput) LastName() pulumi.AnyOutput {
-	return o.ApplyT(func(v *WorkflowSummaryUpdatedBy) interface{} {
+func (o WorkflowSummaryUpdatedByPtrOutput) LastName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *WorkflowSummaryUpdatedBy) *string {
 		if v == nil {
 			return nil
 		}
 		return v.LastName
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
 type WorkflowSummaryStepsIssuesControlsArrayMapOutput struct{ *pulumi.OutputState }

@@ -24,10 +24,7 @@ __all__ = [
 
 @pulumi.output_type
 class GetSubscriberResult:
-    def __init__(__self__, __v=None, _environment_id=None, _id=None, _organization_id=None, avatar=None, channels=None, created_at=None, data=None, deleted=None, email=None, first_name=None, is_online=None, last_name=None, last_online_at=None, locale=None, phone=None, subscriber_id=None, timezone=None, topics=None, updated_at=None):
-        if __v and not isinstance(__v, float):
-            raise TypeError("Expected argument '__v' to be a float")
-        pulumi.set(__self__, "__v", __v)
+    def __init__(__self__, _environment_id=None, _id=None, _organization_id=None, avatar=None, channels=None, created_at=None, data=None, deleted=None, email=None, first_name=None, is_online=None, last_name=None, last_online_at=None, locale=None, phone=None, subscriber_id=None, timezone=None, topics=None, updated_at=None):
         if _environment_id and not isinstance(_environment_id, str):
             raise TypeError("Expected argument '_environment_id' to be a str")
         pulumi.set(__self__, "_environment_id", _environment_id)
@@ -37,8 +34,8 @@ class GetSubscriberResult:
         if _organization_id and not isinstance(_organization_id, str):
             raise TypeError("Expected argument '_organization_id' to be a str")
         pulumi.set(__self__, "_organization_id", _organization_id)
-        if avatar and not isinstance(avatar, dict):
-            raise TypeError("Expected argument 'avatar' to be a dict")
+        if avatar and not isinstance(avatar, str):
+            raise TypeError("Expected argument 'avatar' to be a str")
         pulumi.set(__self__, "avatar", avatar)
         if channels and not isinstance(channels, list):
             raise TypeError("Expected argument 'channels' to be a list")
@@ -52,32 +49,32 @@ class GetSubscriberResult:
         if deleted and not isinstance(deleted, bool):
             raise TypeError("Expected argument 'deleted' to be a bool")
         pulumi.set(__self__, "deleted", deleted)
-        if email and not isinstance(email, dict):
-            raise TypeError("Expected argument 'email' to be a dict")
+        if email and not isinstance(email, str):
+            raise TypeError("Expected argument 'email' to be a str")
         pulumi.set(__self__, "email", email)
-        if first_name and not isinstance(first_name, dict):
-            raise TypeError("Expected argument 'first_name' to be a dict")
+        if first_name and not isinstance(first_name, str):
+            raise TypeError("Expected argument 'first_name' to be a str")
         pulumi.set(__self__, "first_name", first_name)
-        if is_online and not isinstance(is_online, dict):
-            raise TypeError("Expected argument 'is_online' to be a dict")
+        if is_online and not isinstance(is_online, bool):
+            raise TypeError("Expected argument 'is_online' to be a bool")
         pulumi.set(__self__, "is_online", is_online)
-        if last_name and not isinstance(last_name, dict):
-            raise TypeError("Expected argument 'last_name' to be a dict")
+        if last_name and not isinstance(last_name, str):
+            raise TypeError("Expected argument 'last_name' to be a str")
         pulumi.set(__self__, "last_name", last_name)
-        if last_online_at and not isinstance(last_online_at, dict):
-            raise TypeError("Expected argument 'last_online_at' to be a dict")
+        if last_online_at and not isinstance(last_online_at, str):
+            raise TypeError("Expected argument 'last_online_at' to be a str")
         pulumi.set(__self__, "last_online_at", last_online_at)
-        if locale and not isinstance(locale, dict):
-            raise TypeError("Expected argument 'locale' to be a dict")
+        if locale and not isinstance(locale, str):
+            raise TypeError("Expected argument 'locale' to be a str")
         pulumi.set(__self__, "locale", locale)
-        if phone and not isinstance(phone, dict):
-            raise TypeError("Expected argument 'phone' to be a dict")
+        if phone and not isinstance(phone, str):
+            raise TypeError("Expected argument 'phone' to be a str")
         pulumi.set(__self__, "phone", phone)
         if subscriber_id and not isinstance(subscriber_id, str):
             raise TypeError("Expected argument 'subscriber_id' to be a str")
         pulumi.set(__self__, "subscriber_id", subscriber_id)
-        if timezone and not isinstance(timezone, dict):
-            raise TypeError("Expected argument 'timezone' to be a dict")
+        if timezone and not isinstance(timezone, str):
+            raise TypeError("Expected argument 'timezone' to be a str")
         pulumi.set(__self__, "timezone", timezone)
         if topics and not isinstance(topics, list):
             raise TypeError("Expected argument 'topics' to be a list")
@@ -85,14 +82,6 @@ class GetSubscriberResult:
         if updated_at and not isinstance(updated_at, str):
             raise TypeError("Expected argument 'updated_at' to be a str")
         pulumi.set(__self__, "updated_at", updated_at)
-
-    @_builtins.property
-    @pulumi.getter
-    def __v(self) -> Optional[_builtins.float]:
-        """
-        `__v`, as the service returns it.
-        """
-        return pulumi.get(self, "__v")
 
     @_builtins.property
     @pulumi.getter(name="_environmentId")
@@ -120,7 +109,7 @@ class GetSubscriberResult:
 
     @_builtins.property
     @pulumi.getter
-    def avatar(self) -> Optional[Any]:
+    def avatar(self) -> Optional[_builtins.str]:
         """
         `avatar`, as the service returns it.
         """
@@ -160,7 +149,7 @@ class GetSubscriberResult:
 
     @_builtins.property
     @pulumi.getter
-    def email(self) -> Optional[Any]:
+    def email(self) -> Optional[_builtins.str]:
         """
         `email`, as the service returns it.
         """
@@ -168,7 +157,7 @@ class GetSubscriberResult:
 
     @_builtins.property
     @pulumi.getter(name="firstName")
-    def first_name(self) -> Optional[Any]:
+    def first_name(self) -> Optional[_builtins.str]:
         """
         `firstName`, as the service returns it.
         """
@@ -176,7 +165,7 @@ class GetSubscriberResult:
 
     @_builtins.property
     @pulumi.getter(name="isOnline")
-    def is_online(self) -> Optional[Any]:
+    def is_online(self) -> Optional[_builtins.bool]:
         """
         `isOnline`, as the service returns it.
         """
@@ -184,7 +173,7 @@ class GetSubscriberResult:
 
     @_builtins.property
     @pulumi.getter(name="lastName")
-    def last_name(self) -> Optional[Any]:
+    def last_name(self) -> Optional[_builtins.str]:
         """
         `lastName`, as the service returns it.
         """
@@ -192,7 +181,7 @@ class GetSubscriberResult:
 
     @_builtins.property
     @pulumi.getter(name="lastOnlineAt")
-    def last_online_at(self) -> Optional[Any]:
+    def last_online_at(self) -> Optional[_builtins.str]:
         """
         `lastOnlineAt`, as the service returns it.
         """
@@ -200,7 +189,7 @@ class GetSubscriberResult:
 
     @_builtins.property
     @pulumi.getter
-    def locale(self) -> Optional[Any]:
+    def locale(self) -> Optional[_builtins.str]:
         """
         `locale`, as the service returns it.
         """
@@ -208,7 +197,7 @@ class GetSubscriberResult:
 
     @_builtins.property
     @pulumi.getter
-    def phone(self) -> Optional[Any]:
+    def phone(self) -> Optional[_builtins.str]:
         """
         `phone`, as the service returns it.
         """
@@ -224,7 +213,7 @@ class GetSubscriberResult:
 
     @_builtins.property
     @pulumi.getter
-    def timezone(self) -> Optional[Any]:
+    def timezone(self) -> Optional[_builtins.str]:
         """
         `timezone`, as the service returns it.
         """
@@ -253,7 +242,6 @@ class AwaitableGetSubscriberResult(GetSubscriberResult):
         if False:
             yield self
         return GetSubscriberResult(
-            __v=self.__v,
             _environment_id=self._environment_id,
             _id=self._id,
             _organization_id=self._organization_id,
@@ -288,7 +276,6 @@ def get_subscriber(subscriber_id: Optional[_builtins.str] = None,
     __ret__ = pulumi.runtime.invoke('notify:index:getSubscriber', __args__, opts=opts, typ=GetSubscriberResult).value
 
     return AwaitableGetSubscriberResult(
-        __v=pulumi.get(__ret__, '__v'),
         _environment_id=pulumi.get(__ret__, '_environment_id'),
         _id=pulumi.get(__ret__, '_id'),
         _organization_id=pulumi.get(__ret__, '_organization_id'),
@@ -320,7 +307,6 @@ def get_subscriber_output(subscriber_id: pulumi.Input[Optional[_builtins.str]] =
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('notify:index:getSubscriber', __args__, opts=opts, typ=GetSubscriberResult)
     return __ret__.apply(lambda __response__: GetSubscriberResult(
-        __v=pulumi.get(__response__, '__v'),
         _environment_id=pulumi.get(__response__, '_environment_id'),
         _id=pulumi.get(__response__, '_id'),
         _organization_id=pulumi.get(__response__, '_organization_id'),

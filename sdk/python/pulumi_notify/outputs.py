@@ -950,7 +950,7 @@ class EventJobsExecutionDetails(dict):
                  status: _builtins.str,
                  created_at: Optional[_builtins.str] = None,
                  provider_id: Optional[_builtins.str] = None,
-                 raw: Optional[Any] = None):
+                 raw: Optional[_builtins.str] = None):
         """
         EventJobsExecutionDetails, as the service returns it.
 
@@ -962,7 +962,7 @@ class EventJobsExecutionDetails(dict):
         :param _builtins.str status: `status`, as the service returns it.
         :param _builtins.str created_at: `createdAt`, as the service returns it.
         :param _builtins.str provider_id: `providerId`, as the service returns it.
-        :param Any raw: `raw`, as the service returns it.
+        :param _builtins.str raw: `raw`, as the service returns it.
         """
         pulumi.set(__self__, "_id", _id)
         pulumi.set(__self__, "detail", detail)
@@ -1043,7 +1043,7 @@ class EventJobsExecutionDetails(dict):
 
     @_builtins.property
     @pulumi.getter
-    def raw(self) -> Optional[Any]:
+    def raw(self) -> Optional[_builtins.str]:
         """
         `raw`, as the service returns it.
         """
@@ -1057,7 +1057,7 @@ class EventJobsStep(dict):
     """
     def __init__(__self__, *,
                  _id: _builtins.str,
-                 _parent_id: Optional[Any] = None,
+                 _parent_id: Optional[_builtins.str] = None,
                  _template_id: Optional[_builtins.str] = None,
                  active: Optional[_builtins.bool] = None,
                  control_variables: Optional[Mapping[str, Any]] = None,
@@ -1072,7 +1072,7 @@ class EventJobsStep(dict):
         EventJobsStep, as the service returns it.
 
         :param _builtins.str _id: `_id`, as the service returns it.
-        :param Any _parent_id: `_parentId`, as the service returns it.
+        :param _builtins.str _parent_id: `_parentId`, as the service returns it.
         :param _builtins.str _template_id: `_templateId`, as the service returns it.
         :param _builtins.bool active: `active`, as the service returns it.
         :param Mapping[str, Any] control_variables: `controlVariables`, as the service returns it.
@@ -1118,7 +1118,7 @@ class EventJobsStep(dict):
 
     @_builtins.property
     @pulumi.getter(name="_parentId")
-    def _parent_id(self) -> Optional[Any]:
+    def _parent_id(self) -> Optional[_builtins.str]:
         """
         `_parentId`, as the service returns it.
         """
@@ -2367,8 +2367,8 @@ class IntegrationSummary(dict):
                  conditions: Optional[Sequence['outputs.IntegrationSummaryConditions']] = None,
                  configurations: Optional['outputs.IntegrationSummaryConfigurations'] = None,
                  deleted: Optional[_builtins.bool] = None,
-                 deleted_at: Optional[Any] = None,
-                 deleted_by: Optional[Any] = None,
+                 deleted_at: Optional[_builtins.str] = None,
+                 deleted_by: Optional[_builtins.str] = None,
                  primary: Optional[_builtins.bool] = None):
         """
         An integration as listed, without its credentials.
@@ -2384,8 +2384,8 @@ class IntegrationSummary(dict):
         :param Sequence['IntegrationSummaryConditions'] conditions: `conditions`, as the service returns it.
         :param 'IntegrationSummaryConfigurations' configurations: `configurations`, as the service returns it.
         :param _builtins.bool deleted: `deleted`, as the service returns it.
-        :param Any deleted_at: `deletedAt`, as the service returns it.
-        :param Any deleted_by: `deletedBy`, as the service returns it.
+        :param _builtins.str deleted_at: `deletedAt`, as the service returns it.
+        :param _builtins.str deleted_by: `deletedBy`, as the service returns it.
         :param _builtins.bool primary: `primary`, as the service returns it.
         """
         pulumi.set(__self__, "_environment_id", _environment_id)
@@ -2500,7 +2500,7 @@ class IntegrationSummary(dict):
 
     @_builtins.property
     @pulumi.getter(name="deletedAt")
-    def deleted_at(self) -> Optional[Any]:
+    def deleted_at(self) -> Optional[_builtins.str]:
         """
         `deletedAt`, as the service returns it.
         """
@@ -2508,7 +2508,7 @@ class IntegrationSummary(dict):
 
     @_builtins.property
     @pulumi.getter(name="deletedBy")
-    def deleted_by(self) -> Optional[Any]:
+    def deleted_by(self) -> Optional[_builtins.str]:
         """
         `deletedBy`, as the service returns it.
         """
@@ -2695,10 +2695,10 @@ class Message(dict):
                  seen: _builtins.bool,
                  status: _builtins.str,
                  transaction_id: _builtins.str,
-                 _feed_id: Optional[Any] = None,
+                 _feed_id: Optional[_builtins.str] = None,
                  _id: Optional[_builtins.str] = None,
-                 _message_template_id: Optional[Any] = None,
-                 _template_id: Optional[Any] = None,
+                 _message_template_id: Optional[_builtins.str] = None,
+                 _template_id: Optional[_builtins.str] = None,
                  content: Optional[Any] = None,
                  context_keys: Optional[Sequence[_builtins.str]] = None,
                  cta: Optional['outputs.MessageCta'] = None,
@@ -2733,10 +2733,10 @@ class Message(dict):
         :param _builtins.bool seen: `seen`, as the service returns it.
         :param _builtins.str status: `status`, as the service returns it.
         :param _builtins.str transaction_id: `transactionId`, as the service returns it.
-        :param Any _feed_id: `_feedId`, as the service returns it.
+        :param _builtins.str _feed_id: `_feedId`, as the service returns it.
         :param _builtins.str _id: `_id`, as the service returns it.
-        :param Any _message_template_id: `_messageTemplateId`, as the service returns it.
-        :param Any _template_id: `_templateId`, as the service returns it.
+        :param _builtins.str _message_template_id: `_messageTemplateId`, as the service returns it.
+        :param _builtins.str _template_id: `_templateId`, as the service returns it.
         :param Any content: `content`, as the service returns it.
         :param Sequence[_builtins.str] context_keys: `contextKeys`, as the service returns it.
         :param 'MessageCta' cta: `cta`, as the service returns it.
@@ -2902,7 +2902,7 @@ class Message(dict):
 
     @_builtins.property
     @pulumi.getter(name="_feedId")
-    def _feed_id(self) -> Optional[Any]:
+    def _feed_id(self) -> Optional[_builtins.str]:
         """
         `_feedId`, as the service returns it.
         """
@@ -2918,7 +2918,7 @@ class Message(dict):
 
     @_builtins.property
     @pulumi.getter(name="_messageTemplateId")
-    def _message_template_id(self) -> Optional[Any]:
+    def _message_template_id(self) -> Optional[_builtins.str]:
         """
         `_messageTemplateId`, as the service returns it.
         """
@@ -2926,7 +2926,7 @@ class Message(dict):
 
     @_builtins.property
     @pulumi.getter(name="_templateId")
-    def _template_id(self) -> Optional[Any]:
+    def _template_id(self) -> Optional[_builtins.str]:
         """
         `_templateId`, as the service returns it.
         """
@@ -3315,19 +3315,18 @@ class MessageSubscriber(dict):
                  deleted: _builtins.bool,
                  subscriber_id: _builtins.str,
                  updated_at: _builtins.str,
-                 __v: Optional[_builtins.float] = None,
                  _id: Optional[_builtins.str] = None,
-                 avatar: Optional[Any] = None,
+                 avatar: Optional[_builtins.str] = None,
                  channels: Optional[Sequence['outputs.MessageSubscriberChannels']] = None,
                  data: Optional[Mapping[str, Any]] = None,
-                 email: Optional[Any] = None,
-                 first_name: Optional[Any] = None,
-                 is_online: Optional[Any] = None,
-                 last_name: Optional[Any] = None,
-                 last_online_at: Optional[Any] = None,
-                 locale: Optional[Any] = None,
-                 phone: Optional[Any] = None,
-                 timezone: Optional[Any] = None,
+                 email: Optional[_builtins.str] = None,
+                 first_name: Optional[_builtins.str] = None,
+                 is_online: Optional[_builtins.bool] = None,
+                 last_name: Optional[_builtins.str] = None,
+                 last_online_at: Optional[_builtins.str] = None,
+                 locale: Optional[_builtins.str] = None,
+                 phone: Optional[_builtins.str] = None,
+                 timezone: Optional[_builtins.str] = None,
                  topics: Optional[Sequence[_builtins.str]] = None):
         """
         MessageSubscriber, as the service returns it.
@@ -3338,19 +3337,18 @@ class MessageSubscriber(dict):
         :param _builtins.bool deleted: `deleted`, as the service returns it.
         :param _builtins.str subscriber_id: `subscriberId`, as the service returns it.
         :param _builtins.str updated_at: `updatedAt`, as the service returns it.
-        :param _builtins.float __v: `__v`, as the service returns it.
         :param _builtins.str _id: `_id`, as the service returns it.
-        :param Any avatar: `avatar`, as the service returns it.
+        :param _builtins.str avatar: `avatar`, as the service returns it.
         :param Sequence['MessageSubscriberChannels'] channels: `channels`, as the service returns it.
         :param Mapping[str, Any] data: `data`, as the service returns it.
-        :param Any email: `email`, as the service returns it.
-        :param Any first_name: `firstName`, as the service returns it.
-        :param Any is_online: `isOnline`, as the service returns it.
-        :param Any last_name: `lastName`, as the service returns it.
-        :param Any last_online_at: `lastOnlineAt`, as the service returns it.
-        :param Any locale: `locale`, as the service returns it.
-        :param Any phone: `phone`, as the service returns it.
-        :param Any timezone: `timezone`, as the service returns it.
+        :param _builtins.str email: `email`, as the service returns it.
+        :param _builtins.str first_name: `firstName`, as the service returns it.
+        :param _builtins.bool is_online: `isOnline`, as the service returns it.
+        :param _builtins.str last_name: `lastName`, as the service returns it.
+        :param _builtins.str last_online_at: `lastOnlineAt`, as the service returns it.
+        :param _builtins.str locale: `locale`, as the service returns it.
+        :param _builtins.str phone: `phone`, as the service returns it.
+        :param _builtins.str timezone: `timezone`, as the service returns it.
         :param Sequence[_builtins.str] topics: `topics`, as the service returns it.
         """
         pulumi.set(__self__, "_environment_id", _environment_id)
@@ -3359,8 +3357,6 @@ class MessageSubscriber(dict):
         pulumi.set(__self__, "deleted", deleted)
         pulumi.set(__self__, "subscriber_id", subscriber_id)
         pulumi.set(__self__, "updated_at", updated_at)
-        if __v is not None:
-            pulumi.set(__self__, "__v", __v)
         if _id is not None:
             pulumi.set(__self__, "_id", _id)
         if avatar is not None:
@@ -3438,14 +3434,6 @@ class MessageSubscriber(dict):
 
     @_builtins.property
     @pulumi.getter
-    def __v(self) -> Optional[_builtins.float]:
-        """
-        `__v`, as the service returns it.
-        """
-        return pulumi.get(self, "__v")
-
-    @_builtins.property
-    @pulumi.getter
     def _id(self) -> Optional[_builtins.str]:
         """
         `_id`, as the service returns it.
@@ -3454,7 +3442,7 @@ class MessageSubscriber(dict):
 
     @_builtins.property
     @pulumi.getter
-    def avatar(self) -> Optional[Any]:
+    def avatar(self) -> Optional[_builtins.str]:
         """
         `avatar`, as the service returns it.
         """
@@ -3478,7 +3466,7 @@ class MessageSubscriber(dict):
 
     @_builtins.property
     @pulumi.getter
-    def email(self) -> Optional[Any]:
+    def email(self) -> Optional[_builtins.str]:
         """
         `email`, as the service returns it.
         """
@@ -3486,7 +3474,7 @@ class MessageSubscriber(dict):
 
     @_builtins.property
     @pulumi.getter(name="firstName")
-    def first_name(self) -> Optional[Any]:
+    def first_name(self) -> Optional[_builtins.str]:
         """
         `firstName`, as the service returns it.
         """
@@ -3494,7 +3482,7 @@ class MessageSubscriber(dict):
 
     @_builtins.property
     @pulumi.getter(name="isOnline")
-    def is_online(self) -> Optional[Any]:
+    def is_online(self) -> Optional[_builtins.bool]:
         """
         `isOnline`, as the service returns it.
         """
@@ -3502,7 +3490,7 @@ class MessageSubscriber(dict):
 
     @_builtins.property
     @pulumi.getter(name="lastName")
-    def last_name(self) -> Optional[Any]:
+    def last_name(self) -> Optional[_builtins.str]:
         """
         `lastName`, as the service returns it.
         """
@@ -3510,7 +3498,7 @@ class MessageSubscriber(dict):
 
     @_builtins.property
     @pulumi.getter(name="lastOnlineAt")
-    def last_online_at(self) -> Optional[Any]:
+    def last_online_at(self) -> Optional[_builtins.str]:
         """
         `lastOnlineAt`, as the service returns it.
         """
@@ -3518,7 +3506,7 @@ class MessageSubscriber(dict):
 
     @_builtins.property
     @pulumi.getter
-    def locale(self) -> Optional[Any]:
+    def locale(self) -> Optional[_builtins.str]:
         """
         `locale`, as the service returns it.
         """
@@ -3526,7 +3514,7 @@ class MessageSubscriber(dict):
 
     @_builtins.property
     @pulumi.getter
-    def phone(self) -> Optional[Any]:
+    def phone(self) -> Optional[_builtins.str]:
         """
         `phone`, as the service returns it.
         """
@@ -3534,7 +3522,7 @@ class MessageSubscriber(dict):
 
     @_builtins.property
     @pulumi.getter
-    def timezone(self) -> Optional[Any]:
+    def timezone(self) -> Optional[_builtins.str]:
         """
         `timezone`, as the service returns it.
         """
@@ -3886,19 +3874,18 @@ class Subscriber(dict):
                  deleted: _builtins.bool,
                  subscriber_id: _builtins.str,
                  updated_at: _builtins.str,
-                 __v: Optional[_builtins.float] = None,
                  _id: Optional[_builtins.str] = None,
-                 avatar: Optional[Any] = None,
+                 avatar: Optional[_builtins.str] = None,
                  channels: Optional[Sequence['outputs.SubscriberChannels']] = None,
                  data: Optional[Mapping[str, Any]] = None,
-                 email: Optional[Any] = None,
-                 first_name: Optional[Any] = None,
-                 is_online: Optional[Any] = None,
-                 last_name: Optional[Any] = None,
-                 last_online_at: Optional[Any] = None,
-                 locale: Optional[Any] = None,
-                 phone: Optional[Any] = None,
-                 timezone: Optional[Any] = None,
+                 email: Optional[_builtins.str] = None,
+                 first_name: Optional[_builtins.str] = None,
+                 is_online: Optional[_builtins.bool] = None,
+                 last_name: Optional[_builtins.str] = None,
+                 last_online_at: Optional[_builtins.str] = None,
+                 locale: Optional[_builtins.str] = None,
+                 phone: Optional[_builtins.str] = None,
+                 timezone: Optional[_builtins.str] = None,
                  topics: Optional[Sequence[_builtins.str]] = None):
         """
         A subscriber of the environment, as the service returns it.
@@ -3909,19 +3896,18 @@ class Subscriber(dict):
         :param _builtins.bool deleted: `deleted`, as the service returns it.
         :param _builtins.str subscriber_id: `subscriberId`, as the service returns it.
         :param _builtins.str updated_at: `updatedAt`, as the service returns it.
-        :param _builtins.float __v: `__v`, as the service returns it.
         :param _builtins.str _id: `_id`, as the service returns it.
-        :param Any avatar: `avatar`, as the service returns it.
+        :param _builtins.str avatar: `avatar`, as the service returns it.
         :param Sequence['SubscriberChannels'] channels: `channels`, as the service returns it.
         :param Mapping[str, Any] data: `data`, as the service returns it.
-        :param Any email: `email`, as the service returns it.
-        :param Any first_name: `firstName`, as the service returns it.
-        :param Any is_online: `isOnline`, as the service returns it.
-        :param Any last_name: `lastName`, as the service returns it.
-        :param Any last_online_at: `lastOnlineAt`, as the service returns it.
-        :param Any locale: `locale`, as the service returns it.
-        :param Any phone: `phone`, as the service returns it.
-        :param Any timezone: `timezone`, as the service returns it.
+        :param _builtins.str email: `email`, as the service returns it.
+        :param _builtins.str first_name: `firstName`, as the service returns it.
+        :param _builtins.bool is_online: `isOnline`, as the service returns it.
+        :param _builtins.str last_name: `lastName`, as the service returns it.
+        :param _builtins.str last_online_at: `lastOnlineAt`, as the service returns it.
+        :param _builtins.str locale: `locale`, as the service returns it.
+        :param _builtins.str phone: `phone`, as the service returns it.
+        :param _builtins.str timezone: `timezone`, as the service returns it.
         :param Sequence[_builtins.str] topics: `topics`, as the service returns it.
         """
         pulumi.set(__self__, "_environment_id", _environment_id)
@@ -3930,8 +3916,6 @@ class Subscriber(dict):
         pulumi.set(__self__, "deleted", deleted)
         pulumi.set(__self__, "subscriber_id", subscriber_id)
         pulumi.set(__self__, "updated_at", updated_at)
-        if __v is not None:
-            pulumi.set(__self__, "__v", __v)
         if _id is not None:
             pulumi.set(__self__, "_id", _id)
         if avatar is not None:
@@ -4009,14 +3993,6 @@ class Subscriber(dict):
 
     @_builtins.property
     @pulumi.getter
-    def __v(self) -> Optional[_builtins.float]:
-        """
-        `__v`, as the service returns it.
-        """
-        return pulumi.get(self, "__v")
-
-    @_builtins.property
-    @pulumi.getter
     def _id(self) -> Optional[_builtins.str]:
         """
         `_id`, as the service returns it.
@@ -4025,7 +4001,7 @@ class Subscriber(dict):
 
     @_builtins.property
     @pulumi.getter
-    def avatar(self) -> Optional[Any]:
+    def avatar(self) -> Optional[_builtins.str]:
         """
         `avatar`, as the service returns it.
         """
@@ -4049,7 +4025,7 @@ class Subscriber(dict):
 
     @_builtins.property
     @pulumi.getter
-    def email(self) -> Optional[Any]:
+    def email(self) -> Optional[_builtins.str]:
         """
         `email`, as the service returns it.
         """
@@ -4057,7 +4033,7 @@ class Subscriber(dict):
 
     @_builtins.property
     @pulumi.getter(name="firstName")
-    def first_name(self) -> Optional[Any]:
+    def first_name(self) -> Optional[_builtins.str]:
         """
         `firstName`, as the service returns it.
         """
@@ -4065,7 +4041,7 @@ class Subscriber(dict):
 
     @_builtins.property
     @pulumi.getter(name="isOnline")
-    def is_online(self) -> Optional[Any]:
+    def is_online(self) -> Optional[_builtins.bool]:
         """
         `isOnline`, as the service returns it.
         """
@@ -4073,7 +4049,7 @@ class Subscriber(dict):
 
     @_builtins.property
     @pulumi.getter(name="lastName")
-    def last_name(self) -> Optional[Any]:
+    def last_name(self) -> Optional[_builtins.str]:
         """
         `lastName`, as the service returns it.
         """
@@ -4081,7 +4057,7 @@ class Subscriber(dict):
 
     @_builtins.property
     @pulumi.getter(name="lastOnlineAt")
-    def last_online_at(self) -> Optional[Any]:
+    def last_online_at(self) -> Optional[_builtins.str]:
         """
         `lastOnlineAt`, as the service returns it.
         """
@@ -4089,7 +4065,7 @@ class Subscriber(dict):
 
     @_builtins.property
     @pulumi.getter
-    def locale(self) -> Optional[Any]:
+    def locale(self) -> Optional[_builtins.str]:
         """
         `locale`, as the service returns it.
         """
@@ -4097,7 +4073,7 @@ class Subscriber(dict):
 
     @_builtins.property
     @pulumi.getter
-    def phone(self) -> Optional[Any]:
+    def phone(self) -> Optional[_builtins.str]:
         """
         `phone`, as the service returns it.
         """
@@ -4105,7 +4081,7 @@ class Subscriber(dict):
 
     @_builtins.property
     @pulumi.getter
-    def timezone(self) -> Optional[Any]:
+    def timezone(self) -> Optional[_builtins.str]:
         """
         `timezone`, as the service returns it.
         """
@@ -4427,9 +4403,9 @@ class WorkflowSummary(dict):
                  updated_at: _builtins.str,
                  workflow_id: _builtins.str,
                  is_translation_enabled: Optional[_builtins.bool] = None,
-                 last_published_at: Optional[Any] = None,
+                 last_published_at: Optional[_builtins.str] = None,
                  last_published_by: Optional['outputs.WorkflowSummaryLastPublishedBy'] = None,
-                 last_triggered_at: Optional[Any] = None,
+                 last_triggered_at: Optional[_builtins.str] = None,
                  step_type_overviews: Optional[Sequence[_builtins.str]] = None,
                  steps: Optional[Sequence['outputs.WorkflowSummarySteps']] = None,
                  tags: Optional[Sequence[_builtins.str]] = None,
@@ -4446,9 +4422,9 @@ class WorkflowSummary(dict):
         :param _builtins.str updated_at: `updatedAt`, as the service returns it.
         :param _builtins.str workflow_id: `workflowId`, as the service returns it.
         :param _builtins.bool is_translation_enabled: `isTranslationEnabled`, as the service returns it.
-        :param Any last_published_at: `lastPublishedAt`, as the service returns it.
+        :param _builtins.str last_published_at: `lastPublishedAt`, as the service returns it.
         :param 'WorkflowSummaryLastPublishedBy' last_published_by: `lastPublishedBy`, as the service returns it.
-        :param Any last_triggered_at: `lastTriggeredAt`, as the service returns it.
+        :param _builtins.str last_triggered_at: `lastTriggeredAt`, as the service returns it.
         :param Sequence[_builtins.str] step_type_overviews: `stepTypeOverviews`, as the service returns it.
         :param Sequence['WorkflowSummarySteps'] steps: `steps`, as the service returns it.
         :param Sequence[_builtins.str] tags: `tags`, as the service returns it.
@@ -4553,7 +4529,7 @@ class WorkflowSummary(dict):
 
     @_builtins.property
     @pulumi.getter(name="lastPublishedAt")
-    def last_published_at(self) -> Optional[Any]:
+    def last_published_at(self) -> Optional[_builtins.str]:
         """
         `lastPublishedAt`, as the service returns it.
         """
@@ -4569,7 +4545,7 @@ class WorkflowSummary(dict):
 
     @_builtins.property
     @pulumi.getter(name="lastTriggeredAt")
-    def last_triggered_at(self) -> Optional[Any]:
+    def last_triggered_at(self) -> Optional[_builtins.str]:
         """
         `lastTriggeredAt`, as the service returns it.
         """
@@ -4615,16 +4591,16 @@ class WorkflowSummaryLastPublishedBy(dict):
     """
     def __init__(__self__, *,
                  _id: _builtins.str,
-                 external_id: Optional[Any] = None,
-                 first_name: Optional[Any] = None,
-                 last_name: Optional[Any] = None):
+                 external_id: Optional[_builtins.str] = None,
+                 first_name: Optional[_builtins.str] = None,
+                 last_name: Optional[_builtins.str] = None):
         """
         WorkflowSummaryLastPublishedBy, as the service returns it.
 
         :param _builtins.str _id: `_id`, as the service returns it.
-        :param Any external_id: `externalId`, as the service returns it.
-        :param Any first_name: `firstName`, as the service returns it.
-        :param Any last_name: `lastName`, as the service returns it.
+        :param _builtins.str external_id: `externalId`, as the service returns it.
+        :param _builtins.str first_name: `firstName`, as the service returns it.
+        :param _builtins.str last_name: `lastName`, as the service returns it.
         """
         pulumi.set(__self__, "_id", _id)
         if external_id is not None:
@@ -4644,7 +4620,7 @@ class WorkflowSummaryLastPublishedBy(dict):
 
     @_builtins.property
     @pulumi.getter(name="externalId")
-    def external_id(self) -> Optional[Any]:
+    def external_id(self) -> Optional[_builtins.str]:
         """
         `externalId`, as the service returns it.
         """
@@ -4652,7 +4628,7 @@ class WorkflowSummaryLastPublishedBy(dict):
 
     @_builtins.property
     @pulumi.getter(name="firstName")
-    def first_name(self) -> Optional[Any]:
+    def first_name(self) -> Optional[_builtins.str]:
         """
         `firstName`, as the service returns it.
         """
@@ -4660,7 +4636,7 @@ class WorkflowSummaryLastPublishedBy(dict):
 
     @_builtins.property
     @pulumi.getter(name="lastName")
-    def last_name(self) -> Optional[Any]:
+    def last_name(self) -> Optional[_builtins.str]:
         """
         `lastName`, as the service returns it.
         """
@@ -4849,16 +4825,16 @@ class WorkflowSummaryUpdatedBy(dict):
     """
     def __init__(__self__, *,
                  _id: _builtins.str,
-                 external_id: Optional[Any] = None,
-                 first_name: Optional[Any] = None,
-                 last_name: Optional[Any] = None):
+                 external_id: Optional[_builtins.str] = None,
+                 first_name: Optional[_builtins.str] = None,
+                 last_name: Optional[_builtins.str] = None):
         """
         WorkflowSummaryUpdatedBy, as the service returns it.
 
         :param _builtins.str _id: `_id`, as the service returns it.
-        :param Any external_id: `externalId`, as the service returns it.
-        :param Any first_name: `firstName`, as the service returns it.
-        :param Any last_name: `lastName`, as the service returns it.
+        :param _builtins.str external_id: `externalId`, as the service returns it.
+        :param _builtins.str first_name: `firstName`, as the service returns it.
+        :param _builtins.str last_name: `lastName`, as the service returns it.
         """
         pulumi.set(__self__, "_id", _id)
         if external_id is not None:
@@ -4878,7 +4854,7 @@ class WorkflowSummaryUpdatedBy(dict):
 
     @_builtins.property
     @pulumi.getter(name="externalId")
-    def external_id(self) -> Optional[Any]:
+    def external_id(self) -> Optional[_builtins.str]:
         """
         `externalId`, as the service returns it.
         """
@@ -4886,7 +4862,7 @@ class WorkflowSummaryUpdatedBy(dict):
 
     @_builtins.property
     @pulumi.getter(name="firstName")
-    def first_name(self) -> Optional[Any]:
+    def first_name(self) -> Optional[_builtins.str]:
         """
         `firstName`, as the service returns it.
         """
@@ -4894,7 +4870,7 @@ class WorkflowSummaryUpdatedBy(dict):
 
     @_builtins.property
     @pulumi.getter(name="lastName")
-    def last_name(self) -> Optional[Any]:
+    def last_name(self) -> Optional[_builtins.str]:
         """
         `lastName`, as the service returns it.
         """
