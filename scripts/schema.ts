@@ -20,6 +20,8 @@ type Spec = Json;
 const PKG = "notify";
 const tok = (name: string) => `${PKG}:index:${name}`;
 const ANY: Spec = { $ref: "pulumi.json#/Any" };
+/** Module path of the generated Go SDK (sdk/go of this repository). */
+export const GO_MODULE = "github.com/pulumi-notify/pulumi-notify/sdk/go";
 
 /** Title-cases `in_app` → `InApp`, `platform-cloud` → `PlatformCloud`. */
 const pascal = (s: string) => s.replace(/(^|[^a-zA-Z0-9]+)([a-zA-Z0-9])/g, (_m, _p, c: string) => c.toUpperCase());
@@ -64,6 +66,12 @@ export function buildSchema(): Json {
       const alts = ((node.anyOf ?? node.oneOf) as Json[]).filter((a) => a.type !== "null");
       return alts.length === 1 ? convert({ description: node.description, ...alts[0]! }, owner, prop, root, input, name) : ANY;
     }
+    if (Array.isArray(node.type)) {
+      // A nullable primitive (zod writes `type: ["string", "null"]`): the type, optional already.
+      // As Any it would not only lose its type: Python SDKs check an Any result value is a dict.
+      const types = (node.type as string[]).filter((t) => t !== "null");
+      return types.length === 1 ? convert({ ...node, type: types[0] }, owner, prop, root, input, name) : ANY;
+    }
     const typeName = name ?? `${owner}${pascal(prop)}`;
     const typeDoc = node.description ?? `${typeName}, as the service returns it.`;
     if (node.enum) {
@@ -93,7 +101,10 @@ export function buildSchema(): Json {
   const convertProperties = (node: Json, owner: string, root: Json, input: boolean, docs: Record<string, string> = {}) => {
     const properties: Record<string, Spec> = {};
     for (const [k, v] of Object.entries(node.properties as Record<string, Json>)) {
-      if (k === "__provider") continue;
+      // Left out: `__provider` (the dynamic provider's), and any other name starting with `__`
+      // (the service's `__v`, a document revision): in a Python SDK such a name is mangled as
+      // class-private, and the generated result classes fail on it.
+      if (k.startsWith("__")) continue;
       // A property that is a named type and says nothing more has that type's description.
       const named = typeof v.$ref === "string" ? root.$defs?.[v.$ref.replace("#/$defs/", "")]?.description : undefined;
       const description = v.description ?? docs[k] ?? named ?? (input ? undefined : `\`${k}\`, as the service returns it.`);
@@ -158,7 +169,16 @@ export function buildSchema(): Json {
     description: pkg.description,
     keywords: ["pulumi", "notify", "notifications", "category/utility"],
     license: pkg.license,
-    meta: { moduleFormat: "(.*)" },
+    // supportPack: SDKs carry the schema's version (pulumi-plugin.json, pyproject.toml, the Go
+    // package's version) and the Go SDK is a module of its own, sdk/go/go.mod.
+    meta: { moduleFormat: "(.*)", supportPack: true },
+    // For `npm run gen-sdk` (scripts/gen-sdk): the Python distribution and import name
+    // pulumi_notify, with a pyproject.toml; the Go module GO_MODULE (this repo's sdk/go), package
+    // `notify` in sdk/go/notify.
+    language: {
+      python: { packageName: "pulumi_notify", respectSchemaVersion: true, pyproject: { enabled: true } },
+      go: { importBasePath: `${GO_MODULE}/notify`, respectSchemaVersion: true },
+    },
     config: {
       variables: {
         apiUrl: { type: "string", description: "Address of the notification service (https://...). Also read from NOTIFY_API_URL." },

@@ -1,0 +1,27 @@
+/**
+ * `npm run gen-sdk`: regenerates the Python and Go SDKs, sdk/python and sdk/go, from the committed
+ * schema.json (`npm run schema` rewrites that first when the provider changed) with Pulumi's code
+ * generators: scripts/gen-sdk/main.go, built once by scripts/ensure-gen-sdk. The schema's
+ * `language` section (scripts/schema.ts) names the Python package `pulumi_notify` and the Go
+ * module. test/unit/sdk.test.ts checks that the committed SDKs are what this writes.
+ *
+ * Usage: node dist/scripts/gen-sdk.js [<out>]   (default: sdk/ of this checkout)
+ */
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { REPO_ROOT } from "./workspace";
+
+/** Path of the generator binary, building it on first use (needs Go). */
+export function genSdkPath(): string {
+  const out = execFileSync(path.join(REPO_ROOT, "scripts/ensure-gen-sdk"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  return out.trim().split("\n").pop()!;
+}
+
+/** Writes `<out>/python` and `<out>/go` (each replaced) from `schema` (default: the committed schema.json). */
+export function generateSdks(out: string, schema = path.join(REPO_ROOT, "schema.json")): void {
+  execFileSync(genSdkPath(), [schema, out], { stdio: ["ignore", "inherit", "inherit"] });
+}
+
+if (require.main === module) {
+  generateSdks(path.resolve(process.argv[2] ?? path.join(REPO_ROOT, "sdk")));
+}

@@ -1,0 +1,142 @@
+// Command gen-sdk writes the Python and Go SDKs of a Pulumi package schema with Pulumi's own
+// code generators (github.com/pulumi/pulumi/pkg/v3/codegen/python and .../codegen/go), in
+// process, without the language hosts that `pulumi package gen-sdk` would start.
+//
+//	gen-sdk <schema.json> <out>
+//
+// writes <out>/python and <out>/go, each removed first (as `pulumi package gen-sdk` does). The
+// schema is bound and validated with schema.BindSpec, as the language hosts bind it; it may
+// reference no other package (no loader is given one to load). scripts/ensure-gen-sdk builds
+// this program against the Pulumi version pinned in package.json; `npm run gen-sdk` runs it.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/blang/semver"
+	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
+	pygen "github.com/pulumi/pulumi/pkg/v3/codegen/python"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
+)
+
+// The name the generated files' headers give as their generator.
+const tool = "pulumi-notify gen-sdk"
+
+// noLoader refuses to load packages: the notify schema references none but its own.
+type noLoader struct{}
+
+var _ schema.ReferenceLoader = noLoader{}
+
+func refuse(name string) error {
+	return fmt.Errorf("the schema references package %q; gen-sdk loads no other packages", name)
+}
+
+func (noLoader) LoadPackage(pkg string, _ *semver.Version) (*schema.Package, error) {
+	return nil, refuse(pkg)
+}
+
+func (noLoader) LoadPackageV2(_ context.Context, d *schema.PackageDescriptor) (*schema.Package, error) {
+	return nil, refuse(d.Name)
+}
+
+func (noLoader) LoadPackageReference(pkg string, _ *semver.Version) (schema.PackageReference, error) {
+	return nil, refuse(pkg)
+}
+
+func (noLoader) LoadPackageReferenceV2(
+	_ context.Context, d *schema.PackageDescriptor,
+) (schema.PackageReference, error) {
+	return nil, refuse(d.Name)
+}
+
+// bind reads and binds the schema. Each generator imports its language section into the
+// package it is given, so each gets a package of its own.
+func bind(file string) (*schema.Package, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var spec schema.PackageSpec
+	if err := json.Unmarshal(data, &spec); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	pkg, diags, err := schema.BindSpec(spec, noLoader{}, schema.ValidationOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if diags.HasErrors() {
+		return nil, fmt.Errorf("%s does not bind: %w", file, diags)
+	}
+	for _, d := range diags {
+		fmt.Fprintf(os.Stderr, "gen-sdk: %s: %s\n", file, d.Error())
+	}
+	return pkg, nil
+}
+
+// write replaces dir with the generated files.
+func write(dir string, files map[string][]byte) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		out := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(out, files[name], 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func run(schemaFile, out string) error {
+	generators := []struct {
+		lang string
+		gen  func(*schema.Package) (map[string][]byte, error)
+	}{
+		{"python", func(p *schema.Package) (map[string][]byte, error) {
+			return pygen.GeneratePackage(tool, p, nil, noLoader{})
+		}},
+		{"go", func(p *schema.Package) (map[string][]byte, error) {
+			return gogen.GeneratePackage(tool, p, nil)
+		}},
+	}
+	for _, g := range generators {
+		pkg, err := bind(schemaFile)
+		if err != nil {
+			return err
+		}
+		files, err := g.gen(pkg)
+		if err != nil {
+			return fmt.Errorf("%s SDK: %w", g.lang, err)
+		}
+		dir := filepath.Join(out, g.lang)
+		if err := write(dir, files); err != nil {
+			return fmt.Errorf("%s SDK: %w", g.lang, err)
+		}
+		fmt.Fprintf(os.Stderr, "gen-sdk: wrote %d files to %s\n", len(files), dir)
+	}
+	return nil
+}
+
+func main() {
+	if len(os.Args) != 3 {
+		fmt.Fprintln(os.Stderr, "usage: gen-sdk <schema.json> <out>  (writes <out>/python and <out>/go)")
+		os.Exit(2)
+	}
+	if err := run(os.Args[1], os.Args[2]); err != nil {
+		fmt.Fprintf(os.Stderr, "gen-sdk: %v\n", err)
+		os.Exit(1)
+	}
+}
