@@ -16,6 +16,19 @@ export interface ConnectionSettings {
   requestTimeoutMs?: string | number;
 }
 
+/** The connection settings, each also the stack config key `notify:<key>`. */
+export const CONNECTION_KEYS = ["apiUrl", "apiKey", "allowInsecureHttp", "requestTimeoutMs"] as const satisfies readonly (keyof ConnectionSettings)[];
+
+/** The settings read from config by `get` (`notify:apiUrl`, ...), those set only. */
+export function settingsFromConfig(get: (key: string) => string | undefined): ConnectionSettings {
+  const settings: ConnectionSettings = {};
+  for (const k of CONNECTION_KEYS) {
+    const v = get(`notify:${k}`);
+    if (v !== undefined) settings[k] = v;
+  }
+  return settings;
+}
+
 let providerConfig: ConnectionSettings = {};
 const clients = new Map<string, NotifyClient>();
 
@@ -34,12 +47,7 @@ export function providerSettings(): ConnectionSettings {
  * so the key stays in the provider process.
  */
 export function configureFromStack(req: { config: { get(key: string): string | undefined } }): void {
-  setProviderConfig({
-    apiUrl: req.config.get("notify:apiUrl"),
-    apiKey: req.config.get("notify:apiKey"),
-    allowInsecureHttp: req.config.get("notify:allowInsecureHttp"),
-    requestTimeoutMs: req.config.get("notify:requestTimeoutMs"),
-  });
+  setProviderConfig(settingsFromConfig((key) => req.config.get(key)));
 }
 
 /** Resolves settings: explicit values first, then the environment. Throws naming both sources. */

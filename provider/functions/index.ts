@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { clientFor, providerSettings, type ConnectionSettings } from "../config";
+import { clientFor, providerSettings, settingsFromConfig, type ConnectionSettings } from "../config";
 import { NotifyConfigError } from "../client/errors";
 import { collect, paginateEvents, paginateMessages, paginateSubscribers, paginateWorkflows } from "../client/paginate";
 import {
@@ -24,14 +24,8 @@ export const MAX_RESULTS_LIMIT = 100_000;
  * what the provider was configured with.
  */
 function connection(): ConnectionSettings {
-  const configured = providerSettings();
   // runtime.getConfig reads the raw value without the secret-access warning of Config.get.
-  return {
-    apiUrl: pulumi.runtime.getConfig("notify:apiUrl") ?? configured.apiUrl,
-    apiKey: pulumi.runtime.getConfig("notify:apiKey") ?? configured.apiKey,
-    allowInsecureHttp: pulumi.runtime.getConfig("notify:allowInsecureHttp") ?? configured.allowInsecureHttp,
-    requestTimeoutMs: pulumi.runtime.getConfig("notify:requestTimeoutMs") ?? configured.requestTimeoutMs,
-  };
+  return { ...providerSettings(), ...settingsFromConfig((key) => pulumi.runtime.getConfig(key)) };
 }
 
 function validate<T extends z.ZodType>(fn: string, schema: T, args: unknown): z.infer<T> {

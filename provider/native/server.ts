@@ -20,7 +20,7 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { setProviderConfig, type ConnectionSettings } from "../config";
+import { CONNECTION_KEYS, setProviderConfig, type ConnectionSettings } from "../config";
 import type { FunctionDefinition } from "../functions";
 import type { CheckFailure } from "../resources/check";
 import { UNKNOWN, stripUndefined, type DiffResult } from "../resources/diff";
@@ -99,8 +99,6 @@ export function schemaText(): string {
   return readFileSync(path.join(PACKAGE_ROOT, "schema.json"), "utf8");
 }
 
-/** The configuration keys of the provider (schema.json `config.variables`), without the `notify:` prefix. */
-export const CONFIG_KEYS = ["apiUrl", "apiKey", "allowInsecureHttp", "requestTimeoutMs"] as const satisfies readonly (keyof ConnectionSettings)[];
 
 /**
  * The connection settings of a Configure request: its `args` (the provider's inputs, from the
@@ -109,7 +107,7 @@ export const CONFIG_KEYS = ["apiUrl", "apiKey", "allowInsecureHttp", "requestTim
  */
 export function configSettings(args: Props, variables: ReadonlyMap<string, string>): ConnectionSettings {
   const settings: ConnectionSettings = {};
-  for (const k of CONFIG_KEYS) {
+  for (const k of CONNECTION_KEYS) {
     const v = args[k] ?? variables.get(`${PACKAGE}:${k}`);
     if (v !== undefined && v !== null && v !== "" && v !== UNKNOWN) settings[k] = String(v);
   }
@@ -206,7 +204,7 @@ export function handlers(): Partial<provrpc.IResourceProviderServer> {
     diffConfig: unary(async (req: provproto.DiffRequest) => {
       const olds = fromStruct(req.getOlds()).props;
       const news = fromStruct(req.getNews()).props;
-      const changed = CONFIG_KEYS.filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+      const changed = CONNECTION_KEYS.filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
       const res = new provproto.DiffResponse();
       res.setChanges(changed.length ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
       res.setDiffsList(changed);

@@ -9,6 +9,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { changedKeys, type DiffResult } from "./diff";
 
 /** What a resource says about one input field, beyond its type and description. */
 export interface FieldFacts {
@@ -103,26 +104,36 @@ export function defineResource<I extends Fields, O extends OutputFields>(spec: R
   const entries = Object.entries(spec.inputs);
   const where = (p: (f: Field) => boolean | undefined) => entries.filter(([, f]) => p(f)).map(([k]) => k) as never[];
   const outputs = { ...spec.outputs, declaredKeys: spec.outputs.declaredKeys ?? output(z.array(z.string()), DECLARED_KEYS_DOC) } as ResourceTable<I, O>["outputs"];
-  const inputKeys = where((f) => !f.control) as string[];
+  const inputKeys = where((f) => !f.control);
   const present = (t: z.ZodType) => !t.safeParse(undefined).success;
   return {
     ...spec,
     outputs,
     schema: z.strictObject({ ...Object.fromEntries(entries.map(([k, f]) => [k, f.type])), __provider: z.string().optional() }) as never,
-    inputKeys: where((f) => !f.control),
+    inputKeys,
     replaceOnChange: where((f) => f.replaces || f.createOnly),
     secretKeys: where((f) => f.secret),
     exactKeys: where((f) => f.exact),
     controlKeys: where((f) => f.control),
     outputKeys: [...inputKeys, ...Object.keys(outputs)],
     requiredOutputs: [
-      ...inputKeys.filter((k) => spec.inputs[k]!.filled || spec.inputs[k]!.serviceDefault !== undefined || present(spec.inputs[k]!.type)),
+      ...(inputKeys as string[]).filter((k) => spec.inputs[k]!.filled || spec.inputs[k]!.serviceDefault !== undefined || present(spec.inputs[k]!.type)),
       ...Object.entries(outputs).filter(([, t]) => present(t)).map(([k]) => k),
     ],
   };
 }
 
 type Props = Record<string, unknown>;
+
+/**
+ * A resource's diff as its table says: the changed input keys (exact fields compared whole), and
+ * those whose change replaces the object. A resource adds `deleteBeforeReplace` when it needs one.
+ */
+export function diffOf(table: ResourceTable, olds: Props, news: Props): DiffResult {
+  const changed = changedKeys(olds, news, table.inputKeys, [], table.exactKeys);
+  const replaces: readonly string[] = table.replaceOnChange;
+  return { changes: changed.length > 0, changed, replaces: changed.filter((k) => replaces.includes(k)) };
+}
 
 /**
  * The body of a create or an update request, for the resources whose bodies are their fields:

@@ -18,9 +18,9 @@ import {
   type CreateIntegrationBody, type Integration as ApiIntegration, type UpdateIntegrationBody,
 } from "../schemas";
 import { checkWith, unknownKeyHint, type CheckFailure } from "./check";
-import { changedKeys, type DiffResult, declaredKeys, declaredKeysOf, project, stripUndefined } from "./diff";
+import { type DiffResult, declaredKeys, declaredKeysOf, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
-import { defineResource, field, output, requestBody, serviceFields, type ArgsOf, type OutputsOf, type StateOf } from "./fields";
+import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type OutputsOf, type StateOf } from "./fields";
 import { controlInputs, failure, readInputs } from "./lifecycle";
 
 /** The field table of an {@link Integration}. */
@@ -118,15 +118,9 @@ export const provider = {
   },
 
   async diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {
-    const changed = changedKeys(olds, news, INTEGRATION.inputKeys);
-    return {
-      changes: changed.length > 0,
-      changed,
-      replaces: changed.filter((k) => (INTEGRATION.replaceOnChange as readonly string[]).includes(k)),
-      // The identifier is unique per environment: the old one must go first unless either changes.
-      deleteBeforeReplace: changed.some((k) => (INTEGRATION.replaceOnChange as readonly string[]).includes(k)) &&
-        !changed.includes("identifier") && !changed.includes("environmentId"),
-    };
+    const diff = diffOf(INTEGRATION, olds, news);
+    // The identifier is unique per environment: the old one must go first unless either changes.
+    return { ...diff, deleteBeforeReplace: diff.replaces.length > 0 && !diff.changed.includes("identifier") && !diff.changed.includes("environmentId") };
   },
 
   async create(raw: Props) {

@@ -18,9 +18,9 @@ import {
   type ChannelCredentials, type ChannelSettings, type Subscriber, type SubscriberProviderId as ProviderIdT,
 } from "../schemas";
 import { checkWith, suggest, unknownKeyHint, type CheckFailure } from "./check";
-import { changedKeys, type DiffResult, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
+import { type DiffResult, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
-import { defineResource, field, output, type ArgsOf, type OutputsOf, type StateOf } from "./fields";
+import { defineResource, diffOf, field, output, type ArgsOf, type OutputsOf, type StateOf } from "./fields";
 import { controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
 
 /** The shape of a provider id: lowercase letters and digits, with `-` or `_` between them. */
@@ -184,9 +184,8 @@ export const provider = {
   },
 
   async diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {
-    const changed = changedKeys(olds, news, SUBSCRIBER_CREDENTIALS.inputKeys);
-    const replaces = changed.filter((k) => (SUBSCRIBER_CREDENTIALS.replaceOnChange as readonly string[]).includes(k));
-    return { changes: changed.length > 0, changed, replaces, deleteBeforeReplace: replaces.length > 0 && olds.subscriberId === news.subscriberId && olds.providerId === news.providerId };
+    const diff = diffOf(SUBSCRIBER_CREDENTIALS, olds, news);
+    return { ...diff, deleteBeforeReplace: diff.replaces.length > 0 && olds.subscriberId === news.subscriberId && olds.providerId === news.providerId };
   },
 
   async create(raw: Props) {

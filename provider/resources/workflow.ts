@@ -17,9 +17,9 @@ import {
   type PreferencesInput as PreferencesInputT, type StepInput, type UpdateWorkflowBody, type Workflow as ApiWorkflow,
 } from "../schemas";
 import { checkWith, type CheckFailure } from "./check";
-import { changedKeys, type DiffResult, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
+import { type DiffResult, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
-import { defineResource, field, output, type ArgsOf, type OutputsOf, type StateOf } from "./fields";
+import { defineResource, diffOf, field, output, type ArgsOf, type OutputsOf, type StateOf } from "./fields";
 import { controlInputs, deleteIfPresent, failure } from "./lifecycle";
 
 /** The fields of a step, as a program declares it and as the service holds it. */
@@ -222,8 +222,7 @@ export const provider = {
   },
 
   async diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {
-    const changed = changedKeys(olds, news, WORKFLOW.inputKeys, [], WORKFLOW.exactKeys);
-    return { changes: changed.length > 0, changed, replaces: changed.filter((k) => (WORKFLOW.replaceOnChange as readonly string[]).includes(k)) };
+    return diffOf(WORKFLOW, olds, news);
   },
 
   async create(raw: Props) {
