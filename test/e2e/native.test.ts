@@ -4,58 +4,16 @@
  * path (bin/ of this checkout), configured from the stack config like any provider.
  */
 import { spawn } from "node:child_process";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type * as automation from "@pulumi/pulumi/automation";
 import type * as pulumiModule from "@pulumi/pulumi";
-import { createTestStack, exportedState, nativeRequire, ROOT, type TestStack } from "../helpers/pulumi";
+import { createTestStack, exportedState, nativeRequire, type TestStack } from "../helpers/pulumi";
+import { declare, detailedDiffs, PLUGIN, usePlugin } from "../helpers/native";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import type { ResourceTable } from "../../provider/resources/fields";
 
 const SENDGRID_KEY = "SG.native-secret-sendgrid-key";
 const SLACK_HOOK = "https://hooks.slack.example/services/T000/B000/native-hook";
-const PLUGIN = path.join(ROOT, "bin/pulumi-resource-notify");
 
 const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
-const { RESOURCE_TABLES } = nativeRequire("pulumi-notify/dist/provider/resources/index") as { RESOURCE_TABLES: readonly ResourceTable[] };
-
-/** A resource registered by type token (the SDK's CustomResource is abstract in its typings). */
-class NativeResource extends pulumi.CustomResource {
-  constructor(type: string, name: string, props: pulumiModule.Inputs, opts?: pulumiModule.CustomResourceOptions) {
-    super(type, name, props, opts);
-  }
-}
-
-/** A resource of the native plugin, every output of its table registered. */
-function declare(type: string, name: string, args: Record<string, unknown>, opts?: pulumiModule.CustomResourceOptions) {
-  const table = RESOURCE_TABLES.find((t) => t.name === type)!;
-  const props: Record<string, unknown> = Object.fromEntries(table.outputKeys.map((k) => [k, undefined]));
-  return new NativeResource(`notify:index:${type}`, name, { ...props, ...args }, opts) as pulumiModule.CustomResource & Record<string, pulumiModule.Output<any>>;
-}
-
-/** Makes the stack's project find the plugin in bin/ of this checkout. */
-async function usePlugin(ts: TestStack): Promise<void> {
-  const ws = ts.stack.workspace;
-  // `plugins` is a project setting the CLI reads that the Automation API's type does not list.
-  const plugins = { providers: [{ name: "notify", path: path.dirname(PLUGIN) }] };
-  await ws.saveProjectSettings({ ...(await ws.projectSettings()), plugins } as automation.ProjectSettings);
-}
-
-/** Per resource (by name) of a preview: the operation and the engine's detailed diff (key to kind). */
-async function detailedDiffs(stack: automation.Stack, opts: automation.PreviewOptions = {}) {
-  const diffs: Record<string, { op: string; detailed: Record<string, string> }> = {};
-  const res = await stack.preview({
-    ...opts,
-    onEvent: (e) => {
-      const m = e.resourcePreEvent?.metadata;
-      if (!m || m.op === "same" || m.op === "refresh" || m.type === "pulumi:pulumi:Stack" || m.type.startsWith("pulumi:providers:")) return;
-      const name = m.urn.split("::").pop()!;
-      if (diffs[name] && m.op !== "replace") return;
-      diffs[name] = { op: m.op, detailed: Object.fromEntries(Object.entries(m.detailedDiff ?? {}).map(([k, d]) => [k, d.diffKind])) };
-    },
-  });
-  return { res, diffs };
-}
 
 describe("the native provider plugin under the real engine", () => {
   let emu: TestEmulator;
