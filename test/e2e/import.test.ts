@@ -98,6 +98,10 @@ describe("pulumi import through the native plugin", () => {
     expect(byName("hand-wf")?.id).toBe(made.workflow._id);
     expect(byName("hand-wf")?.outputs.steps[0].stepId).toBe(made.workflow.steps[0].stepId);
     expect(byName("hand-cred")?.id).toBe("alice/slack/hand-slack");
+    // The inputs are the objects' fields (what `pulumi import` writes into the generated program).
+    expect(byName("hand-sg")?.inputs).toMatchObject({ identifier: "hand-sg", name: "Made by hand", providerId: "sendgrid", channel: "email", active: true, kind: "delivery" });
+    expect(byName("hand-wf")?.inputs).toMatchObject({ workflowId: "hand-wf", name: "Made by hand", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "Hi" } }] });
+    expect(byName("hand-cred")?.inputs).toMatchObject({ subscriberId: "alice", providerId: "slack", integrationIdentifier: "hand-slack" });
     expect(state.text).not.toContain(SLACK_HOOK);
   });
 
