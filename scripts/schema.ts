@@ -30,6 +30,14 @@ const pascal = (s: string) => s.replace(/(^|[^a-zA-Z0-9]+)([a-zA-Z0-9])/g, (_m, 
 const jsonSchema = (s: z.ZodType, io: "input" | "output") => z.toJSONSchema(s, { io, unrepresentable: "any", cycles: "ref", reused: "inline" }) as Json;
 
 /** Builds the schema. Throws listing every input property left without a description. */
+/** The connection settings: the stack config of the default provider, and an explicit provider's inputs. */
+const CONNECTION = {
+  apiUrl: { type: "string", description: "Address of the notification service (https://...). Also read from NOTIFY_API_URL." },
+  apiKey: { type: "string", secret: true, description: "API key of the environment to manage. Also read from NOTIFY_API_KEY." },
+  allowInsecureHttp: { type: "boolean", description: "Allow http:// to a host other than loopback (default false). Also read from NOTIFY_ALLOW_INSECURE_HTTP." },
+  requestTimeoutMs: { type: "integer", description: "Per-attempt request timeout in milliseconds, 100 to 600000 (default 30000). Also read from NOTIFY_REQUEST_TIMEOUT_MS." },
+};
+
 export function buildSchema(): Json {
   const types: Record<string, Json> = {};
   const missing: string[] = [];
@@ -179,13 +187,12 @@ export function buildSchema(): Json {
       python: { packageName: "pulumi_notify", respectSchemaVersion: true, pyproject: { enabled: true } },
       go: { importBasePath: `${GO_MODULE}/notify`, respectSchemaVersion: true },
     },
-    config: {
-      variables: {
-        apiUrl: { type: "string", description: "Address of the notification service (https://...). Also read from NOTIFY_API_URL." },
-        apiKey: { type: "string", secret: true, description: "API key of the environment to manage. Also read from NOTIFY_API_KEY." },
-        allowInsecureHttp: { type: "boolean", description: "Allow http:// to a host other than loopback (default false). Also read from NOTIFY_ALLOW_INSECURE_HTTP." },
-        requestTimeoutMs: { type: "integer", description: "Per-attempt request timeout in milliseconds, 100 to 600000 (default 30000). Also read from NOTIFY_REQUEST_TIMEOUT_MS." },
-      },
+    config: { variables: CONNECTION },
+    // An explicit provider instance (`notify.Provider(...)` passed as a resource option) takes the
+    // same settings as the stack config of the default provider.
+    provider: {
+      description: "A connection to one environment of the notification service. Without an explicit provider, resources use the default one, configured from the stack config (`notify:apiUrl`, `notify:apiKey`, ...) or the variables.",
+      inputProperties: CONNECTION,
     },
     types: Object.fromEntries(Object.entries(types).sort(([a], [b]) => a.localeCompare(b))),
     resources,
