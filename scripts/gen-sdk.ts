@@ -8,6 +8,7 @@
  * Usage: node dist/scripts/gen-sdk.js [<out>]   (default: sdk/ of this checkout)
  */
 import { execFileSync } from "node:child_process";
+import { copyFileSync } from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "./workspace";
 
@@ -20,6 +21,9 @@ export function genSdkPath(): string {
 /** Writes `<out>/python` and `<out>/go` (each replaced) from `schema` (default: the committed schema.json). */
 export function generateSdks(out: string, schema = path.join(REPO_ROOT, "schema.json")): void {
   execFileSync(genSdkPath(), [schema, out], { stdio: ["ignore", "inherit", "inherit"] });
+  // The generated pyproject.toml names `readme = "README.md"` beside it, but the Python generator
+  // writes the README into the package folder; Pulumi's providers copy it up after generating.
+  copyFileSync(path.join(out, "python/pulumi_notify/README.md"), path.join(out, "python/README.md"));
 }
 
 if (require.main === module) {
