@@ -1,11 +1,16 @@
 /**
  * Bad input never reaches the service: each row is a real `pulumi preview` of a one-resource (or
  * one-call) program that must fail with a message naming the property, while the emulator's
- * request log stays empty.
+ * request log stays empty. The table runs through both front ends, the dynamic resources and the
+ * native plugin, which must give the same messages.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestStack, loadPackage, type TestStack } from "../helpers/pulumi";
+import type * as pulumiModule from "@pulumi/pulumi";
+import { createTestStack, loadPackage, nativeRequire, type TestStack } from "../helpers/pulumi";
+import { declare, usePlugin } from "../helpers/native";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+
+const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
 
 type Row = [label: string, kind: "Integration" | "Workflow" | "SubscriberCredentials" | `fn:${string}`, args: Record<string, unknown>, expected: RegExp];
 
@@ -82,25 +87,30 @@ const ROWS: Row[] = [
   ["getIntegrations unknown argument", "fn:getIntegrations", { chanel: "email" }, /getIntegrations: invalid arguments: unknown argument "chanel"/],
 ];
 
-describe("bad input fails at preview, naming the property, with no request", () => {
+/** How a front end declares a row's resource or calls its function. */
+const FRONT_ENDS = {
+  // The package's classes and program-side functions.
+  dynamic: async ([, kind, args]: Row) => {
+    const notify = loadPackage() as unknown as Record<string, any>;
+    if (kind.startsWith("fn:")) return void (await notify[kind.slice(3)](args));
+    new notify[kind]("subject", args);
+  },
+  // The native plugin: the same types by token, the functions as engine invokes.
+  native: async ([, kind, args]: Row) => {
+    if (kind.startsWith("fn:")) return void (await pulumi.runtime.invoke(`notify:index:${kind.slice(3)}`, args));
+    declare(kind, "subject", args);
+  },
+} as const;
+
+describe.each(Object.keys(FRONT_ENDS) as (keyof typeof FRONT_ENDS)[])("bad input fails at preview, naming the property, with no request (%s front end)", (frontEnd) => {
   let emu: TestEmulator;
   let ts: TestStack;
   let current: Row = ROWS[0]!;
 
   beforeAll(async () => {
     emu = await startTestEmulator();
-    ts = await createTestStack({
-      program: async () => {
-        const notify = loadPackage() as unknown as Record<string, any>;
-        const [, kind, args] = current;
-        if (kind.startsWith("fn:")) {
-          await notify[kind.slice(3)](args);
-          return;
-        }
-        new notify[kind]("subject", args);
-      },
-      config: emu.stackConfig(),
-    });
+    ts = await createTestStack({ program: () => FRONT_ENDS[frontEnd](current), config: emu.stackConfig() });
+    if (frontEnd === "native") await usePlugin(ts);
   });
   afterAll(async () => {
     await ts?.cleanup();
