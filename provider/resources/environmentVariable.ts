@@ -77,7 +77,7 @@ export function toEnvironmentVariableOutputs(v: ApiVariable): Props {
  */
 function outputsFor(v: ApiVariable, declared: Props, keys: string[], carried?: Props): EnvironmentVariableState {
   const svc = toEnvironmentVariableOutputs(v);
-  const known = { ...valuesOf(declared), ...(carried ? valuesOf(carried) : {}) };
+  const known = { ...(carried ? valuesOf(carried) : {}), ...valuesOf(declared) };
   const values: ValueMap = {};
   for (const [env, value] of Object.entries(svc.values as ValueMap)) {
     if (value !== SECRET_MASK) values[env] = value;
