@@ -2,6 +2,7 @@
 /** `notify-emulator`: runs the emulator until SIGINT or SIGTERM. */
 import { parseArgs } from "node:util";
 import { startEmulator, DEFAULT_API_KEY } from "./index";
+import { PLANS, type Plan } from "./types";
 
 const HELP = `Usage: notify-emulator [options]
 
@@ -19,6 +20,8 @@ Options:
   --rate-limit N       token bucket of N requests/s per key (off by default)
   --burst N            bucket size (default: the rate)
   --retention-days N   the plan's event history window (default 30)
+  --plan PLAN          free, pro, business (default), enterprise or unlimited; free and pro
+                       answer 402 to environment create and delete, as production does
   --state FILE         keep the store in FILE across restarts
   --help               show this help
 
@@ -38,7 +41,7 @@ async function main(): Promise<void> {
         port: { type: "string" }, host: { type: "string" }, "api-key": { type: "string", multiple: true },
         mode: { type: "string" }, envelope: { type: "boolean" }, "no-envelope": { type: "boolean" },
         "hide-credentials": { type: "boolean" }, "show-credentials": { type: "boolean" },
-        "no-idempotency": { type: "boolean" }, "rate-limit": { type: "string" }, burst: { type: "string" }, "retention-days": { type: "string" },
+        "no-idempotency": { type: "boolean" }, "rate-limit": { type: "string" }, burst: { type: "string" }, "retention-days": { type: "string" }, plan: { type: "string" },
         state: { type: "string" }, help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -63,12 +66,13 @@ async function main(): Promise<void> {
   }
   const retentionDays = v["retention-days"] === undefined ? undefined : Number(v["retention-days"]);
   if (retentionDays !== undefined && !(Number.isInteger(retentionDays) && retentionDays >= 1)) fail(`--retention-days must be a positive integer, got ${v["retention-days"]}`);
+  if (v.plan !== undefined && !(PLANS as readonly string[]).includes(v.plan)) fail(`--plan must be one of ${PLANS.join(", ")}, got ${v.plan}`);
   const emu = await startEmulator({
     port, host: v.host, apiKeys: v["api-key"], mode: v.mode as "production" | "spec" | undefined,
     envelope: v["no-envelope"] ? false : v.envelope,
     hideCredentials: v["show-credentials"] ? false : v["hide-credentials"],
     idempotency: v["no-idempotency"] ? false : undefined,
-    rateLimit, retentionDays, statePath: v.state,
+    rateLimit, retentionDays, statePath: v.state, plan: v.plan as Plan | undefined,
   });
   process.stdout.write(`notify-emulator listening on ${emu.url}\n`);
   const stop = () => { void emu.close().then(() => process.exit(0)); };

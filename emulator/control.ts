@@ -8,7 +8,7 @@ import type { EventRecord, IntegrationRecord, JsonObject, MessageRecord, StepRec
 import { newSubscriber } from "./routes/subscribers";
 import { EMULATOR_ORIGIN } from "./routes/workflows";
 import type { Store, Tenant } from "./store";
-import { HOSTILE_KINDS, type Behaviour, type Faults, type LoggedRequest, type Reply } from "./types";
+import { HOSTILE_KINDS, PLANS, type Behaviour, type Faults, type LoggedRequest, type Reply } from "./types";
 import { objectId, slugify } from "./util";
 
 /** What the controls act on: implemented by the emulator app. */
@@ -38,6 +38,8 @@ const FaultsBody = z.strictObject({
 const BehaviourBody = z.strictObject({
   envelope: z.boolean().optional(), hideCredentials: z.boolean().optional(), idempotency: z.boolean().optional(),
   retentionDays: z.number().int().min(1).max(3650).optional(),
+  plan: z.enum(PLANS).optional(), environmentLimit: z.number().int().min(0).max(1000).optional(),
+  environmentVariableLimit: z.number().int().min(0).max(1000).optional(), scopedEnvironmentKeys: z.boolean().optional(),
   rateLimit: z.strictObject({ rate: z.number().positive().max(100_000), burst: z.number().int().positive().max(100_000) }).nullable().optional(),
 });
 

@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 
 const STATUS_NAMES: Record<number, string> = {
-  400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 409: "Conflict", 413: "Payload Too Large",
+  400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 403: "Forbidden", 404: "Not Found", 409: "Conflict", 413: "Payload Too Large",
   415: "Unsupported Media Type", 422: "Unprocessable Entity", 429: "Too Many Requests", 500: "Internal Server Error",
   502: "Bad Gateway", 503: "Service Unavailable",
 };
@@ -53,6 +53,12 @@ export const badRequest = (message: string | string[]) => new HttpError(400, mes
 
 /** 401: no key, or a key the service does not know. */
 export const unauthorized = () => new HttpError(401, "API Key not found");
+
+/** 402 "Payment Required": the plan's product-feature gate (apps/api/src/app/shared/interceptors/product-feature.interceptor.ts). */
+export const paymentRequired = () => new HttpError(402, "Payment Required");
+
+/** 403 with the service's wording (an API key writing outside its own environment). */
+export const forbidden = (message: string) => new HttpError(403, message);
 
 /** 404 with the service's wording for the resource. */
 export const notFound = (message: string) => new HttpError(404, message);

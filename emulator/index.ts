@@ -2,6 +2,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { EmulatorApp, type Behaviour, type Faults, type LoggedRequest } from "./server";
+import type { Plan } from "./types";
 import type { Tenant } from "./store";
 
 export type { Behaviour, Faults, LoggedRequest };
@@ -14,7 +15,9 @@ export interface EmulatorOptions {
   host?: string;
   /**
    * API keys. Each key gets its own environment of one organisation; `key=name` names the
-   * environment. Default: one key, `notify-emulator-key`.
+   * environment (id `env_<name>`); an unnamed first key is Development's and an unnamed second
+   * Production's (ids `env_env0`, `env_env1`). Development and Production exist in any case.
+   * Default: one key, `notify-emulator-key`.
    */
   apiKeys?: string[];
   /** `production` (default): `{data}` envelope and hidden credentials; `spec`: api.md's bare bodies. */
@@ -26,6 +29,18 @@ export interface EmulatorOptions {
   rateLimit?: { rate: number; burst: number };
   /** The plan's event history window in days (default 30): the events list starts no earlier. */
   retentionDays?: number;
+  /**
+   * The organisation's plan. Environment create and delete are a feature of the Business plan and
+   * above: `free` and `pro` answer 402 there, as production does. Default `business`, so that
+   * environments can be managed out of the box; set `free` to see the gate.
+   */
+  plan?: Plan;
+  /** Most environments of the organisation, Development and Production included (default 10, production's). */
+  environmentLimit?: number;
+  /** Most environment variables of the organisation (default 10, production's). */
+  environmentVariableLimit?: number;
+  /** API keys scoped to their own environment on environment routes, as the newer upstream (default off). */
+  scopedEnvironmentKeys?: boolean;
   /** Keep the store in this JSON file across restarts. */
   statePath?: string;
 }
@@ -63,9 +78,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     idempotency: options.idempotency ?? true,
     rateLimit: options.rateLimit,
     retentionDays: options.retentionDays ?? 30,
+    plan: options.plan ?? "business",
+    environmentLimit: options.environmentLimit ?? 10,
+    environmentVariableLimit: options.environmentVariableLimit ?? 10,
+    scopedEnvironmentKeys: options.scopedEnvironmentKeys ?? false,
   };
-  const keys = tenantsFor(options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY]);
-  const app = new EmulatorApp({ keys, behaviour, statePath: options.statePath });
+  const apiKeys = options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY];
+  const keys = tenantsFor(apiKeys);
+  const app = new EmulatorApp({ apiKeys, behaviour, statePath: options.statePath });
   const server: Server = createServer({ keepAliveTimeout: 30_000 }, app.handle);
   const sockets = new Set<import("node:net").Socket>();
   server.on("connection", (s) => { sockets.add(s); s.on("close", () => sockets.delete(s)); });

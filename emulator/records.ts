@@ -166,3 +166,40 @@ export interface MessageRecord extends Scoped {
   contextKeys?: string[];
   [extra: string]: unknown;
 }
+
+/** One API key of an environment: kept in clear here; responses show it encrypted or clear as production does. */
+export interface ApiKeyRecord {
+  key: string;
+  /** SHA-256 hex of the clear key. */
+  hash: string;
+  _userId: string;
+}
+
+/** An environment of the organisation: a tenant, with its own API keys and objects. */
+export interface EnvironmentRecord {
+  _id: string;
+  _organizationId: string;
+  name: string;
+  identifier: string;
+  /** `dev` for Development, `prod` for Production and every custom environment. */
+  type: "dev" | "prod";
+  color: string;
+  _parentId?: string;
+  apiKeys: ApiKeyRecord[];
+  createdAt: string;
+  updatedAt: string;
+  [extra: string]: unknown;
+}
+
+/** A variable of the organisation, with one value per environment (stored in clear here). */
+export interface EnvironmentVariableRecord {
+  _id: string;
+  _organizationId: string;
+  key: string;
+  type: string;
+  isSecret: boolean;
+  values: { _environmentId: string; value: string }[];
+  createdAt: string;
+  updatedAt: string;
+  _updatedBy?: string;
+}

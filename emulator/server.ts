@@ -12,6 +12,10 @@ import {
   validationFailed,
 } from "./errors";
 import { decideFault, sendHostile, type FaultDecision } from "./faults";
+import { seedEnvironments, startingEnvironments, tenantOfKey } from "./environments";
+import type { EnvironmentRecord } from "./records";
+import { environmentRoutes } from "./routes/environments";
+import { environmentVariableRoutes } from "./routes/environmentVariables";
 import { eventRoutes } from "./routes/events";
 import { integrationRoutes } from "./routes/integrations";
 import { messageRoutes } from "./routes/messages";
@@ -19,7 +23,7 @@ import { subscriberRoutes } from "./routes/subscribers";
 import { workflowRoutes } from "./routes/workflows";
 import { Store, type Tenant } from "./store";
 import type { Behaviour, Faults, LoggedRequest, Reply, Route } from "./types";
-import { secretEquals, seededRandom, stableHash, TokenBucket } from "./util";
+import { seededRandom, stableHash, TokenBucket } from "./util";
 
 export type { Behaviour, Faults, LoggedRequest } from "./types";
 
@@ -30,7 +34,10 @@ const LOG_BODY_LIMIT = 64 * 1024;
 const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 
 /** Every API operation the emulator serves, one table per resource. */
-const ROUTES: Route[] = [...integrationRoutes, ...subscriberRoutes, ...workflowRoutes, ...eventRoutes, ...messageRoutes];
+const ROUTES: Route[] = [
+  ...integrationRoutes, ...subscriberRoutes, ...workflowRoutes, ...eventRoutes, ...messageRoutes,
+  ...environmentRoutes, ...environmentVariableRoutes,
+];
 
 interface CompiledRoute { route: Route; pattern: RegExp; names: string[] }
 
@@ -76,16 +83,18 @@ export class EmulatorApp implements ControlTarget {
   behaviour: Behaviour;
   faults: Faults = {};
   private random = Math.random;
-  private readonly tenants: Map<string, Tenant>;
+  /** The environments of the configured keys, put back on every reset (environments.ts). */
+  private readonly startingEnvironments: EnvironmentRecord[];
   private readonly buckets = new Map<string, TokenBucket>();
   private readonly idempotency = new Map<string, { hash: string; done: boolean; reply?: Reply; at: number }>();
   private log: LoggedRequest[] = [];
   private seq = 0;
 
-  constructor(opts: { keys: Map<string, Tenant>; behaviour: Behaviour; statePath?: string }) {
-    this.tenants = opts.keys;
+  constructor(opts: { apiKeys: string[]; behaviour: Behaviour; statePath?: string }) {
     this.behaviour = opts.behaviour;
     this.store = new Store(opts.statePath);
+    this.startingEnvironments = startingEnvironments(opts.apiKeys);
+    seedEnvironments(this.store, this.startingEnvironments);
   }
 
   /** node:http entry point. */
@@ -165,14 +174,15 @@ export class EmulatorApp implements ControlTarget {
     return undefined;
   }
 
-  /** `Authorization: ApiKey <key>`, compared in constant time with every configured key. */
+  /**
+   * `Authorization: ApiKey <key>`, compared in constant time with every key of every environment
+   * the store holds: the configured ones and those of environments created through the API.
+   */
   private authenticate(x: Exchange): End | undefined {
     const header = headerOf(x.req, "authorization");
     const m = header ? /^ApiKey (.+)$/.exec(header) : null;
-    const presented = m ? m[1]! : "";
-    for (const [k, t] of this.tenants) {
-      if (secretEquals(presented, k) && m) [x.key, x.tenant] = [k, t];
-    }
+    const found = tenantOfKey(this.store, m ? m[1]! : "");
+    if (m && found) [x.key, x.tenant] = [found.key, found.tenant];
     return x.tenant ? undefined : failure(unauthorized(), x);
   }
 
@@ -340,6 +350,7 @@ export class EmulatorApp implements ControlTarget {
 
   reset(): void {
     this.store.reset();
+    seedEnvironments(this.store, this.startingEnvironments);
     this.log = [];
     this.idempotency.clear();
     this.buckets.clear();

@@ -1,6 +1,7 @@
 /** The emulator's in-memory store, optionally saved to a JSON file. */
 import { readFileSync, writeFileSync, renameSync, existsSync } from "node:fs";
 import type { EventRecord, IntegrationRecord, MessageRecord, SubscriberRecord, WorkflowRecord } from "./records";
+import type { EnvironmentRecord, EnvironmentVariableRecord } from "./records";
 
 /** An API key and where its records live. */
 export interface Tenant {
@@ -17,9 +18,15 @@ export interface StoreData {
   workflows: WorkflowRecord[];
   events: EventRecord[];
   messages: MessageRecord[];
+  /** The organisations' environments (the tenants API keys belong to). */
+  environments: EnvironmentRecord[];
+  environmentVariables: EnvironmentVariableRecord[];
 }
 
-const empty = (): StoreData => ({ integrations: [], subscribers: [], workflows: [], events: [], messages: [] });
+const empty = (): StoreData => ({
+  integrations: [], subscribers: [], workflows: [], events: [], messages: [],
+  environments: [], environmentVariables: [],
+});
 
 /**
  * The records of the caller's environment: the one tenant filter every route uses. Integrations

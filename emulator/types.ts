@@ -13,7 +13,26 @@ export interface Behaviour {
   rateLimit?: { rate: number; burst: number };
   /** The subscription plan's history window: the events list starts no earlier than this many days ago. */
   retentionDays: number;
+  /**
+   * The organisation's plan, for the "manage environments" feature gate of environment create and
+   * delete: `free` and `pro` answer 402, the others allow (production-notes.md, Third pass §1).
+   */
+  plan: Plan;
+  /** Most environments an organisation may have, Development and Production included (production's flag default 10). */
+  environmentLimit: number;
+  /** Most environment variables an organisation may have (production's flag default 10). */
+  environmentVariableLimit: number;
+  /**
+   * API keys scoped to their own environment for environment routes, as the newer upstream has it:
+   * the list shows only the caller's own keys, a create answers none, and updating or deleting
+   * another environment answers 403. Off by default (the notes' 2026-04 reading).
+   */
+  scopedEnvironmentKeys: boolean;
 }
+
+/** The service's plans (packages/shared/src/consts/feature-tiers-constants.ts of the service). */
+export const PLANS = ["free", "pro", "business", "enterprise", "unlimited"] as const;
+export type Plan = (typeof PLANS)[number];
 
 /** The hostile bodies a client robustness test can ask for. */
 export const HOSTILE_KINDS = ["html", "truncated", "wrong-types", "missing-fields", "huge", "trickle", "echo-key"] as const;

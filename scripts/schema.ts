@@ -164,7 +164,10 @@ export function buildSchema(): Json {
     functions[tok(f.name)] = {
       description: f.doc,
       inputs: { properties: inputs.properties, ...(inputs.required.length ? { required: inputs.required } : {}) },
-      outputs: { properties: outputs.properties, ...(outputs.required.length ? { required: outputs.required } : {}) },
+      outputs: {
+        properties: Object.fromEntries(Object.entries(outputs.properties).map(([k, v]) => [k, f.secretResults?.includes(k) ? { ...v, secret: true } : v])),
+        ...(outputs.required.length ? { required: outputs.required } : {}),
+      },
     };
   }
 

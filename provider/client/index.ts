@@ -5,6 +5,8 @@ import { WorkflowsApi } from "./workflows";
 import { SubscribersApi } from "./subscribers";
 import { MessagesApi } from "./messages";
 import { EventsApi } from "./events";
+import { EnvironmentsApi } from "./environments";
+import { EnvironmentVariablesApi } from "./environmentVariables";
 
 /** Typed access to every operation of the service. */
 export class NotifyClient {
@@ -14,6 +16,8 @@ export class NotifyClient {
   readonly subscribers: SubscribersApi;
   readonly messages: MessagesApi;
   readonly events: EventsApi;
+  readonly environments: EnvironmentsApi;
+  readonly environmentVariables: EnvironmentVariablesApi;
 
   constructor(options: TransportOptions) {
     this.http = new HttpTransport(options);
@@ -22,6 +26,8 @@ export class NotifyClient {
     this.subscribers = new SubscribersApi(this.http);
     this.messages = new MessagesApi(this.http);
     this.events = new EventsApi(this.http);
+    this.environments = new EnvironmentsApi(this.http);
+    this.environmentVariables = new EnvironmentVariablesApi(this.http);
   }
 
   /** Closes the connections. */

@@ -10,10 +10,11 @@ import { clientFor, providerSettings, settingsFromConfig, type ConnectionSetting
 import { NotifyConfigError } from "../client/errors";
 import { collect, paginateEvents, paginateMessages, paginateSubscribers, paginateWorkflows } from "../client/paginate";
 import {
-  CHANNELS, Channel, ChannelType, ContextKey, EventResult, IntegrationSummary, MessageResult, OrderDirection, Severity,
+  CHANNELS, Channel, ChannelType, ContextKey, EnvironmentResult, EventResult, IntegrationSummary, MessageResult, OrderDirection, Severity,
   SubscriberResult, WorkflowStatusInput, WorkflowSummary,
 } from "../schemas";
 import { propertyPath } from "../resources/check";
+import { stripUndefined } from "../resources/diff";
 import type { InputOf } from "../resources/fields";
 
 /** Upper bound of `maxResults` for every function. */
@@ -52,16 +53,21 @@ export interface FunctionDefinition<A extends z.ZodObject = z.ZodObject, R exten
   result: R;
   fn: (...args: ArgsParam<z.input<A>>) => Promise<z.output<R>>;
   output: (...args: ArgsParam<InputOf<z.input<A>>>) => pulumi.Output<z.output<R>>;
+  /** Top-level result keys that hold secrets: the `*Output` twin's result is then secret, and so are they in an invoke's answer. */
+  secretResults?: readonly string[];
 }
 /** A function's parameter: optional when every argument is. */
 type ArgsParam<T> = {} extends T ? [args?: T] : [args: T];
 
 export function defineFunction<A extends z.ZodObject, R extends z.ZodType>(
-  name: string, doc: string, args: A, result: R, run: (args: z.output<A>) => Promise<z.output<R>>,
+  name: string, doc: string, args: A, result: R, run: (args: z.output<A>) => Promise<z.output<R>>, secretResults?: readonly string[],
 ): FunctionDefinition<A, R> {
   const fn = async (...a: ArgsParam<z.input<A>>) => run(validate(name, args, a[0]));
-  const output = (...a: ArgsParam<InputOf<z.input<A>>>) => pulumi.output(a[0] ?? {}).apply((v) => fn(...([v] as ArgsParam<z.input<A>>)));
-  return { name, doc, args, result, fn, output };
+  const output = (...a: ArgsParam<InputOf<z.input<A>>>) => {
+    const out = pulumi.output(a[0] ?? {}).apply((v) => fn(...([v] as ArgsParam<z.input<A>>)));
+    return secretResults?.length ? (pulumi.secret(out) as unknown as pulumi.Output<z.output<R>>) : out;
+  };
+  return { name, doc, args, result, fn, output, ...(secretResults ? { secretResults } : {}) };
 }
 
 const maxResults = z.number().int().min(1).max(MAX_RESULTS_LIMIT).optional();
@@ -179,8 +185,24 @@ const workflows = defineFunction("getWorkflows", "Workflows of the environment."
     ({ workflows: await collect(paginateWorkflows(clientFor(connection()).workflows, { ...rest, limit: 100 }, max)) }));
 export const { fn: getWorkflows, output: getWorkflowsOutput } = workflows;
 
+const environments = defineFunction("getEnvironments",
+  "The organisation's environments (Development, Production and the custom ones) with their API keys, which are secret: the `*Output` twin's result is secret, and the plain function's `apiKeys` should be wrapped with `pulumi.secret` before they are exported.",
+  z.strictObject({
+    name: z.string().optional().describe("Only the environment with this name."),
+  }),
+  z.object({ environments: z.array(EnvironmentResult) }),
+  async (a) => ({
+    environments: (await clientFor(connection()).environments.list()).filter((e) => a.name === undefined || e.name === a.name).map((e) => stripUndefined({
+      _id: e._id, name: e.name, identifier: e.identifier, type: e.type, color: e.color, _parentId: e._parentId, slug: e.slug,
+      // The list gives keys in clear; an encrypted one (`nvsk.`) is not usable and is left out.
+      apiKeys: (e.apiKeys ?? []).map((k) => k.key).filter((k) => !k.startsWith("nvsk.")),
+    })),
+  }),
+  ["environments"]);
+export const { fn: getEnvironments, output: getEnvironmentsOutput } = environments;
+
 /** Every function, in the order schema.json and the docs list them. */
-export const FUNCTIONS: readonly FunctionDefinition[] = [subscriber, subscribers, messages, events, event, integrations, workflows];
+export const FUNCTIONS: readonly FunctionDefinition[] = [subscriber, subscribers, messages, events, event, integrations, workflows, environments];
 
 /** Arguments and results of the functions, for programs that name them. */
 export type GetSubscriberArgs = z.input<typeof subscriber.args>;
@@ -191,5 +213,7 @@ export type GetEventsArgs = z.input<typeof events.args>;
 export type GetEventArgs = z.input<typeof event.args>;
 export type GetIntegrationsArgs = z.input<typeof integrations.args>;
 export type GetWorkflowsArgs = z.input<typeof workflows.args>;
+export type GetEnvironmentsArgs = z.input<typeof environments.args>;
+export type GetEnvironmentsResult = z.output<typeof environments.result>;
 
 export { CHANNELS };

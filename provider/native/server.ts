@@ -300,7 +300,7 @@ export function handlers(): Partial<provrpc.IResourceProviderServer> {
       const fn = functionOf(req.getTok());
       const result = await fn.fn(fromStruct(req.getArgs()).props as never);
       const res = new provproto.InvokeResponse();
-      res.setReturn(toStruct(stripUndefined(result) as Props));
+      res.setReturn(toStruct(stripUndefined(result) as Props, fn.secretResults ?? []));
       return res;
     }),
 

@@ -70,6 +70,8 @@ export interface ResourceSpec<I extends Fields, O extends OutputFields> {
   inputs: I;
   /** Output-only fields; `declaredKeys` is added when not given. */
   outputs: O;
+  /** Output-only fields kept secret in state and previews (an environment's API keys). */
+  secretOutputs?: readonly (keyof O & string)[];
 }
 
 /** The keys of the fields with fact F (any key, for a table of unknown fields). */
@@ -87,8 +89,8 @@ export interface ResourceTable<I extends Fields = Fields, O extends OutputFields
   inputKeys: readonly Compared<I>[];
   /** The input keys whose change replaces the object. */
   replaceOnChange: readonly KeysWhere<I, "replaces">[];
-  /** The input (and output) keys kept secret. */
-  secretKeys: readonly KeysWhere<I, "secret">[];
+  /** The input (and output) keys kept secret: the secret inputs, then the table's `secretOutputs`. */
+  secretKeys: readonly (KeysWhere<I, "secret"> | (keyof O & string))[];
   /** The input keys compared whole. */
   exactKeys: readonly KeysWhere<I, "exact">[];
   /** The inputs that steer the provider; kept in outputs so a refresh returns them. */
@@ -112,7 +114,7 @@ export function defineResource<I extends Fields, O extends OutputFields>(spec: R
     schema: z.strictObject({ ...Object.fromEntries(entries.map(([k, f]) => [k, f.type])), __provider: z.string().optional() }) as never,
     inputKeys,
     replaceOnChange: where((f) => f.replaces || f.createOnly),
-    secretKeys: where((f) => f.secret),
+    secretKeys: [...where((f) => f.secret), ...(spec.secretOutputs ?? [])],
     exactKeys: where((f) => f.exact),
     controlKeys: where((f) => f.control),
     outputKeys: [...inputKeys, ...Object.keys(outputs)],

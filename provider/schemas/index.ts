@@ -5,3 +5,4 @@ export * from "./subscriber";
 export * from "./workflow";
 export * from "./message";
 export * from "./event";
+export * from "./environment";

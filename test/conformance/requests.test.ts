@@ -146,6 +146,25 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     await notify.getIntegrations({ channel: "email", activeOnly: true });
     await notify.getWorkflows({ query: "wel", tags: ["onboarding"], status: ["ACTIVE"], orderBy: "name", orderDirection: "ASC" });
 
+    // Environments and environment variables: create (with parentId), read, update, adopt, delete; getEnvironments.
+    const environment = loadPackage<ResourceModule>("/dist/provider/resources/environment");
+    const variable = loadPackage<ResourceModule>("/dist/provider/resources/environmentVariable");
+    const staging = await created(environment, { name: "Staging", color: "#3498db", parentId: "env_env0" });
+    await environment.provider.read(staging.id, staging.outs);
+    await environment.provider.update(staging.id, staging.outs, { ...staging.inputs, name: "Stage", color: "#000000" });
+    await client.environments.create({ name: "Existing", color: "#111111" });
+    const adoptedEnv = await created(environment, { name: "Existing", color: "#222222", adopt: true });
+    const baseUrl = await created(variable, { key: "BASE_URL", type: "string", isSecret: true, values: { env_env0: "https://dev.example.com" } });
+    await variable.provider.read(baseUrl.id, baseUrl.outs);
+    await variable.provider.update(baseUrl.id, baseUrl.outs, { ...baseUrl.inputs, isSecret: false, values: { env_env0: "https://dev2.example.com" } });
+    await client.environmentVariables.create({ key: "EXISTING" });
+    const adoptedVar = await created(variable, { key: "EXISTING", values: { env_env0: "x" }, adopt: true });
+    await client.environmentVariables.list("base");
+    await notify.getEnvironments({ name: "Development" });
+    for (const [mod, r] of [[variable, baseUrl], [variable, adoptedVar], [environment, staging], [environment, adoptedEnv]] as const) {
+      await mod.provider.delete(r.id, r.outs);
+    }
+
     // Deletes, the credentials first (they need their integration).
     await credentials.provider.delete(readopted.id, readopted.outs);
     for (const [mod, r] of [[workflow, welcome], [workflow, adoptedWorkflow], [integration, sendgrid], [integration, slack], [integration, adopted]] as const) {
@@ -164,9 +183,11 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
         .map((m) => `${r.method} ${r.route}: ${m}`);
     });
     expect(mismatches).toEqual([]);
-    // Every request succeeded but the two creates that meet an existing object, which adopt then
-    // takes over: a refused request would leave its operation's later calls unsent.
-    expect(log.filter((r) => r.status >= 400).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(["POST /v1/integrations 409", "POST /v2/workflows 409"]);
+    // Every request succeeded but the creates that meet an existing object, which adopt then takes
+    // over (an environment's name taken is a 400): a refused request would leave its operation's later calls unsent.
+    expect(log.filter((r) => r.status >= 400).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+      "POST /v1/integrations 409", "POST /v2/workflows 409", "POST /v1/environments 400", "POST /v1/environment-variables 409",
+    ]);
     expect([...new Set(log.map((r) => `${r.method} ${r.route}`))].sort()).toEqual(clientOperations());
   });
 });

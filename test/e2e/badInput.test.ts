@@ -12,12 +12,14 @@ import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
 
-type Row = [label: string, kind: "Integration" | "Workflow" | "SubscriberCredentials" | `fn:${string}`, args: Record<string, unknown>, expected: RegExp];
+type Row = [label: string, kind: "Integration" | "Workflow" | "SubscriberCredentials" | "Environment" | "EnvironmentVariable" | `fn:${string}`, args: Record<string, unknown>, expected: RegExp];
 
 const int = (over: Record<string, unknown>) => ({ identifier: "bad", providerId: "sendgrid", channel: "email", ...over });
 const wf = (over: Record<string, unknown>) => ({ workflowId: "bad", name: "Bad", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "hi" } }], ...over });
 const step = (s: Record<string, unknown>) => wf({ steps: [s] });
 const cred = (over: Record<string, unknown>) => ({ subscriberId: "alice", providerId: "slack", credentials: { webhookUrl: "https://hooks.example/x" }, ...over });
+const envr = (over: Record<string, unknown>) => ({ name: "Staging", color: "#3498db", ...over });
+const envVar = (over: Record<string, unknown>) => ({ key: "BASE_URL", values: { env_env0: "https://x" }, ...over });
 const without = (o: Record<string, unknown>, k: string) => { const c = { ...o }; delete c[k]; return c; };
 
 const ROWS: Row[] = [
@@ -74,7 +76,19 @@ const ROWS: Row[] = [
   ["misspelt channel credential", "SubscriberCredentials", cred({ credentials: { webhookurl: "https://hooks.example/x" } }), /webhookurl.*did you mean .webhookUrl/],
   ["deviceTokens not a list", "SubscriberCredentials", cred({ providerId: "fcm", credentials: { deviceTokens: "abc" } }), /credentials\.deviceTokens: must be an array/],
   ["newline in subscriberId", "SubscriberCredentials", cred({ subscriberId: "ali\u000bce" }), /subscriberId: must not contain control characters/],
+  // Environment
+  ["environment colour that is not hex", "Environment", envr({ color: "blue" }), /color: must be a hex colour such as #3498db/],
+  ["environment without a colour", "Environment", without(envr({}), "color"), /color: is required to create an environment/],
+  ["environment named Development without adopt", "Environment", envr({ name: "Development" }), /name: the Development environment always exists and cannot be created; set adopt: true/],
+  ["environment named production in lower case", "Environment", envr({ name: "production" }), /name: the service reserves Development and Production/],
+  ["environment name with surrounding spaces", "Environment", envr({ name: " Staging " }), /name: must not start or end with whitespace/],
+  // EnvironmentVariable
+  ["variable key starting with a digit", "EnvironmentVariable", envVar({ key: "1URL" }), /key: must start with a letter followed by letters, digits or underscores/],
+  ["variable value over 256 characters", "EnvironmentVariable", envVar({ values: { env_env0: "v".repeat(300) } }), /values\.env_env0: must be at most 256 characters/],
+  ["variable value that is the mask", "EnvironmentVariable", envVar({ values: { env_env0: "\u2022".repeat(8) } }), /values\.env_env0: must not be the mask/],
+  ["variable of an unknown type", "EnvironmentVariable", envVar({ type: "number" }), /type: must be one of "string"/],
   // Functions
+  ["getEnvironments unknown argument", "fn:getEnvironments", { nmae: "Development" }, /getEnvironments: invalid arguments: unknown argument "nmae"/],
   ["getSubscribers page size over 100", "fn:getSubscribers", { limit: 500 }, /getSubscribers: invalid arguments: limit/],
   ["getSubscribers maxResults 0", "fn:getSubscribers", { maxResults: 0 }, /getSubscribers: invalid arguments: maxResults/],
   ["getMessages unknown channel", "fn:getMessages", { channel: "fax" }, /getMessages: invalid arguments: channel: must be one of/],
@@ -117,9 +131,9 @@ describe.each(Object.keys(FRONT_ENDS) as (keyof typeof FRONT_ENDS)[])("bad input
     await emu?.close();
   });
 
-  it("has at least 40 rows across the three resources and the functions", () => {
+  it("has at least 40 rows across the five resources and the functions", () => {
     expect(ROWS.length).toBeGreaterThanOrEqual(40);
-    expect(new Set(ROWS.map((r) => r[1].startsWith("fn:") ? "fn" : r[1]))).toEqual(new Set(["Integration", "Workflow", "SubscriberCredentials", "fn"]));
+    expect(new Set(ROWS.map((r) => r[1].startsWith("fn:") ? "fn" : r[1]))).toEqual(new Set(["Integration", "Workflow", "SubscriberCredentials", "Environment", "EnvironmentVariable", "fn"]));
   });
 
   it.each(ROWS)("%s (%s)", async (...row) => {

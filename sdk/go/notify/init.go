@@ -21,6 +21,10 @@ func (m *module) Version() semver.Version {
 
 func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi.Resource, err error) {
 	switch typ {
+	case "notify:index:Environment":
+		r = &Environment{}
+	case "notify:index:EnvironmentVariable":
+		r = &EnvironmentVariable{}
 	case "notify:index:Integration":
 		r = &Integration{}
 	case "notify:index:SubscriberCredentials":

@@ -401,6 +401,170 @@ func (o ChannelTypeArrayOutput) Index(i pulumi.IntInput) ChannelTypeOutput {
 	}).(ChannelTypeOutput)
 }
 
+// The variable's type; `string`, the only one.
+type EnvironmentVariableType string
+
+const (
+	EnvironmentVariableTypeString = EnvironmentVariableType("string")
+)
+
+func (EnvironmentVariableType) ElementType() reflect.Type {
+	return reflect.TypeOf((*EnvironmentVariableType)(nil)).Elem()
+}
+
+func (e EnvironmentVariableType) ToEnvironmentVariableTypeOutput() EnvironmentVariableTypeOutput {
+	return pulumi.ToOutput(e).(EnvironmentVariableTypeOutput)
+}
+
+func (e EnvironmentVariableType) ToEnvironmentVariableTypeOutputWithContext(ctx context.Context) EnvironmentVariableTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(EnvironmentVariableTypeOutput)
+}
+
+func (e EnvironmentVariableType) ToEnvironmentVariableTypePtrOutput() EnvironmentVariableTypePtrOutput {
+	return e.ToEnvironmentVariableTypePtrOutputWithContext(context.Background())
+}
+
+func (e EnvironmentVariableType) ToEnvironmentVariableTypePtrOutputWithContext(ctx context.Context) EnvironmentVariableTypePtrOutput {
+	return EnvironmentVariableType(e).ToEnvironmentVariableTypeOutputWithContext(ctx).ToEnvironmentVariableTypePtrOutputWithContext(ctx)
+}
+
+func (e EnvironmentVariableType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e EnvironmentVariableType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e EnvironmentVariableType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e EnvironmentVariableType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type EnvironmentVariableTypeOutput struct{ *pulumi.OutputState }
+
+func (EnvironmentVariableTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EnvironmentVariableType)(nil)).Elem()
+}
+
+func (o EnvironmentVariableTypeOutput) ToEnvironmentVariableTypeOutput() EnvironmentVariableTypeOutput {
+	return o
+}
+
+func (o EnvironmentVariableTypeOutput) ToEnvironmentVariableTypeOutputWithContext(ctx context.Context) EnvironmentVariableTypeOutput {
+	return o
+}
+
+func (o EnvironmentVariableTypeOutput) ToEnvironmentVariableTypePtrOutput() EnvironmentVariableTypePtrOutput {
+	return o.ToEnvironmentVariableTypePtrOutputWithContext(context.Background())
+}
+
+func (o EnvironmentVariableTypeOutput) ToEnvironmentVariableTypePtrOutputWithContext(ctx context.Context) EnvironmentVariableTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v EnvironmentVariableType) *EnvironmentVariableType {
+		return &v
+	}).(EnvironmentVariableTypePtrOutput)
+}
+
+func (o EnvironmentVariableTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o EnvironmentVariableTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e EnvironmentVariableType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o EnvironmentVariableTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o EnvironmentVariableTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e EnvironmentVariableType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type EnvironmentVariableTypePtrOutput struct{ *pulumi.OutputState }
+
+func (EnvironmentVariableTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**EnvironmentVariableType)(nil)).Elem()
+}
+
+func (o EnvironmentVariableTypePtrOutput) ToEnvironmentVariableTypePtrOutput() EnvironmentVariableTypePtrOutput {
+	return o
+}
+
+func (o EnvironmentVariableTypePtrOutput) ToEnvironmentVariableTypePtrOutputWithContext(ctx context.Context) EnvironmentVariableTypePtrOutput {
+	return o
+}
+
+func (o EnvironmentVariableTypePtrOutput) Elem() EnvironmentVariableTypeOutput {
+	return o.ApplyT(func(v *EnvironmentVariableType) EnvironmentVariableType {
+		if v != nil {
+			return *v
+		}
+		var ret EnvironmentVariableType
+		return ret
+	}).(EnvironmentVariableTypeOutput)
+}
+
+func (o EnvironmentVariableTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o EnvironmentVariableTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *EnvironmentVariableType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// EnvironmentVariableTypeInput is an input type that accepts values of the EnvironmentVariableType enum
+// A concrete instance of `EnvironmentVariableTypeInput` can be one of the following:
+//
+//	EnvironmentVariableTypeString
+type EnvironmentVariableTypeInput interface {
+	pulumi.Input
+
+	ToEnvironmentVariableTypeOutput() EnvironmentVariableTypeOutput
+	ToEnvironmentVariableTypeOutputWithContext(context.Context) EnvironmentVariableTypeOutput
+}
+
+var environmentVariableTypePtrType = reflect.TypeOf((**EnvironmentVariableType)(nil)).Elem()
+
+type EnvironmentVariableTypePtrInput interface {
+	pulumi.Input
+
+	ToEnvironmentVariableTypePtrOutput() EnvironmentVariableTypePtrOutput
+	ToEnvironmentVariableTypePtrOutputWithContext(context.Context) EnvironmentVariableTypePtrOutput
+}
+
+type environmentVariableTypePtr string
+
+func EnvironmentVariableTypePtr(v string) EnvironmentVariableTypePtrInput {
+	return (*environmentVariableTypePtr)(&v)
+}
+
+func (*environmentVariableTypePtr) ElementType() reflect.Type {
+	return environmentVariableTypePtrType
+}
+
+func (in *environmentVariableTypePtr) ToEnvironmentVariableTypePtrOutput() EnvironmentVariableTypePtrOutput {
+	return pulumi.ToOutput(in).(EnvironmentVariableTypePtrOutput)
+}
+
+func (in *environmentVariableTypePtr) ToEnvironmentVariableTypePtrOutputWithContext(ctx context.Context) EnvironmentVariableTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(EnvironmentVariableTypePtrOutput)
+}
+
 // A comparison operator of a condition.
 type FieldFilterOperator string
 
@@ -2395,6 +2559,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelTypeInput)(nil)).Elem(), ChannelType("in_app"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelTypePtrInput)(nil)).Elem(), ChannelType("in_app"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelTypeArrayInput)(nil)).Elem(), ChannelTypeArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EnvironmentVariableTypeInput)(nil)).Elem(), EnvironmentVariableType("string"))
+	pulumi.RegisterInputType(reflect.TypeOf((*EnvironmentVariableTypePtrInput)(nil)).Elem(), EnvironmentVariableType("string"))
 	pulumi.RegisterInputType(reflect.TypeOf((*FieldFilterOperatorInput)(nil)).Elem(), FieldFilterOperator("LARGER"))
 	pulumi.RegisterInputType(reflect.TypeOf((*FieldFilterOperatorPtrInput)(nil)).Elem(), FieldFilterOperator("LARGER"))
 	pulumi.RegisterInputType(reflect.TypeOf((*FieldFilterSourceInput)(nil)).Elem(), FieldFilterSource("subscriber"))
@@ -2424,6 +2590,8 @@ func init() {
 	pulumi.RegisterOutputType(ChannelTypeOutput{})
 	pulumi.RegisterOutputType(ChannelTypePtrOutput{})
 	pulumi.RegisterOutputType(ChannelTypeArrayOutput{})
+	pulumi.RegisterOutputType(EnvironmentVariableTypeOutput{})
+	pulumi.RegisterOutputType(EnvironmentVariableTypePtrOutput{})
 	pulumi.RegisterOutputType(FieldFilterOperatorOutput{})
 	pulumi.RegisterOutputType(FieldFilterOperatorPtrOutput{})
 	pulumi.RegisterOutputType(FieldFilterSourceOutput{})

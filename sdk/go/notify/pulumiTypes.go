@@ -487,6 +487,101 @@ func (o ChannelPreferencesPtrOutput) Sms() ChannelPreferencePtrOutput {
 	}).(ChannelPreferencePtrOutput)
 }
 
+// An environment of the organisation, with its API keys.
+type EnvironmentResult struct {
+	// The environment's id.
+	_id string `pulumi:"_id"`
+	// Its parent environment, if it has one.
+	_parentId *string `pulumi:"_parentId"`
+	// Its API keys, usable as `notify:apiKey` (secret); empty where the caller may not read them.
+	ApiKeys []string `pulumi:"apiKeys"`
+	// Its hex colour.
+	Color *string `pulumi:"color"`
+	// The service-generated identifier.
+	Identifier string `pulumi:"identifier"`
+	// Its name.
+	Name string `pulumi:"name"`
+	// The URL slug.
+	Slug *string `pulumi:"slug"`
+	// `dev` (Development) or `prod` (Production and every custom environment).
+	Type *string `pulumi:"type"`
+}
+
+// An environment of the organisation, with its API keys.
+type EnvironmentResultOutput struct{ *pulumi.OutputState }
+
+func (EnvironmentResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EnvironmentResult)(nil)).Elem()
+}
+
+func (o EnvironmentResultOutput) ToEnvironmentResultOutput() EnvironmentResultOutput {
+	return o
+}
+
+func (o EnvironmentResultOutput) ToEnvironmentResultOutputWithContext(ctx context.Context) EnvironmentResultOutput {
+	return o
+}
+
+// The environment's id.
+func (o EnvironmentResultOutput) _id() pulumi.StringOutput {
+	return o.ApplyT(func(v EnvironmentResult) string { return v._id }).(pulumi.StringOutput)
+}
+
+// Its parent environment, if it has one.
+func (o EnvironmentResultOutput) _parentId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EnvironmentResult) *string { return v._parentId }).(pulumi.StringPtrOutput)
+}
+
+// Its API keys, usable as `notify:apiKey` (secret); empty where the caller may not read them.
+func (o EnvironmentResultOutput) ApiKeys() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v EnvironmentResult) []string { return v.ApiKeys }).(pulumi.StringArrayOutput)
+}
+
+// Its hex colour.
+func (o EnvironmentResultOutput) Color() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EnvironmentResult) *string { return v.Color }).(pulumi.StringPtrOutput)
+}
+
+// The service-generated identifier.
+func (o EnvironmentResultOutput) Identifier() pulumi.StringOutput {
+	return o.ApplyT(func(v EnvironmentResult) string { return v.Identifier }).(pulumi.StringOutput)
+}
+
+// Its name.
+func (o EnvironmentResultOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v EnvironmentResult) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The URL slug.
+func (o EnvironmentResultOutput) Slug() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EnvironmentResult) *string { return v.Slug }).(pulumi.StringPtrOutput)
+}
+
+// `dev` (Development) or `prod` (Production and every custom environment).
+func (o EnvironmentResultOutput) Type() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EnvironmentResult) *string { return v.Type }).(pulumi.StringPtrOutput)
+}
+
+type EnvironmentResultArrayOutput struct{ *pulumi.OutputState }
+
+func (EnvironmentResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]EnvironmentResult)(nil)).Elem()
+}
+
+func (o EnvironmentResultArrayOutput) ToEnvironmentResultArrayOutput() EnvironmentResultArrayOutput {
+	return o
+}
+
+func (o EnvironmentResultArrayOutput) ToEnvironmentResultArrayOutputWithContext(ctx context.Context) EnvironmentResultArrayOutput {
+	return o
+}
+
+func (o EnvironmentResultArrayOutput) Index(i pulumi.IntInput) EnvironmentResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) EnvironmentResult {
+		return vs[0].([]EnvironmentResult)[vs[1].(int)]
+	}).(EnvironmentResultOutput)
+}
+
 // A triggered event (a notification) with its jobs and their execution details.
 type Event struct {
 	// `_digestedNotificationId`, as the service returns it.
@@ -6945,6 +7040,8 @@ func init() {
 	pulumi.RegisterOutputType(ChannelPreferencePtrOutput{})
 	pulumi.RegisterOutputType(ChannelPreferencesOutput{})
 	pulumi.RegisterOutputType(ChannelPreferencesPtrOutput{})
+	pulumi.RegisterOutputType(EnvironmentResultOutput{})
+	pulumi.RegisterOutputType(EnvironmentResultArrayOutput{})
 	pulumi.RegisterOutputType(EventOutput{})
 	pulumi.RegisterOutputType(EventArrayOutput{})
 	pulumi.RegisterOutputType(EventJobsOutput{})

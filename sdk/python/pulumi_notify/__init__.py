@@ -7,6 +7,9 @@ from . import _utilities
 import typing
 # Export this package's modules as members:
 from ._enums import *
+from .environment import *
+from .environment_variable import *
+from .get_environments import *
 from .get_event import *
 from .get_events import *
 from .get_integrations import *
@@ -36,6 +39,8 @@ _utilities.register(
   "mod": "index",
   "fqn": "pulumi_notify",
   "classes": {
+   "notify:index:Environment": "Environment",
+   "notify:index:EnvironmentVariable": "EnvironmentVariable",
    "notify:index:Integration": "Integration",
    "notify:index:SubscriberCredentials": "SubscriberCredentials",
    "notify:index:Workflow": "Workflow"

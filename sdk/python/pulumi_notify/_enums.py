@@ -9,6 +9,7 @@ from enum import Enum
 __all__ = [
     'Channel',
     'ChannelType',
+    'EnvironmentVariableType',
     'FieldFilterOperator',
     'FieldFilterSource',
     'GetSubscribersOrderBy',
@@ -46,6 +47,14 @@ class ChannelType(_builtins.str, Enum):
     CHAT = "chat"
     PUSH = "push"
     TOOL = "tool"
+
+
+@pulumi.type_token("notify:index:EnvironmentVariableType")
+class EnvironmentVariableType(_builtins.str, Enum):
+    """
+    The variable's type; `string`, the only one.
+    """
+    STRING = "string"
 
 
 @pulumi.type_token("notify:index:FieldFilterOperator")

@@ -20,6 +20,7 @@ __all__ = [
     'ChannelCredentials',
     'ChannelPreference',
     'ChannelPreferences',
+    'EnvironmentResult',
     'Event',
     'EventJobs',
     'EventJobsDigest',
@@ -293,6 +294,110 @@ class ChannelPreferences(dict):
         The SMS channel.
         """
         return pulumi.get(self, "sms")
+
+
+@pulumi.output_type
+class EnvironmentResult(dict):
+    """
+    An environment of the organisation, with its API keys.
+    """
+    def __init__(__self__, *,
+                 _id: _builtins.str,
+                 api_keys: Sequence[_builtins.str],
+                 identifier: _builtins.str,
+                 name: _builtins.str,
+                 _parent_id: Optional[_builtins.str] = None,
+                 color: Optional[_builtins.str] = None,
+                 slug: Optional[_builtins.str] = None,
+                 type: Optional[_builtins.str] = None):
+        """
+        An environment of the organisation, with its API keys.
+
+        :param _builtins.str _id: The environment's id.
+        :param Sequence[_builtins.str] api_keys: Its API keys, usable as `notify:apiKey` (secret); empty where the caller may not read them.
+        :param _builtins.str identifier: The service-generated identifier.
+        :param _builtins.str name: Its name.
+        :param _builtins.str _parent_id: Its parent environment, if it has one.
+        :param _builtins.str color: Its hex colour.
+        :param _builtins.str slug: The URL slug.
+        :param _builtins.str type: `dev` (Development) or `prod` (Production and every custom environment).
+        """
+        pulumi.set(__self__, "_id", _id)
+        pulumi.set(__self__, "api_keys", api_keys)
+        pulumi.set(__self__, "identifier", identifier)
+        pulumi.set(__self__, "name", name)
+        if _parent_id is not None:
+            pulumi.set(__self__, "_parent_id", _parent_id)
+        if color is not None:
+            pulumi.set(__self__, "color", color)
+        if slug is not None:
+            pulumi.set(__self__, "slug", slug)
+        if type is not None:
+            pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def _id(self) -> _builtins.str:
+        """
+        The environment's id.
+        """
+        return pulumi.get(self, "_id")
+
+    @_builtins.property
+    @pulumi.getter(name="apiKeys")
+    def api_keys(self) -> Sequence[_builtins.str]:
+        """
+        Its API keys, usable as `notify:apiKey` (secret); empty where the caller may not read them.
+        """
+        return pulumi.get(self, "api_keys")
+
+    @_builtins.property
+    @pulumi.getter
+    def identifier(self) -> _builtins.str:
+        """
+        The service-generated identifier.
+        """
+        return pulumi.get(self, "identifier")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Its name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="_parentId")
+    def _parent_id(self) -> Optional[_builtins.str]:
+        """
+        Its parent environment, if it has one.
+        """
+        return pulumi.get(self, "_parent_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def color(self) -> Optional[_builtins.str]:
+        """
+        Its hex colour.
+        """
+        return pulumi.get(self, "color")
+
+    @_builtins.property
+    @pulumi.getter
+    def slug(self) -> Optional[_builtins.str]:
+        """
+        The URL slug.
+        """
+        return pulumi.get(self, "slug")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Optional[_builtins.str]:
+        """
+        `dev` (Development) or `prod` (Production and every custom environment).
+        """
+        return pulumi.get(self, "type")
 
 
 @pulumi.output_type

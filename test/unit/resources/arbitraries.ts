@@ -143,6 +143,26 @@ export const credentialsInputs = (suffix: string) => fc.constantFrom(...CREDENTI
     }, { requiredKeys: ["webhookUrl"] }),
 })).map(strip);
 
+// ---------------------------------------------------------------- Environment, EnvironmentVariable
+
+const hexColor = fc.tuple(fc.constantFrom(3, 6), fc.boolean()).chain(([n, hash]) =>
+  fc.stringMatching(n === 3 ? /^[0-9a-fA-F]{3}$/ : /^[0-9a-fA-F]{6}$/).map((h) => (hash ? `#${h}` : `#${h.toLowerCase()}`)));
+
+/** Environment inputs: a name unique to the run (never Development or Production), a colour, the first key's environment as parent. */
+export const environmentInputs = (suffix: string) => fc.record({
+  name: fc.stringMatching(/^[A-Za-z][A-Za-z0-9 _-]{0,20}$/).map((n) => `${n}-${suffix}`),
+  color: hexColor,
+  parentId: opt(fc.constant("env_env0")),
+}, { requiredKeys: ["name", "color"] }).map(strip);
+
+/** EnvironmentVariable inputs: values of the API key's own environment only (an API key may write no other). */
+export const environmentVariableInputs = (suffix: string) => fc.record({
+  key: fc.stringMatching(/^[A-Za-z][A-Za-z0-9_]{0,12}$/).map((k) => `${k}_${suffix}`),
+  type: opt(fc.constant("string")),
+  isSecret: opt(fc.boolean()),
+  values: opt(fc.record({ env_env0: text(1, 60) })),
+}, { requiredKeys: ["key"] }).map(strip);
+
 /** Removes keys whose value is `undefined`, recursively. */
 export function strip<T>(v: T): T {
   if (Array.isArray(v)) return v.map(strip) as T;

@@ -21,7 +21,11 @@ import { SUBSCRIBER_CREDENTIALS } from "../../../provider/resources/subscriberCr
 import { WORKFLOW } from "../../../provider/resources/workflow";
 import { startTestEmulator, type TestEmulator } from "../../helpers/emulator";
 import { loadPackage } from "../../helpers/pulumi";
-import { createCredentialIntegrations, credentialsInputs, integrationInputs, workflowInputs } from "./arbitraries";
+import { ENVIRONMENT } from "../../../provider/resources/environment";
+import { ENVIRONMENT_VARIABLE } from "../../../provider/resources/environmentVariable";
+import {
+  createCredentialIntegrations, credentialsInputs, environmentInputs, environmentVariableInputs, integrationInputs, workflowInputs,
+} from "./arbitraries";
 
 type Obj = Record<string, unknown>;
 interface Provider {
@@ -73,6 +77,13 @@ const KINDS: Kind[] = [
     keys: SUBSCRIBER_CREDENTIALS.inputKeys, replaceOnChange: ["subscriberId", "providerId", "integrationIdentifier"], providerExact: [],
     prepare: async (emu, inputs) => { await emu.api("POST", "/v2/subscribers", { subscriberId: inputs.subscriberId }); },
   },
+  // An environment's name, colour and parent all change in place (UpdateEnvironmentRequestDto).
+  { name: "Environment", provider: () => impl("environment"), inputs: environmentInputs, keys: ENVIRONMENT.inputKeys, replaceOnChange: [], providerExact: [] },
+  {
+    // The key is the variable's identity (the resource id and what workflows reference): a new key is a new variable.
+    name: "EnvironmentVariable", provider: () => impl("environmentVariable"), inputs: environmentVariableInputs,
+    keys: ENVIRONMENT_VARIABLE.inputKeys, replaceOnChange: ["key"], providerExact: [],
+  },
 ];
 
 
@@ -85,6 +96,8 @@ describe("the arbitraries", () => {
     ["Integration", INTEGRATION, integrationInputs],
     ["Workflow", WORKFLOW, workflowInputs],
     ["SubscriberCredentials", SUBSCRIBER_CREDENTIALS, credentialsInputs],
+    ["Environment", ENVIRONMENT, environmentInputs],
+    ["EnvironmentVariable", ENVIRONMENT_VARIABLE, environmentVariableInputs],
   ] as const)("generate every input field of %s but adopt (which needs an object made outside the stack)", (_name, table, inputs) => {
     const seen = new Set(fc.sample(inputs("cover"), { numRuns: 300, seed: 1 }).flatMap((i) => Object.keys(i)));
     expect([...seen].sort()).toEqual(Object.keys(table.inputs).filter((k) => k !== "adopt").sort());

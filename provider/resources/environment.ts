@@ -1,0 +1,229 @@
+/**
+ * Environment: an environment of the organisation (a tenant with its own API keys and objects).
+ *
+ *   check   no request
+ *   diff    no request
+ *   create  POST /v1/environments (+ PUT /v1/environments/{id} for parentId), then GET /v1/environments;
+ *           with adopt (or for Development and Production): GET /v1/environments, then PUT
+ *   read    GET /v1/environments (the service has no read-one route)
+ *   update  PUT /v1/environments/{id} (partial: only the fields sent), then GET /v1/environments
+ *   delete  DELETE /v1/environments/{id} (a 404 counts as done; Development and Production are only forgotten)
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { NotifyApiError, isNotFound } from "../client/errors";
+import { clientFor } from "../config";
+import { SafeString, type Environment as ApiEnvironment, type UpdateEnvironmentBody } from "../schemas";
+import { checkWith, unknownKeyHint, type CheckFailure } from "./check";
+import { type DiffResult, declaredKeys, declaredKeysOf, project, stripUndefined } from "./diff";
+import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
+import { defineResource, diffOf, field, output, type ArgsOf, type OutputsOf, type StateOf } from "./fields";
+import { controlInputs, failure, readInputs } from "./lifecycle";
+
+/** The two environments every organisation has; the service refuses to create, rename or delete them. */
+export const SYSTEM_ENVIRONMENTS = ["Development", "Production"] as const;
+const isSystem = (name: unknown) => (SYSTEM_ENVIRONMENTS as readonly unknown[]).includes(name);
+
+/** class-validator's IsHexColor, which the service checks `color` with. */
+const HEX_COLOR = /^#?([0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+
+const EnvironmentName = SafeString(200).min(1, { error: "must not be empty" })
+  .refine((n) => n.trim() === n, { error: "must not start or end with whitespace (the service trims it, which would show as drift)" })
+  .refine((n) => isSystem(n) || !["development", "production"].includes(n.toLowerCase()), {
+    error: "the service reserves Development and Production (in any letter case); pick another name, or write Development or Production exactly with adopt: true to manage that environment",
+  });
+
+/** The field table of an {@link Environment}. */
+export const ENVIRONMENT = defineResource({
+  name: "Environment",
+  module: "environment",
+  doc: "An environment of the organisation: a tenant with its own API keys, integrations, workflows and subscribers. " +
+    "The id is the environment's `_id`. Creating and deleting environments through the API needs a plan with environment " +
+    "management (Business or above; the service answers 402 Payment Required otherwise). Development and Production always " +
+    "exist: declare them with `adopt: true` to manage their colour; they are never renamed or deleted.",
+  inputs: {
+    name: field(EnvironmentName, "The environment's name, unique in the organisation; the natural key for `adopt`. `Development` and `Production` need `adopt: true` and cannot be renamed."),
+    color: field(z.string().regex(HEX_COLOR, { error: "must be a hex colour such as #3498db" }).optional(),
+      "Hex colour shown in the dashboard. Required to create an environment; when left out of an adopted one, the service's stays.", { filled: true }),
+    parentId: field(SafeString(100).min(1, { error: "must not be empty" }).optional(),
+      "The parent environment's id. The service validates but ignores it on create, so the provider sets it with an update right after; " +
+      "a service that does not return it (`_parentId`) never shows it as drift."),
+    adopt: field(z.boolean().optional(), "Take over an existing environment with the same name instead of failing (needed for Development and Production).", { control: true }),
+  },
+  outputs: {
+    environmentId: output(z.string(), "The service's `_id`; also the resource id, and the `_environmentId` other objects name."),
+    organizationId: output(z.string(), "The organisation the environment belongs to."),
+    identifier: output(z.string(), "The identifier the service generated."),
+    slug: output(z.string().optional(), "The environment's URL slug."),
+    type: output(z.string().optional(), "`dev` for Development, `prod` for Production and every other environment."),
+    apiKeys: output(z.array(z.string()), "The environment's API keys, secret, as the list gives them (never the encrypted keys of the create answer). Empty where the service does not show them to the caller."),
+  },
+  secretOutputs: ["apiKeys"],
+});
+
+/** Inputs of an {@link Environment}. */
+export type EnvironmentArgs = ArgsOf<typeof ENVIRONMENT>;
+/** The state of an {@link Environment}. */
+export type EnvironmentState = StateOf<typeof ENVIRONMENT>;
+
+type Inputs = z.infer<typeof ENVIRONMENT.schema>;
+type Props = Record<string, unknown>;
+
+/** Maps the service's environment to outputs: its fields as the table names them; the usable keys only. */
+export function toEnvironmentOutputs(e: ApiEnvironment): Props {
+  return stripUndefined({
+    name: e.name,
+    color: e.color,
+    parentId: e._parentId ?? undefined,
+    environmentId: e._id,
+    organizationId: e._organizationId,
+    identifier: e.identifier,
+    slug: e.slug,
+    type: e.type ?? undefined,
+    // The create answer's keys are encrypted (`nvsk.`); only clear keys are usable.
+    apiKeys: (e.apiKeys ?? []).map((k) => k.key).filter((k) => !k.startsWith("nvsk.")),
+  });
+}
+
+/** Props after an apply or a read: the service's view, each declared input seen through its declared shape. */
+function outputsFor(e: ApiEnvironment, declared: Props, keys: string[], carried?: Props): EnvironmentState {
+  const svc = toEnvironmentOutputs(e);
+  // Fields a service may not return are carried, so they never show as drift.
+  for (const k of ["parentId", "color"]) if (svc[k] === undefined) svc[k] = carried?.[k] ?? declared[k];
+  const out: Props = { ...svc, ...controlInputs(declared, ENVIRONMENT.controlKeys), declaredKeys: keys };
+  for (const k of keys) out[k] = project(svc[k], declared[k]);
+  return stripUndefined(out) as EnvironmentState;
+}
+
+/** The update body: the declared fields, never the name of Development or Production (the service refuses any). */
+function updateBody(inputs: Inputs, currentName: string): UpdateEnvironmentBody {
+  return stripUndefined({ name: isSystem(currentName) || inputs.name === currentName ? undefined : inputs.name, color: inputs.color, parentId: inputs.parentId });
+}
+
+const PLAN_HINT = "The organisation's plan does not include managing environments through the API (the service answers 402 Payment Required on the Free and Pro plans). " +
+  "Create the environment in the dashboard and manage it here with adopt: true, or import it (its id is the environment's _id), or upgrade to a plan with environment management";
+const planHint = (err: unknown) => (err instanceof NotifyApiError && err.status === 402 ? PLAN_HINT : undefined);
+const nameTaken = (err: unknown) => err instanceof NotifyApiError && err.status === 400 && /must be unique/i.test(err.serviceMessage);
+
+async function current(id: string): Promise<ApiEnvironment> {
+  const e = await clientFor().environments.get(id);
+  if (!e) throw new Error(`environment ${id} is not in the organisation's list`);
+  return e;
+}
+
+/** Takes over `existing`: writes the declared fields that differ, and answers it as it then is. */
+async function adopt(existing: ApiEnvironment, inputs: Inputs): Promise<ApiEnvironment> {
+  const body = updateBody(inputs, existing.name);
+  if (Object.keys(body).length) await clientFor().environments.update(existing._id, body);
+  return current(existing._id);
+}
+
+/** The provider implementation, loaded in the engine's provider process. */
+export const provider = {
+  async check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
+    const failures = checkWith(ENVIRONMENT.schema, news, unknownKeyHint(Object.keys(ENVIRONMENT.inputs)));
+    if (isSystem(news.name) && news.adopt !== true) {
+      failures.push({ property: "name", reason: `name: the ${String(news.name)} environment always exists and cannot be created; set adopt: true to manage it (its colour), or pick another name` });
+    } else if (news.color === undefined && news.adopt !== true) {
+      failures.push({ property: "color", reason: "color: is required to create an environment (a hex colour such as #3498db); it may be left out only with adopt: true" });
+    }
+    return { inputs: stripUndefined(news), failures };
+  },
+
+  async diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {
+    return diffOf(ENVIRONMENT, olds, news);
+  },
+
+  async create(raw: Props) {
+    const inputs = raw as Inputs;
+    const keys = declaredKeys(raw, ENVIRONMENT.inputKeys);
+    const api = clientFor().environments;
+    const action = `create environment "${inputs.name}"`;
+    let env: ApiEnvironment;
+    try {
+      if (isSystem(inputs.name)) {
+        const existing = (await api.list()).find((e) => e.name === inputs.name);
+        if (!existing) throw new Error(`the organisation has no ${inputs.name} environment`);
+        env = await adopt(existing, inputs);
+      } else {
+        let id: string;
+        try {
+          id = (await api.create({ name: inputs.name, color: inputs.color! }))._id;
+        } catch (err) {
+          if (!nameTaken(err)) throw failure(action, err, planHint(err));
+          const existing = (await api.list()).find((e) => e.name === inputs.name);
+          // Our own earlier attempt may have gone through before a retry: take that one over.
+          if (!existing || (!inputs.adopt && (err as NotifyApiError).attempts <= 1)) {
+            throw failure(action, err, `An environment named "${inputs.name}" already exists; set adopt: true to manage it with this stack`);
+          }
+          id = existing._id;
+        }
+        // parentId is ignored by create; an update stores it.
+        env = await adopt(await current(id), inputs);
+      }
+    } catch (err) {
+      throw err instanceof Error && err.message.startsWith("Unable to") ? err : failure(action, err, planHint(err));
+    }
+    return { id: env._id, outs: outputsFor(env, raw, keys) };
+  },
+
+  async read(id: string, props: Props) {
+    const keys = declaredKeysOf(props) ?? [];
+    let env: ApiEnvironment | undefined;
+    try {
+      env = await clientFor().environments.get(id);
+    } catch (err) {
+      throw failure(`read environment ${id}`, err);
+    }
+    if (!env) return { id: "", props: {} };
+    const outs = outputsFor(env, props, keys, props);
+    return { id, props: outs, inputs: readInputs(props, outs, keys, ENVIRONMENT.controlKeys) };
+  },
+
+  async update(id: string, olds: Props, news: Props) {
+    const inputs = news as Inputs;
+    const keys = declaredKeys(news, ENVIRONMENT.inputKeys);
+    const action = `update environment "${inputs.name}"`;
+    if (isSystem(olds.name) && inputs.name !== olds.name) {
+      throw new Error(`Unable to ${action}: the ${String(olds.name)} environment cannot be renamed; declare another Environment for "${inputs.name}"`);
+    }
+    try {
+      const env = await adopt(await current(id), inputs);
+      return { outs: outputsFor(env, news, keys) };
+    } catch (err) {
+      throw failure(action, err);
+    }
+  },
+
+  async delete(id: string, props: Props) {
+    // The service refuses to delete Development and Production: removing one from the stack forgets it.
+    if (isSystem(props.name)) return;
+    try {
+      await clientFor().environments.delete(id);
+    } catch (err) {
+      if (isNotFound(err)) return;
+      const hint = err instanceof NotifyApiError && err.status === 402
+        ? "The plan does not allow deleting environments through the API: delete it in the dashboard, or keep it and remove it from the stack with `pulumi state delete`"
+        : undefined;
+      throw failure(`delete environment "${String(props.name)}"`, err, hint);
+    }
+  },
+};
+
+/** What this module's `__provider` line hands the engine's dynamic-provider plugin. */
+export const dynamicProvider = makeDynamicProvider(provider);
+
+/**
+ * An environment of the organisation: a tenant with its own API keys and objects. Its `apiKeys`
+ * output (secret) holds the keys that reach it.
+ *
+ * @example
+ * const staging = new notify.Environment("staging", { name: "Staging", color: "#3498db" });
+ * export const stagingKey = staging.apiKeys[0];
+ */
+export interface Environment extends OutputsOf<EnvironmentState> {}
+export class Environment extends NotifyResource {
+  constructor(name: string, args: EnvironmentArgs, opts?: pulumi.CustomResourceOptions) {
+    super(ENVIRONMENT, name, args, opts);
+  }
+}

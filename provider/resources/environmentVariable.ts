@@ -1,0 +1,205 @@
+/**
+ * EnvironmentVariable: a variable of the organisation (`{{env.KEY}}` in workflows), with one value
+ * per environment.
+ *
+ *   check   no request
+ *   diff    no request
+ *   create  POST /v1/environment-variables; with adopt: GET, then PATCH /v1/environment-variables/{key}
+ *   read    GET /v1/environment-variables/{key}
+ *   update  PATCH /v1/environment-variables/{key} with the values that changed (the service merges by environment)
+ *   delete  GET, then DELETE /v1/environment-variables/{key} (a 404 counts as done; a variable holding
+ *           values of environments this resource does not declare is left to whoever manages them)
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { NotifyApiError, isConflict, isNotFound } from "../client/errors";
+import { clientFor } from "../config";
+import { SECRET_MASK, SafeString, type EnvironmentVariable as ApiVariable, type UpdateEnvironmentVariableBody } from "../schemas";
+import { checkWith, unknownKeyHint, type CheckFailure } from "./check";
+import { type DiffResult, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
+import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
+import { defineResource, diffOf, field, output, type ArgsOf, type OutputsOf, type StateOf } from "./fields";
+import { controlInputs, failure, readInputs } from "./lifecycle";
+
+const VariableKey = z.string().max(256, { error: "must be at most 256 characters" })
+  .regex(/^[A-Za-z][A-Za-z0-9_]*$/, { error: "must start with a letter followed by letters, digits or underscores (e.g. BASE_URL)" });
+
+const VariableValue = SafeString(256).refine((v) => v !== SECRET_MASK, { error: "must not be the mask the service shows for secret values (eight •); give the real value" });
+
+/** The field table of an {@link EnvironmentVariable}. */
+export const ENVIRONMENT_VARIABLE = defineResource({
+  name: "EnvironmentVariable",
+  module: "environmentVariable",
+  doc: "A variable of the organisation, referenced in workflows as `{{env.KEY}}`, with one value per environment. The id is the key. " +
+    "With an API key the service lets the provider write only the value of the key's own environment (403 otherwise): declare that " +
+    "environment's value here, and the others from stacks configured with their environments' keys (each with `adopt: true`) or in the dashboard.",
+  inputs: {
+    key: field(VariableKey, "The variable's key, unique in the organisation (letters, digits and underscores, starting with a letter; at most 256). Changing it replaces the variable.", { replaces: true }),
+    type: field(z.enum(["string"]).optional(), "The variable's type; `string`, the only one.", { serviceDefault: "string" }),
+    isSecret: field(z.boolean().optional(), "Whether the service hides the values (it shows `••••••••` for each). Default false.", { serviceDefault: false }),
+    values: field(z.record(SafeString(100).min(1, { error: "must not be empty" }), VariableValue).optional(),
+      "Value per environment id (at most 256 characters each); secret in state whether or not `isSecret` is. Environments not listed keep " +
+      "the value they have; one removed from the map keeps its value too (the service cannot remove one). Secret values read back masked " +
+      "are carried from state, so drift in them cannot be seen.", { secret: true }),
+    adopt: field(z.boolean().optional(), "Take over an existing variable with the same key instead of failing (its values for other environments stay).", { control: true }),
+  },
+  outputs: {
+    variableId: output(z.string(), "The service's `_id`."),
+    organizationId: output(z.string(), "The organisation the variable belongs to."),
+  },
+});
+
+/** Inputs of an {@link EnvironmentVariable}. */
+export type EnvironmentVariableArgs = ArgsOf<typeof ENVIRONMENT_VARIABLE>;
+/** The state of an {@link EnvironmentVariable}. */
+export type EnvironmentVariableState = StateOf<typeof ENVIRONMENT_VARIABLE>;
+
+type Inputs = z.infer<typeof ENVIRONMENT_VARIABLE.schema>;
+type Props = Record<string, unknown>;
+type ValueMap = Record<string, string>;
+
+const valueList = (values: ValueMap | undefined) => values && Object.entries(values).map(([_environmentId, value]) => ({ _environmentId, value }));
+const valuesOf = (p: Props): ValueMap => (isPlainObject(p.values) ? p.values as ValueMap : {});
+
+/** Maps the service's variable to outputs (secret values as the service shows them: masked). */
+export function toEnvironmentVariableOutputs(v: ApiVariable): Props {
+  return stripUndefined({
+    key: v.key, type: v.type, isSecret: v.isSecret,
+    values: Object.fromEntries(v.values.map((x) => [x._environmentId, x.value])),
+    variableId: v._id, organizationId: v._organizationId,
+  });
+}
+
+/**
+ * Props after an apply or a read: masked values carried from `carried` (the prior state), else
+ * the declared ones; a masked value with nothing to carry is left out. Values are seen through the
+ * declared map: environments the program does not declare are not compared.
+ */
+function outputsFor(v: ApiVariable, declared: Props, keys: string[], carried?: Props): EnvironmentVariableState {
+  const svc = toEnvironmentVariableOutputs(v);
+  const known = { ...(carried ? valuesOf(carried) : {}), ...valuesOf(declared) };
+  const values: ValueMap = {};
+  for (const [env, value] of Object.entries(svc.values as ValueMap)) {
+    if (value !== SECRET_MASK) values[env] = value;
+    else if (known[env] !== undefined) values[env] = known[env];
+  }
+  svc.values = values;
+  const out: Props = { ...svc, ...controlInputs(declared, ENVIRONMENT_VARIABLE.controlKeys), declaredKeys: keys };
+  for (const k of keys) out[k] = project(svc[k], declared[k]);
+  return stripUndefined(out) as EnvironmentVariableState;
+}
+
+/** A 403 on values: what an API key may write. */
+function scopeHint(err: unknown): string | undefined {
+  if (!(err instanceof NotifyApiError) || err.status !== 403) return undefined;
+  return "With an API key the service lets the provider write only the value of the key's own environment. Declare in values only the " +
+    "environment of the provider's API key (notify:apiKey); set the other environments' values from stacks configured with their " +
+    "environments' keys (an EnvironmentVariable with adopt: true each) or in the dashboard";
+}
+
+/** The PATCH body of a change from `olds` to `inputs`: the declared fields, and only the values that changed (the service merges them). */
+function patchBody(inputs: Inputs, olds: Props): UpdateEnvironmentVariableBody {
+  const before = valuesOf(olds);
+  const changed = Object.entries(inputs.values ?? {}).filter(([env, value]) => before[env] !== value);
+  return stripUndefined({
+    type: inputs.type, isSecret: inputs.isSecret,
+    values: changed.length ? changed.map(([_environmentId, value]) => ({ _environmentId, value })) : undefined,
+  });
+}
+
+/** The provider implementation, loaded in the engine's provider process. */
+export const provider = {
+  async check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
+    return { inputs: stripUndefined(news), failures: checkWith(ENVIRONMENT_VARIABLE.schema, news, unknownKeyHint(Object.keys(ENVIRONMENT_VARIABLE.inputs))) };
+  },
+
+  async diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {
+    return diffOf(ENVIRONMENT_VARIABLE, olds, news);
+  },
+
+  async create(raw: Props) {
+    const inputs = raw as Inputs;
+    const keys = declaredKeys(raw, ENVIRONMENT_VARIABLE.inputKeys);
+    const api = clientFor().environmentVariables;
+    const action = `create environment variable "${inputs.key}"`;
+    let v: ApiVariable;
+    try {
+      v = await api.create(stripUndefined({ key: inputs.key, type: inputs.type, isSecret: inputs.isSecret, values: valueList(inputs.values) }));
+    } catch (err) {
+      if (!isConflict(err)) throw failure(action, err, scopeHint(err));
+      // Our own earlier attempt may have gone through before a retry: take that one over.
+      if (!inputs.adopt && err.attempts <= 1) {
+        throw failure(action, err, `A variable with key "${inputs.key}" already exists; set adopt: true to manage it with this stack`);
+      }
+      try {
+        const body = patchBody(inputs, {});
+        v = Object.keys(body).length ? await api.update(inputs.key, body) : await api.get(inputs.key);
+      } catch (e) {
+        throw failure(`adopt environment variable "${inputs.key}"`, e, scopeHint(e));
+      }
+    }
+    return { id: v.key, outs: outputsFor(v, raw, keys) };
+  },
+
+  async read(id: string, props: Props) {
+    const keys = declaredKeysOf(props) ?? [];
+    let v: ApiVariable;
+    try {
+      v = await clientFor().environmentVariables.get(id);
+    } catch (err) {
+      if (isNotFound(err)) return { id: "", props: {} };
+      throw failure(`read environment variable "${id}"`, err);
+    }
+    const outs = outputsFor(v, props, keys, props);
+    return { id, props: outs, inputs: readInputs(props, outs, keys, ENVIRONMENT_VARIABLE.controlKeys) };
+  },
+
+  async update(id: string, olds: Props, news: Props) {
+    const inputs = news as Inputs;
+    const keys = declaredKeys(news, ENVIRONMENT_VARIABLE.inputKeys);
+    const api = clientFor().environmentVariables;
+    try {
+      const body = patchBody(inputs, olds);
+      const v = Object.keys(body).length ? await api.update(id, body) : await api.get(id);
+      return { outs: outputsFor(v, news, keys, olds) };
+    } catch (err) {
+      throw failure(`update environment variable "${id}"`, err, scopeHint(err));
+    }
+  },
+
+  async delete(id: string, props: Props) {
+    const api = clientFor().environmentVariables;
+    const action = `delete environment variable "${id}"`;
+    try {
+      const v = await api.get(id);
+      // A variable is the organisation's: values of environments this resource does not declare
+      // belong to another stack (or the dashboard), so the variable stays for them.
+      const mine = new Set(Object.keys(valuesOf(props)));
+      if (v.values.some((x) => !mine.has(x._environmentId))) return;
+      await api.delete(id);
+    } catch (err) {
+      if (isNotFound(err)) return;
+      throw failure(action, err);
+    }
+  },
+};
+
+/** What this module's `__provider` line hands the engine's dynamic-provider plugin. */
+export const dynamicProvider = makeDynamicProvider(provider);
+
+/**
+ * A variable of the organisation, referenced in workflows as `{{env.KEY}}`, with one value per
+ * environment (keyed by environment id). The id is the key. With an API key, only the value of
+ * the key's own environment can be written.
+ *
+ * @example
+ * new notify.EnvironmentVariable("base-url", {
+ *   key: "BASE_URL", values: { [devEnvironmentId]: "https://dev.example.com" },
+ * });
+ */
+export interface EnvironmentVariable extends OutputsOf<EnvironmentVariableState> {}
+export class EnvironmentVariable extends NotifyResource {
+  constructor(name: string, args: EnvironmentVariableArgs, opts?: pulumi.CustomResourceOptions) {
+    super(ENVIRONMENT_VARIABLE, name, args, opts);
+  }
+}
