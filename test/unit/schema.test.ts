@@ -105,7 +105,8 @@ describe("schema.json", () => {
     expect(s.name).toBe("notify");
     expect(s.config.variables.apiUrl).toMatchObject({ type: "string" });
     expect(s.config.variables.apiKey).toMatchObject({ type: "string", secret: true });
-    expect(Object.keys(s.resources).sort()).toEqual(["notify:index:Integration", "notify:index:SubscriberCredentials", "notify:index:Workflow"]);
+    expect(Object.keys(s.resources).sort()).toEqual(RESOURCE_TABLES.map((t) => `notify:index:${t.name}`).sort());
+    expect(Object.keys(s.resources)).toEqual(expect.arrayContaining(["notify:index:Integration", "notify:index:SubscriberCredentials", "notify:index:Workflow", "notify:index:Environment", "notify:index:EnvironmentVariable"]));
     expect(Object.keys(s.functions).sort()).toEqual(Object.keys(FUNCTION_ARGS).map((f) => `notify:index:${f}`).sort());
 
     const problems: string[] = [];

@@ -109,7 +109,8 @@ describe.each(["production", "spec"] as const)("exact diffs over random inputs (
   let disconnect = () => {};
 
   beforeAll(async () => {
-    emu = await startTestEmulator({ mode });
+    // Many runs against one emulator: the organisation limits (10 environments and 10 variables by default) would stop them, not the properties.
+    emu = await startTestEmulator({ mode, environmentLimit: 100_000, environmentVariableLimit: 100_000 });
     disconnect = emu.connectEnvironment();
     await createCredentialIntegrations(emu);
   });
