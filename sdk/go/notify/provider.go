@@ -11,6 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
+// The provider type for the notify package: the connection to one environment of the notification service. By default the stack config `notify:*` (or the environment variables) configures it; an explicit instance takes the same settings as its arguments.
 type Provider struct {
 	pulumi.ProviderResourceState
 }
@@ -22,6 +23,9 @@ func NewProvider(ctx *pulumi.Context,
 		args = &ProviderArgs{}
 	}
 
+	if args.ApiKey != nil {
+		args.ApiKey = pulumi.ToSecret(args.ApiKey).(pulumi.StringPtrInput)
+	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Provider
 	err := ctx.RegisterResource("pulumi:providers:notify", name, args, &resource, opts...)
@@ -32,10 +36,26 @@ func NewProvider(ctx *pulumi.Context,
 }
 
 type providerArgs struct {
+	// Allow http:// to a host other than loopback (default false). Also read from NOTIFY_ALLOW_INSECURE_HTTP.
+	AllowInsecureHttp *bool `pulumi:"allowInsecureHttp"`
+	// API key of the environment to manage. Also read from NOTIFY_API_KEY.
+	ApiKey *string `pulumi:"apiKey"`
+	// Address of the notification service (https://...). Also read from NOTIFY_API_URL.
+	ApiUrl *string `pulumi:"apiUrl"`
+	// Per-attempt request timeout in milliseconds, 100 to 600000 (default 30000). Also read from NOTIFY_REQUEST_TIMEOUT_MS.
+	RequestTimeoutMs *int `pulumi:"requestTimeoutMs"`
 }
 
 // The set of arguments for constructing a Provider resource.
 type ProviderArgs struct {
+	// Allow http:// to a host other than loopback (default false). Also read from NOTIFY_ALLOW_INSECURE_HTTP.
+	AllowInsecureHttp pulumi.BoolPtrInput
+	// API key of the environment to manage. Also read from NOTIFY_API_KEY.
+	ApiKey pulumi.StringPtrInput
+	// Address of the notification service (https://...). Also read from NOTIFY_API_URL.
+	ApiUrl pulumi.StringPtrInput
+	// Per-attempt request timeout in milliseconds, 100 to 600000 (default 30000). Also read from NOTIFY_REQUEST_TIMEOUT_MS.
+	RequestTimeoutMs pulumi.IntPtrInput
 }
 
 func (ProviderArgs) ElementType() reflect.Type {

@@ -18,11 +18,75 @@ __all__ = ['ProviderArgs', 'Provider']
 
 @pulumi.input_type
 class ProviderArgs:
-    def __init__(__self__):
+    def __init__(__self__, *,
+                 allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
+                 api_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 api_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 request_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None):
         """
         The set of arguments for constructing a Provider resource.
+
+        :param pulumi.Input[_builtins.bool] allow_insecure_http: Allow http:// to a host other than loopback (default false). Also read from NOTIFY_ALLOW_INSECURE_HTTP.
+        :param pulumi.Input[_builtins.str] api_key: API key of the environment to manage. Also read from NOTIFY_API_KEY.
+        :param pulumi.Input[_builtins.str] api_url: Address of the notification service (https://...). Also read from NOTIFY_API_URL.
+        :param pulumi.Input[_builtins.int] request_timeout_ms: Per-attempt request timeout in milliseconds, 100 to 600000 (default 30000). Also read from NOTIFY_REQUEST_TIMEOUT_MS.
         """
-        pass
+        if allow_insecure_http is not None:
+            pulumi.set(__self__, "allow_insecure_http", allow_insecure_http)
+        if api_key is not None:
+            pulumi.set(__self__, "api_key", api_key)
+        if api_url is not None:
+            pulumi.set(__self__, "api_url", api_url)
+        if request_timeout_ms is not None:
+            pulumi.set(__self__, "request_timeout_ms", request_timeout_ms)
+
+    @_builtins.property
+    @pulumi.getter(name="allowInsecureHttp")
+    def allow_insecure_http(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Allow http:// to a host other than loopback (default false). Also read from NOTIFY_ALLOW_INSECURE_HTTP.
+        """
+        return pulumi.get(self, "allow_insecure_http")
+
+    @allow_insecure_http.setter
+    def allow_insecure_http(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "allow_insecure_http", value)
+
+    @_builtins.property
+    @pulumi.getter(name="apiKey")
+    def api_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        API key of the environment to manage. Also read from NOTIFY_API_KEY.
+        """
+        return pulumi.get(self, "api_key")
+
+    @api_key.setter
+    def api_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "api_key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="apiUrl")
+    def api_url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Address of the notification service (https://...). Also read from NOTIFY_API_URL.
+        """
+        return pulumi.get(self, "api_url")
+
+    @api_url.setter
+    def api_url(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "api_url", value)
+
+    @_builtins.property
+    @pulumi.getter(name="requestTimeoutMs")
+    def request_timeout_ms(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Per-attempt request timeout in milliseconds, 100 to 600000 (default 30000). Also read from NOTIFY_REQUEST_TIMEOUT_MS.
+        """
+        return pulumi.get(self, "request_timeout_ms")
+
+    @request_timeout_ms.setter
+    def request_timeout_ms(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "request_timeout_ms", value)
 
 
 @pulumi.type_token("pulumi:providers:notify")
@@ -31,12 +95,20 @@ class Provider(pulumi.ProviderResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
+                 api_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 api_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 request_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         """
-        Create a Notify resource with the given unique name, props, and options.
+        The provider type for the notify package: the connection to one environment of the notification service. By default the stack config `notify:*` (or the environment variables) configures it; an explicit instance takes the same settings as its arguments.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.bool] allow_insecure_http: Allow http:// to a host other than loopback (default false). Also read from NOTIFY_ALLOW_INSECURE_HTTP.
+        :param pulumi.Input[_builtins.str] api_key: API key of the environment to manage. Also read from NOTIFY_API_KEY.
+        :param pulumi.Input[_builtins.str] api_url: Address of the notification service (https://...). Also read from NOTIFY_API_URL.
+        :param pulumi.Input[_builtins.int] request_timeout_ms: Per-attempt request timeout in milliseconds, 100 to 600000 (default 30000). Also read from NOTIFY_REQUEST_TIMEOUT_MS.
         """
         ...
     @overload
@@ -45,7 +117,7 @@ class Provider(pulumi.ProviderResource):
                  args: Optional[ProviderArgs] = None,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        Create a Notify resource with the given unique name, props, and options.
+        The provider type for the notify package: the connection to one environment of the notification service. By default the stack config `notify:*` (or the environment variables) configures it; an explicit instance takes the same settings as its arguments.
 
         :param str resource_name: The name of the resource.
         :param ProviderArgs args: The arguments to use to populate this resource's properties.
@@ -62,6 +134,10 @@ class Provider(pulumi.ProviderResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
+                 api_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 api_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 request_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -71,6 +147,10 @@ class Provider(pulumi.ProviderResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = ProviderArgs.__new__(ProviderArgs)
 
+            __props__.__dict__["allow_insecure_http"] = pulumi.Output.from_input(allow_insecure_http).apply(pulumi.runtime.to_json) if allow_insecure_http is not None else None
+            __props__.__dict__["api_key"] = None if api_key is None else pulumi.Output.secret(api_key)
+            __props__.__dict__["api_url"] = api_url
+            __props__.__dict__["request_timeout_ms"] = pulumi.Output.from_input(request_timeout_ms).apply(pulumi.runtime.to_json) if request_timeout_ms is not None else None
         super(Provider, __self__).__init__(
             'notify',
             resource_name,
