@@ -38,8 +38,8 @@ const (
 )
 
 type settings struct {
-	WorkDir    string                     `json:"workDir"`
-	PulumiRoot string                     `json:"pulumiRoot"`
+	WorkDir    string                      `json:"workDir"`
+	PulumiRoot string                      `json:"pulumiRoot"`
 	Config     map[string]auto.ConfigValue `json:"config"`
 	Second     struct {
 		ApiUrl string `json:"apiUrl"`
