@@ -29,15 +29,18 @@ const pascal = (s: string) => s.replace(/(^|[^a-zA-Z0-9]+)([a-zA-Z0-9])/g, (_m, 
 /** The JSON Schema of a zod type: types with a meta `id` in `$defs`, everything else inline. */
 const jsonSchema = (s: z.ZodType, io: "input" | "output") => z.toJSONSchema(s, { io, unrepresentable: "any", cycles: "ref", reused: "inline" }) as Json;
 
-/** Builds the schema. Throws listing every input property left without a description. */
-/** The connection settings: the stack config of the default provider, and an explicit provider's inputs. */
-const CONNECTION = {
+/**
+ * The connection settings: the stack config `notify:*` of the default provider, and the inputs of
+ * an explicit provider instance (the schema's `provider`). CONNECTION_KEYS (provider/config.ts).
+ */
+const CONFIG_VARIABLES: Record<string, Spec> = {
   apiUrl: { type: "string", description: "Address of the notification service (https://...). Also read from NOTIFY_API_URL." },
   apiKey: { type: "string", secret: true, description: "API key of the environment to manage. Also read from NOTIFY_API_KEY." },
   allowInsecureHttp: { type: "boolean", description: "Allow http:// to a host other than loopback (default false). Also read from NOTIFY_ALLOW_INSECURE_HTTP." },
   requestTimeoutMs: { type: "integer", description: "Per-attempt request timeout in milliseconds, 100 to 600000 (default 30000). Also read from NOTIFY_REQUEST_TIMEOUT_MS." },
 };
 
+/** Builds the schema. Throws listing every input property left without a description. */
 export function buildSchema(): Json {
   const types: Record<string, Json> = {};
   const missing: string[] = [];
@@ -190,12 +193,13 @@ export function buildSchema(): Json {
       python: { packageName: "pulumi_notify", respectSchemaVersion: true, pyproject: { enabled: true } },
       go: { importBasePath: `${GO_MODULE}/notify`, respectSchemaVersion: true },
     },
-    config: { variables: CONNECTION },
-    // An explicit provider instance (`notify.Provider(...)` passed as a resource option) takes the
-    // same settings as the stack config of the default provider.
+    config: { variables: CONFIG_VARIABLES },
+    // The provider resource's inputs are the same settings, so an explicit provider instance
+    // (`new notify.Provider(name, { apiUrl, apiKey })` in an SDK) connects on its own; the
+    // native plugin's Configure reads them from its `args`.
     provider: {
-      description: "A connection to one environment of the notification service. Without an explicit provider, resources use the default one, configured from the stack config (`notify:apiUrl`, `notify:apiKey`, ...) or the variables.",
-      inputProperties: CONNECTION,
+      description: "The provider type for the notify package: the connection to one environment of the notification service. By default the stack config `notify:*` (or the environment variables) configures it; an explicit instance takes the same settings as its arguments.",
+      inputProperties: CONFIG_VARIABLES,
     },
     types: Object.fromEntries(Object.entries(types).sort(([a], [b]) => a.localeCompare(b))),
     resources,

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { CONNECTION_KEYS } from "../../provider/config";
 import { FUNCTIONS } from "../../provider/functions";
 import { RESOURCE_TABLES } from "../../provider/resources";
 import { INTEGRATION } from "../../provider/resources/integration";
@@ -105,6 +106,11 @@ describe("schema.json", () => {
     expect(s.name).toBe("notify");
     expect(s.config.variables.apiUrl).toMatchObject({ type: "string" });
     expect(s.config.variables.apiKey).toMatchObject({ type: "string", secret: true });
+    // The provider resource takes the same settings, so an SDK's explicit Provider instance can be
+    // pointed at an environment (the generated Go and Python Provider had no arguments without it).
+    expect(Object.keys(s.config.variables).sort()).toEqual([...CONNECTION_KEYS].sort());
+    expect(s.provider.inputProperties).toEqual(s.config.variables);
+    expect(s.provider.description).toEqual(expect.any(String));
     expect(Object.keys(s.resources).sort()).toEqual(RESOURCE_TABLES.map((t) => `notify:index:${t.name}`).sort());
     expect(Object.keys(s.resources)).toEqual(expect.arrayContaining(["notify:index:Integration", "notify:index:SubscriberCredentials", "notify:index:Workflow", "notify:index:Environment", "notify:index:EnvironmentVariable"]));
     expect(Object.keys(s.functions).sort()).toEqual(Object.keys(FUNCTION_ARGS).map((f) => `notify:index:${f}`).sort());

@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A connection to one environment of the notification service. Without an explicit provider, resources use the default one, configured from the stack config (`notify:apiUrl`, `notify:apiKey`, ...) or the variables.
+// The provider type for the notify package: the connection to one environment of the notification service. By default the stack config `notify:*` (or the environment variables) configures it; an explicit instance takes the same settings as its arguments.
 type Provider struct {
 	pulumi.ProviderResourceState
 }

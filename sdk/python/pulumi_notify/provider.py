@@ -101,7 +101,7 @@ class Provider(pulumi.ProviderResource):
                  request_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         """
-        A connection to one environment of the notification service. Without an explicit provider, resources use the default one, configured from the stack config (`notify:apiUrl`, `notify:apiKey`, ...) or the variables.
+        The provider type for the notify package: the connection to one environment of the notification service. By default the stack config `notify:*` (or the environment variables) configures it; an explicit instance takes the same settings as its arguments.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -117,7 +117,7 @@ class Provider(pulumi.ProviderResource):
                  args: Optional[ProviderArgs] = None,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A connection to one environment of the notification service. Without an explicit provider, resources use the default one, configured from the stack config (`notify:apiUrl`, `notify:apiKey`, ...) or the variables.
+        The provider type for the notify package: the connection to one environment of the notification service. By default the stack config `notify:*` (or the environment variables) configures it; an explicit instance takes the same settings as its arguments.
 
         :param str resource_name: The name of the resource.
         :param ProviderArgs args: The arguments to use to populate this resource's properties.

@@ -1,0 +1,237 @@
+/**
+ * The generated Go SDK (sdk/go, package notify) under the real engine: a Go Automation API inline
+ * program (test/e2e/go/main.go, built once with `go build`) declares two Integrations (one with a
+ * secret credential), a Workflow and SubscriberCredentials through the default provider, calls
+ * getSubscriber, and declares an explicit provider instance (`notify.NewProvider`) for a second
+ * environment of the same emulator (a second API key) with an Integration made through it. The
+ * native plugin is found through the project's `plugins.providers` path. Steps: up, a preview with
+ * no changes, drift made through the emulator's API shown field by field by `preview --refresh`
+ * (secrets masked), up restoring the declared values, destroy leaving nothing in either
+ * environment. There is no Go language host; the inline program runs in the built binary. Skipped,
+ * saying so, when go is not on PATH.
+ */
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import { cliEnv, cliPath, ROOT } from "../helpers/pulumi";
+import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { checkpointFile, stateDir } from "../../scripts/workspace";
+
+// As in test/e2e/go/main.go.
+const SENDGRID_KEY = "SG.go-secret-sendgrid-key";
+const SLACK_HOOK = "https://hooks.slack.example/services/T000/B000/go-hook";
+const SECOND_SENDGRID_KEY = "SG.go-second-tenant-sendgrid-key";
+/** The second environment's API key, given to the explicit provider instance. */
+const SECOND_API_KEY = "second-env-api-key-9876543210";
+/** A credential set through the API behind the engine's back. */
+const DRIFTED_KEY = "SG.drifted-by-hand-key";
+const SECRETS = [SENDGRID_KEY, SLACK_HOOK, SECOND_SENDGRID_KEY, SECOND_API_KEY, API_KEY, DRIFTED_KEY];
+const PROGRAM_DIR = path.join(ROOT, "test/e2e/go");
+
+const hasGo = spawnSync("go", ["version"], { stdio: "ignore" }).status === 0;
+if (!hasGo) process.stderr.write("test/e2e/go.test.ts: skipped, go is not on PATH (the inline program is built with it)\n");
+
+type Op = "up" | "up-refresh" | "preview" | "preview-refresh" | "destroy";
+type Diffs = Record<string, { op: string; diffs: string[] | null; detailed: Record<string, string> }>;
+
+describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native plugin, with an explicit provider instance", () => {
+  let emu: TestEmulator;
+  let dir: string;
+  let bin: string;
+  let envA: string;
+  let envB: string;
+
+  /**
+   * Runs one operation of the program; resolves with its JSON result, and the CLI's output (what
+   * the program printed on stderr).
+   */
+  const run = (op: Op) => new Promise<{ result: any; cli: string }>((resolve, reject) => {
+    // Asynchronous: the emulator answers from this process while the program runs.
+    const child = spawn(bin, [op], { env: { ...process.env, ...cliEnv(dir) }, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code !== 0) return reject(new Error(`the Go program's ${op} exited ${code}:\n${stderr.slice(-6000)}`));
+      try {
+        resolve({ result: JSON.parse(stdout), cli: stderr });
+      } catch {
+        reject(new Error(`the Go program's ${op} printed no JSON:\n${stdout}\n${stderr.slice(-4000)}`));
+      }
+    });
+    child.stdin.end(JSON.stringify({
+      workDir: dir,
+      pulumiRoot: path.dirname(path.dirname(cliPath())),
+      config: emu.stackConfig(),
+      second: { apiUrl: emu.url, apiKey: SECOND_API_KEY },
+    }));
+  });
+
+  /** A raw request with the second environment's key; returns the unwrapped body. */
+  const apiB = async (method: string, p: string) => {
+    const res = await fetch(emu.url + p, { method, headers: { authorization: `ApiKey ${SECOND_API_KEY}` } });
+    const body = (await res.json()) as any;
+    return body && typeof body === "object" && "data" in body ? body.data : body;
+  };
+  /** The live (not deleted) integrations of one environment, by identifier, from the emulator's whole store. */
+  const liveIntegrations = async (env: string) =>
+    (await emu.state()).integrations.filter((i) => i._environmentId === env && !i.deleted).map((i) => i.identifier).sort();
+
+  beforeAll(async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), "notify-go-bin-"));
+    bin = path.join(out, "notify-go-program");
+    const started = Date.now();
+    // -mod=readonly: go.mod and go.sum are what is committed.
+    execFileSync("go", ["build", "-mod=readonly", "-o", bin, "."], { cwd: PROGRAM_DIR, stdio: ["ignore", "inherit", "inherit"] });
+    process.stderr.write(`test/e2e/go.test.ts: go build took ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+
+    // Two keys of one emulator, each its own environment; credentials shown, so their drift is seen.
+    emu = await startTestEmulator({ apiKeys: [`${API_KEY}=go-a`, `${SECOND_API_KEY}=go-b`], hideCredentials: false });
+    [envA, envB] = ["env_go-a", "env_go-b"];
+    await emu.api("POST", "/v2/subscribers", { subscriberId: "alice", firstName: "Alice" });
+    dir = mkdtempSync(path.join(os.tmpdir(), "notify-go-"));
+    for (const sub of [stateDir(dir), path.join(dir, "home")]) mkdirSync(sub, { recursive: true });
+    // The project: the local backend, and the plugin from bin/ of this checkout.
+    writeFileSync(path.join(dir, "Pulumi.yaml"), stringify({
+      name: "notify-go",
+      runtime: "go",
+      backend: { url: `file://${stateDir(dir)}` },
+      plugins: { providers: [{ name: "notify", path: path.join(ROOT, "bin") }] },
+    }));
+  }, 900_000);
+  afterAll(async () => {
+    await emu?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (bin) rmSync(path.dirname(bin), { recursive: true, force: true });
+  });
+
+  it("up creates everything in the right environment through the SDK, serves the invoke, and keeps every secret out of the checkpoint", async () => {
+    const { result: up, cli } = await run("up");
+    // The stack, the explicit provider, and five resources (the summary leaves the default provider out).
+    expect(up.changes).toEqual({ create: 7 });
+    const state = await emu.state();
+    // Each environment holds its own objects only.
+    expect(await liveIntegrations(envA)).toEqual(["go-sendgrid", "go-slack"]);
+    expect(await liveIntegrations(envB)).toEqual(["go-second-sendgrid"]);
+    expect(state.workflows.map((w) => [w.workflowId, w._environmentId])).toEqual([["go-welcome", envA]]);
+    // Through the API too. The integrations list is the organisation's (as the service's is), so
+    // both keys list all three, each with its environment; a workflow is found by its own key only.
+    const envOf = (list: any[]) => Object.fromEntries(list.map((i) => [i.identifier, i._environmentId]));
+    const byEnv = { "go-sendgrid": envA, "go-slack": envA, "go-second-sendgrid": envB };
+    expect(envOf((await emu.api("GET", "/v1/integrations")).body)).toEqual(byEnv);
+    expect(envOf(await apiB("GET", "/v1/integrations"))).toEqual(byEnv);
+    expect((await emu.api("GET", "/v2/workflows/go-welcome")).status).toBe(200);
+    expect((await fetch(`${emu.url}/v2/workflows/go-welcome`, { headers: { authorization: `ApiKey ${SECOND_API_KEY}` } })).status).toBe(404);
+
+    const integ = state.integrations.find((i) => i.identifier === "go-sendgrid" && !i.deleted);
+    expect(integ).toMatchObject({ name: "SendGrid (Go)", providerId: "sendgrid", channel: "email", active: true });
+    expect(integ.credentials.apiKey).toBe(SENDGRID_KEY);
+    const other = state.integrations.find((i) => i.identifier === "go-second-sendgrid" && !i.deleted);
+    expect(other.credentials.apiKey).toBe(SECOND_SENDGRID_KEY);
+    expect(state.subscribers.find((s) => s.subscriberId === "alice").channels[0].credentials.webhookUrl).toBe(SLACK_HOOK);
+
+    const o = up.outputs;
+    expect(o.id.value).toBe(integ._id);
+    expect(o.integrationId.value).toBe(integ._id);
+    expect(o.identifier).toEqual({ value: "go-sendgrid", secret: false });
+    expect(o.channel.value).toBe("email");
+    // Secret, and in clear here only because the Automation API returns outputs decrypted.
+    expect(o.credentials).toEqual({ secret: true, value: { apiKey: SENDGRID_KEY, from: "no-reply@example.com" } });
+    expect(o.environmentId.value).toBe(envA);
+    expect(o.secondId.value).toBe(other._id);
+    expect(o.secondEnvironmentId.value).toBe(envB);
+    expect(o.workflowId.value).toBe("go-welcome");
+    expect(o.welcomeSteps.value.map((s: { stepId: string }) => s.stepId)).toEqual(["inbox", "email"]);
+    expect(o.credId.value).toBe("alice/slack/go-slack");
+    expect(o.aliceName.value).toBe("Alice");
+
+    const file = checkpointFile(dir, "notify-go", "test");
+    expect(existsSync(file)).toBe(true);
+    const text = readFileSync(file, "utf8");
+    const checkpoint = JSON.parse(text).checkpoint.latest.resources as { type: string; urn: string; inputs: Record<string, unknown> }[];
+    const second = checkpoint.find((r) => r.type === "pulumi:providers:notify" && r.urn.endsWith("::second"))!;
+    expect(second.inputs.apiUrl).toBe(emu.url);
+    // The explicit provider's key is stored, encrypted: a secret, not the key in clear.
+    expect(second.inputs.apiKey).toMatchObject({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: expect.any(String) });
+    for (const secret of SECRETS) {
+      expect(text).not.toContain(secret);
+      expect(cli).not.toContain(secret);
+    }
+  });
+
+  it("a second preview has no changes", async () => {
+    const { result: preview } = await run("preview");
+    expect(Object.keys(preview.changes)).toEqual(["same"]);
+  });
+
+  it("preview --refresh shows drift made through the API field by field, in both environments, secrets masked", async () => {
+    const state = await emu.state();
+    const integ = state.integrations.find((i) => i.identifier === "go-sendgrid" && !i.deleted);
+    // A rename and a changed secret credential on the default provider's integration.
+    await emu.api("PUT", `/v1/integrations/${integ._id}`, { name: "Renamed by hand", credentials: { apiKey: DRIFTED_KEY, from: "no-reply@example.com" } });
+    // A workflow field.
+    const wf = (await emu.api("GET", "/v2/workflows/go-welcome")).body;
+    const put = await emu.api("PUT", `/v2/workflows/${wf._id}`, {
+      name: wf.name, description: "Edited by hand", origin: wf.origin, preferences: {},
+      steps: wf.steps.map((s: any) => ({ _id: s._id, name: s.name, type: s.type, controlValues: s.controlValues })),
+    });
+    expect(put.status).toBe(200);
+    // A rename in the second environment, seen only through the explicit provider.
+    const other = state.integrations.find((i) => i.identifier === "go-second-sendgrid" && !i.deleted);
+    const res = await fetch(`${emu.url}/v1/integrations/${other._id}`, {
+      method: "PUT", headers: { authorization: `ApiKey ${SECOND_API_KEY}`, "content-type": "application/json" }, body: JSON.stringify({ name: "Second, renamed by hand" }),
+    });
+    expect(res.status).toBe(200);
+    const after = await emu.state();
+    expect(after.integrations.find((i) => i._id === integ._id).credentials.apiKey).toBe(DRIFTED_KEY);
+
+    const { result: preview, cli } = await run("preview-refresh");
+    const diffs = preview.diffs as Diffs;
+    expect(Object.keys(diffs).sort()).toEqual(["second-sendgrid", "sendgrid", "welcome"]);
+    // The plugin's detailed diff, as the engine passes it on in the step events: the changed fields
+    // only, the secret one named too (its values are masked).
+    expect(diffs.sendgrid).toEqual({ op: "update", detailed: { name: "update", credentials: "update" }, diffs: ["name", "credentials"] });
+    expect(diffs.welcome).toEqual({ op: "update", detailed: { description: "update" }, diffs: ["description"] });
+    expect(diffs["second-sendgrid"]).toEqual({ op: "update", detailed: { name: "update" }, diffs: ["name"] });
+    expect(preview.changes).toEqual({ same: 4, update: 3 });
+    // The --diff output names the fields and the values that are not secret.
+    expect(preview.stdout).toContain("Renamed by hand");
+    expect(preview.stdout).toContain("Edited by hand");
+    // Neither the declared nor the drifted credential, nor a key, anywhere: the engine events, the
+    // --diff output (both in the result), the CLI's progress output.
+    expect(preview.events.length).toBeGreaterThan(0);
+    for (const secret of SECRETS) expect(JSON.stringify(preview) + cli).not.toContain(secret);
+  });
+
+  it("up --refresh puts the declared values back in both environments, and then nothing differs", async () => {
+    const { result: up } = await run("up-refresh");
+    expect(up.changes).toEqual({ same: 4, update: 3 });
+    const state = await emu.state();
+    const integ = state.integrations.find((i) => i.identifier === "go-sendgrid" && !i.deleted);
+    expect(integ.name).toBe("SendGrid (Go)");
+    expect(integ.credentials.apiKey).toBe(SENDGRID_KEY);
+    expect(state.workflows.find((w) => w.workflowId === "go-welcome").description).toBe("Declared by the Go program");
+    expect(state.integrations.find((i) => i.identifier === "go-second-sendgrid" && !i.deleted)).toMatchObject({ name: "SendGrid (second environment)", _environmentId: envB });
+    const { result: preview } = await run("preview-refresh");
+    expect(preview.diffs).toEqual({});
+    expect(Object.keys(preview.changes)).toEqual(["same"]);
+  });
+
+  it("destroy deletes everything it made, in both environments", async () => {
+    const { result: destroy } = await run("destroy");
+    expect(destroy.changes).toEqual({ delete: 7 });
+    const state = await emu.state();
+    expect(await liveIntegrations(envA)).toEqual([]);
+    expect(await liveIntegrations(envB)).toEqual([]);
+    expect(state.workflows).toEqual([]);
+    expect(state.subscribers.find((s) => s.subscriberId === "alice").channels).toEqual([]);
+    expect(await apiB("GET", "/v1/integrations")).toEqual([]);
+    const resources = JSON.parse(readFileSync(checkpointFile(dir, "notify-go", "test"), "utf8")).checkpoint.latest?.resources ?? [];
+    expect(resources).toEqual([]);
+  });
+});

@@ -1,0 +1,247 @@
+// A Go Automation API inline program on the generated Go SDK (sdk/go, package notify), driven by
+// test/e2e/go.test.ts, which builds it with `go build` and runs the binary:
+//
+//	notify-go-program <up|up-refresh|preview|preview-refresh|destroy>
+//
+// It reads its settings as JSON on stdin (workDir: a project directory whose Pulumi.yaml the test
+// wrote, with the backend and `plugins.providers`; pulumiRoot: the directory holding bin/pulumi;
+// config: the stack config; second: the address and API key of a second environment, for an
+// explicit provider instance) and writes one JSON object with what the operation reported on
+// stdout. The CLI's own output goes to stderr. The environment (PULUMI_HOME, backend, passphrase,
+// PATH with Node for the plugin) is the caller's.
+//
+// There is no Go language host: the program runs in this process (auto.UpsertStackInlineSource).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/pulumi-notify/pulumi-notify/sdk/go/notify"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// Secrets the program declares; test/e2e/go.test.ts checks that none is stored or printed in clear.
+const (
+	SendgridKey = "SG.go-secret-sendgrid-key"
+	SlackHook   = "https://hooks.slack.example/services/T000/B000/go-hook"
+	SecondKey   = "SG.go-second-tenant-sendgrid-key"
+)
+
+type settings struct {
+	WorkDir    string                      `json:"workDir"`
+	PulumiRoot string                      `json:"pulumiRoot"`
+	Config     map[string]auto.ConfigValue `json:"config"`
+	Second     struct {
+		ApiUrl string `json:"apiUrl"`
+		ApiKey string `json:"apiKey"`
+	} `json:"second"`
+}
+
+func program(s settings) pulumi.RunFunc {
+	return func(ctx *pulumi.Context) error {
+		// The default provider: the stack config notify:apiUrl and notify:apiKey (secret).
+		email, err := notify.NewIntegration(ctx, "sendgrid", &notify.IntegrationArgs{
+			Identifier: pulumi.String("go-sendgrid"),
+			Name:       pulumi.String("SendGrid (Go)"),
+			ProviderId: pulumi.String("sendgrid"),
+			Channel:    notify.ChannelEmail,
+			Credentials: &notify.IntegrationCredentialsArgs{
+				ApiKey: pulumi.String(SendgridKey),
+				From:   pulumi.String("no-reply@example.com"),
+			},
+			Active: pulumi.Bool(true),
+		})
+		if err != nil {
+			return err
+		}
+		slack, err := notify.NewIntegration(ctx, "slack", &notify.IntegrationArgs{
+			Identifier: pulumi.String("go-slack"),
+			Name:       pulumi.String("Slack (Go)"),
+			ProviderId: pulumi.String("slack"),
+			Channel:    notify.ChannelChat,
+			Active:     pulumi.Bool(true),
+		})
+		if err != nil {
+			return err
+		}
+		welcome, err := notify.NewWorkflow(ctx, "welcome", &notify.WorkflowArgs{
+			WorkflowId:  pulumi.String("go-welcome"),
+			Name:        pulumi.String("Welcome (Go)"),
+			Description: pulumi.String("Declared by the Go program"),
+			Steps: notify.WorkflowStepArray{
+				&notify.WorkflowStepArgs{Name: pulumi.String("Inbox"), Type: notify.WorkflowStepKindInApp, ControlValues: pulumi.Map{"body": pulumi.String("Hi {{subscriber.firstName}}")}},
+				&notify.WorkflowStepArgs{Name: pulumi.String("Email"), Type: notify.WorkflowStepKindEmail, ControlValues: pulumi.Map{"subject": pulumi.String("Welcome"), "body": pulumi.String("<p>Hi</p>")}},
+			},
+		})
+		if err != nil {
+			return err
+		}
+		cred, err := notify.NewSubscriberCredentials(ctx, "alice-slack", &notify.SubscriberCredentialsArgs{
+			SubscriberId:          pulumi.String("alice"),
+			ProviderId:            pulumi.String("slack"),
+			IntegrationIdentifier: slack.Identifier,
+			Credentials:           &notify.ChannelCredentialsArgs{WebhookUrl: pulumi.String(SlackHook)},
+		})
+		if err != nil {
+			return err
+		}
+		alice := notify.GetSubscriberOutput(ctx, notify.GetSubscriberOutputArgs{SubscriberId: pulumi.String("alice")})
+
+		// An explicit provider instance for a second environment (another API key), and an
+		// integration made through it. The key is given in clear: the SDK marks it secret.
+		second, err := notify.NewProvider(ctx, "second", &notify.ProviderArgs{
+			ApiUrl: pulumi.String(s.Second.ApiUrl),
+			ApiKey: pulumi.String(s.Second.ApiKey),
+		})
+		if err != nil {
+			return err
+		}
+		other, err := notify.NewIntegration(ctx, "second-sendgrid", &notify.IntegrationArgs{
+			Identifier: pulumi.String("go-second-sendgrid"),
+			Name:       pulumi.String("SendGrid (second environment)"),
+			ProviderId: pulumi.String("sendgrid"),
+			Channel:    notify.ChannelEmail,
+			Credentials: &notify.IntegrationCredentialsArgs{
+				ApiKey: pulumi.String(SecondKey),
+				From:   pulumi.String("no-reply@second.example.com"),
+			},
+			Active: pulumi.Bool(true),
+		}, pulumi.Provider(second))
+		if err != nil {
+			return err
+		}
+
+		ctx.Export("id", email.ID())
+		ctx.Export("integrationId", email.IntegrationId)
+		ctx.Export("identifier", email.Identifier)
+		ctx.Export("channel", email.Channel)
+		ctx.Export("credentials", email.Credentials)
+		ctx.Export("environmentId", email.EnvironmentId)
+		ctx.Export("workflowId", welcome.WorkflowId)
+		ctx.Export("welcomeSteps", welcome.Steps)
+		ctx.Export("credId", cred.ID())
+		ctx.Export("aliceName", alice.FirstName())
+		ctx.Export("secondId", other.ID())
+		ctx.Export("secondEnvironmentId", other.EnvironmentId)
+		return nil
+	}
+}
+
+// resourceDiff is what a preview's engine events say about one resource the engine plans to change.
+type resourceDiff struct {
+	Op       string            `json:"op"`
+	Diffs    []string          `json:"diffs"`
+	Detailed map[string]string `json:"detailed"`
+}
+
+func fail(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, format+"\n", args...)
+	os.Exit(1)
+}
+
+func main() {
+	if len(os.Args) != 2 {
+		fail("usage: %s <up|up-refresh|preview|preview-refresh|destroy>", os.Args[0])
+	}
+	op := os.Args[1]
+	var s settings
+	if err := json.NewDecoder(os.Stdin).Decode(&s); err != nil {
+		fail("settings on stdin: %v", err)
+	}
+	ctx := context.Background()
+	cmd, err := auto.NewPulumiCommand(&auto.PulumiCommandOptions{Root: s.PulumiRoot, SkipVersionCheck: true})
+	if err != nil {
+		fail("the Pulumi CLI at %s: %v", s.PulumiRoot, err)
+	}
+	stack, err := auto.UpsertStackInlineSource(ctx, "test", "notify-go", program(s), auto.WorkDir(s.WorkDir), auto.Pulumi(cmd))
+	if err != nil {
+		fail("stack: %v", err)
+	}
+	if err := stack.SetAllConfig(ctx, auto.ConfigMap(s.Config)); err != nil {
+		fail("config: %v", err)
+	}
+
+	out := map[string]any{}
+	switch op {
+	case "up", "up-refresh":
+		opts := []optup.Option{optup.ProgressStreams(os.Stderr), optup.ErrorProgressStreams(os.Stderr)}
+		if op == "up-refresh" {
+			opts = append(opts, optup.Refresh())
+		}
+		res, err := stack.Up(ctx, opts...)
+		if err != nil {
+			fail("up: %v", err)
+		}
+		outputs := map[string]any{}
+		for k, v := range res.Outputs {
+			outputs[k] = map[string]any{"value": v.Value, "secret": v.Secret}
+		}
+		out["changes"] = res.Summary.ResourceChanges
+		out["outputs"] = outputs
+	case "preview", "preview-refresh":
+		// The engine events, kept whole (the test looks for secrets in them) and read for each
+		// resource's operation and diff.
+		ch := make(chan events.EngineEvent)
+		var all []apitype.EngineEvent
+		diffs := map[string]resourceDiff{}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for e := range ch {
+				all = append(all, e.EngineEvent)
+				if e.ResourcePreEvent == nil {
+					continue
+				}
+				m := e.ResourcePreEvent.Metadata
+				if m.Op == apitype.OpSame || m.Op == apitype.OpRefresh || m.Type == "pulumi:pulumi:Stack" || strings.HasPrefix(m.Type, "pulumi:providers:") {
+					continue
+				}
+				name := m.URN[strings.LastIndex(m.URN, "::")+2:]
+				if _, seen := diffs[name]; seen && m.Op != apitype.OpReplace {
+					continue
+				}
+				d := resourceDiff{Op: string(m.Op), Diffs: m.Diffs, Detailed: map[string]string{}}
+				for k, pd := range m.DetailedDiff {
+					d.Detailed[k] = string(pd.Kind)
+				}
+				diffs[name] = d
+			}
+		}()
+		opts := []optpreview.Option{optpreview.ProgressStreams(os.Stderr), optpreview.ErrorProgressStreams(os.Stderr), optpreview.EventStreams(ch)}
+		if op == "preview" {
+			opts = append(opts, optpreview.ExpectNoChanges())
+		} else {
+			opts = append(opts, optpreview.Refresh(), optpreview.Diff())
+		}
+		res, err := stack.Preview(ctx, opts...)
+		<-done // the API closes the channel when the preview ends
+		if err != nil {
+			fail("preview: %v", err)
+		}
+		out["changes"] = res.ChangeSummary
+		out["diffs"] = diffs
+		out["events"] = all
+		out["stdout"] = res.StdOut
+	case "destroy":
+		res, err := stack.Destroy(ctx, optdestroy.ProgressStreams(os.Stderr), optdestroy.ErrorProgressStreams(os.Stderr))
+		if err != nil {
+			fail("destroy: %v", err)
+		}
+		out["changes"] = res.Summary.ResourceChanges
+	default:
+		fail("unknown operation %s", op)
+	}
+	if err := json.NewEncoder(os.Stdout).Encode(out); err != nil {
+		fail("result: %v", err)
+	}
+}
