@@ -4,19 +4,18 @@
  * getSubscriber through the native plugin, found through the project's `plugins.providers` path,
  * against the emulator, plus an integration in a second environment through an explicit provider:
  * up, a preview with no changes, drift made through the API shown field by field by
- * `preview --refresh` (a changed secret named, its value never printed), up restoring, destroy. The interpreter is the venv of
- * scripts/ensure-python-venv (pulumi==<pinned version> from PyPI on first use, and sdk/python
+ * `preview --refresh` (a changed secret named, its value never printed), up restoring, destroy.
+ * The interpreter is the venv of scripts/ensure-python-venv (pulumi==<pinned version> from PyPI on first use, and sdk/python
  * installed with pip); no Python language host is needed for an inline program. Skipped, saying
  * so, when python3 is missing.
  */
-import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stringify } from "yaml";
-import { cliEnv, cliPath, makeProjectDir, ROOT } from "../helpers/pulumi";
+import { ROOT } from "../helpers/pulumi";
 import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { checkpointFile, stateDir } from "../../scripts/workspace";
+import { hasPython, pythonProjectDir, runPython, venvPython, type PythonOp } from "../helpers/python";
+import { checkpointFile } from "../../scripts/workspace";
 
 const SENDGRID_KEY = "SG.python-secret-sendgrid-key"; // as in inline_program.py
 const SLACK_HOOK = "https://hooks.slack.example/services/T000/B000/python-hook"; // as in inline_program.py
@@ -24,47 +23,20 @@ const SECOND_KEY = "python-second-environment-key";
 const CHANGED_KEY = "SG.changed-by-hand-in-the-dashboard";
 const CHANGED_HOOK = "https://hooks.slack.example/changed-by-hand";
 const PROGRAM = path.join(ROOT, "test/e2e/python/inline_program.py");
-const hasPython = spawnSync("python3", ["-c", "import venv"], { stdio: "ignore" }).status === 0;
-if (!hasPython) process.stderr.write("test/e2e/python.test.ts: skipped, python3 with the venv module is not on PATH\n");
 
-describe.skipIf(!hasPython)("a Python inline program on the generated SDK and the native plugin", () => {
+describe.skipIf(!hasPython("test/e2e/python.test.ts"))("a Python inline program on the generated SDK and the native plugin", () => {
   let emu: TestEmulator;
   let dir: string;
   let python: string;
 
-  /** Runs one operation of the program; resolves with what it printed as JSON, rejects with its stderr. */
-  const run = (op: "up" | "up-refresh" | "preview" | "preview-refresh" | "destroy") => new Promise<any>((resolve, reject) => {
-    // Asynchronous: the emulator answers from this process while the program runs.
-    const child = spawn(python, [PROGRAM, op], { env: { ...process.env, ...cliEnv(dir) }, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      if (code !== 0) return reject(new Error(`inline_program.py ${op} exited ${code}:\n${stderr.slice(-4000)}`));
-      try {
-        resolve(JSON.parse(stdout));
-      } catch {
-        reject(new Error(`inline_program.py ${op} printed no JSON:\n${stdout}\n${stderr.slice(-4000)}`));
-      }
-    });
-    child.stdin.end(JSON.stringify({ workDir: dir, pulumiRoot: path.dirname(path.dirname(cliPath())), config: emu.stackConfig(), second: { url: emu.url, key: SECOND_KEY } }));
-  });
+  const run = (op: PythonOp) => runPython(python, PROGRAM, op, dir, { config: emu.stackConfig(), second: { url: emu.url, key: SECOND_KEY } });
 
   beforeAll(async () => {
-    python = execFileSync(path.join(ROOT, "scripts/ensure-python-venv"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
+    python = venvPython();
     // Two environments (a key each); credentials shown in responses, so drift in them can be made and seen.
     emu = await startTestEmulator({ apiKeys: [`${API_KEY}=first`, `${SECOND_KEY}=second`], hideCredentials: false });
     await emu.api("POST", "/v2/subscribers", { subscriberId: "alice", firstName: "Alice" });
-    dir = makeProjectDir("notify-python-");
-    // The project: Python, the local backend, and the plugin from bin/ of this checkout.
-    writeFileSync(path.join(dir, "Pulumi.yaml"), stringify({
-      name: "notify-python",
-      runtime: "python",
-      backend: { url: `file://${stateDir(dir)}` },
-      plugins: { providers: [{ name: "notify", path: path.join(ROOT, "bin") }] },
-    }));
+    dir = pythonProjectDir("notify-python");
   }, 600_000);
   afterAll(async () => {
     await emu?.close();

@@ -1,26 +1,20 @@
 """A Python Automation API inline program on the generated SDK (pulumi_notify), driven by
 test/e2e/python.test.ts through the venv of scripts/ensure-python-venv.
 
-    python inline_program.py <up|preview|preview-refresh|destroy>
+    python inline_program.py <up|up-refresh|preview|preview-refresh|destroy>
 
-reads its settings as JSON on stdin (workDir: a project directory whose Pulumi.yaml the test
-wrote, with the backend and `plugins.providers`; pulumiRoot: the directory holding bin/pulumi;
-config: the stack config; second: `{url, key}` of a second environment, for an explicit provider)
-and writes one JSON object with what the operation reported on stdout. The CLI's own output goes
-to stderr. The environment (PULUMI_HOME, backend, passphrase, PATH with Node for the plugin) is
-the caller's.
+with the settings of driver.py on stdin, plus second: `{url, key}` of a second environment, for
+an explicit provider.
 
 The program declares the three resources through the default provider (the stack config), calls
 a function, and declares one more integration through an explicit provider of the second
 environment.
 """
 
-import json
-import sys
-
 import pulumi
 import pulumi_notify as notify
-from pulumi import automation as auto
+
+import driver
 
 SENDGRID_KEY = "SG.python-secret-sendgrid-key"
 SLACK_HOOK = "https://hooks.slack.example/services/T000/B000/python-hook"
@@ -80,55 +74,5 @@ def program(second: dict) -> None:
     pulumi.export("secondEnvironmentId", mirror.environment_id)
 
 
-def detailed_diffs(events: list) -> dict:
-    """Per resource name: the step's operation and its detailed diff (property to diff kind)."""
-    diffs = {}
-    for e in events:
-        pre = e.resource_pre_event
-        if pre is None:
-            continue
-        m = pre.metadata
-        if m.op in ("same", "refresh") or m.type == "pulumi:pulumi:Stack" or m.type.startswith("pulumi:providers:"):
-            continue
-        name = m.urn.split("::")[-1]
-        diffs[name] = {"op": str(m.op.value if hasattr(m.op, "value") else m.op), "detailed": {k: str(d.diff_kind.value) for k, d in (m.detailed_diff or {}).items()}}
-    return diffs
-
-
-def main() -> None:
-    op = sys.argv[1]
-    settings = json.load(sys.stdin)
-    stack = auto.create_or_select_stack(
-        "test",
-        project_name="notify-python",
-        program=lambda: program(settings["second"]),
-        opts=auto.LocalWorkspaceOptions(
-            work_dir=settings["workDir"],
-            pulumi_command=auto.PulumiCommand(root=settings["pulumiRoot"], skip_version_check=True),
-        ),
-    )
-    stack.set_all_config({k: auto.ConfigValue(v["value"], secret=bool(v.get("secret"))) for k, v in settings["config"].items()})
-    log = lambda line: print(line, file=sys.stderr)  # noqa: E731
-    if op in ("up", "up-refresh"):
-        res = stack.up(on_output=log, refresh=op == "up-refresh")
-        out = {
-            "changes": res.summary.resource_changes,
-            "outputs": {k: {"value": v.value, "secret": v.secret} for k, v in res.outputs.items()},
-        }
-    elif op == "preview":
-        res = stack.preview(on_output=log, expect_no_changes=True)
-        out = {"changes": res.change_summary}
-    elif op == "preview-refresh":
-        events: list = []
-        res = stack.preview(on_output=log, refresh=True, diff=True, on_event=events.append)
-        out = {"changes": res.change_summary, "diffs": detailed_diffs(events), "stdout": res.stdout}
-    elif op == "destroy":
-        res = stack.destroy(on_output=log)
-        out = {"changes": res.summary.resource_changes}
-    else:
-        raise SystemExit(f"unknown operation {op}")
-    json.dump(out, sys.stdout)
-
-
 if __name__ == "__main__":
-    main()
+    driver.run(lambda settings: lambda: program(settings["second"]), "notify-python")

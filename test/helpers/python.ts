@@ -1,0 +1,58 @@
+/**
+ * Python Automation API programs for the tests: the venv of scripts/ensure-python-venv (pulumi
+ * from PyPI at the pinned version, sdk/python installed) and one operation of a script run with
+ * the settings of test/e2e/python/driver.py on stdin.
+ */
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { stringify } from "yaml";
+import { cliEnv, cliPath, makeProjectDir, ROOT } from "./pulumi";
+import { stateDir } from "../../scripts/workspace";
+import { PLUGINS } from "./native";
+
+/** Whether python3 with the venv module is on PATH; says on stderr that `file` skips when not. */
+export function hasPython(file: string): boolean {
+  const ok = spawnSync("python3", ["-c", "import venv"], { stdio: "ignore" }).status === 0;
+  if (!ok) process.stderr.write(`${file}: skipped, python3 with the venv module is not on PATH\n`);
+  return ok;
+}
+
+/** The venv's python (made on first use). */
+export function venvPython(): string {
+  return execFileSync(path.join(ROOT, "scripts/ensure-python-venv"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
+}
+
+/** A project directory for a Python program: the local backend and the plugin from bin/ of this checkout. */
+export function pythonProjectDir(name: string): string {
+  const dir = makeProjectDir(`${name}-`);
+  writeFileSync(path.join(dir, "Pulumi.yaml"), stringify({ name, runtime: "python", backend: { url: `file://${stateDir(dir)}` }, plugins: PLUGINS }));
+  return dir;
+}
+
+export type PythonOp = "up" | "up-refresh" | "preview" | "preview-refresh" | "destroy";
+
+/**
+ * Runs one operation of `script` in project `dir`; resolves with what it printed as JSON, rejects
+ * with its stderr. Asynchronous: an emulator in this process answers while the program runs.
+ */
+export function runPython(python: string, script: string, op: PythonOp, dir: string, settings: Record<string, unknown>): Promise<any> {
+  return new Promise<any>((resolve, reject) => {
+    const child = spawn(python, [script, op], { env: { ...process.env, ...cliEnv(dir) }, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const name = path.basename(script);
+      if (code !== 0) return reject(new Error(`${name} ${op} exited ${code}:\n${stderr.slice(-4000)}`));
+      try {
+        resolve(JSON.parse(stdout));
+      } catch {
+        reject(new Error(`${name} ${op} printed no JSON:\n${stdout}\n${stderr.slice(-4000)}`));
+      }
+    });
+    child.stdin.end(JSON.stringify({ workDir: dir, pulumiRoot: path.dirname(path.dirname(cliPath())), ...settings }));
+  });
+}
