@@ -8,7 +8,7 @@ import type { EventRecord, IntegrationRecord, JsonObject, MessageRecord, StepRec
 import { newSubscriber } from "./routes/subscribers";
 import { EMULATOR_ORIGIN } from "./routes/workflows";
 import type { Store, Tenant } from "./store";
-import { HOSTILE_KINDS, type Behaviour, type Faults, type LoggedRequest, type Reply } from "./types";
+import { HOSTILE_KINDS, PLANS, type Behaviour, type Faults, type LoggedRequest, type Reply } from "./types";
 import { objectId, slugify } from "./util";
 
 /** What the controls act on: implemented by the emulator app. */
@@ -38,6 +38,7 @@ const FaultsBody = z.strictObject({
 const BehaviourBody = z.strictObject({
   envelope: z.boolean().optional(), hideCredentials: z.boolean().optional(), idempotency: z.boolean().optional(),
   retentionDays: z.number().int().min(1).max(3650).optional(),
+  plan: z.enum(PLANS).nullable().optional(),
   rateLimit: z.strictObject({ rate: z.number().positive().max(100_000), burst: z.number().int().positive().max(100_000) }).nullable().optional(),
 });
 
@@ -143,8 +144,10 @@ export function control(target: ControlTarget, method: string, path: string, que
     case "POST /__emulator/behaviour": {
       const parsed = BehaviourBody.safeParse(body);
       if (!parsed.success) return { status: 400, body: { message: issues(parsed.error) } };
-      const { rateLimit, ...rest } = parsed.data;
-      target.setBehaviour({ ...rest, ...(rateLimit !== undefined ? { rateLimit: rateLimit ?? undefined } : {}) });
+      const { rateLimit, plan, ...rest } = parsed.data;
+      target.setBehaviour({
+        ...rest, ...(rateLimit !== undefined ? { rateLimit: rateLimit ?? undefined } : {}), ...(plan !== undefined ? { plan: plan ?? undefined } : {}),
+      });
       return { status: 200, body: target.behaviour };
     }
     case "GET /__emulator/state":

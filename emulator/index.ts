@@ -2,9 +2,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { EmulatorApp, type Behaviour, type Faults, type LoggedRequest } from "./server";
+import type { Plan } from "./types";
 import type { Tenant } from "./store";
 
-export type { Behaviour, Faults, LoggedRequest };
+export type { Behaviour, Faults, LoggedRequest, Plan };
 
 /** Options of {@link startEmulator}. */
 export interface EmulatorOptions {
@@ -26,6 +27,8 @@ export interface EmulatorOptions {
   rateLimit?: { rate: number; burst: number };
   /** The plan's event history window in days (default 30): the events list starts no earlier. */
   retentionDays?: number;
+  /** The organisation's plan (FREE: one v2 layout per environment); default: none, as self-hosted. */
+  plan?: Plan;
   /** Keep the store in this JSON file across restarts. */
   statePath?: string;
 }
@@ -63,6 +66,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     idempotency: options.idempotency ?? true,
     rateLimit: options.rateLimit,
     retentionDays: options.retentionDays ?? 30,
+    plan: options.plan,
   };
   const keys = tenantsFor(options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY]);
   const app = new EmulatorApp({ keys, behaviour, statePath: options.statePath });

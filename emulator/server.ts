@@ -14,8 +14,10 @@ import {
 import { decideFault, sendHostile, type FaultDecision } from "./faults";
 import { eventRoutes } from "./routes/events";
 import { integrationRoutes } from "./routes/integrations";
+import { layoutRoutes } from "./routes/layouts";
 import { messageRoutes } from "./routes/messages";
 import { subscriberRoutes } from "./routes/subscribers";
+import { topicRoutes } from "./routes/topics";
 import { workflowRoutes } from "./routes/workflows";
 import { Store, type Tenant } from "./store";
 import type { Behaviour, Faults, LoggedRequest, Reply, Route } from "./types";
@@ -30,7 +32,10 @@ const LOG_BODY_LIMIT = 64 * 1024;
 const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 
 /** Every API operation the emulator serves, one table per resource. */
-const ROUTES: Route[] = [...integrationRoutes, ...subscriberRoutes, ...workflowRoutes, ...eventRoutes, ...messageRoutes];
+const ROUTES: Route[] = [
+  ...integrationRoutes, ...subscriberRoutes, ...workflowRoutes, ...eventRoutes, ...messageRoutes,
+  ...layoutRoutes, ...topicRoutes,
+];
 
 interface CompiledRoute { route: Route; pattern: RegExp; names: string[] }
 

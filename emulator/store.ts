@@ -1,6 +1,8 @@
 /** The emulator's in-memory store, optionally saved to a JSON file. */
 import { readFileSync, writeFileSync, renameSync, existsSync } from "node:fs";
-import type { EventRecord, IntegrationRecord, MessageRecord, SubscriberRecord, WorkflowRecord } from "./records";
+import type {
+  EventRecord, IntegrationRecord, LayoutRecord, MessageRecord, SubscriberRecord, SubscriptionRecord, TopicRecord, WorkflowRecord,
+} from "./records";
 
 /** An API key and where its records live. */
 export interface Tenant {
@@ -17,9 +19,15 @@ export interface StoreData {
   workflows: WorkflowRecord[];
   events: EventRecord[];
   messages: MessageRecord[];
+  layouts: LayoutRecord[];
+  topics: TopicRecord[];
+  subscriptions: SubscriptionRecord[];
 }
 
-const empty = (): StoreData => ({ integrations: [], subscribers: [], workflows: [], events: [], messages: [] });
+const empty = (): StoreData => ({
+  integrations: [], subscribers: [], workflows: [], events: [], messages: [],
+  layouts: [], topics: [], subscriptions: [],
+});
 
 /**
  * The records of the caller's environment: the one tenant filter every route uses. Integrations

@@ -13,7 +13,16 @@ export interface Behaviour {
   rateLimit?: { rate: number; burst: number };
   /** The subscription plan's history window: the events list starts no earlier than this many days ago. */
   retentionDays: number;
+  /**
+   * The organisation's plan; undefined is a self-hosted install without a plan gate. FREE allows
+   * one v2 layout per environment, the others 100 (production-notes.md, Third pass §3).
+   */
+  plan?: Plan;
 }
+
+/** The service's plans (packages/shared/src/consts/feature-tiers-constants.ts of the service). */
+export const PLANS = ["free", "pro", "business", "enterprise", "unlimited"] as const;
+export type Plan = (typeof PLANS)[number];
 
 /** The hostile bodies a client robustness test can ask for. */
 export const HOSTILE_KINDS = ["html", "truncated", "wrong-types", "missing-fields", "huge", "trickle", "echo-key"] as const;
