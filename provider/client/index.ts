@@ -5,6 +5,8 @@ import { WorkflowsApi } from "./workflows";
 import { SubscribersApi } from "./subscribers";
 import { MessagesApi } from "./messages";
 import { EventsApi } from "./events";
+import { LayoutsApi } from "./layouts";
+import { TopicsApi } from "./topics";
 
 /** Typed access to every operation of the service. */
 export class NotifyClient {
@@ -14,6 +16,8 @@ export class NotifyClient {
   readonly subscribers: SubscribersApi;
   readonly messages: MessagesApi;
   readonly events: EventsApi;
+  readonly layouts: LayoutsApi;
+  readonly topics: TopicsApi;
 
   constructor(options: TransportOptions) {
     this.http = new HttpTransport(options);
@@ -22,6 +26,8 @@ export class NotifyClient {
     this.subscribers = new SubscribersApi(this.http);
     this.messages = new MessagesApi(this.http);
     this.events = new EventsApi(this.http);
+    this.layouts = new LayoutsApi(this.http);
+    this.topics = new TopicsApi(this.http);
   }
 
   /** Closes the connections. */
@@ -39,3 +45,5 @@ export type { ListWorkflowsQuery } from "./workflows";
 export type { SearchSubscribersQuery } from "./subscribers";
 export type { ListMessagesQuery } from "./messages";
 export type { ListEventsQuery } from "./events";
+export type { ListLayoutsQuery } from "./layouts";
+export type { ListTopicsQuery, ListTopicSubscriptionsQuery } from "./topics";

@@ -1,7 +1,9 @@
 /** The provider's resources: each one's field table, in the order schema.json and the docs list them. */
 import { INTEGRATION } from "./integration";
+import { LAYOUT } from "./layout";
 import { SUBSCRIBER_CREDENTIALS } from "./subscriberCredentials";
+import { TOPIC } from "./topic";
 import { WORKFLOW } from "./workflow";
 import type { ResourceTable } from "./fields";
 
-export const RESOURCE_TABLES: readonly ResourceTable[] = [INTEGRATION, WORKFLOW, SUBSCRIBER_CREDENTIALS];
+export const RESOURCE_TABLES: readonly ResourceTable[] = [INTEGRATION, WORKFLOW, SUBSCRIBER_CREDENTIALS, LAYOUT, TOPIC];

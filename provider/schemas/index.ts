@@ -5,3 +5,5 @@ export * from "./subscriber";
 export * from "./workflow";
 export * from "./message";
 export * from "./event";
+export * from "./layout";
+export * from "./topic";

@@ -17,11 +17,15 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changedKeys, deepEqual, project } from "../../../provider/resources/diff";
 import { INTEGRATION } from "../../../provider/resources/integration";
+import { LAYOUT } from "../../../provider/resources/layout";
 import { SUBSCRIBER_CREDENTIALS } from "../../../provider/resources/subscriberCredentials";
+import { TOPIC } from "../../../provider/resources/topic";
 import { WORKFLOW } from "../../../provider/resources/workflow";
 import { startTestEmulator, type TestEmulator } from "../../helpers/emulator";
 import { loadPackage } from "../../helpers/pulumi";
-import { createCredentialIntegrations, credentialsInputs, integrationInputs, workflowInputs } from "./arbitraries";
+import {
+  createCredentialIntegrations, createTopicSubscribers, credentialsInputs, integrationInputs, layoutInputs, topicInputs, workflowInputs,
+} from "./arbitraries";
 
 type Obj = Record<string, unknown>;
 interface Provider {
@@ -73,6 +77,15 @@ const KINDS: Kind[] = [
     keys: SUBSCRIBER_CREDENTIALS.inputKeys, replaceOnChange: ["subscriberId", "providerId", "integrationIdentifier"], providerExact: [],
     prepare: async (emu, inputs) => { await emu.api("POST", "/v2/subscribers", { subscriberId: inputs.subscriberId }); },
   },
+  {
+    // The service's update takes no layoutId (UpdateLayoutDto of spec/openapi.json).
+    name: "Layout", provider: () => impl("layout"), inputs: layoutInputs, keys: LAYOUT.inputKeys, replaceOnChange: ["layoutId"], providerExact: [],
+  },
+  {
+    // Topics are addressed by key, which nothing renames (UpdateTopicRequestDto has only name).
+    name: "Topic", provider: () => impl("topic"), inputs: topicInputs, keys: TOPIC.inputKeys, replaceOnChange: ["key"], providerExact: [],
+    prepare: (emu) => createTopicSubscribers(emu),
+  },
 ];
 
 
@@ -85,6 +98,8 @@ describe("the arbitraries", () => {
     ["Integration", INTEGRATION, integrationInputs],
     ["Workflow", WORKFLOW, workflowInputs],
     ["SubscriberCredentials", SUBSCRIBER_CREDENTIALS, credentialsInputs],
+    ["Layout", LAYOUT, layoutInputs],
+    ["Topic", TOPIC, topicInputs],
   ] as const)("generate every input field of %s but adopt (which needs an object made outside the stack)", (_name, table, inputs) => {
     const seen = new Set(fc.sample(inputs("cover"), { numRuns: 300, seed: 1 }).flatMap((i) => Object.keys(i)));
     expect([...seen].sort()).toEqual(Object.keys(table.inputs).filter((k) => k !== "adopt").sort());
