@@ -105,7 +105,9 @@ describe("schema.json", () => {
     expect(s.name).toBe("notify");
     expect(s.config.variables.apiUrl).toMatchObject({ type: "string" });
     expect(s.config.variables.apiKey).toMatchObject({ type: "string", secret: true });
-    expect(Object.keys(s.resources).sort()).toEqual(["notify:index:Integration", "notify:index:SubscriberCredentials", "notify:index:Workflow"]);
+    expect(Object.keys(s.resources).sort()).toEqual([
+      "notify:index:Integration", "notify:index:Layout", "notify:index:SubscriberCredentials", "notify:index:Topic", "notify:index:Workflow",
+    ]);
     expect(Object.keys(s.functions).sort()).toEqual(Object.keys(FUNCTION_ARGS).map((f) => `notify:index:${f}`).sort());
 
     const problems: string[] = [];
