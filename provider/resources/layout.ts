@@ -15,7 +15,7 @@ import { z } from "zod";
 import { NotifyApiError, isConflict, isNotFound } from "../client/errors";
 import { clientFor } from "../config";
 import { LAYOUT_EDITOR_TYPES, SafeString, type Layout as ApiLayout, type UpdateLayoutBody } from "../schemas";
-import { checkWith, unknownKeyHint, type CheckFailure } from "./check";
+import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
 import { defineResource, diffOf, field, output, serviceFields, type ArgsOf, type OutputsOf, type StateOf } from "./fields";
@@ -142,7 +142,7 @@ function isAlreadyExists(err: unknown): err is NotifyApiError {
 /** The provider implementation, loaded in the engine's provider process. */
 export const provider = {
   async check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
-    return { inputs: stripUndefined(news), failures: checkWith(LAYOUT.schema, news, unknownKeyHint(Object.keys(LAYOUT.inputs))) };
+    return { inputs: stripUndefined(news), failures: checkWith(LAYOUT.schema, news, topLevel(unknownKeyHint(Object.keys(LAYOUT.inputs)))) };
   },
 
   async diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {

@@ -21,7 +21,7 @@ import { NotifyApiError, isNotFound } from "../client/errors";
 import type { NotifyClient } from "../client";
 import { clientFor } from "../config";
 import { SafeString, type SubscriptionsResult, type Topic as ApiTopic } from "../schemas";
-import { checkWith, unknownKeyHint, type CheckFailure } from "./check";
+import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
 import { defineResource, diffOf, field, output, type ArgsOf, type OutputsOf, type StateOf } from "./fields";
@@ -144,7 +144,7 @@ async function syncSubscribers(client: NotifyClient, key: string, live: readonly
 export const provider = {
   async check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
     const inputs = stripUndefined(news);
-    const failures = checkWith(TOPIC.schema, inputs, unknownKeyHint(Object.keys(TOPIC.inputs)));
+    const failures = checkWith(TOPIC.schema, inputs, topLevel(unknownKeyHint(Object.keys(TOPIC.inputs))));
     // A set: kept sorted, so that declaring the same subscribers in another order is no change.
     if (!failures.length && Array.isArray(inputs.subscribers)) inputs.subscribers = asSet(inputs.subscribers as string[]);
     return { inputs, failures };
