@@ -3,11 +3,11 @@
  *
  *   check   no request
  *   diff    no request
- *   create  POST /v2/layouts, then PUT /v2/layouts/{_id} when controlValues are declared (create
- *           ignores them); with adopt (or after our own retried create): GET, then PUT
- *   read    GET /v2/layouts/{_id}
- *   update  PUT /v2/layouts/{_id}
- *   delete  DELETE /v2/layouts/{_id} (a 404 counts as done; the environment's default layout,
+ *   create  POST /v2/layouts, then PUT /v2/layouts/{layoutId} when controlValues are declared
+ *           (create ignores them); with adopt (or after our own retried create): GET, then PUT
+ *   read    GET /v2/layouts/{layoutId} (the path also takes the database id or the slug)
+ *   update  PUT /v2/layouts/{layoutId}
+ *   delete  DELETE /v2/layouts/{layoutId} (a 404 counts as done; the environment's default layout,
  *           which the service never deletes (409), is left on the service with a warning)
  */
 import * as pulumi from "@pulumi/pulumi";
@@ -75,7 +75,8 @@ export const LAYOUT = defineResource({
   name: "Layout",
   module: "layout",
   doc: "An email layout of the environment: the HTML or block-editor frame an email step's content is rendered into. " +
-    "An email step names it with `controlValues.layoutId`. The id is the layout's database `_id`. The first layout of an " +
+    "An email step names it with `controlValues.layoutId` (the layout's `layoutId` or its id; the service stores the layoutId). " +
+    "The id, and the import id, is the layoutId. The first layout of an " +
     "environment becomes its default, which the service never deletes: destroying it removes it from the stack and leaves it " +
     "on the service (a warning says so); declare it again with `adopt: true` to manage it once more.",
   inputs: {
@@ -90,7 +91,7 @@ export const LAYOUT = defineResource({
     adopt: field(z.boolean().optional(), "Take over an existing layout with the same layoutId instead of failing.", { control: true }),
   },
   outputs: {
-    databaseId: output(z.string(), "The service's `_id`; also the resource id and the import id."),
+    databaseId: output(z.string(), "The service's `_id` of the layout."),
     slug: output(z.string(), "The service's slug of the layout."),
     isDefault: output(z.boolean(), "Whether this is the environment's default layout (the first one created; the service never deletes it)."),
     createdAt: output(z.string(), "When the layout was created (ISO 8601)."),
@@ -174,14 +175,14 @@ export const provider = {
     // The create takes no control values: they (and an adopted layout's other fields) go in an update.
     if (adopted || inputs.controlValues !== undefined) {
       try {
-        layout = await api.update(layout._id, updateBody(inputs, layout));
+        layout = await api.update(layout.layoutId, updateBody(inputs, layout));
       } catch (err) {
-        if (!adopted) await api.delete(layout._id).catch(() => undefined);
+        if (!adopted) await api.delete(layout.layoutId).catch(() => undefined);
         throw failure(`${adopted ? "adopt" : "set the control values of"} layout "${inputs.layoutId}"`, err,
           adopted ? undefined : "The layout was removed again (unless it became the environment's default; then set adopt: true)");
       }
     }
-    return { id: layout._id, outs: outputsFor(layout, raw, keys) };
+    return { id: layout.layoutId, outs: outputsFor(layout, raw, keys) };
   },
 
   async read(id: string, props: Props) {
@@ -194,8 +195,8 @@ export const provider = {
       throw failure(`read layout ${id}`, err);
     }
     const outs = outputsFor(live, props, keys);
-    // An import by layoutId or slug reads the same layout: its id is the database id.
-    return { id: live._id, props: outs, inputs: readInputs(props, outs, keys, LAYOUT.controlKeys) };
+    // An import by database id or slug reads the same layout: its id is the layoutId.
+    return { id: live.layoutId, props: outs, inputs: readInputs(props, outs, keys, LAYOUT.controlKeys) };
   },
 
   async update(id: string, _olds: Props, news: Props) {

@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as automation from "@pulumi/pulumi/automation";
 import type * as pulumiModule from "@pulumi/pulumi";
-import { createTestStack, loadPackage, nativeRequire, previewDiffs, ROOT, type TestStack } from "../helpers/pulumi";
+import { createTestStack, exportedState, loadPackage, nativeRequire, previewDiffs, ROOT, type TestStack } from "../helpers/pulumi";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import type { ResourceTable } from "../../provider/resources/fields";
 
@@ -155,8 +155,10 @@ describe.each(["production", "spec"] as const)("layouts and topics against the e
     await ts.stack.preview({ expectNoChanges: true, refresh: true });
   });
 
-  it("destroys what it made, leaving the default layout on the service", async () => {
-    await ts.stack.destroy();
+  it("destroys what it made, leaving the default layout on the service with a warning", async () => {
+    let shown = "";
+    await ts.stack.destroy({ onOutput: (o) => { shown += o; } });
+    expect(shown).toContain("is the environment's default layout, which the service never deletes");
     const l = await live();
     expect(l.layouts.map((x) => x.identifier)).toEqual(["frame"]);
     expect(l.topics).toEqual([]);
@@ -179,7 +181,7 @@ describe.each(["production", "spec"] as const)("layouts and topics against the e
     spec.adopt = false;
   });
 
-  it("imports a layout by its database id and a topic by its key through the native plugin, and the next preview is empty", async () => {
+  it("imports a layout by its layoutId and a topic by its key through the native plugin, and the next preview is empty", async () => {
     const made = await emu.api("POST", "/v2/layouts", { layoutId: "imported", name: "Imported" });
     await emu.api("POST", "/v2/topics", { key: "imported-topic", name: "Imported topic" });
     await emu.api("POST", "/v2/topics/imported-topic/subscriptions", { subscriptions: ["carol", "alice"] });
@@ -189,7 +191,7 @@ describe.each(["production", "spec"] as const)("layouts and topics against the e
         // Every field the service holds, as `pulumi import` would write them.
         declare("Layout", "imported", {
           layoutId: "imported", name: "Imported", isTranslationEnabled: false, controlValues: { email: { body: email.body, editorType: email.editorType } },
-        }, { import: made.body._id });
+        }, { import: "imported" });
         declare("Topic", "imported-topic", { key: "imported-topic", name: "Imported topic", subscribers: ["alice", "carol"] }, { import: "imported-topic" });
       },
       config: emu.stackConfig(),
@@ -198,6 +200,8 @@ describe.each(["production", "spec"] as const)("layouts and topics against the e
       await usePlugin(its);
       const up = await its.stack.up();
       expect(up.summary.resourceChanges?.import).toBe(2);
+      const state = await exportedState(its.stack);
+      expect(state.resources.filter((r) => String(r.type).startsWith("notify:")).map((r) => r.id).sort()).toEqual(["imported", "imported-topic"]);
       await its.stack.preview({ expectNoChanges: true, refresh: true });
     } finally {
       await its.cleanup();

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// An email layout of the environment: the HTML or block-editor frame an email step's content is rendered into. An email step names it with `controlValues.layoutId`. The id is the layout's database `_id`. The first layout of an environment becomes its default, which the service never deletes: destroying it removes it from the stack and leaves it on the service (a warning says so); declare it again with `adopt: true` to manage it once more.
+// An email layout of the environment: the HTML or block-editor frame an email step's content is rendered into. An email step names it with `controlValues.layoutId` (the layout's `layoutId` or its id; the service stores the layoutId). The id, and the import id, is the layoutId. The first layout of an environment becomes its default, which the service never deletes: destroying it removes it from the stack and leaves it on the service (a warning says so); declare it again with `adopt: true` to manage it once more.
 type Layout struct {
 	pulumi.CustomResourceState
 
@@ -20,7 +20,7 @@ type Layout struct {
 	ControlValues LayoutControlValuesPtrOutput `pulumi:"controlValues"`
 	// When the layout was created (ISO 8601).
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
-	// The service's `_id`; also the resource id and the import id.
+	// The service's `_id` of the layout.
 	DatabaseId pulumi.StringOutput `pulumi:"databaseId"`
 	// The input properties this program sets (used for exact diffs).
 	DeclaredKeys pulumi.StringArrayOutput `pulumi:"declaredKeys"`
@@ -155,7 +155,7 @@ func (o LayoutOutput) CreatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *Layout) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
 }
 
-// The service's `_id`; also the resource id and the import id.
+// The service's `_id` of the layout.
 func (o LayoutOutput) DatabaseId() pulumi.StringOutput {
 	return o.ApplyT(func(v *Layout) pulumi.StringOutput { return v.DatabaseId }).(pulumi.StringOutput)
 }

@@ -119,7 +119,7 @@ class Layout(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        An email layout of the environment: the HTML or block-editor frame an email step's content is rendered into. An email step names it with `controlValues.layoutId`. The id is the layout's database `_id`. The first layout of an environment becomes its default, which the service never deletes: destroying it removes it from the stack and leaves it on the service (a warning says so); declare it again with `adopt: true` to manage it once more.
+        An email layout of the environment: the HTML or block-editor frame an email step's content is rendered into. An email step names it with `controlValues.layoutId` (the layout's `layoutId` or its id; the service stores the layoutId). The id, and the import id, is the layoutId. The first layout of an environment becomes its default, which the service never deletes: destroying it removes it from the stack and leaves it on the service (a warning says so); declare it again with `adopt: true` to manage it once more.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -136,7 +136,7 @@ class Layout(pulumi.CustomResource):
                  args: LayoutArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        An email layout of the environment: the HTML or block-editor frame an email step's content is rendered into. An email step names it with `controlValues.layoutId`. The id is the layout's database `_id`. The first layout of an environment becomes its default, which the service never deletes: destroying it removes it from the stack and leaves it on the service (a warning says so); declare it again with `adopt: true` to manage it once more.
+        An email layout of the environment: the HTML or block-editor frame an email step's content is rendered into. An email step names it with `controlValues.layoutId` (the layout's `layoutId` or its id; the service stores the layoutId). The id, and the import id, is the layoutId. The first layout of an environment becomes its default, which the service never deletes: destroying it removes it from the stack and leaves it on the service (a warning says so); declare it again with `adopt: true` to manage it once more.
 
         :param str resource_name: The name of the resource.
         :param LayoutArgs args: The arguments to use to populate this resource's properties.
@@ -234,7 +234,7 @@ class Layout(pulumi.CustomResource):
     @pulumi.getter(name="databaseId")
     def database_id(self) -> pulumi.Output[_builtins.str]:
         """
-        The service's `_id`; also the resource id and the import id.
+        The service's `_id` of the layout.
         """
         return pulumi.get(self, "database_id")
 

@@ -81,6 +81,23 @@ describe.each(["production", "spec"] as const)("Layout and Topic lifecycles (%s 
     expect((await emu.api("GET", "/v2/layouts/taken")).body.name).toBe("Mine");
   });
 
+  it("round-trips an email step naming a layout by its id without a diff, and shows the layout's deletion as a change of the steps", async () => {
+    const workflow = impl("workflow");
+    await layout.create(await checked(layout, { layoutId: "default-frame", name: "Default" }));
+    const brand = await layout.create(await checked(layout, { layoutId: "brand", name: "Brand" }));
+    const inputs = await checked(workflow, {
+      workflowId: "framed", name: "Framed",
+      steps: [{ name: "Email", type: "email", controlValues: { subject: "S", body: "<p>B</p>", editorType: "html", layoutId: brand.id } }],
+    });
+    const wf = await workflow.create(inputs);
+    expect((await workflow.diff(wf.id, wf.outs, inputs)).changes).toBe(false);
+    const read = await workflow.read(wf.id, wf.outs);
+    expect(read.inputs).toEqual(inputs);
+    await layout.delete(brand.id, brand.outs);
+    const after = await workflow.read(wf.id, read.props);
+    expect((await workflow.diff(wf.id, after.props, inputs)).changed).toEqual(["steps"]);
+  });
+
   it("sends only the subscriber added and only the subscriber removed, whatever the declared order", async () => {
     const a = await checked(topic, { key: "news", name: "News", subscribers: ["bob", "alice"] });
     const { id, outs } = await topic.create(a);
