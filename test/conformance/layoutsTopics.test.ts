@@ -229,7 +229,7 @@ describe("layouts and topics behave as production", () => {
     it("lists with a cursor, not re-wrapped, and answers an unknown cursor with an empty page", async () => {
       for (const k of ["k1", "k2", "k3"]) await api("POST", "/v2/topics", { key: k });
       const res = await fetch(`${emu.url}/v2/topics?limit=2&orderDirection=ASC`, { headers: { authorization: `ApiKey ${emu.key}` } });
-      const raw = await res.json();
+      const raw = (await res.json()) as any;
       expect(Object.keys(raw).sort()).toEqual(["data", "next", "previous", "totalCount", "totalCountCapped"]);
       expect(raw.data.map((t: any) => t.key)).toEqual(["k1", "k2"]);
       const next = await api("GET", `/v2/topics?limit=2&orderDirection=ASC&after=${raw.next}`);

@@ -181,6 +181,28 @@ describe.each(["production", "spec"] as const)("layouts and topics against the e
     spec.adopt = false;
   });
 
+  it("lists layouts and topics with getLayouts and getTopicsOutput in a program", async () => {
+    await emu.api("POST", "/v2/topics", { key: "listed:one", name: "One" });
+    await emu.api("POST", "/v2/topics", { key: "listed:two", name: "Two" });
+    const fts = await createTestStack({
+      program: async () => {
+        const notify = loadPackage();
+        const layouts = await notify.getLayouts({ orderBy: "name", orderDirection: "ASC" });
+        const topics = notify.getTopicsOutput({ key: pulumi.output("listed"), orderDirection: "ASC", maxResults: 1 });
+        return { layoutIds: layouts.layouts.map((l) => l.layoutId), defaults: layouts.layouts.map((l) => l.isDefault), topicKeys: topics.topics.apply((t) => t.map((x) => x.key)) };
+      },
+      config: emu.stackConfig(),
+    });
+    try {
+      const up = await fts.stack.up();
+      expect(up.outputs.layoutIds!.value).toEqual(["frame"]);
+      expect(up.outputs.defaults!.value).toEqual([true]);
+      expect(up.outputs.topicKeys!.value).toEqual(["listed:one"]);
+    } finally {
+      await fts.cleanup();
+    }
+  });
+
   it("imports a layout by its layoutId and a topic by its key through the native plugin, and the next preview is empty", async () => {
     const made = await emu.api("POST", "/v2/layouts", { layoutId: "imported", name: "Imported" });
     await emu.api("POST", "/v2/topics", { key: "imported-topic", name: "Imported topic" });
