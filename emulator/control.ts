@@ -38,7 +38,7 @@ const FaultsBody = z.strictObject({
 const BehaviourBody = z.strictObject({
   envelope: z.boolean().optional(), hideCredentials: z.boolean().optional(), idempotency: z.boolean().optional(),
   retentionDays: z.number().int().min(1).max(3650).optional(),
-  plan: z.enum(PLANS).optional(), environmentLimit: z.number().int().min(0).max(1000).optional(),
+  plan: z.enum(PLANS).nullable().optional(), environmentLimit: z.number().int().min(0).max(1000).optional(),
   environmentVariableLimit: z.number().int().min(0).max(1000).optional(), scopedEnvironmentKeys: z.boolean().optional(),
   rateLimit: z.strictObject({ rate: z.number().positive().max(100_000), burst: z.number().int().positive().max(100_000) }).nullable().optional(),
 });
@@ -145,8 +145,10 @@ export function control(target: ControlTarget, method: string, path: string, que
     case "POST /__emulator/behaviour": {
       const parsed = BehaviourBody.safeParse(body);
       if (!parsed.success) return { status: 400, body: { message: issues(parsed.error) } };
-      const { rateLimit, ...rest } = parsed.data;
-      target.setBehaviour({ ...rest, ...(rateLimit !== undefined ? { rateLimit: rateLimit ?? undefined } : {}) });
+      const { rateLimit, plan, ...rest } = parsed.data;
+      target.setBehaviour({
+        ...rest, ...(rateLimit !== undefined ? { rateLimit: rateLimit ?? undefined } : {}), ...(plan !== undefined ? { plan: plan ?? undefined } : {}),
+      });
       return { status: 200, body: target.behaviour };
     }
     case "GET /__emulator/state":

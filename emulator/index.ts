@@ -5,7 +5,7 @@ import { EmulatorApp, type Behaviour, type Faults, type LoggedRequest } from "./
 import type { Plan } from "./types";
 import type { Tenant } from "./store";
 
-export type { Behaviour, Faults, LoggedRequest };
+export type { Behaviour, Faults, LoggedRequest, Plan };
 
 /** Options of {@link startEmulator}. */
 export interface EmulatorOptions {
@@ -31,8 +31,9 @@ export interface EmulatorOptions {
   retentionDays?: number;
   /**
    * The organisation's plan. Environment create and delete are a feature of the Business plan and
-   * above: `free` and `pro` answer 402 there, as production does. Default `business`, so that
-   * environments can be managed out of the box; set `free` to see the gate.
+   * above: `free` and `pro` answer 402 there, as production does; `free` also allows one v2 layout
+   * per environment (the others 100). Default `business`, so that environments can be managed out
+   * of the box; set `free` to see the gates.
    */
   plan?: Plan;
   /** Most environments of the organisation, Development and Production included (default 10, production's). */

@@ -191,6 +191,21 @@ export interface EnvironmentRecord {
   [extra: string]: unknown;
 }
 
+/** A v2 layout (production-notes.md, Third pass §3): per environment, soft-deleted. */
+export interface LayoutRecord extends Scoped {
+  /** The layout's `layoutId`. */
+  identifier: string;
+  name: string;
+  isDefault: boolean;
+  isTranslationEnabled: boolean;
+  /** The stored control values, `{email: {body, editorType}}`; absent when cleared. */
+  controlValues?: JsonObject;
+  deleted: boolean;
+  createdAt: string;
+  updatedAt: string;
+  [extra: string]: unknown;
+}
+
 /** A variable of the organisation, with one value per environment (stored in clear here). */
 export interface EnvironmentVariableRecord {
   _id: string;
@@ -202,4 +217,29 @@ export interface EnvironmentVariableRecord {
   createdAt: string;
   updatedAt: string;
   _updatedBy?: string;
+}
+
+/** A topic (production-notes.md, Third pass §4): per environment, unique key. */
+export interface TopicRecord extends Scoped {
+  key: string;
+  name?: string;
+  createdAt: string;
+  updatedAt: string;
+  [extra: string]: unknown;
+}
+
+/** A subscriber's subscription to a topic. */
+export interface SubscriptionRecord extends Scoped {
+  _topicId: string;
+  topicKey: string;
+  /** The subscriber's database `_id`. */
+  _subscriberId: string;
+  /** The subscriber's external id. */
+  subscriberId: string;
+  identifier: string;
+  name?: string;
+  contextKeys: string[];
+  createdAt: string;
+  updatedAt: string;
+  [extra: string]: unknown;
 }

@@ -18,8 +18,10 @@ import { environmentRoutes } from "./routes/environments";
 import { environmentVariableRoutes } from "./routes/environmentVariables";
 import { eventRoutes } from "./routes/events";
 import { integrationRoutes } from "./routes/integrations";
+import { layoutRoutes } from "./routes/layouts";
 import { messageRoutes } from "./routes/messages";
 import { subscriberRoutes } from "./routes/subscribers";
+import { topicRoutes } from "./routes/topics";
 import { workflowRoutes } from "./routes/workflows";
 import { Store, type Tenant } from "./store";
 import type { Behaviour, Faults, LoggedRequest, Reply, Route } from "./types";
@@ -37,6 +39,7 @@ const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 const ROUTES: Route[] = [
   ...integrationRoutes, ...subscriberRoutes, ...workflowRoutes, ...eventRoutes, ...messageRoutes,
   ...environmentRoutes, ...environmentVariableRoutes,
+  ...layoutRoutes, ...topicRoutes,
 ];
 
 interface CompiledRoute { route: Route; pattern: RegExp; names: string[] }

@@ -1,7 +1,8 @@
 /** The emulator's in-memory store, optionally saved to a JSON file. */
 import { readFileSync, writeFileSync, renameSync, existsSync } from "node:fs";
-import type { EventRecord, IntegrationRecord, MessageRecord, SubscriberRecord, WorkflowRecord } from "./records";
-import type { EnvironmentRecord, EnvironmentVariableRecord } from "./records";
+import type {
+  EnvironmentRecord, EnvironmentVariableRecord, EventRecord, IntegrationRecord, LayoutRecord, MessageRecord, SubscriberRecord, SubscriptionRecord, TopicRecord, WorkflowRecord,
+} from "./records";
 
 /** An API key and where its records live. */
 export interface Tenant {
@@ -21,11 +22,15 @@ export interface StoreData {
   /** The organisations' environments (the tenants API keys belong to). */
   environments: EnvironmentRecord[];
   environmentVariables: EnvironmentVariableRecord[];
+  layouts: LayoutRecord[];
+  topics: TopicRecord[];
+  subscriptions: SubscriptionRecord[];
 }
 
 const empty = (): StoreData => ({
   integrations: [], subscribers: [], workflows: [], events: [], messages: [],
   environments: [], environmentVariables: [],
+  layouts: [], topics: [], subscriptions: [],
 });
 
 /**

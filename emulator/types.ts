@@ -15,9 +15,11 @@ export interface Behaviour {
   retentionDays: number;
   /**
    * The organisation's plan, for the "manage environments" feature gate of environment create and
-   * delete: `free` and `pro` answer 402, the others allow (production-notes.md, Third pass §1).
+   * delete: `free` and `pro` answer 402, the others allow (production-notes.md, Third pass §1); and
+   * for the layout limit: `free` one v2 layout per environment, the others 100 (§3). Undefined (set
+   * through the test controls) is a self-hosted install without a plan gate.
    */
-  plan: Plan;
+  plan?: Plan;
   /** Most environments an organisation may have, Development and Production included (production's flag default 10). */
   environmentLimit: number;
   /** Most environment variables an organisation may have (production's flag default 10). */

@@ -2,9 +2,9 @@
  * pulumi-notify: Pulumi resources and functions for a notification delivery service.
  *
  * Resources: {@link Integration}, {@link Workflow}, {@link SubscriberCredentials}, {@link Environment},
- * {@link EnvironmentVariable}.
+ * {@link EnvironmentVariable}, {@link Layout}, {@link Topic}.
  * Functions: getSubscriber, getSubscribers, getMessages, getEvents, getEvent, getIntegrations,
- * getWorkflows, getEnvironments, each with an `*Output` twin.
+ * getWorkflows, getEnvironments, getLayouts, getTopics, each with an `*Output` twin.
  * Connection: stack config `notify:apiUrl` and secret `notify:apiKey`, else `NOTIFY_API_URL` and `NOTIFY_API_KEY`.
  */
 export { Integration, type IntegrationArgs } from "./resources/integration";
@@ -12,6 +12,8 @@ export { Workflow, type WorkflowArgs, type WorkflowStepArgs, type WorkflowStepOu
 export { SubscriberCredentials, type SubscriberCredentialsArgs } from "./resources/subscriberCredentials";
 export { Environment, type EnvironmentArgs } from "./resources/environment";
 export { EnvironmentVariable, type EnvironmentVariableArgs } from "./resources/environmentVariable";
+export { Layout, type LayoutArgs } from "./resources/layout";
+export { Topic, type TopicArgs } from "./resources/topic";
 export {
   NotifyClient, NotifyError, NotifyApiError, NotifyNotFoundError, NotifyConflictError, NotifyRateLimitError,
   NotifyValidationError, NotifyConnectionError, NotifyResponseError, NotifyConfigError, type NotifyErrorCode,

@@ -6,6 +6,7 @@ import type { JsonObject, StepRecord, WorkflowPreferencesInput, WorkflowRecord }
 import { ofTenant } from "../store";
 import type { RequestContext, Route } from "../types";
 import { objectId, slugify } from "../util";
+import { resolveStepLayoutId } from "./layouts";
 
 interface StepInput { _id?: string; stepId?: string; name: string; type: string; controlValues?: JsonObject }
 interface WorkflowBody {
@@ -114,6 +115,18 @@ function applySteps(existingSteps: StepRecord[], steps: StepInput[], op: "create
   });
 }
 
+/**
+ * Email steps' `layoutId`: resolved by identifier or `_id` in the environment (unknown: 404) and
+ * stored as the identifier; null or absent means no layout (production-notes.md, Third pass §3).
+ */
+function withLayouts(c: RequestContext, steps: StepRecord[]): StepRecord[] {
+  for (const s of steps) {
+    const id = s.controlValues?.layoutId;
+    if (s.type === "email" && typeof id === "string") s.controlValues = { ...s.controlValues, layoutId: resolveStepLayoutId(c, id) };
+  }
+  return steps;
+}
+
 function listWorkflows(c: RequestContext) {
   const q = c.query;
   const p = new ParamReader(q);
@@ -153,7 +166,7 @@ export const workflowRoutes: Route[] = [
         tags: b.tags ?? [], active: b.active ?? false, validatePayload: b.validatePayload ?? false, payloadSchema: b.payloadSchema ?? null,
         isTranslationEnabled: b.isTranslationEnabled ?? false, preferences: b.preferences ?? {}, severity: b.severity ?? "none",
         origin: EMULATOR_ORIGIN, createdAt: now, updatedAt: now,
-        steps: applySteps([], b.steps.map(({ _id: _i, ...s }) => s), "create"),
+        steps: withLayouts(c, applySteps([], b.steps.map(({ _id: _i, ...s }) => s), "create")),
       };
       c.store.data.workflows.push(w);
       c.store.touch();
@@ -170,7 +183,7 @@ export const workflowRoutes: Route[] = [
       if (b.workflowId !== undefined && b.workflowId !== w.workflowId) {
         throw badRequest(["workflowId can be changed only for code-first workflows"]);
       }
-      const steps = applySteps(w.steps, b.steps, "update");
+      const steps = withLayouts(c, applySteps(w.steps, b.steps, "update"));
       // The origin sent back is not written: a workflow keeps the origin it was made with.
       Object.assign(w, {
         name: b.name, description: b.description ?? w.description, tags: b.tags ?? w.tags, active: b.active ?? false,

@@ -7,6 +7,8 @@ import { MessagesApi } from "./messages";
 import { EventsApi } from "./events";
 import { EnvironmentsApi } from "./environments";
 import { EnvironmentVariablesApi } from "./environmentVariables";
+import { LayoutsApi } from "./layouts";
+import { TopicsApi } from "./topics";
 
 /** Typed access to every operation of the service. */
 export class NotifyClient {
@@ -18,6 +20,8 @@ export class NotifyClient {
   readonly events: EventsApi;
   readonly environments: EnvironmentsApi;
   readonly environmentVariables: EnvironmentVariablesApi;
+  readonly layouts: LayoutsApi;
+  readonly topics: TopicsApi;
 
   constructor(options: TransportOptions) {
     this.http = new HttpTransport(options);
@@ -28,6 +32,8 @@ export class NotifyClient {
     this.events = new EventsApi(this.http);
     this.environments = new EnvironmentsApi(this.http);
     this.environmentVariables = new EnvironmentVariablesApi(this.http);
+    this.layouts = new LayoutsApi(this.http);
+    this.topics = new TopicsApi(this.http);
   }
 
   /** Closes the connections. */
@@ -45,3 +51,5 @@ export type { ListWorkflowsQuery } from "./workflows";
 export type { SearchSubscribersQuery } from "./subscribers";
 export type { ListMessagesQuery } from "./messages";
 export type { ListEventsQuery } from "./events";
+export type { ListLayoutsQuery } from "./layouts";
+export type { ListTopicsQuery, ListTopicSubscriptionsQuery } from "./topics";

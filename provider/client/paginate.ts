@@ -4,6 +4,9 @@ import type { SubscribersApi, SearchSubscribersQuery } from "./subscribers";
 import type { WorkflowsApi, ListWorkflowsQuery } from "./workflows";
 import type { MessagesApi, ListMessagesQuery } from "./messages";
 import type { EventsApi, ListEventsQuery } from "./events";
+import type { LayoutSummary, Topic } from "../schemas";
+import type { LayoutsApi, ListLayoutsQuery } from "./layouts";
+import type { ListTopicsQuery, TopicsApi } from "./topics";
 
 /** Upper bound on items a single iteration may pull unless the caller sets one. */
 export const DEFAULT_MAX_ITEMS = 10_000;
@@ -45,6 +48,43 @@ export async function* paginateWorkflows(
     }
     offset += page.workflows.length;
     if (page.workflows.length === 0 || offset >= page.totalCount) return;
+  }
+}
+
+/** Offset pagination of layouts. */
+export async function* paginateLayouts(
+  api: LayoutsApi, query: ListLayoutsQuery = {}, maxItems = DEFAULT_MAX_ITEMS,
+): AsyncGenerator<LayoutSummary> {
+  let offset = query.offset ?? 0;
+  let yielded = 0;
+  const limit = query.limit ?? 100;
+  while (yielded < maxItems) {
+    const page = await api.list({ ...query, offset, limit: Math.min(limit, maxItems - yielded) });
+    for (const l of page.layouts) {
+      if (yielded >= maxItems) return;
+      yielded++;
+      yield l;
+    }
+    offset += page.layouts.length;
+    if (page.layouts.length === 0 || offset >= page.totalCount) return;
+  }
+}
+
+/** Cursor pagination of topics: follows `next` until it is null or `maxItems` are yielded. */
+export async function* paginateTopics(
+  api: TopicsApi, query: ListTopicsQuery = {}, maxItems = DEFAULT_MAX_ITEMS,
+): AsyncGenerator<Topic> {
+  let yielded = 0;
+  let after = query.after;
+  while (yielded < maxItems) {
+    const page = await api.list({ ...query, after, limit: Math.min(query.limit ?? 100, maxItems - yielded) });
+    for (const t of page.data) {
+      if (yielded >= maxItems) return;
+      yielded++;
+      yield t;
+    }
+    if (!page.next || page.data.length === 0) return;
+    after = page.next;
   }
 }
 

@@ -8,10 +8,10 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { clientFor, providerSettings, settingsFromConfig, type ConnectionSettings } from "../config";
 import { NotifyConfigError } from "../client/errors";
-import { collect, paginateEvents, paginateMessages, paginateSubscribers, paginateWorkflows } from "../client/paginate";
+import { collect, paginateEvents, paginateLayouts, paginateMessages, paginateSubscribers, paginateTopics, paginateWorkflows } from "../client/paginate";
 import {
-  CHANNELS, Channel, ChannelType, ContextKey, EnvironmentResult, EventResult, IntegrationSummary, MessageResult, OrderDirection, Severity,
-  SubscriberResult, WorkflowStatusInput, WorkflowSummary,
+  CHANNELS, Channel, ChannelType, ContextKey, EnvironmentResult, EventResult, IntegrationSummary, LayoutSummary, MessageResult, OrderDirection, Severity,
+  SubscriberResult, TopicSummary, WorkflowStatusInput, WorkflowSummary,
 } from "../schemas";
 import { propertyPath } from "../resources/check";
 import { stripUndefined } from "../resources/diff";
@@ -201,8 +201,32 @@ const environments = defineFunction("getEnvironments",
   ["environments"]);
 export const { fn: getEnvironments, output: getEnvironmentsOutput } = environments;
 
+const layouts = defineFunction("getLayouts", "Email layouts of the environment (without their bodies), newest first unless ordered otherwise.",
+  z.strictObject({
+    query: z.string().optional().describe("Layouts whose name or layoutId contains this (case-insensitive)."),
+    orderBy: z.enum(["createdAt", "updatedAt", "name"]).optional().describe("Sort field (default `createdAt`)."),
+    orderDirection: OrderDirection.optional().describe("`ASC` or `DESC` (default `DESC`)."),
+    maxResults: maxResults.describe("Most layouts returned (default 1,000)."),
+  }),
+  z.object({ layouts: z.array(LayoutSummary) }),
+  async ({ maxResults: max = 1000, ...rest }) =>
+    ({ layouts: await collect(paginateLayouts(clientFor(connection()).layouts, { ...rest, limit: 100 }, max)) }));
+export const { fn: getLayouts, output: getLayoutsOutput } = layouts;
+
+const topics = defineFunction("getTopics", "Topics of the environment (without their subscribers), following the cursor until `maxResults`.",
+  z.strictObject({
+    key: z.string().optional().describe("Topics whose key contains this (case-insensitive)."),
+    name: z.string().optional().describe("Topics whose name contains this (case-insensitive)."),
+    orderDirection: OrderDirection.optional().describe("`ASC` or `DESC` (default `DESC`, newest first)."),
+    maxResults: maxResults.describe("Most topics returned (default 1,000)."),
+  }),
+  z.object({ topics: z.array(TopicSummary) }),
+  async ({ maxResults: max = 1000, ...rest }) =>
+    ({ topics: await collect(paginateTopics(clientFor(connection()).topics, { ...rest, limit: 100 }, max)) }));
+export const { fn: getTopics, output: getTopicsOutput } = topics;
+
 /** Every function, in the order schema.json and the docs list them. */
-export const FUNCTIONS: readonly FunctionDefinition[] = [subscriber, subscribers, messages, events, event, integrations, workflows, environments];
+export const FUNCTIONS: readonly FunctionDefinition[] = [subscriber, subscribers, messages, events, event, integrations, workflows, environments, layouts, topics];
 
 /** Arguments and results of the functions, for programs that name them. */
 export type GetSubscriberArgs = z.input<typeof subscriber.args>;
@@ -215,5 +239,7 @@ export type GetIntegrationsArgs = z.input<typeof integrations.args>;
 export type GetWorkflowsArgs = z.input<typeof workflows.args>;
 export type GetEnvironmentsArgs = z.input<typeof environments.args>;
 export type GetEnvironmentsResult = z.output<typeof environments.result>;
+export type GetLayoutsArgs = z.input<typeof layouts.args>;
+export type GetTopicsArgs = z.input<typeof topics.args>;
 
 export { CHANNELS };

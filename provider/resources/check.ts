@@ -104,3 +104,8 @@ export function unknownKeyHint(allowed: readonly string[]) {
   };
 }
 
+
+/** A hint for the top-level inputs only: nested issues keep their own description. */
+export function topLevel(hint: (issue: z.core.$ZodIssue) => string | undefined) {
+  return (issue: z.core.$ZodIssue): string | undefined => (issue.path.length ? undefined : hint(issue));
+}

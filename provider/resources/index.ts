@@ -2,8 +2,10 @@
 import { ENVIRONMENT } from "./environment";
 import { ENVIRONMENT_VARIABLE } from "./environmentVariable";
 import { INTEGRATION } from "./integration";
+import { LAYOUT } from "./layout";
 import { SUBSCRIBER_CREDENTIALS } from "./subscriberCredentials";
+import { TOPIC } from "./topic";
 import { WORKFLOW } from "./workflow";
 import type { ResourceTable } from "./fields";
 
-export const RESOURCE_TABLES: readonly ResourceTable[] = [INTEGRATION, WORKFLOW, SUBSCRIBER_CREDENTIALS, ENVIRONMENT, ENVIRONMENT_VARIABLE];
+export const RESOURCE_TABLES: readonly ResourceTable[] = [INTEGRATION, WORKFLOW, SUBSCRIBER_CREDENTIALS, ENVIRONMENT, ENVIRONMENT_VARIABLE, LAYOUT, TOPIC];

@@ -6,3 +6,5 @@ export * from "./workflow";
 export * from "./message";
 export * from "./event";
 export * from "./environment";
+export * from "./layout";
+export * from "./topic";

@@ -70,6 +70,8 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     const integration = loadPackage<ResourceModule>("/dist/provider/resources/integration");
     const workflow = loadPackage<ResourceModule>("/dist/provider/resources/workflow");
     const credentials = loadPackage<ResourceModule>("/dist/provider/resources/subscriberCredentials");
+    const layout = loadPackage<ResourceModule>("/dist/provider/resources/layout");
+    const topic = loadPackage<ResourceModule>("/dist/provider/resources/topic");
     const client = new notify.NotifyClient({ apiUrl: emu.url, apiKey: emu.key });
 
     // Subscribers and a trigger, as the demo makes them (create, patch, trigger with context).
@@ -132,6 +134,27 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
       subscriberId: "alice", providerId: "slack", integrationIdentifier: "slack-main", credentials: { webhookUrl: "https://hooks.example.com/c" }, adopt: true,
     });
 
+    // Layouts: create (the default), create with control values, read, update, adopt, and an email
+    // step naming one; topics: create with subscribers, read, update (rename, add, remove), adopt.
+    const frame = await created(layout, { layoutId: "frame", name: "Frame" });
+    const brand = await created(layout, {
+      layoutId: "brand", name: "Brand", isTranslationEnabled: false,
+      controlValues: { email: { body: "<html><body>{{ content }}</body></html>", editorType: "html" } },
+    });
+    await layout.provider.read(brand.id, brand.outs);
+    await layout.provider.update(brand.id, brand.outs, { ...brand.inputs, name: "Brand 2" });
+    await client.layouts.create({ layoutId: "existing-layout", name: "Existing" });
+    const adoptedLayout = await created(layout, { layoutId: "existing-layout", name: "Adopted", adopt: true });
+    const framed = await created(workflow, {
+      workflowId: "framed", name: "Framed", steps: [{ name: "Email", type: "email", controlValues: { subject: "S", body: "B", layoutId: "brand" } }],
+    });
+    await client.subscribers.create({ subscriberId: "bob" });
+    const news = await created(topic, { key: "news:daily", name: "News", subscribers: ["alice"] });
+    await topic.provider.read(news.id, news.outs);
+    await topic.provider.update(news.id, news.outs, { ...news.inputs, name: "Daily news", subscribers: ["bob"] });
+    await client.topics.create({ key: "existing-topic" });
+    const adoptedTopic = await created(topic, { key: "existing-topic", name: "Adopted", subscribers: ["alice"], adopt: true });
+
     await client.events.trigger({ name: "welcome", to: "alice", payload: { v: 1 }, transactionId: "tx-1", context: { tenant: "acme", region: { id: "eu" } } });
 
     // Every function, with every filter it sends.
@@ -145,6 +168,8 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     await notify.getSubscribers({ email: "alice@example.com", orderBy: "createdAt", orderDirection: "ASC", limit: 10, maxResults: 10 });
     await notify.getIntegrations({ channel: "email", activeOnly: true });
     await notify.getWorkflows({ query: "wel", tags: ["onboarding"], status: ["ACTIVE"], orderBy: "name", orderDirection: "ASC" });
+    await notify.getLayouts({ query: "b", orderBy: "name", orderDirection: "ASC", maxResults: 10 });
+    await notify.getTopics({ key: "news", name: "Daily", orderDirection: "ASC", maxResults: 10 });
 
     // Environments and environment variables: create (with parentId), read, update, adopt, delete; getEnvironments.
     const environment = loadPackage<ResourceModule>("/dist/provider/resources/environment");
@@ -167,7 +192,10 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
 
     // Deletes, the credentials first (they need their integration).
     await credentials.provider.delete(readopted.id, readopted.outs);
-    for (const [mod, r] of [[workflow, welcome], [workflow, adoptedWorkflow], [integration, sendgrid], [integration, slack], [integration, adopted]] as const) {
+    for (const [mod, r] of [
+      [workflow, welcome], [workflow, adoptedWorkflow], [workflow, framed], [integration, sendgrid], [integration, slack], [integration, adopted],
+      [layout, brand], [layout, adoptedLayout], [layout, frame], [topic, news], [topic, adoptedTopic],
+    ] as const) {
       await mod.provider.delete(r.id, r.outs);
     }
 
@@ -184,9 +212,11 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     });
     expect(mismatches).toEqual([]);
     // Every request succeeded but the creates that meet an existing object, which adopt then takes
-    // over (an environment's name taken is a 400): a refused request would leave its operation's later calls unsent.
+    // over (an environment's name taken is a 400), and the delete of the environment's default
+    // layout, which the service never deletes: a refused request would leave its operation's later calls unsent.
     expect(log.filter((r) => r.status >= 400).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
-      "POST /v1/integrations 409", "POST /v2/workflows 409", "POST /v1/environments 400", "POST /v1/environment-variables 409",
+      "POST /v1/integrations 409", "POST /v2/workflows 409", "POST /v2/layouts 409", "POST /v2/topics 409",
+      "POST /v1/environments 400", "POST /v1/environment-variables 409", "DELETE /v2/layouts/" + frame.id + " 409",
     ]);
     expect([...new Set(log.map((r) => `${r.method} ${r.route}`))].sort()).toEqual(clientOperations());
   });

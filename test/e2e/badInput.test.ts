@@ -12,7 +12,7 @@ import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
 
-type Row = [label: string, kind: "Integration" | "Workflow" | "SubscriberCredentials" | "Environment" | "EnvironmentVariable" | `fn:${string}`, args: Record<string, unknown>, expected: RegExp];
+type Row = [label: string, kind: "Integration" | "Workflow" | "SubscriberCredentials" | "Environment" | "EnvironmentVariable" | "Layout" | "Topic" | `fn:${string}`, args: Record<string, unknown>, expected: RegExp];
 
 const int = (over: Record<string, unknown>) => ({ identifier: "bad", providerId: "sendgrid", channel: "email", ...over });
 const wf = (over: Record<string, unknown>) => ({ workflowId: "bad", name: "Bad", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "hi" } }], ...over });
@@ -20,6 +20,9 @@ const step = (s: Record<string, unknown>) => wf({ steps: [s] });
 const cred = (over: Record<string, unknown>) => ({ subscriberId: "alice", providerId: "slack", credentials: { webhookUrl: "https://hooks.example/x" }, ...over });
 const envr = (over: Record<string, unknown>) => ({ name: "Staging", color: "#3498db", ...over });
 const envVar = (over: Record<string, unknown>) => ({ key: "BASE_URL", values: { env_env0: "https://x" }, ...over });
+const lay = (over: Record<string, unknown>) => ({ layoutId: "bad", name: "Bad", ...over });
+const lemail = (email: Record<string, unknown>) => lay({ controlValues: { email } });
+const topic = (over: Record<string, unknown>) => ({ key: "bad", ...over });
 const without = (o: Record<string, unknown>, k: string) => { const c = { ...o }; delete c[k]; return c; };
 
 const ROWS: Row[] = [
@@ -87,8 +90,26 @@ const ROWS: Row[] = [
   ["variable value over 256 characters", "EnvironmentVariable", envVar({ values: { env_env0: "v".repeat(300) } }), /values\.env_env0: must be at most 256 characters/],
   ["variable value that is the mask", "EnvironmentVariable", envVar({ values: { env_env0: "\u2022".repeat(8) } }), /values\.env_env0: must not be the mask/],
   ["variable of an unknown type", "EnvironmentVariable", envVar({ type: "number" }), /type: must be one of "string"/],
-  // Functions
+  // Functions (Environment)
   ["getEnvironments unknown argument", "fn:getEnvironments", { nmae: "Development" }, /getEnvironments: invalid arguments: unknown argument "nmae"/],
+  // Layout
+  ["missing layoutId", "Layout", without(lay({}), "layoutId"), /layoutId: is required/],
+  ["layout name over 128 characters", "Layout", lay({ name: "n".repeat(129) }), /name: must be at most 128 characters/],
+  ["layout editor type unknown", "Layout", lemail({ body: "<html><body>{{ content }}</body></html>", editorType: "mjml" }), /controlValues\.email\.editorType: must be one of "html", "block"/],
+  ["html layout body that is not a whole document", "Layout", lemail({ body: "<p>{{ content }}</p>", editorType: "html" }), /controlValues\.email\.body: an html layout body must be a whole HTML document: it lacks <html/],
+  ["html layout body without the content variable", "Layout", lemail({ body: "<html><body>x</body></html>", editorType: "html" }), /controlValues\.email\.body: an html layout body must contain the content variable/],
+  ["block layout body that is not a block document", "Layout", lemail({ body: "<html></html>", editorType: "block" }), /controlValues\.email\.body: a block layout body must be a stringified block-editor document/],
+  ["layout email without a body", "Layout", lemail({ editorType: "html" }), /controlValues\.email\.body: is required/],
+  ["misspelt layout control", "Layout", lay({ controlValues: { emial: {} } }), /controlValues.*emial/],
+  // Topic
+  ["topic key with a space", "Topic", topic({ key: "daily news" }), /key: must contain only letters, digits, -, _, : and \./],
+  ["topic key over 100 characters", "Topic", topic({ key: "k".repeat(101) }), /key: must be at most 100 characters/],
+  ["empty topic name", "Topic", topic({ name: "" }), /name: must not be empty/],
+  ["subscriber listed twice", "Topic", topic({ subscribers: ["alice", "bob", "alice"] }), /subscribers\[2\]: lists subscriber "alice" again/],
+  ["subscribers not a list", "Topic", topic({ subscribers: "alice" }), /subscribers: must be an array/],
+  // Functions
+  ["getLayouts unknown order field", "fn:getLayouts", { orderBy: "size" }, /getLayouts: invalid arguments: orderBy: must be one of/],
+  ["getTopics maxResults 0", "fn:getTopics", { maxResults: 0 }, /getTopics: invalid arguments: maxResults/],
   ["getSubscribers page size over 100", "fn:getSubscribers", { limit: 500 }, /getSubscribers: invalid arguments: limit/],
   ["getSubscribers maxResults 0", "fn:getSubscribers", { maxResults: 0 }, /getSubscribers: invalid arguments: maxResults/],
   ["getMessages unknown channel", "fn:getMessages", { channel: "fax" }, /getMessages: invalid arguments: channel: must be one of/],
@@ -133,7 +154,7 @@ describe.each(Object.keys(FRONT_ENDS) as (keyof typeof FRONT_ENDS)[])("bad input
 
   it("has at least 40 rows across the five resources and the functions", () => {
     expect(ROWS.length).toBeGreaterThanOrEqual(40);
-    expect(new Set(ROWS.map((r) => r[1].startsWith("fn:") ? "fn" : r[1]))).toEqual(new Set(["Integration", "Workflow", "SubscriberCredentials", "Environment", "EnvironmentVariable", "fn"]));
+    expect(new Set(ROWS.map((r) => r[1].startsWith("fn:") ? "fn" : r[1]))).toEqual(new Set(["Integration", "Workflow", "SubscriberCredentials", "Environment", "EnvironmentVariable", "Layout", "Topic", "fn"]));
   });
 
   it.each(ROWS)("%s (%s)", async (...row) => {

@@ -112,7 +112,7 @@ describe("schema.json", () => {
     expect(s.provider.inputProperties).toEqual(s.config.variables);
     expect(s.provider.description).toEqual(expect.any(String));
     expect(Object.keys(s.resources).sort()).toEqual(RESOURCE_TABLES.map((t) => `notify:index:${t.name}`).sort());
-    expect(Object.keys(s.resources)).toEqual(expect.arrayContaining(["notify:index:Integration", "notify:index:SubscriberCredentials", "notify:index:Workflow", "notify:index:Environment", "notify:index:EnvironmentVariable"]));
+    expect(Object.keys(s.resources)).toEqual(expect.arrayContaining(["notify:index:Integration", "notify:index:SubscriberCredentials", "notify:index:Workflow", "notify:index:Environment", "notify:index:EnvironmentVariable", "notify:index:Layout", "notify:index:Topic"]));
     expect(Object.keys(s.functions).sort()).toEqual(Object.keys(FUNCTION_ARGS).map((f) => `notify:index:${f}`).sort());
 
     const problems: string[] = [];

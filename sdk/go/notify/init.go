@@ -27,8 +27,12 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &EnvironmentVariable{}
 	case "notify:index:Integration":
 		r = &Integration{}
+	case "notify:index:Layout":
+		r = &Layout{}
 	case "notify:index:SubscriberCredentials":
 		r = &SubscriberCredentials{}
+	case "notify:index:Topic":
+		r = &Topic{}
 	case "notify:index:Workflow":
 		r = &Workflow{}
 	default:

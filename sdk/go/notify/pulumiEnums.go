@@ -921,6 +921,174 @@ func (in *fieldFilterSourcePtr) ToFieldFilterSourcePtrOutputWithContext(ctx cont
 	return pulumi.ToOutputWithContext(ctx, in).(FieldFilterSourcePtrOutput)
 }
 
+// Sort field (default `createdAt`).
+type GetLayoutsOrderBy string
+
+const (
+	GetLayoutsOrderByCreatedAt = GetLayoutsOrderBy("createdAt")
+	GetLayoutsOrderByUpdatedAt = GetLayoutsOrderBy("updatedAt")
+	GetLayoutsOrderByName      = GetLayoutsOrderBy("name")
+)
+
+func (GetLayoutsOrderBy) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetLayoutsOrderBy)(nil)).Elem()
+}
+
+func (e GetLayoutsOrderBy) ToGetLayoutsOrderByOutput() GetLayoutsOrderByOutput {
+	return pulumi.ToOutput(e).(GetLayoutsOrderByOutput)
+}
+
+func (e GetLayoutsOrderBy) ToGetLayoutsOrderByOutputWithContext(ctx context.Context) GetLayoutsOrderByOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(GetLayoutsOrderByOutput)
+}
+
+func (e GetLayoutsOrderBy) ToGetLayoutsOrderByPtrOutput() GetLayoutsOrderByPtrOutput {
+	return e.ToGetLayoutsOrderByPtrOutputWithContext(context.Background())
+}
+
+func (e GetLayoutsOrderBy) ToGetLayoutsOrderByPtrOutputWithContext(ctx context.Context) GetLayoutsOrderByPtrOutput {
+	return GetLayoutsOrderBy(e).ToGetLayoutsOrderByOutputWithContext(ctx).ToGetLayoutsOrderByPtrOutputWithContext(ctx)
+}
+
+func (e GetLayoutsOrderBy) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GetLayoutsOrderBy) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GetLayoutsOrderBy) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e GetLayoutsOrderBy) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type GetLayoutsOrderByOutput struct{ *pulumi.OutputState }
+
+func (GetLayoutsOrderByOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetLayoutsOrderBy)(nil)).Elem()
+}
+
+func (o GetLayoutsOrderByOutput) ToGetLayoutsOrderByOutput() GetLayoutsOrderByOutput {
+	return o
+}
+
+func (o GetLayoutsOrderByOutput) ToGetLayoutsOrderByOutputWithContext(ctx context.Context) GetLayoutsOrderByOutput {
+	return o
+}
+
+func (o GetLayoutsOrderByOutput) ToGetLayoutsOrderByPtrOutput() GetLayoutsOrderByPtrOutput {
+	return o.ToGetLayoutsOrderByPtrOutputWithContext(context.Background())
+}
+
+func (o GetLayoutsOrderByOutput) ToGetLayoutsOrderByPtrOutputWithContext(ctx context.Context) GetLayoutsOrderByPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GetLayoutsOrderBy) *GetLayoutsOrderBy {
+		return &v
+	}).(GetLayoutsOrderByPtrOutput)
+}
+
+func (o GetLayoutsOrderByOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o GetLayoutsOrderByOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetLayoutsOrderBy) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o GetLayoutsOrderByOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetLayoutsOrderByOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetLayoutsOrderBy) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetLayoutsOrderByPtrOutput struct{ *pulumi.OutputState }
+
+func (GetLayoutsOrderByPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetLayoutsOrderBy)(nil)).Elem()
+}
+
+func (o GetLayoutsOrderByPtrOutput) ToGetLayoutsOrderByPtrOutput() GetLayoutsOrderByPtrOutput {
+	return o
+}
+
+func (o GetLayoutsOrderByPtrOutput) ToGetLayoutsOrderByPtrOutputWithContext(ctx context.Context) GetLayoutsOrderByPtrOutput {
+	return o
+}
+
+func (o GetLayoutsOrderByPtrOutput) Elem() GetLayoutsOrderByOutput {
+	return o.ApplyT(func(v *GetLayoutsOrderBy) GetLayoutsOrderBy {
+		if v != nil {
+			return *v
+		}
+		var ret GetLayoutsOrderBy
+		return ret
+	}).(GetLayoutsOrderByOutput)
+}
+
+func (o GetLayoutsOrderByPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetLayoutsOrderByPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *GetLayoutsOrderBy) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// GetLayoutsOrderByInput is an input type that accepts values of the GetLayoutsOrderBy enum
+// A concrete instance of `GetLayoutsOrderByInput` can be one of the following:
+//
+//	GetLayoutsOrderByCreatedAt
+//	GetLayoutsOrderByUpdatedAt
+//	GetLayoutsOrderByName
+type GetLayoutsOrderByInput interface {
+	pulumi.Input
+
+	ToGetLayoutsOrderByOutput() GetLayoutsOrderByOutput
+	ToGetLayoutsOrderByOutputWithContext(context.Context) GetLayoutsOrderByOutput
+}
+
+var getLayoutsOrderByPtrType = reflect.TypeOf((**GetLayoutsOrderBy)(nil)).Elem()
+
+type GetLayoutsOrderByPtrInput interface {
+	pulumi.Input
+
+	ToGetLayoutsOrderByPtrOutput() GetLayoutsOrderByPtrOutput
+	ToGetLayoutsOrderByPtrOutputWithContext(context.Context) GetLayoutsOrderByPtrOutput
+}
+
+type getLayoutsOrderByPtr string
+
+func GetLayoutsOrderByPtr(v string) GetLayoutsOrderByPtrInput {
+	return (*getLayoutsOrderByPtr)(&v)
+}
+
+func (*getLayoutsOrderByPtr) ElementType() reflect.Type {
+	return getLayoutsOrderByPtrType
+}
+
+func (in *getLayoutsOrderByPtr) ToGetLayoutsOrderByPtrOutput() GetLayoutsOrderByPtrOutput {
+	return pulumi.ToOutput(in).(GetLayoutsOrderByPtrOutput)
+}
+
+func (in *getLayoutsOrderByPtr) ToGetLayoutsOrderByPtrOutputWithContext(ctx context.Context) GetLayoutsOrderByPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(GetLayoutsOrderByPtrOutput)
+}
+
 // Sort field (default `_id`).
 type GetSubscribersOrderBy string
 
@@ -1431,6 +1599,172 @@ func (in *integrationKindPtr) ToIntegrationKindPtrOutput() IntegrationKindPtrOut
 
 func (in *integrationKindPtr) ToIntegrationKindPtrOutputWithContext(ctx context.Context) IntegrationKindPtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(IntegrationKindPtrOutput)
+}
+
+// `html` or `block`.
+type LayoutEmailControlsEditorType string
+
+const (
+	LayoutEmailControlsEditorTypeHtml  = LayoutEmailControlsEditorType("html")
+	LayoutEmailControlsEditorTypeBlock = LayoutEmailControlsEditorType("block")
+)
+
+func (LayoutEmailControlsEditorType) ElementType() reflect.Type {
+	return reflect.TypeOf((*LayoutEmailControlsEditorType)(nil)).Elem()
+}
+
+func (e LayoutEmailControlsEditorType) ToLayoutEmailControlsEditorTypeOutput() LayoutEmailControlsEditorTypeOutput {
+	return pulumi.ToOutput(e).(LayoutEmailControlsEditorTypeOutput)
+}
+
+func (e LayoutEmailControlsEditorType) ToLayoutEmailControlsEditorTypeOutputWithContext(ctx context.Context) LayoutEmailControlsEditorTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(LayoutEmailControlsEditorTypeOutput)
+}
+
+func (e LayoutEmailControlsEditorType) ToLayoutEmailControlsEditorTypePtrOutput() LayoutEmailControlsEditorTypePtrOutput {
+	return e.ToLayoutEmailControlsEditorTypePtrOutputWithContext(context.Background())
+}
+
+func (e LayoutEmailControlsEditorType) ToLayoutEmailControlsEditorTypePtrOutputWithContext(ctx context.Context) LayoutEmailControlsEditorTypePtrOutput {
+	return LayoutEmailControlsEditorType(e).ToLayoutEmailControlsEditorTypeOutputWithContext(ctx).ToLayoutEmailControlsEditorTypePtrOutputWithContext(ctx)
+}
+
+func (e LayoutEmailControlsEditorType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e LayoutEmailControlsEditorType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e LayoutEmailControlsEditorType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e LayoutEmailControlsEditorType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type LayoutEmailControlsEditorTypeOutput struct{ *pulumi.OutputState }
+
+func (LayoutEmailControlsEditorTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LayoutEmailControlsEditorType)(nil)).Elem()
+}
+
+func (o LayoutEmailControlsEditorTypeOutput) ToLayoutEmailControlsEditorTypeOutput() LayoutEmailControlsEditorTypeOutput {
+	return o
+}
+
+func (o LayoutEmailControlsEditorTypeOutput) ToLayoutEmailControlsEditorTypeOutputWithContext(ctx context.Context) LayoutEmailControlsEditorTypeOutput {
+	return o
+}
+
+func (o LayoutEmailControlsEditorTypeOutput) ToLayoutEmailControlsEditorTypePtrOutput() LayoutEmailControlsEditorTypePtrOutput {
+	return o.ToLayoutEmailControlsEditorTypePtrOutputWithContext(context.Background())
+}
+
+func (o LayoutEmailControlsEditorTypeOutput) ToLayoutEmailControlsEditorTypePtrOutputWithContext(ctx context.Context) LayoutEmailControlsEditorTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v LayoutEmailControlsEditorType) *LayoutEmailControlsEditorType {
+		return &v
+	}).(LayoutEmailControlsEditorTypePtrOutput)
+}
+
+func (o LayoutEmailControlsEditorTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o LayoutEmailControlsEditorTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e LayoutEmailControlsEditorType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o LayoutEmailControlsEditorTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o LayoutEmailControlsEditorTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e LayoutEmailControlsEditorType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type LayoutEmailControlsEditorTypePtrOutput struct{ *pulumi.OutputState }
+
+func (LayoutEmailControlsEditorTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**LayoutEmailControlsEditorType)(nil)).Elem()
+}
+
+func (o LayoutEmailControlsEditorTypePtrOutput) ToLayoutEmailControlsEditorTypePtrOutput() LayoutEmailControlsEditorTypePtrOutput {
+	return o
+}
+
+func (o LayoutEmailControlsEditorTypePtrOutput) ToLayoutEmailControlsEditorTypePtrOutputWithContext(ctx context.Context) LayoutEmailControlsEditorTypePtrOutput {
+	return o
+}
+
+func (o LayoutEmailControlsEditorTypePtrOutput) Elem() LayoutEmailControlsEditorTypeOutput {
+	return o.ApplyT(func(v *LayoutEmailControlsEditorType) LayoutEmailControlsEditorType {
+		if v != nil {
+			return *v
+		}
+		var ret LayoutEmailControlsEditorType
+		return ret
+	}).(LayoutEmailControlsEditorTypeOutput)
+}
+
+func (o LayoutEmailControlsEditorTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o LayoutEmailControlsEditorTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *LayoutEmailControlsEditorType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// LayoutEmailControlsEditorTypeInput is an input type that accepts values of the LayoutEmailControlsEditorType enum
+// A concrete instance of `LayoutEmailControlsEditorTypeInput` can be one of the following:
+//
+//	LayoutEmailControlsEditorTypeHtml
+//	LayoutEmailControlsEditorTypeBlock
+type LayoutEmailControlsEditorTypeInput interface {
+	pulumi.Input
+
+	ToLayoutEmailControlsEditorTypeOutput() LayoutEmailControlsEditorTypeOutput
+	ToLayoutEmailControlsEditorTypeOutputWithContext(context.Context) LayoutEmailControlsEditorTypeOutput
+}
+
+var layoutEmailControlsEditorTypePtrType = reflect.TypeOf((**LayoutEmailControlsEditorType)(nil)).Elem()
+
+type LayoutEmailControlsEditorTypePtrInput interface {
+	pulumi.Input
+
+	ToLayoutEmailControlsEditorTypePtrOutput() LayoutEmailControlsEditorTypePtrOutput
+	ToLayoutEmailControlsEditorTypePtrOutputWithContext(context.Context) LayoutEmailControlsEditorTypePtrOutput
+}
+
+type layoutEmailControlsEditorTypePtr string
+
+func LayoutEmailControlsEditorTypePtr(v string) LayoutEmailControlsEditorTypePtrInput {
+	return (*layoutEmailControlsEditorTypePtr)(&v)
+}
+
+func (*layoutEmailControlsEditorTypePtr) ElementType() reflect.Type {
+	return layoutEmailControlsEditorTypePtrType
+}
+
+func (in *layoutEmailControlsEditorTypePtr) ToLayoutEmailControlsEditorTypePtrOutput() LayoutEmailControlsEditorTypePtrOutput {
+	return pulumi.ToOutput(in).(LayoutEmailControlsEditorTypePtrOutput)
+}
+
+func (in *layoutEmailControlsEditorTypePtr) ToLayoutEmailControlsEditorTypePtrOutputWithContext(ctx context.Context) LayoutEmailControlsEditorTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(LayoutEmailControlsEditorTypePtrOutput)
 }
 
 // Sort order.
@@ -2565,12 +2899,16 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*FieldFilterOperatorPtrInput)(nil)).Elem(), FieldFilterOperator("LARGER"))
 	pulumi.RegisterInputType(reflect.TypeOf((*FieldFilterSourceInput)(nil)).Elem(), FieldFilterSource("subscriber"))
 	pulumi.RegisterInputType(reflect.TypeOf((*FieldFilterSourcePtrInput)(nil)).Elem(), FieldFilterSource("subscriber"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GetLayoutsOrderByInput)(nil)).Elem(), GetLayoutsOrderBy("createdAt"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GetLayoutsOrderByPtrInput)(nil)).Elem(), GetLayoutsOrderBy("createdAt"))
 	pulumi.RegisterInputType(reflect.TypeOf((*GetSubscribersOrderByInput)(nil)).Elem(), GetSubscribersOrderBy("_id"))
 	pulumi.RegisterInputType(reflect.TypeOf((*GetSubscribersOrderByPtrInput)(nil)).Elem(), GetSubscribersOrderBy("_id"))
 	pulumi.RegisterInputType(reflect.TypeOf((*GetWorkflowsOrderByInput)(nil)).Elem(), GetWorkflowsOrderBy("createdAt"))
 	pulumi.RegisterInputType(reflect.TypeOf((*GetWorkflowsOrderByPtrInput)(nil)).Elem(), GetWorkflowsOrderBy("createdAt"))
 	pulumi.RegisterInputType(reflect.TypeOf((*IntegrationKindInput)(nil)).Elem(), IntegrationKind("delivery"))
 	pulumi.RegisterInputType(reflect.TypeOf((*IntegrationKindPtrInput)(nil)).Elem(), IntegrationKind("delivery"))
+	pulumi.RegisterInputType(reflect.TypeOf((*LayoutEmailControlsEditorTypeInput)(nil)).Elem(), LayoutEmailControlsEditorType("html"))
+	pulumi.RegisterInputType(reflect.TypeOf((*LayoutEmailControlsEditorTypePtrInput)(nil)).Elem(), LayoutEmailControlsEditorType("html"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OrderDirectionInput)(nil)).Elem(), OrderDirection("ASC"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OrderDirectionPtrInput)(nil)).Elem(), OrderDirection("ASC"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SeverityInput)(nil)).Elem(), Severity("high"))
@@ -2596,12 +2934,16 @@ func init() {
 	pulumi.RegisterOutputType(FieldFilterOperatorPtrOutput{})
 	pulumi.RegisterOutputType(FieldFilterSourceOutput{})
 	pulumi.RegisterOutputType(FieldFilterSourcePtrOutput{})
+	pulumi.RegisterOutputType(GetLayoutsOrderByOutput{})
+	pulumi.RegisterOutputType(GetLayoutsOrderByPtrOutput{})
 	pulumi.RegisterOutputType(GetSubscribersOrderByOutput{})
 	pulumi.RegisterOutputType(GetSubscribersOrderByPtrOutput{})
 	pulumi.RegisterOutputType(GetWorkflowsOrderByOutput{})
 	pulumi.RegisterOutputType(GetWorkflowsOrderByPtrOutput{})
 	pulumi.RegisterOutputType(IntegrationKindOutput{})
 	pulumi.RegisterOutputType(IntegrationKindPtrOutput{})
+	pulumi.RegisterOutputType(LayoutEmailControlsEditorTypeOutput{})
+	pulumi.RegisterOutputType(LayoutEmailControlsEditorTypePtrOutput{})
 	pulumi.RegisterOutputType(OrderDirectionOutput{})
 	pulumi.RegisterOutputType(OrderDirectionPtrOutput{})
 	pulumi.RegisterOutputType(SeverityOutput{})

@@ -3837,6 +3837,414 @@ func (o IntegrationSummaryConfigurationsPtrOutput) InboundWebhookSigningKey() pu
 	}).(pulumi.StringPtrOutput)
 }
 
+// The control values of a layout.
+type LayoutControlValues struct {
+	// The email layout: `{ body, editorType }`.
+	Email *LayoutEmailControls `pulumi:"email"`
+}
+
+// LayoutControlValuesInput is an input type that accepts LayoutControlValuesArgs and LayoutControlValuesOutput values.
+// You can construct a concrete instance of `LayoutControlValuesInput` via:
+//
+//	LayoutControlValuesArgs{...}
+type LayoutControlValuesInput interface {
+	pulumi.Input
+
+	ToLayoutControlValuesOutput() LayoutControlValuesOutput
+	ToLayoutControlValuesOutputWithContext(context.Context) LayoutControlValuesOutput
+}
+
+// The control values of a layout.
+type LayoutControlValuesArgs struct {
+	// The email layout: `{ body, editorType }`.
+	Email LayoutEmailControlsPtrInput `pulumi:"email"`
+}
+
+func (LayoutControlValuesArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*LayoutControlValues)(nil)).Elem()
+}
+
+func (i LayoutControlValuesArgs) ToLayoutControlValuesOutput() LayoutControlValuesOutput {
+	return i.ToLayoutControlValuesOutputWithContext(context.Background())
+}
+
+func (i LayoutControlValuesArgs) ToLayoutControlValuesOutputWithContext(ctx context.Context) LayoutControlValuesOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LayoutControlValuesOutput)
+}
+
+func (i LayoutControlValuesArgs) ToLayoutControlValuesPtrOutput() LayoutControlValuesPtrOutput {
+	return i.ToLayoutControlValuesPtrOutputWithContext(context.Background())
+}
+
+func (i LayoutControlValuesArgs) ToLayoutControlValuesPtrOutputWithContext(ctx context.Context) LayoutControlValuesPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LayoutControlValuesOutput).ToLayoutControlValuesPtrOutputWithContext(ctx)
+}
+
+// LayoutControlValuesPtrInput is an input type that accepts LayoutControlValuesArgs, LayoutControlValuesPtr and LayoutControlValuesPtrOutput values.
+// You can construct a concrete instance of `LayoutControlValuesPtrInput` via:
+//
+//	        LayoutControlValuesArgs{...}
+//
+//	or:
+//
+//	        nil
+type LayoutControlValuesPtrInput interface {
+	pulumi.Input
+
+	ToLayoutControlValuesPtrOutput() LayoutControlValuesPtrOutput
+	ToLayoutControlValuesPtrOutputWithContext(context.Context) LayoutControlValuesPtrOutput
+}
+
+type layoutControlValuesPtrType LayoutControlValuesArgs
+
+func LayoutControlValuesPtr(v *LayoutControlValuesArgs) LayoutControlValuesPtrInput {
+	return (*layoutControlValuesPtrType)(v)
+}
+
+func (*layoutControlValuesPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**LayoutControlValues)(nil)).Elem()
+}
+
+func (i *layoutControlValuesPtrType) ToLayoutControlValuesPtrOutput() LayoutControlValuesPtrOutput {
+	return i.ToLayoutControlValuesPtrOutputWithContext(context.Background())
+}
+
+func (i *layoutControlValuesPtrType) ToLayoutControlValuesPtrOutputWithContext(ctx context.Context) LayoutControlValuesPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LayoutControlValuesPtrOutput)
+}
+
+// The control values of a layout.
+type LayoutControlValuesOutput struct{ *pulumi.OutputState }
+
+func (LayoutControlValuesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LayoutControlValues)(nil)).Elem()
+}
+
+func (o LayoutControlValuesOutput) ToLayoutControlValuesOutput() LayoutControlValuesOutput {
+	return o
+}
+
+func (o LayoutControlValuesOutput) ToLayoutControlValuesOutputWithContext(ctx context.Context) LayoutControlValuesOutput {
+	return o
+}
+
+func (o LayoutControlValuesOutput) ToLayoutControlValuesPtrOutput() LayoutControlValuesPtrOutput {
+	return o.ToLayoutControlValuesPtrOutputWithContext(context.Background())
+}
+
+func (o LayoutControlValuesOutput) ToLayoutControlValuesPtrOutputWithContext(ctx context.Context) LayoutControlValuesPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v LayoutControlValues) *LayoutControlValues {
+		return &v
+	}).(LayoutControlValuesPtrOutput)
+}
+
+// The email layout: `{ body, editorType }`.
+func (o LayoutControlValuesOutput) Email() LayoutEmailControlsPtrOutput {
+	return o.ApplyT(func(v LayoutControlValues) *LayoutEmailControls { return v.Email }).(LayoutEmailControlsPtrOutput)
+}
+
+type LayoutControlValuesPtrOutput struct{ *pulumi.OutputState }
+
+func (LayoutControlValuesPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**LayoutControlValues)(nil)).Elem()
+}
+
+func (o LayoutControlValuesPtrOutput) ToLayoutControlValuesPtrOutput() LayoutControlValuesPtrOutput {
+	return o
+}
+
+func (o LayoutControlValuesPtrOutput) ToLayoutControlValuesPtrOutputWithContext(ctx context.Context) LayoutControlValuesPtrOutput {
+	return o
+}
+
+func (o LayoutControlValuesPtrOutput) Elem() LayoutControlValuesOutput {
+	return o.ApplyT(func(v *LayoutControlValues) LayoutControlValues {
+		if v != nil {
+			return *v
+		}
+		var ret LayoutControlValues
+		return ret
+	}).(LayoutControlValuesOutput)
+}
+
+// The email layout: `{ body, editorType }`.
+func (o LayoutControlValuesPtrOutput) Email() LayoutEmailControlsPtrOutput {
+	return o.ApplyT(func(v *LayoutControlValues) *LayoutEmailControls {
+		if v == nil {
+			return nil
+		}
+		return v.Email
+	}).(LayoutEmailControlsPtrOutput)
+}
+
+// The email controls of a layout: its body and editor.
+type LayoutEmailControls struct {
+	// The layout body: HTML (editorType `html`) or a stringified block-editor document (`block`). It must hold the `content` variable, where each email's own body goes.
+	Body string `pulumi:"body"`
+	// `html` or `block`.
+	EditorType LayoutEmailControlsEditorType `pulumi:"editorType"`
+}
+
+// LayoutEmailControlsInput is an input type that accepts LayoutEmailControlsArgs and LayoutEmailControlsOutput values.
+// You can construct a concrete instance of `LayoutEmailControlsInput` via:
+//
+//	LayoutEmailControlsArgs{...}
+type LayoutEmailControlsInput interface {
+	pulumi.Input
+
+	ToLayoutEmailControlsOutput() LayoutEmailControlsOutput
+	ToLayoutEmailControlsOutputWithContext(context.Context) LayoutEmailControlsOutput
+}
+
+// The email controls of a layout: its body and editor.
+type LayoutEmailControlsArgs struct {
+	// The layout body: HTML (editorType `html`) or a stringified block-editor document (`block`). It must hold the `content` variable, where each email's own body goes.
+	Body pulumi.StringInput `pulumi:"body"`
+	// `html` or `block`.
+	EditorType LayoutEmailControlsEditorTypeInput `pulumi:"editorType"`
+}
+
+func (LayoutEmailControlsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*LayoutEmailControls)(nil)).Elem()
+}
+
+func (i LayoutEmailControlsArgs) ToLayoutEmailControlsOutput() LayoutEmailControlsOutput {
+	return i.ToLayoutEmailControlsOutputWithContext(context.Background())
+}
+
+func (i LayoutEmailControlsArgs) ToLayoutEmailControlsOutputWithContext(ctx context.Context) LayoutEmailControlsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LayoutEmailControlsOutput)
+}
+
+func (i LayoutEmailControlsArgs) ToLayoutEmailControlsPtrOutput() LayoutEmailControlsPtrOutput {
+	return i.ToLayoutEmailControlsPtrOutputWithContext(context.Background())
+}
+
+func (i LayoutEmailControlsArgs) ToLayoutEmailControlsPtrOutputWithContext(ctx context.Context) LayoutEmailControlsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LayoutEmailControlsOutput).ToLayoutEmailControlsPtrOutputWithContext(ctx)
+}
+
+// LayoutEmailControlsPtrInput is an input type that accepts LayoutEmailControlsArgs, LayoutEmailControlsPtr and LayoutEmailControlsPtrOutput values.
+// You can construct a concrete instance of `LayoutEmailControlsPtrInput` via:
+//
+//	        LayoutEmailControlsArgs{...}
+//
+//	or:
+//
+//	        nil
+type LayoutEmailControlsPtrInput interface {
+	pulumi.Input
+
+	ToLayoutEmailControlsPtrOutput() LayoutEmailControlsPtrOutput
+	ToLayoutEmailControlsPtrOutputWithContext(context.Context) LayoutEmailControlsPtrOutput
+}
+
+type layoutEmailControlsPtrType LayoutEmailControlsArgs
+
+func LayoutEmailControlsPtr(v *LayoutEmailControlsArgs) LayoutEmailControlsPtrInput {
+	return (*layoutEmailControlsPtrType)(v)
+}
+
+func (*layoutEmailControlsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**LayoutEmailControls)(nil)).Elem()
+}
+
+func (i *layoutEmailControlsPtrType) ToLayoutEmailControlsPtrOutput() LayoutEmailControlsPtrOutput {
+	return i.ToLayoutEmailControlsPtrOutputWithContext(context.Background())
+}
+
+func (i *layoutEmailControlsPtrType) ToLayoutEmailControlsPtrOutputWithContext(ctx context.Context) LayoutEmailControlsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LayoutEmailControlsPtrOutput)
+}
+
+// The email controls of a layout: its body and editor.
+type LayoutEmailControlsOutput struct{ *pulumi.OutputState }
+
+func (LayoutEmailControlsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LayoutEmailControls)(nil)).Elem()
+}
+
+func (o LayoutEmailControlsOutput) ToLayoutEmailControlsOutput() LayoutEmailControlsOutput {
+	return o
+}
+
+func (o LayoutEmailControlsOutput) ToLayoutEmailControlsOutputWithContext(ctx context.Context) LayoutEmailControlsOutput {
+	return o
+}
+
+func (o LayoutEmailControlsOutput) ToLayoutEmailControlsPtrOutput() LayoutEmailControlsPtrOutput {
+	return o.ToLayoutEmailControlsPtrOutputWithContext(context.Background())
+}
+
+func (o LayoutEmailControlsOutput) ToLayoutEmailControlsPtrOutputWithContext(ctx context.Context) LayoutEmailControlsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v LayoutEmailControls) *LayoutEmailControls {
+		return &v
+	}).(LayoutEmailControlsPtrOutput)
+}
+
+// The layout body: HTML (editorType `html`) or a stringified block-editor document (`block`). It must hold the `content` variable, where each email's own body goes.
+func (o LayoutEmailControlsOutput) Body() pulumi.StringOutput {
+	return o.ApplyT(func(v LayoutEmailControls) string { return v.Body }).(pulumi.StringOutput)
+}
+
+// `html` or `block`.
+func (o LayoutEmailControlsOutput) EditorType() LayoutEmailControlsEditorTypeOutput {
+	return o.ApplyT(func(v LayoutEmailControls) LayoutEmailControlsEditorType { return v.EditorType }).(LayoutEmailControlsEditorTypeOutput)
+}
+
+type LayoutEmailControlsPtrOutput struct{ *pulumi.OutputState }
+
+func (LayoutEmailControlsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**LayoutEmailControls)(nil)).Elem()
+}
+
+func (o LayoutEmailControlsPtrOutput) ToLayoutEmailControlsPtrOutput() LayoutEmailControlsPtrOutput {
+	return o
+}
+
+func (o LayoutEmailControlsPtrOutput) ToLayoutEmailControlsPtrOutputWithContext(ctx context.Context) LayoutEmailControlsPtrOutput {
+	return o
+}
+
+func (o LayoutEmailControlsPtrOutput) Elem() LayoutEmailControlsOutput {
+	return o.ApplyT(func(v *LayoutEmailControls) LayoutEmailControls {
+		if v != nil {
+			return *v
+		}
+		var ret LayoutEmailControls
+		return ret
+	}).(LayoutEmailControlsOutput)
+}
+
+// The layout body: HTML (editorType `html`) or a stringified block-editor document (`block`). It must hold the `content` variable, where each email's own body goes.
+func (o LayoutEmailControlsPtrOutput) Body() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LayoutEmailControls) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Body
+	}).(pulumi.StringPtrOutput)
+}
+
+// `html` or `block`.
+func (o LayoutEmailControlsPtrOutput) EditorType() LayoutEmailControlsEditorTypePtrOutput {
+	return o.ApplyT(func(v *LayoutEmailControls) *LayoutEmailControlsEditorType {
+		if v == nil {
+			return nil
+		}
+		return &v.EditorType
+	}).(LayoutEmailControlsEditorTypePtrOutput)
+}
+
+// A layout as listed: its ids, name and whether it is the environment's default.
+type LayoutSummary struct {
+	// `_id`, as the service returns it.
+	_id string `pulumi:"_id"`
+	// `createdAt`, as the service returns it.
+	CreatedAt string `pulumi:"createdAt"`
+	// `isDefault`, as the service returns it.
+	IsDefault bool `pulumi:"isDefault"`
+	// `isTranslationEnabled`, as the service returns it.
+	IsTranslationEnabled *bool `pulumi:"isTranslationEnabled"`
+	// `layoutId`, as the service returns it.
+	LayoutId string `pulumi:"layoutId"`
+	// `name`, as the service returns it.
+	Name string `pulumi:"name"`
+	// `origin`, as the service returns it.
+	Origin *string `pulumi:"origin"`
+	// `slug`, as the service returns it.
+	Slug string `pulumi:"slug"`
+	// `type`, as the service returns it.
+	Type *string `pulumi:"type"`
+	// `updatedAt`, as the service returns it.
+	UpdatedAt string `pulumi:"updatedAt"`
+}
+
+// A layout as listed: its ids, name and whether it is the environment's default.
+type LayoutSummaryOutput struct{ *pulumi.OutputState }
+
+func (LayoutSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LayoutSummary)(nil)).Elem()
+}
+
+func (o LayoutSummaryOutput) ToLayoutSummaryOutput() LayoutSummaryOutput {
+	return o
+}
+
+func (o LayoutSummaryOutput) ToLayoutSummaryOutputWithContext(ctx context.Context) LayoutSummaryOutput {
+	return o
+}
+
+// `_id`, as the service returns it.
+func (o LayoutSummaryOutput) _id() pulumi.StringOutput {
+	return o.ApplyT(func(v LayoutSummary) string { return v._id }).(pulumi.StringOutput)
+}
+
+// `createdAt`, as the service returns it.
+func (o LayoutSummaryOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v LayoutSummary) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// `isDefault`, as the service returns it.
+func (o LayoutSummaryOutput) IsDefault() pulumi.BoolOutput {
+	return o.ApplyT(func(v LayoutSummary) bool { return v.IsDefault }).(pulumi.BoolOutput)
+}
+
+// `isTranslationEnabled`, as the service returns it.
+func (o LayoutSummaryOutput) IsTranslationEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v LayoutSummary) *bool { return v.IsTranslationEnabled }).(pulumi.BoolPtrOutput)
+}
+
+// `layoutId`, as the service returns it.
+func (o LayoutSummaryOutput) LayoutId() pulumi.StringOutput {
+	return o.ApplyT(func(v LayoutSummary) string { return v.LayoutId }).(pulumi.StringOutput)
+}
+
+// `name`, as the service returns it.
+func (o LayoutSummaryOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v LayoutSummary) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// `origin`, as the service returns it.
+func (o LayoutSummaryOutput) Origin() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LayoutSummary) *string { return v.Origin }).(pulumi.StringPtrOutput)
+}
+
+// `slug`, as the service returns it.
+func (o LayoutSummaryOutput) Slug() pulumi.StringOutput {
+	return o.ApplyT(func(v LayoutSummary) string { return v.Slug }).(pulumi.StringOutput)
+}
+
+// `type`, as the service returns it.
+func (o LayoutSummaryOutput) Type() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LayoutSummary) *string { return v.Type }).(pulumi.StringPtrOutput)
+}
+
+// `updatedAt`, as the service returns it.
+func (o LayoutSummaryOutput) UpdatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v LayoutSummary) string { return v.UpdatedAt }).(pulumi.StringOutput)
+}
+
+type LayoutSummaryArrayOutput struct{ *pulumi.OutputState }
+
+func (LayoutSummaryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]LayoutSummary)(nil)).Elem()
+}
+
+func (o LayoutSummaryArrayOutput) ToLayoutSummaryArrayOutput() LayoutSummaryArrayOutput {
+	return o
+}
+
+func (o LayoutSummaryArrayOutput) ToLayoutSummaryArrayOutputWithContext(ctx context.Context) LayoutSummaryArrayOutput {
+	return o
+}
+
+func (o LayoutSummaryArrayOutput) Index(i pulumi.IntInput) LayoutSummaryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) LayoutSummary {
+		return vs[0].([]LayoutSummary)[vs[1].(int)]
+	}).(LayoutSummaryOutput)
+}
+
 // A message sent (or being sent) to a subscriber on one channel.
 type Message struct {
 	// `_environmentId`, as the service returns it.
@@ -5981,6 +6389,80 @@ func (o SubscriberChannelsCredentialsPtrOutput) WebhookUrl() pulumi.StringPtrOut
 	}).(pulumi.StringPtrOutput)
 }
 
+// A topic: its key, name and database id.
+type TopicSummary struct {
+	// `_id`, as the service returns it.
+	_id string `pulumi:"_id"`
+	// `createdAt`, as the service returns it.
+	CreatedAt *string `pulumi:"createdAt"`
+	// `key`, as the service returns it.
+	Key string `pulumi:"key"`
+	// `name`, as the service returns it.
+	Name *string `pulumi:"name"`
+	// `updatedAt`, as the service returns it.
+	UpdatedAt *string `pulumi:"updatedAt"`
+}
+
+// A topic: its key, name and database id.
+type TopicSummaryOutput struct{ *pulumi.OutputState }
+
+func (TopicSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TopicSummary)(nil)).Elem()
+}
+
+func (o TopicSummaryOutput) ToTopicSummaryOutput() TopicSummaryOutput {
+	return o
+}
+
+func (o TopicSummaryOutput) ToTopicSummaryOutputWithContext(ctx context.Context) TopicSummaryOutput {
+	return o
+}
+
+// `_id`, as the service returns it.
+func (o TopicSummaryOutput) _id() pulumi.StringOutput {
+	return o.ApplyT(func(v TopicSummary) string { return v._id }).(pulumi.StringOutput)
+}
+
+// `createdAt`, as the service returns it.
+func (o TopicSummaryOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TopicSummary) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// `key`, as the service returns it.
+func (o TopicSummaryOutput) Key() pulumi.StringOutput {
+	return o.ApplyT(func(v TopicSummary) string { return v.Key }).(pulumi.StringOutput)
+}
+
+// `name`, as the service returns it.
+func (o TopicSummaryOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TopicSummary) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// `updatedAt`, as the service returns it.
+func (o TopicSummaryOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TopicSummary) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+}
+
+type TopicSummaryArrayOutput struct{ *pulumi.OutputState }
+
+func (TopicSummaryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TopicSummary)(nil)).Elem()
+}
+
+func (o TopicSummaryArrayOutput) ToTopicSummaryArrayOutput() TopicSummaryArrayOutput {
+	return o
+}
+
+func (o TopicSummaryArrayOutput) ToTopicSummaryArrayOutputWithContext(ctx context.Context) TopicSummaryArrayOutput {
+	return o
+}
+
+func (o TopicSummaryArrayOutput) Index(i pulumi.IntInput) TopicSummaryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TopicSummary {
+		return vs[0].([]TopicSummary)[vs[1].(int)]
+	}).(TopicSummaryOutput)
+}
+
 // Default and per-channel preferences of a workflow.
 type WorkflowPreferences struct {
 	// The preferences subscribers start with (null clears them).
@@ -7025,6 +7507,10 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*IntegrationConfigurationsPtrInput)(nil)).Elem(), IntegrationConfigurationsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IntegrationCredentialsInput)(nil)).Elem(), IntegrationCredentialsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IntegrationCredentialsPtrInput)(nil)).Elem(), IntegrationCredentialsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*LayoutControlValuesInput)(nil)).Elem(), LayoutControlValuesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*LayoutControlValuesPtrInput)(nil)).Elem(), LayoutControlValuesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*LayoutEmailControlsInput)(nil)).Elem(), LayoutEmailControlsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*LayoutEmailControlsPtrInput)(nil)).Elem(), LayoutEmailControlsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceAllInput)(nil)).Elem(), PreferenceAllArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceAllPtrInput)(nil)).Elem(), PreferenceAllArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceBlockInput)(nil)).Elem(), PreferenceBlockArgs{})
@@ -7084,6 +7570,12 @@ func init() {
 	pulumi.RegisterOutputType(IntegrationSummaryConditionsChildrenArrayOutput{})
 	pulumi.RegisterOutputType(IntegrationSummaryConfigurationsOutput{})
 	pulumi.RegisterOutputType(IntegrationSummaryConfigurationsPtrOutput{})
+	pulumi.RegisterOutputType(LayoutControlValuesOutput{})
+	pulumi.RegisterOutputType(LayoutControlValuesPtrOutput{})
+	pulumi.RegisterOutputType(LayoutEmailControlsOutput{})
+	pulumi.RegisterOutputType(LayoutEmailControlsPtrOutput{})
+	pulumi.RegisterOutputType(LayoutSummaryOutput{})
+	pulumi.RegisterOutputType(LayoutSummaryArrayOutput{})
 	pulumi.RegisterOutputType(MessageOutput{})
 	pulumi.RegisterOutputType(MessageArrayOutput{})
 	pulumi.RegisterOutputType(MessageCtaOutput{})
@@ -7114,6 +7606,8 @@ func init() {
 	pulumi.RegisterOutputType(SubscriberChannelsArrayOutput{})
 	pulumi.RegisterOutputType(SubscriberChannelsCredentialsOutput{})
 	pulumi.RegisterOutputType(SubscriberChannelsCredentialsPtrOutput{})
+	pulumi.RegisterOutputType(TopicSummaryOutput{})
+	pulumi.RegisterOutputType(TopicSummaryArrayOutput{})
 	pulumi.RegisterOutputType(WorkflowPreferencesOutput{})
 	pulumi.RegisterOutputType(WorkflowPreferencesPtrOutput{})
 	pulumi.RegisterOutputType(WorkflowStepOutput{})

@@ -13,13 +13,17 @@ from .get_environments import *
 from .get_event import *
 from .get_events import *
 from .get_integrations import *
+from .get_layouts import *
 from .get_messages import *
 from .get_subscriber import *
 from .get_subscribers import *
+from .get_topics import *
 from .get_workflows import *
 from .integration import *
+from .layout import *
 from .provider import *
 from .subscriber_credentials import *
+from .topic import *
 from .workflow import *
 from ._inputs import *
 from . import outputs
@@ -42,7 +46,9 @@ _utilities.register(
    "notify:index:Environment": "Environment",
    "notify:index:EnvironmentVariable": "EnvironmentVariable",
    "notify:index:Integration": "Integration",
+   "notify:index:Layout": "Layout",
    "notify:index:SubscriberCredentials": "SubscriberCredentials",
+   "notify:index:Topic": "Topic",
    "notify:index:Workflow": "Workflow"
   }
  }

@@ -12,9 +12,11 @@ __all__ = [
     'EnvironmentVariableType',
     'FieldFilterOperator',
     'FieldFilterSource',
+    'GetLayoutsOrderBy',
     'GetSubscribersOrderBy',
     'GetWorkflowsOrderBy',
     'IntegrationKind',
+    'LayoutEmailControlsEditorType',
     'OrderDirection',
     'Severity',
     'StepFilterJoin',
@@ -87,6 +89,16 @@ class FieldFilterSource(_builtins.str, Enum):
     PAYLOAD = "payload"
 
 
+@pulumi.type_token("notify:index:GetLayoutsOrderBy")
+class GetLayoutsOrderBy(_builtins.str, Enum):
+    """
+    Sort field (default `createdAt`).
+    """
+    CREATED_AT = "createdAt"
+    UPDATED_AT = "updatedAt"
+    NAME = "name"
+
+
 @pulumi.type_token("notify:index:GetSubscribersOrderBy")
 class GetSubscribersOrderBy(_builtins.str, Enum):
     """
@@ -119,6 +131,15 @@ class IntegrationKind(_builtins.str, Enum):
     """
     DELIVERY = "delivery"
     AGENT = "agent"
+
+
+@pulumi.type_token("notify:index:LayoutEmailControlsEditorType")
+class LayoutEmailControlsEditorType(_builtins.str, Enum):
+    """
+    `html` or `block`.
+    """
+    HTML = "html"
+    BLOCK = "block"
 
 
 @pulumi.type_token("notify:index:OrderDirection")

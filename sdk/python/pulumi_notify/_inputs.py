@@ -28,6 +28,10 @@ __all__ = [
     'IntegrationConfigurationsArgsDict',
     'IntegrationCredentialsArgs',
     'IntegrationCredentialsArgsDict',
+    'LayoutControlValuesArgs',
+    'LayoutControlValuesArgsDict',
+    'LayoutEmailControlsArgs',
+    'LayoutEmailControlsArgsDict',
     'PreferenceAllArgs',
     'PreferenceAllArgsDict',
     'PreferenceBlockArgs',
@@ -1417,6 +1421,92 @@ class IntegrationCredentialsArgs:
     @webhook_url.setter
     def webhook_url(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "webhook_url", value)
+
+
+class LayoutControlValuesArgsDict(TypedDict):
+    """
+    The control values of a layout.
+    """
+    email: NotRequired[pulumi.Input[Optional['LayoutEmailControlsArgsDict']]]
+    """
+    The email layout: `{ body, editorType }`.
+    """
+
+@pulumi.input_type
+class LayoutControlValuesArgs:
+    def __init__(__self__, *,
+                 email: pulumi.Input[Optional['LayoutEmailControlsArgs']] = None):
+        """
+        The control values of a layout.
+
+        :param pulumi.Input['LayoutEmailControlsArgs'] email: The email layout: `{ body, editorType }`.
+        """
+        if email is not None:
+            pulumi.set(__self__, "email", email)
+
+    @_builtins.property
+    @pulumi.getter
+    def email(self) -> pulumi.Input[Optional['LayoutEmailControlsArgs']]:
+        """
+        The email layout: `{ body, editorType }`.
+        """
+        return pulumi.get(self, "email")
+
+    @email.setter
+    def email(self, value: pulumi.Input[Optional['LayoutEmailControlsArgs']]):
+        pulumi.set(self, "email", value)
+
+
+class LayoutEmailControlsArgsDict(TypedDict):
+    """
+    The email controls of a layout: its body and editor.
+    """
+    body: pulumi.Input[_builtins.str]
+    """
+    The layout body: HTML (editorType `html`) or a stringified block-editor document (`block`). It must hold the `content` variable, where each email's own body goes.
+    """
+    editor_type: pulumi.Input['LayoutEmailControlsEditorType']
+    """
+    `html` or `block`.
+    """
+
+@pulumi.input_type
+class LayoutEmailControlsArgs:
+    def __init__(__self__, *,
+                 body: pulumi.Input[_builtins.str],
+                 editor_type: pulumi.Input['LayoutEmailControlsEditorType']):
+        """
+        The email controls of a layout: its body and editor.
+
+        :param pulumi.Input[_builtins.str] body: The layout body: HTML (editorType `html`) or a stringified block-editor document (`block`). It must hold the `content` variable, where each email's own body goes.
+        :param pulumi.Input['LayoutEmailControlsEditorType'] editor_type: `html` or `block`.
+        """
+        pulumi.set(__self__, "body", body)
+        pulumi.set(__self__, "editor_type", editor_type)
+
+    @_builtins.property
+    @pulumi.getter
+    def body(self) -> pulumi.Input[_builtins.str]:
+        """
+        The layout body: HTML (editorType `html`) or a stringified block-editor document (`block`). It must hold the `content` variable, where each email's own body goes.
+        """
+        return pulumi.get(self, "body")
+
+    @body.setter
+    def body(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "body", value)
+
+    @_builtins.property
+    @pulumi.getter(name="editorType")
+    def editor_type(self) -> pulumi.Input['LayoutEmailControlsEditorType']:
+        """
+        `html` or `block`.
+        """
+        return pulumi.get(self, "editor_type")
+
+    @editor_type.setter
+    def editor_type(self, value: pulumi.Input['LayoutEmailControlsEditorType']):
+        pulumi.set(self, "editor_type", value)
 
 
 class PreferenceAllArgsDict(TypedDict):

@@ -42,6 +42,9 @@ __all__ = [
     'IntegrationSummaryConditions',
     'IntegrationSummaryConditionsChildren',
     'IntegrationSummaryConfigurations',
+    'LayoutControlValues',
+    'LayoutEmailControls',
+    'LayoutSummary',
     'Message',
     'MessageCta',
     'MessageCtaAction',
@@ -57,6 +60,7 @@ __all__ = [
     'Subscriber',
     'SubscriberChannels',
     'SubscriberChannelsCredentials',
+    'TopicSummary',
     'WorkflowPreferences',
     'WorkflowStepOutput',
     'WorkflowSummary',
@@ -2785,6 +2789,206 @@ class IntegrationSummaryConfigurations(dict):
 
 
 @pulumi.output_type
+class LayoutControlValues(dict):
+    """
+    The control values of a layout.
+    """
+    def __init__(__self__, *,
+                 email: Optional['outputs.LayoutEmailControls'] = None):
+        """
+        The control values of a layout.
+
+        :param 'LayoutEmailControls' email: The email layout: `{ body, editorType }`.
+        """
+        if email is not None:
+            pulumi.set(__self__, "email", email)
+
+    @_builtins.property
+    @pulumi.getter
+    def email(self) -> Optional['outputs.LayoutEmailControls']:
+        """
+        The email layout: `{ body, editorType }`.
+        """
+        return pulumi.get(self, "email")
+
+
+@pulumi.output_type
+class LayoutEmailControls(dict):
+    """
+    The email controls of a layout: its body and editor.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "editorType":
+            suggest = "editor_type"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in LayoutEmailControls. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        LayoutEmailControls.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        LayoutEmailControls.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 body: _builtins.str,
+                 editor_type: 'LayoutEmailControlsEditorType'):
+        """
+        The email controls of a layout: its body and editor.
+
+        :param _builtins.str body: The layout body: HTML (editorType `html`) or a stringified block-editor document (`block`). It must hold the `content` variable, where each email's own body goes.
+        :param 'LayoutEmailControlsEditorType' editor_type: `html` or `block`.
+        """
+        pulumi.set(__self__, "body", body)
+        pulumi.set(__self__, "editor_type", editor_type)
+
+    @_builtins.property
+    @pulumi.getter
+    def body(self) -> _builtins.str:
+        """
+        The layout body: HTML (editorType `html`) or a stringified block-editor document (`block`). It must hold the `content` variable, where each email's own body goes.
+        """
+        return pulumi.get(self, "body")
+
+    @_builtins.property
+    @pulumi.getter(name="editorType")
+    def editor_type(self) -> 'LayoutEmailControlsEditorType':
+        """
+        `html` or `block`.
+        """
+        return pulumi.get(self, "editor_type")
+
+
+@pulumi.output_type
+class LayoutSummary(dict):
+    """
+    A layout as listed: its ids, name and whether it is the environment's default.
+    """
+    def __init__(__self__, *,
+                 _id: _builtins.str,
+                 created_at: _builtins.str,
+                 is_default: _builtins.bool,
+                 layout_id: _builtins.str,
+                 name: _builtins.str,
+                 slug: _builtins.str,
+                 updated_at: _builtins.str,
+                 is_translation_enabled: Optional[_builtins.bool] = None,
+                 origin: Optional[_builtins.str] = None,
+                 type: Optional[_builtins.str] = None):
+        """
+        A layout as listed: its ids, name and whether it is the environment's default.
+
+        :param _builtins.str _id: `_id`, as the service returns it.
+        :param _builtins.str created_at: `createdAt`, as the service returns it.
+        :param _builtins.bool is_default: `isDefault`, as the service returns it.
+        :param _builtins.str layout_id: `layoutId`, as the service returns it.
+        :param _builtins.str name: `name`, as the service returns it.
+        :param _builtins.str slug: `slug`, as the service returns it.
+        :param _builtins.str updated_at: `updatedAt`, as the service returns it.
+        :param _builtins.bool is_translation_enabled: `isTranslationEnabled`, as the service returns it.
+        :param _builtins.str origin: `origin`, as the service returns it.
+        :param _builtins.str type: `type`, as the service returns it.
+        """
+        pulumi.set(__self__, "_id", _id)
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "is_default", is_default)
+        pulumi.set(__self__, "layout_id", layout_id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "slug", slug)
+        pulumi.set(__self__, "updated_at", updated_at)
+        if is_translation_enabled is not None:
+            pulumi.set(__self__, "is_translation_enabled", is_translation_enabled)
+        if origin is not None:
+            pulumi.set(__self__, "origin", origin)
+        if type is not None:
+            pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def _id(self) -> _builtins.str:
+        """
+        `_id`, as the service returns it.
+        """
+        return pulumi.get(self, "_id")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        """
+        `createdAt`, as the service returns it.
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="isDefault")
+    def is_default(self) -> _builtins.bool:
+        """
+        `isDefault`, as the service returns it.
+        """
+        return pulumi.get(self, "is_default")
+
+    @_builtins.property
+    @pulumi.getter(name="layoutId")
+    def layout_id(self) -> _builtins.str:
+        """
+        `layoutId`, as the service returns it.
+        """
+        return pulumi.get(self, "layout_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        `name`, as the service returns it.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def slug(self) -> _builtins.str:
+        """
+        `slug`, as the service returns it.
+        """
+        return pulumi.get(self, "slug")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> _builtins.str:
+        """
+        `updatedAt`, as the service returns it.
+        """
+        return pulumi.get(self, "updated_at")
+
+    @_builtins.property
+    @pulumi.getter(name="isTranslationEnabled")
+    def is_translation_enabled(self) -> Optional[_builtins.bool]:
+        """
+        `isTranslationEnabled`, as the service returns it.
+        """
+        return pulumi.get(self, "is_translation_enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def origin(self) -> Optional[_builtins.str]:
+        """
+        `origin`, as the service returns it.
+        """
+        return pulumi.get(self, "origin")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Optional[_builtins.str]:
+        """
+        `type`, as the service returns it.
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
 class Message(dict):
     """
     A message sent (or being sent) to a subscriber on one channel.
@@ -4366,6 +4570,76 @@ class SubscriberChannelsCredentials(dict):
         `webhookUrl`, as the service returns it.
         """
         return pulumi.get(self, "webhook_url")
+
+
+@pulumi.output_type
+class TopicSummary(dict):
+    """
+    A topic: its key, name and database id.
+    """
+    def __init__(__self__, *,
+                 _id: _builtins.str,
+                 key: _builtins.str,
+                 created_at: Optional[_builtins.str] = None,
+                 name: Optional[_builtins.str] = None,
+                 updated_at: Optional[_builtins.str] = None):
+        """
+        A topic: its key, name and database id.
+
+        :param _builtins.str _id: `_id`, as the service returns it.
+        :param _builtins.str key: `key`, as the service returns it.
+        :param _builtins.str created_at: `createdAt`, as the service returns it.
+        :param _builtins.str name: `name`, as the service returns it.
+        :param _builtins.str updated_at: `updatedAt`, as the service returns it.
+        """
+        pulumi.set(__self__, "_id", _id)
+        pulumi.set(__self__, "key", key)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter
+    def _id(self) -> _builtins.str:
+        """
+        `_id`, as the service returns it.
+        """
+        return pulumi.get(self, "_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> _builtins.str:
+        """
+        `key`, as the service returns it.
+        """
+        return pulumi.get(self, "key")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        `createdAt`, as the service returns it.
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        `name`, as the service returns it.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.str]:
+        """
+        `updatedAt`, as the service returns it.
+        """
+        return pulumi.get(self, "updated_at")
 
 
 @pulumi.output_type

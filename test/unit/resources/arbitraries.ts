@@ -163,6 +163,45 @@ export const environmentVariableInputs = (suffix: string) => fc.record({
   values: opt(fc.record({ env_env0: text(1, 60) })),
 }, { requiredKeys: ["key"] }).map(strip);
 
+// ---------------------------------------------------------------- Layout
+
+/** A layout body of each editor, valid by the service's checks: a whole HTML document or a block document, each with the content variable. */
+const layoutEmail = fc.oneof(
+  text(0, 40).map((t) => ({ editorType: "html", body: `<html><head></head><body><p>${t.replace(/[<>{}]/g, "")}</p>{{ content }}</body></html>` })),
+  text(0, 40).map((t) => ({
+    editorType: "block",
+    body: JSON.stringify({ type: "doc", content: [
+      { type: "paragraph", content: t ? [{ type: "text", text: t }] : [] },
+      { type: "paragraph", content: [{ type: "variable", attrs: { id: "content", label: null, fallback: null, required: false } }] },
+    ] }),
+  })),
+);
+
+/** Layout inputs; `suffix` makes the layoutId unique to the run. */
+export const layoutInputs = (suffix: string) => fc.record({
+  layoutId: slug.map((s) => `${s}-${suffix}`),
+  name: text(1, 128),
+  isTranslationEnabled: opt(fc.boolean()),
+  controlValues: opt(fc.oneof(fc.record({ email: layoutEmail }), fc.constant({}))),
+}, { requiredKeys: ["layoutId", "name"] }).map(strip);
+
+// ---------------------------------------------------------------- Topic
+
+/** The subscribers topics are generated with; {@link createTopicSubscribers} makes them. */
+export const TOPIC_SUBSCRIBERS = ["ts-alice", "ts-bob", "ts-carol", "ts-dave", "ts-émile"] as const;
+
+/** Creates the subscribers of {@link TOPIC_SUBSCRIBERS} (an upsert: repeating it is harmless). */
+export async function createTopicSubscribers(emu: TestEmulator): Promise<void> {
+  for (const subscriberId of TOPIC_SUBSCRIBERS) await emu.api("POST", "/v2/subscribers", { subscriberId });
+}
+
+/** Topic inputs; subscribers in any order (a set); `suffix` makes the key unique to the run. */
+export const topicInputs = (suffix: string) => fc.record({
+  key: fc.tuple(slug, fc.constantFrom(":", "-", "_")).map(([s, sep]) => `${s}${sep}${suffix}`),
+  name: opt(text(1, 100)),
+  subscribers: opt(fc.shuffledSubarray([...TOPIC_SUBSCRIBERS])),
+}, { requiredKeys: ["key"] }).map(strip);
+
 /** Removes keys whose value is `undefined`, recursively. */
 export function strip<T>(v: T): T {
   if (Array.isArray(v)) return v.map(strip) as T;

@@ -17,14 +17,16 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changedKeys, deepEqual, project } from "../../../provider/resources/diff";
 import { INTEGRATION } from "../../../provider/resources/integration";
+import { LAYOUT } from "../../../provider/resources/layout";
 import { SUBSCRIBER_CREDENTIALS } from "../../../provider/resources/subscriberCredentials";
+import { TOPIC } from "../../../provider/resources/topic";
 import { WORKFLOW } from "../../../provider/resources/workflow";
 import { startTestEmulator, type TestEmulator } from "../../helpers/emulator";
 import { loadPackage } from "../../helpers/pulumi";
 import { ENVIRONMENT } from "../../../provider/resources/environment";
 import { ENVIRONMENT_VARIABLE } from "../../../provider/resources/environmentVariable";
 import {
-  createCredentialIntegrations, credentialsInputs, environmentInputs, environmentVariableInputs, integrationInputs, workflowInputs,
+  createCredentialIntegrations, createTopicSubscribers, credentialsInputs, environmentInputs, environmentVariableInputs, integrationInputs, layoutInputs, topicInputs, workflowInputs,
 } from "./arbitraries";
 
 type Obj = Record<string, unknown>;
@@ -84,6 +86,15 @@ const KINDS: Kind[] = [
     name: "EnvironmentVariable", provider: () => impl("environmentVariable"), inputs: environmentVariableInputs,
     keys: ENVIRONMENT_VARIABLE.inputKeys, replaceOnChange: ["key"], providerExact: [],
   },
+  {
+    // The service's update takes no layoutId (UpdateLayoutDto of spec/openapi.json).
+    name: "Layout", provider: () => impl("layout"), inputs: layoutInputs, keys: LAYOUT.inputKeys, replaceOnChange: ["layoutId"], providerExact: [],
+  },
+  {
+    // Topics are addressed by key, which nothing renames (UpdateTopicRequestDto has only name).
+    name: "Topic", provider: () => impl("topic"), inputs: topicInputs, keys: TOPIC.inputKeys, replaceOnChange: ["key"], providerExact: [],
+    prepare: (emu) => createTopicSubscribers(emu),
+  },
 ];
 
 
@@ -98,6 +109,8 @@ describe("the arbitraries", () => {
     ["SubscriberCredentials", SUBSCRIBER_CREDENTIALS, credentialsInputs],
     ["Environment", ENVIRONMENT, environmentInputs],
     ["EnvironmentVariable", ENVIRONMENT_VARIABLE, environmentVariableInputs],
+    ["Layout", LAYOUT, layoutInputs],
+    ["Topic", TOPIC, topicInputs],
   ] as const)("generate every input field of %s but adopt (which needs an object made outside the stack)", (_name, table, inputs) => {
     const seen = new Set(fc.sample(inputs("cover"), { numRuns: 300, seed: 1 }).flatMap((i) => Object.keys(i)));
     expect([...seen].sort()).toEqual(Object.keys(table.inputs).filter((k) => k !== "adopt").sort());

@@ -1,0 +1,282 @@
+/**
+ * Topics v2: `/v2/topics` (upsert, list), `/v2/topics/{topicKey}` (get, patch, delete) and
+ * `/v2/topics/{topicKey}/subscriptions` (subscribe, list, unsubscribe), as production-notes.md,
+ * Third pass §4 describes production: per environment; the key format checked on creation only;
+ * the upsert answers 201 with the topic as it was before the update; subscriptions per item,
+ * with errors per item and a 400 when every item fails.
+ */
+import { HttpError, conflict, notFound, validationFailed } from "../errors";
+import { ParamReader } from "../params";
+import type { JsonObject, SubscriberRecord, SubscriptionRecord, TopicRecord } from "../records";
+import { ofTenant } from "../store";
+import type { Reply, RequestContext, Route } from "../types";
+import { objectId } from "../util";
+import { liveSubscriber } from "./subscribers";
+
+const COUNT_CAP = 50_000;
+/** Subscriptions one subscriber may hold in one topic (create-subscriptions.usecase.ts). */
+const SUBSCRIPTIONS_PER_SUBSCRIBER = 10;
+
+/** The key rule on creation (packages/shared/src/consts/validIdRegex.ts of the service). */
+const PLAIN_KEY = /^[a-zA-Z0-9_:.-]+$/;
+const EMAIL_KEY = /^\S+@\S+\.\S+$/;
+
+function checkKeyFormat(key: string): void {
+  if (!PLAIN_KEY.test(key) && !EMAIL_KEY.test(key)) {
+    throw new HttpError(400, `Invalid topic key: ${key} must contain only alphanumeric characters (a-z, A-Z, 0-9), hyphens (-), underscores (_), colons (:), or be a valid email address.`);
+  }
+}
+
+function topicsOf(c: RequestContext): TopicRecord[] {
+  return ofTenant(c.store.data.topics, c.tenant);
+}
+
+function findTopic(c: RequestContext, key: string): TopicRecord {
+  const t = topicsOf(c).find((x) => x.key === key);
+  if (!t) throw notFound(`Topic with key ${key} not found`);
+  return t;
+}
+
+const topicOut = (t: TopicRecord): JsonObject => ({ _id: t._id, key: t.key, name: t.name, createdAt: t.createdAt, updatedAt: t.updatedAt });
+
+function newTopic(c: RequestContext, key: string, name: string | undefined): TopicRecord {
+  checkKeyFormat(key);
+  const now = new Date().toISOString();
+  const t: TopicRecord = {
+    _id: objectId(), _environmentId: c.tenant.environmentId, _organizationId: c.tenant.organizationId, key,
+    ...(name !== undefined ? { name } : {}), createdAt: now, updatedAt: now,
+  };
+  c.store.data.topics.push(t);
+  c.store.touch();
+  return t;
+}
+
+/**
+ * Cursor pagination over `list` (already filtered and in `_id` order per direction), as the
+ * service's base repository does it: `after`/`before` a record `_id`; an unknown cursor is an
+ * empty page with null cursors and count 0.
+ */
+function cursorPage<T extends { _id: string }>(c: RequestContext, all: T[], map: (x: T) => JsonObject): Reply {
+  const q = c.query;
+  const p = new ParamReader(q);
+  const limit = p.int("limit", 10, 1, 100);
+  const dir = p.oneOf("orderDirection", ["ASC", "DESC"], "DESC");
+  const includeCursor = q.get("includeCursor") === "true";
+  p.done();
+  const after = q.get("after"), before = q.get("before");
+  if (after && before) throw new HttpError(400, "Cannot specify both \"after\" and \"before\" cursors at the same time.");
+  const sign = dir === "ASC" ? 1 : -1;
+  const list = [...all].sort((a, b) => (a._id < b._id ? -sign : a._id > b._id ? sign : 0));
+  const empty = { data: [], next: null, previous: null, totalCount: 0, totalCountCapped: false };
+  let start = 0, end = Math.min(list.length, limit);
+  if (after) {
+    const i = list.findIndex((x) => x._id === after);
+    if (i < 0) return { status: 200, bare: true, body: empty };
+    start = includeCursor ? i : i + 1;
+    end = Math.min(list.length, start + limit);
+  } else if (before) {
+    const i = list.findIndex((x) => x._id === before);
+    if (i < 0) return { status: 200, bare: true, body: empty };
+    end = includeCursor ? i + 1 : i;
+    start = Math.max(0, end - limit);
+  }
+  const page = list.slice(start, end);
+  return {
+    status: 200, bare: true,
+    body: {
+      data: page.map(map),
+      next: end < list.length && page.length ? page[page.length - 1]!._id : null,
+      previous: start > 0 && page.length ? page[0]!._id : null,
+      totalCount: Math.min(list.length, COUNT_CAP),
+      totalCountCapped: list.length > COUNT_CAP,
+    },
+  };
+}
+
+function listTopics(c: RequestContext): Reply {
+  const key = (c.query.get("key") ?? "").toLowerCase(), name = (c.query.get("name") ?? "").toLowerCase();
+  const list = topicsOf(c).filter((t) => (!key || t.key.toLowerCase().includes(key)) && (!name || (t.name ?? "").toLowerCase().includes(name)));
+  return cursorPage(c, list, topicOut);
+}
+
+/**
+ * `POST /v2/topics`: creates, or updates the name when a non-empty one is given. Both paths answer
+ * 201, and the update path answers the topic as it was before the update (upsert-topic.usecase.ts
+ * computes "created" after reassigning the topic, and the repository's update returns the old
+ * document).
+ */
+function upsertTopic(c: RequestContext): Reply {
+  const b = c.body as { key: string; name?: string };
+  const existing = topicsOf(c).find((t) => t.key === b.key);
+  if (!existing) return { status: 201, body: topicOut(newTopic(c, b.key, b.name)) };
+  if (c.query.get("failIfExists") === "true") throw conflict(`Topic with key "${b.key}" already exists`);
+  const before = topicOut(existing);
+  if (b.name) {
+    existing.name = b.name;
+    existing.updatedAt = new Date().toISOString();
+    c.store.touch();
+  }
+  return { status: 201, body: before };
+}
+
+const subscriberOut = (s: SubscriberRecord): JsonObject => ({
+  _id: s._id, subscriberId: s.subscriberId, avatar: s.avatar, firstName: s.firstName, lastName: s.lastName, email: s.email,
+  createdAt: s.createdAt, updatedAt: s.updatedAt,
+});
+
+function subscriptionOut(sub: SubscriptionRecord, t: TopicRecord, s: SubscriberRecord): JsonObject {
+  return {
+    _id: sub._id, identifier: sub.identifier, name: sub.name, topic: { _id: t._id, key: t.key, name: t.name },
+    subscriber: subscriberOut(s), contextKeys: sub.contextKeys, createdAt: sub.createdAt, updatedAt: sub.updatedAt,
+  };
+}
+
+interface ItemError { subscriberId?: string; identifier?: string; code: string; message: string }
+
+/** A bulk answer: 201/200 with `{data, meta, errors?}`, or 400 with the same when every item failed. */
+function bulkReply(c: RequestContext, status: number, data: JsonObject[], errors: ItemError[]): Reply {
+  const body = { data, meta: { totalCount: data.length + errors.length, successful: data.length, failed: errors.length }, ...(errors.length ? { errors } : {}) };
+  if (data.length === 0 && errors.length > 0) {
+    throw new HttpError(400, "Api Exception Raised with status 400", { fields: body });
+  }
+  return { status, bare: true, body };
+}
+
+type Item = string | { subscriberId?: string; identifier?: string; name?: string };
+
+function itemsOf(b: { subscriptions?: Item[]; subscriberIds?: string[] }): Item[] | undefined {
+  const items = b.subscriptions ?? b.subscriberIds;
+  if (items && (items.length < 1 || items.length > 100)) throw validationFailed(["subscriptions: must contain 1 to 100 items"]);
+  return items;
+}
+
+function subscriptionsOf(c: RequestContext, t: TopicRecord): SubscriptionRecord[] {
+  return ofTenant(c.store.data.subscriptions, c.tenant).filter((s) => s._topicId === t._id);
+}
+
+/** `POST /v2/topics/{topicKey}/subscriptions` (create-subscriptions.usecase.ts). */
+function subscribe(c: RequestContext): Reply {
+  const b = c.body as { subscriptions?: Item[]; subscriberIds?: string[]; name?: string };
+  const items = itemsOf(b);
+  if (!items) throw validationFailed(["subscriptions: either subscriptions or subscriberIds must be given"]);
+  const key = c.params.topicKey!;
+  // A missing topic is created first, so it exists even when every subscriber fails.
+  let t = topicsOf(c).find((x) => x.key === key);
+  if (!t) t = newTopic(c, key, b.name);
+  else if (b.name) Object.assign(t, { name: b.name, updatedAt: new Date().toISOString() });
+  const data: JsonObject[] = [];
+  const errors: ItemError[] = [];
+  const now = new Date().toISOString();
+  for (const item of items) {
+    const subscriberId = typeof item === "string" ? item : item.subscriberId ?? "";
+    const s = liveSubscriber(c.store, c.tenant, subscriberId);
+    if (!s) {
+      errors.push({ subscriberId, code: "SUBSCRIBER_NOT_FOUND", message: `Subscriber with id ${subscriberId} not found` });
+      continue;
+    }
+    const identifier = (typeof item === "object" && item.identifier) || `tk_${t.key}:si_${subscriberId}`;
+    const mine = subscriptionsOf(c, t).filter((x) => x._subscriberId === s._id);
+    const same = mine.find((x) => x.identifier === identifier);
+    if (same) {
+      data.push(subscriptionOut(same, t, s));
+      continue;
+    }
+    if (mine.length >= SUBSCRIPTIONS_PER_SUBSCRIBER) {
+      errors.push({ subscriberId, code: "SUBSCRIPTION_LIMIT_EXCEEDED", message: `Subscriber ${subscriberId} already has ${SUBSCRIPTIONS_PER_SUBSCRIBER} subscriptions to topic ${t.key}` });
+      continue;
+    }
+    const sub: SubscriptionRecord = {
+      _id: objectId(), _environmentId: c.tenant.environmentId, _organizationId: c.tenant.organizationId, _topicId: t._id, topicKey: t.key,
+      _subscriberId: s._id, subscriberId, identifier, ...(typeof item === "object" && item.name ? { name: item.name } : {}),
+      contextKeys: [], createdAt: now, updatedAt: now,
+    };
+    c.store.data.subscriptions.push(sub);
+    data.push(subscriptionOut(sub, t, s));
+  }
+  c.store.touch();
+  return bulkReply(c, 201, data, errors);
+}
+
+/** `DELETE /v2/topics/{topicKey}/subscriptions` (delete-topic-subscriptions.usecase.ts). */
+function unsubscribe(c: RequestContext): Reply {
+  const t = findTopic(c, c.params.topicKey!);
+  const items = itemsOf((c.body ?? {}) as { subscriptions?: Item[]; subscriberIds?: string[] }) ?? [];
+  const data: JsonObject[] = [];
+  const errors: ItemError[] = [];
+  for (const item of items) {
+    const subscriberId = typeof item === "string" ? item : item.subscriberId;
+    const identifier = typeof item === "object" ? item.identifier : undefined;
+    let s: SubscriberRecord | undefined;
+    if (subscriberId !== undefined) {
+      s = liveSubscriber(c.store, c.tenant, subscriberId);
+      if (!s) {
+        errors.push({ subscriberId, code: "SUBSCRIBER_NOT_FOUND", message: `Subscriber with id ${subscriberId} not found` });
+        continue;
+      }
+    }
+    const gone = subscriptionsOf(c, t).filter((x) => (identifier === undefined || x.identifier === identifier) && (!s || x._subscriberId === s._id));
+    if (!gone.length) {
+      errors.push({ ...(subscriberId !== undefined ? { subscriberId } : {}), ...(identifier !== undefined ? { identifier } : {}), code: "SUBSCRIPTION_NOT_FOUND", message: "Subscription not found" });
+      continue;
+    }
+    c.store.data.subscriptions = c.store.data.subscriptions.filter((x) => !gone.includes(x));
+    for (const g of gone) {
+      const owner = s ?? c.store.data.subscribers.find((x) => x._id === g._subscriberId);
+      if (owner) data.push(subscriptionOut(g, t, owner));
+    }
+  }
+  c.store.touch();
+  return bulkReply(c, 200, data, errors);
+}
+
+/** `GET /v2/topics/{topicKey}/subscriptions`: subscriptions of subscribers that still exist. */
+function listSubscriptions(c: RequestContext): Reply {
+  const t = findTopic(c, c.params.topicKey!);
+  const p = new ParamReader(c.query);
+  const contextKeys = p.contextKeys();
+  p.done();
+  const subscriberId = c.query.get("subscriberId");
+  const owners = new Map<string, SubscriberRecord>();
+  for (const s of ofTenant(c.store.data.subscribers, c.tenant)) if (!s.deleted) owners.set(s._id, s);
+  const list = subscriptionsOf(c, t).filter((x) => owners.has(x._subscriberId) && (!subscriberId || x.subscriberId === subscriberId) &&
+    (!contextKeys || (x.contextKeys.length === contextKeys.length && contextKeys.every((k) => x.contextKeys.includes(k)))));
+  return cursorPage(c, list, (x) => {
+    const s = owners.get(x._subscriberId)!;
+    return {
+      _id: x._id, identifier: x.identifier, topic: topicOut(t),
+      subscriber: { _id: s._id, subscriberId: s.subscriberId, firstName: s.firstName, lastName: s.lastName, email: s.email, avatar: s.avatar },
+      contextKeys: x.contextKeys, createdAt: x.createdAt,
+    };
+  });
+}
+
+export const topicRoutes: Route[] = [
+  { method: "POST", path: "/v2/topics", handler: upsertTopic },
+  { method: "GET", path: "/v2/topics", handler: listTopics },
+  { method: "GET", path: "/v2/topics/{topicKey}", handler: (c) => ({ status: 200, body: topicOut(findTopic(c, c.params.topicKey!)) }) },
+  {
+    method: "PATCH", path: "/v2/topics/{topicKey}",
+    handler: (c) => {
+      const t = findTopic(c, c.params.topicKey!);
+      const name = (c.body as { name: string }).name;
+      if (!name) throw validationFailed(["name: should not be empty"]);
+      Object.assign(t, { name, updatedAt: new Date().toISOString() });
+      c.store.touch();
+      return { status: 200, body: topicOut(t) };
+    },
+  },
+  {
+    method: "DELETE", path: "/v2/topics/{topicKey}",
+    handler: (c) => {
+      const t = findTopic(c, c.params.topicKey!);
+      // The v2 route always forces: subscriptions first, then the topic (delete-topic.usecase.ts).
+      c.store.data.subscriptions = c.store.data.subscriptions.filter((x) => x._topicId !== t._id);
+      c.store.data.topics = c.store.data.topics.filter((x) => x !== t);
+      c.store.touch();
+      return { status: 200, body: { acknowledged: true } };
+    },
+  },
+  { method: "POST", path: "/v2/topics/{topicKey}/subscriptions", handler: subscribe },
+  { method: "GET", path: "/v2/topics/{topicKey}/subscriptions", handler: listSubscriptions },
+  { method: "DELETE", path: "/v2/topics/{topicKey}/subscriptions", handler: unsubscribe },
+];

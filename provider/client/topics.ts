@@ -1,0 +1,83 @@
+/** Topic operations (v2): upsert, list, get, rename, delete, and the subscriptions of a topic. */
+import type { z } from "zod";
+import {
+  SubscriptionsResult, Topic, TopicListPage, TopicSubscriptionPage, type OrderDirection,
+} from "../schemas";
+import type { HttpTransport } from "./http";
+
+/** Query of `GET /v2/topics`. */
+export interface ListTopicsQuery {
+  limit?: number;
+  after?: string;
+  before?: string;
+  orderDirection?: z.infer<typeof OrderDirection>;
+  /** Topics whose key contains this (case-insensitive). */
+  key?: string;
+  /** Topics whose name contains this (case-insensitive). */
+  name?: string;
+}
+
+/** Query of `GET /v2/topics/{topicKey}/subscriptions`. */
+export interface ListTopicSubscriptionsQuery {
+  limit?: number;
+  after?: string;
+  subscriberId?: string;
+}
+
+/** `/v2/topics` */
+export class TopicsApi {
+  constructor(private readonly http: HttpTransport) {}
+
+  /** `GET /v2/topics` (cursor pagination). */
+  list(query: ListTopicsQuery = {}): Promise<TopicListPage> {
+    return this.http.request({ operation: "list topics", method: "GET", route: "/v2/topics", query: { ...query }, schema: TopicListPage });
+  }
+
+  /**
+   * `POST /v2/topics?failIfExists=true`: creates the topic, or fails with 409 when the key exists.
+   * (Without `failIfExists` the service updates an existing topic and answers it as it was before
+   * the update, so this client never relies on that answer.)
+   */
+  create(body: { key: string; name?: string }): Promise<Topic> {
+    return this.http.request({ operation: `create topic "${body.key}"`, method: "POST", route: "/v2/topics", query: { failIfExists: true }, body, schema: Topic });
+  }
+
+  /** `GET /v2/topics/{topicKey}` */
+  get(topicKey: string): Promise<Topic> {
+    return this.http.request({ operation: `get topic "${topicKey}"`, method: "GET", route: "/v2/topics/{topicKey}", params: { topicKey }, schema: Topic });
+  }
+
+  /** `PATCH /v2/topics/{topicKey}`: the name only (not empty). */
+  rename(topicKey: string, name: string): Promise<Topic> {
+    return this.http.request({ operation: `rename topic "${topicKey}"`, method: "PATCH", route: "/v2/topics/{topicKey}", params: { topicKey }, body: { name }, schema: Topic });
+  }
+
+  /** `DELETE /v2/topics/{topicKey}`: the topic and all its subscriptions. */
+  async delete(topicKey: string): Promise<void> {
+    await this.http.request({ operation: `delete topic "${topicKey}"`, method: "DELETE", route: "/v2/topics/{topicKey}", params: { topicKey }, schema: undefined });
+  }
+
+  /** `GET /v2/topics/{topicKey}/subscriptions` (cursor pagination). */
+  listSubscriptions(topicKey: string, query: ListTopicSubscriptionsQuery = {}): Promise<TopicSubscriptionPage> {
+    return this.http.request({
+      operation: `list subscriptions of topic "${topicKey}"`, method: "GET", route: "/v2/topics/{topicKey}/subscriptions",
+      params: { topicKey }, query: { ...query }, schema: TopicSubscriptionPage,
+    });
+  }
+
+  /** `POST /v2/topics/{topicKey}/subscriptions` (1 to 100 subscriber ids): per-item results and errors. */
+  subscribe(topicKey: string, subscriberIds: readonly string[]): Promise<SubscriptionsResult> {
+    return this.http.request({
+      operation: `subscribe to topic "${topicKey}"`, method: "POST", route: "/v2/topics/{topicKey}/subscriptions",
+      params: { topicKey }, body: { subscriptions: [...subscriberIds] }, schema: SubscriptionsResult,
+    });
+  }
+
+  /** `DELETE /v2/topics/{topicKey}/subscriptions` (1 to 100 subscriber ids): every subscription of each. */
+  unsubscribe(topicKey: string, subscriberIds: readonly string[]): Promise<SubscriptionsResult> {
+    return this.http.request({
+      operation: `unsubscribe from topic "${topicKey}"`, method: "DELETE", route: "/v2/topics/{topicKey}/subscriptions",
+      params: { topicKey }, body: { subscriptions: [...subscriberIds] }, schema: SubscriptionsResult,
+    });
+  }
+}

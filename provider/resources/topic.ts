@@ -1,0 +1,242 @@
+/**
+ * Topic: a named group of subscribers that a trigger can address at once.
+ *
+ *   check   no request
+ *   diff    no request
+ *   create  POST /v2/topics?failIfExists=true, then POST .../subscriptions (100 a call); with adopt
+ *           (or after our own retried create): PATCH the name and bring the subscriptions to the
+ *           declared set; then GET the topic and its subscriptions
+ *   read    GET /v2/topics/{key}, GET /v2/topics/{key}/subscriptions (every page)
+ *   update  PATCH /v2/topics/{key} when the name changes; GET the subscriptions, then POST the
+ *           subscribers added and DELETE the subscribers removed (only those)
+ *   delete  DELETE /v2/topics/{key} (its subscriptions go with it; a 404 counts as done)
+ *
+ * The topic upsert (POST without failIfExists) answers an existing topic as it was before the
+ * update, so the provider never takes a name from a POST answer: it creates with failIfExists,
+ * renames with PATCH, and reads what it reports.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { NotifyApiError, isNotFound } from "../client/errors";
+import type { NotifyClient } from "../client";
+import { clientFor } from "../config";
+import { SafeString, type SubscriptionsResult, type Topic as ApiTopic } from "../schemas";
+import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check";
+import { type DiffResult, declaredKeys, declaredKeysOf, stripUndefined, UNKNOWN } from "./diff";
+import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
+import { defineResource, diffOf, field, output, type ArgsOf, type OutputsOf, type StateOf } from "./fields";
+import { controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
+
+/**
+ * The key rule the service applies when a topic is created (packages/shared/src/consts/validIdRegex.ts
+ * of the service): letters, digits, `_`, `:`, `.`, `-`; or a loose e-mail form.
+ */
+export const TOPIC_KEY = /^[a-zA-Z0-9_:.-]+$/;
+const TOPIC_EMAIL_KEY = /^\S+@\S+\.\S+$/;
+
+/** Subscriber ids sent per subscription call (the service takes 1 to 100). */
+const SUBSCRIPTION_BATCH = 100;
+/** Subscribers a topic may declare: bounded so a read stays a bounded number of pages. */
+const MAX_SUBSCRIBERS = 10_000;
+
+/** The field table of a {@link Topic}. */
+export const TOPIC = defineResource({
+  name: "Topic",
+  module: "topic",
+  doc: "A topic of the environment: a key that triggers address, its name, and the subscribers subscribed to it (a set: " +
+    "order never matters, and adding or removing one sends only that change). The id, and the import id, is the topic key.",
+  inputs: {
+    key: field(z.string().min(1, { error: "must not be empty" }).max(100, { error: "must be at most 100 characters" })
+      .refine((k) => k === UNKNOWN || TOPIC_KEY.test(k) || TOPIC_EMAIL_KEY.test(k), {
+        error: "must contain only letters, digits, -, _, : and . (e.g. `news:daily`), or be an email address",
+      }), "The topic key (1 to 100 characters: letters, digits, `-`, `_`, `:`, `.`, or an email address); the natural key for `adopt`. Changing it replaces the topic.", { replaces: true }),
+    name: field(SafeString(100).min(1, { error: "must not be empty (leave it out instead)" }).optional(), "Display name (1 to 100 characters)."),
+    subscribers: field(z.array(SafeString(200).min(1, { error: "must not be empty" })).max(MAX_SUBSCRIBERS).superRefine((ids, ctx) => {
+      const seen = new Map<string, number>();
+      ids.forEach((id, i) => {
+        if (id !== UNKNOWN && seen.has(id)) ctx.addIssue({ code: "custom", path: [i], message: `lists subscriber ${JSON.stringify(id)} again (first at [${seen.get(id)}])` });
+        seen.set(id, i);
+      });
+    }).optional(),
+    "The subscriberIds subscribed to the topic, as a set (each must exist). Left out, the topic's subscriptions are not managed " +
+    "(and not compared); an empty list unsubscribes everyone."),
+    adopt: field(z.boolean().optional(), "Take over an existing topic with the same key instead of failing.", { control: true }),
+  },
+  outputs: {
+    databaseId: output(z.string(), "The service's `_id` of the topic."),
+    createdAt: output(z.string().optional(), "When the topic was created (ISO 8601)."),
+  },
+});
+
+/** Inputs of a {@link Topic}. */
+export type TopicArgs = ArgsOf<typeof TOPIC>;
+/** The state of a {@link Topic}: the service's view, each declared input as declared. */
+export type TopicState = StateOf<typeof TOPIC>;
+
+type Inputs = z.infer<typeof TOPIC.schema>;
+/** A property map as the engine passes it: inputs or old state, not yet checked. */
+type Props = Record<string, unknown>;
+
+/** A set of ids in the one order state keeps them in, so order is never a diff. */
+const asSet = (ids: readonly string[]) => [...new Set(ids)].sort();
+
+/** Maps the service's topic and its subscribers to outputs. */
+export function toTopicOutputs(t: ApiTopic, subscribers: readonly string[]): Props {
+  return stripUndefined({
+    key: t.key, name: t.name ?? undefined, subscribers: asSet(subscribers), databaseId: t._id, createdAt: t.createdAt,
+  });
+}
+
+/** Every subscriberId with a subscription to the topic, following the cursor. */
+async function liveSubscribers(client: NotifyClient, key: string): Promise<string[]> {
+  const ids: string[] = [];
+  let after: string | undefined;
+  for (let pages = 0; pages < MAX_SUBSCRIBERS / 100 + 10; pages++) {
+    const page = await client.topics.listSubscriptions(key, { limit: 100, after });
+    for (const s of page.data) if (s.subscriber) ids.push(s.subscriber.subscriberId);
+    if (!page.next || page.data.length === 0) break;
+    after = page.next;
+  }
+  return asSet(ids);
+}
+
+function outputsFor(t: ApiTopic, subscribers: readonly string[], declared: Props, keys: string[]): TopicState {
+  const out: Props = { ...toTopicOutputs(t, subscribers), ...controlInputs(declared, TOPIC.controlKeys), declaredKeys: keys };
+  return stripUndefined(out) as TopicState;
+}
+
+function itemErrors(r: SubscriptionsResult | undefined, ignore?: string): string[] {
+  return (r?.errors ?? []).filter((e) => e.code !== ignore).map((e) => `${e.subscriberId ?? e.identifier ?? "?"}: ${e.code} (${e.message})`);
+}
+
+/**
+ * Brings the topic's subscriptions from `live` to `wanted`: one POST of the added subscribers and
+ * one DELETE of the removed ones (per 100), nothing else. Per-item failures fail the operation,
+ * naming each subscriber; an unsubscribe of what is already gone counts as done.
+ */
+async function syncSubscribers(client: NotifyClient, key: string, live: readonly string[], wanted: readonly string[]): Promise<void> {
+  const have = new Set(live), want = new Set(wanted);
+  const add = wanted.filter((s) => !have.has(s));
+  const remove = live.filter((s) => !want.has(s));
+  const problems: string[] = [];
+  const run = async (ids: string[], call: (batch: string[]) => Promise<SubscriptionsResult>, ignore?: string) => {
+    for (let i = 0; i < ids.length; i += SUBSCRIPTION_BATCH) {
+      const batch = ids.slice(i, i + SUBSCRIPTION_BATCH);
+      try {
+        problems.push(...itemErrors(await call(batch), ignore));
+      } catch (err) {
+        // Every item failed: the service answers 400 with the per-item errors as details.
+        if (!(err instanceof NotifyApiError && err.status === 400)) throw err;
+        const details = err.details.filter((d) => !ignore || !d.includes(ignore));
+        if (details.length || !err.details.length) problems.push(...(details.length ? details : [err.message]));
+      }
+    }
+  };
+  await run(add, (b) => client.topics.subscribe(key, b));
+  await run(remove, (b) => client.topics.unsubscribe(key, b), "SUBSCRIPTION_NOT_FOUND");
+  if (problems.length) {
+    throw new Error(`some subscribers could not be ${add.length ? "subscribed" : "unsubscribed"}: ${problems.slice(0, 20).join("; ")}` +
+      (problems.some((p) => p.includes("SUBSCRIBER_NOT_FOUND")) ? ". Each subscriber must exist before it is subscribed" : ""));
+  }
+}
+
+/** The provider implementation, loaded in the engine's provider process. */
+export const provider = {
+  async check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
+    const inputs = stripUndefined(news);
+    const failures = checkWith(TOPIC.schema, inputs, topLevel(unknownKeyHint(Object.keys(TOPIC.inputs))));
+    // A set: kept sorted, so that declaring the same subscribers in another order is no change.
+    if (!failures.length && Array.isArray(inputs.subscribers)) inputs.subscribers = asSet(inputs.subscribers as string[]);
+    return { inputs, failures };
+  },
+
+  async diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {
+    const sorted = (p: Props) => (Array.isArray(p.subscribers) ? { ...p, subscribers: asSet(p.subscribers as string[]) } : p);
+    return diffOf(TOPIC, sorted(olds), sorted(news));
+  },
+
+  async create(raw: Props) {
+    const inputs = raw as Inputs;
+    const keys = declaredKeys(raw, TOPIC.inputKeys);
+    const client = clientFor();
+    const action = `create topic "${inputs.key}"`;
+    let adopted = false;
+    try {
+      await client.topics.create(stripUndefined({ key: inputs.key, name: inputs.name }));
+    } catch (err) {
+      if (!(err instanceof NotifyApiError && err.status === 409)) throw failure(action, err);
+      // Our own earlier attempt may have gone through before a retry: take that one over.
+      if (!inputs.adopt && err.attempts <= 1) {
+        throw failure(action, err, `A topic with key "${inputs.key}" already exists; set adopt: true to manage it with this stack`);
+      }
+      adopted = true;
+    }
+    try {
+      if (adopted && inputs.name !== undefined) await client.topics.rename(inputs.key, inputs.name);
+      if (inputs.subscribers !== undefined) {
+        await syncSubscribers(client, inputs.key, adopted ? await liveSubscribers(client, inputs.key) : [], inputs.subscribers);
+      }
+    } catch (err) {
+      // A topic made here whose subscribers failed is removed again, so that a rerun starts afresh.
+      if (!adopted) await client.topics.delete(inputs.key).catch(() => undefined);
+      throw failure(adopted ? `adopt topic "${inputs.key}"` : action, err);
+    }
+    try {
+      const topic = await client.topics.get(inputs.key);
+      return { id: topic.key, outs: outputsFor(topic, await liveSubscribers(client, inputs.key), raw, keys) };
+    } catch (err) {
+      throw failure(`read topic "${inputs.key}"`, err);
+    }
+  },
+
+  async read(id: string, props: Props) {
+    const keys = declaredKeysOf(props) ?? [];
+    const client = clientFor();
+    let topic: ApiTopic;
+    let subscribers: string[];
+    try {
+      topic = await client.topics.get(id);
+      subscribers = await liveSubscribers(client, id);
+    } catch (err) {
+      if (isNotFound(err)) return { id: "", props: {} };
+      throw failure(`read topic ${id}`, err);
+    }
+    const outs = outputsFor(topic, subscribers, props, keys);
+    return { id, props: outs, inputs: readInputs(props, outs, keys, TOPIC.controlKeys) };
+  },
+
+  async update(id: string, olds: Props, news: Props) {
+    const inputs = news as Inputs;
+    const keys = declaredKeys(news, TOPIC.inputKeys);
+    const client = clientFor();
+    try {
+      if (inputs.name !== undefined && inputs.name !== olds.name) await client.topics.rename(id, inputs.name);
+      if (inputs.subscribers !== undefined) await syncSubscribers(client, id, await liveSubscribers(client, id), inputs.subscribers);
+      const topic = await client.topics.get(id);
+      return { outs: outputsFor(topic, await liveSubscribers(client, id), news, keys) };
+    } catch (err) {
+      throw failure(`update topic "${inputs.key}"`, err);
+    }
+  },
+
+  async delete(id: string, props: Props) {
+    await deleteIfPresent(`delete topic "${String(props.key ?? id)}"`, () => clientFor().topics.delete(id));
+  },
+};
+
+/** What this module's `__provider` line hands the engine's dynamic-provider plugin. */
+export const dynamicProvider = makeDynamicProvider(provider);
+
+/**
+ * A topic of the notification service: a key that triggers address, and its subscribers as a set.
+ * Its inputs and outputs are the fields of {@link TOPIC}.
+ *
+ * @example
+ * const news = new notify.Topic("news", { key: "news:daily", name: "Daily news", subscribers: ["alice", "bob"] });
+ */
+export interface Topic extends OutputsOf<TopicState> {}
+export class Topic extends NotifyResource {
+  constructor(name: string, args: TopicArgs, opts?: pulumi.CustomResourceOptions) {
+    super(TOPIC, name, args, opts);
+  }
+}
