@@ -4,13 +4,14 @@
  * input a `preview --refresh` must show changing.
  */
 import type { TestEmulator } from "../helpers/emulator";
+import { TOPIC_SUBSCRIBERS } from "../unit/resources/arbitraries";
 
 type Obj = Record<string, unknown>;
 
 /** One resource of a random stack, as the program declares it. */
 export interface Declared {
   name: string;
-  kind: "Integration" | "Workflow" | "SubscriberCredentials";
+  kind: "Integration" | "Workflow" | "SubscriberCredentials" | "Environment" | "EnvironmentVariable" | "Layout" | "Topic";
   inputs: Obj;
 }
 
@@ -78,6 +79,32 @@ export function fieldEdits(r: Declared, mode: "production" | "spec"): Edit[] {
     if (prefs?.workflow) add("preferences", "workflow preference toggled", () => wf((b) => { b.preferences.workflow.all.enabled = !b.preferences.workflow.all.enabled; }));
     else if (prefs?.user) add("preferences", "user preference toggled", () => wf((b) => { b.preferences.user.all.enabled = !b.preferences.user.all.enabled; }));
     add("steps", "first step renamed", () => wf((b) => { b.steps[0].name = `${b.steps[0].name} (edited)`; }));
+  } else if (r.kind === "Environment") {
+    const put = (body: Obj) => (emu: TestEmulator, id: string) => ok(emu.api("PUT", `/v1/environments/${id}`, body), "put environment");
+    add("name", "renamed", () => put({ name: `${String(i.name)} edited` }));
+    add("color", "recoloured", () => put({ color: String(i.color).toLowerCase() === "#000000" ? "#ffffff" : "#000000" }));
+  } else if (r.kind === "EnvironmentVariable") {
+    const patch = (body: Obj) => (emu: TestEmulator, id: string) => ok(emu.api("PATCH", `/v1/environment-variables/${encodeURIComponent(id)}`, body), "patch variable");
+    add("isSecret", "toggled", () => patch({ isSecret: !i.isSecret }));
+    // A secret variable's values read back masked: drift in them cannot be seen.
+    if (i.isSecret !== true) add("values", "value replaced", () => patch({ values: [{ _environmentId: "env_env0", value: "edited-by-hand" }] }));
+  } else if (r.kind === "Layout") {
+    // The service's PUT needs the name; control values left out stay as they are.
+    const put = (body: Obj) => (emu: TestEmulator, id: string) => ok(emu.api("PUT", `/v2/layouts/${encodeURIComponent(id)}`, { name: i.name, ...body }), "put layout");
+    add("name", "renamed", () => put({ name: `${String(i.name)} (edited)`.slice(-128) }));
+    add("isTranslationEnabled", "toggled", () => put({ isTranslationEnabled: !i.isTranslationEnabled }));
+    const email = (i.controlValues as { email?: { body: string; editorType: string } } | undefined)?.email;
+    if (email) {
+      const body = email.editorType === "html" ? email.body.replace("<body>", "<body><p>edited by hand</p>") : JSON.stringify({ type: "doc", content: [...JSON.parse(email.body).content, { type: "paragraph", content: [{ type: "text", text: "edited by hand" }] }] });
+      add("controlValues", "body edited", () => put({ controlValues: { email: { ...email, body } } }));
+    }
+  } else if (r.kind === "Topic") {
+    const key = (id: string) => `/v2/topics/${encodeURIComponent(id)}`;
+    add("name", "renamed", () => (emu, id) => ok(emu.api("PATCH", key(id), { name: `${String(i.name)} (edited)`.slice(-100) }), "patch topic"));
+    const subs = (i.subscribers ?? []) as string[];
+    const outsider = TOPIC_SUBSCRIBERS.find((x) => !subs.includes(x));
+    if (outsider) add("subscribers", `${outsider} subscribed`, () => (emu, id) => ok(emu.api("POST", `${key(id)}/subscriptions`, { subscriptions: [outsider] }), "subscribe"));
+    else add("subscribers", `${subs[0]} unsubscribed`, () => (emu, id) => ok(emu.api("DELETE", `${key(id)}/subscriptions`, { subscriptions: [subs[0]] }), "unsubscribe"));
   } else {
     const creds = i.credentials as Obj;
     add("credentials", Array.isArray(creds.deviceTokens) ? "one more device token" : "webhook replaced", () => async (emu) => {
@@ -97,6 +124,10 @@ export function deletion(r: Declared): Edit {
     apply: async (emu, id) => {
       if (r.kind === "Integration") await ok(emu.api("DELETE", `/v1/integrations/${id}`), "delete integration");
       else if (r.kind === "Workflow") await ok(emu.api("DELETE", `/v2/workflows/${id}`), "delete workflow");
+      else if (r.kind === "Environment") await ok(emu.api("DELETE", `/v1/environments/${id}`), "delete environment");
+      else if (r.kind === "EnvironmentVariable") await ok(emu.api("DELETE", `/v1/environment-variables/${encodeURIComponent(id)}`), "delete variable");
+      else if (r.kind === "Layout") await ok(emu.api("DELETE", `/v2/layouts/${encodeURIComponent(id)}`), "delete layout");
+      else if (r.kind === "Topic") await ok(emu.api("DELETE", `/v2/topics/${encodeURIComponent(id)}`), "delete topic");
       else await ok(emu.api("DELETE", `/v1/subscribers/${encodeURIComponent(String(r.inputs.subscriberId))}/credentials/${String(r.inputs.providerId)}`), "delete credentials");
     },
   };

@@ -1,6 +1,6 @@
 /**
  * The engine-layer oracle of exact diffs: K random stacks (ORACLE_RUNS; `npm test` runs 3,
- * `npm run test:oracle` 500), each a random mix of the three resources built from the unit
+ * `npm run test:oracle` 500), each a random mix of the seven resources built from the unit
  * layer's arbitraries, through the real CLI against a fresh emulator in production or spec mode:
  * `up`; a preview that must be empty; a `preview --refresh` that must be empty; one random hand
  * edit through the API (a declared field of a resource, or a deletion); a `preview --refresh` that
@@ -14,7 +14,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createTestStack, exportedState, loadPackage, previewDiffs } from "../helpers/pulumi";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { createCredentialIntegrations, credentialsInputs, integrationInputs, workflowInputs } from "../unit/resources/arbitraries";
+import {
+  createCredentialIntegrations, createTopicSubscribers, credentialsInputs, environmentInputs, environmentVariableInputs, integrationInputs,
+  layoutInputs, topicInputs, workflowInputs,
+} from "../unit/resources/arbitraries";
 import { deletion, fieldEdits, type Declared, type Edit } from "./handEdits";
 
 type Obj = Record<string, unknown>;
@@ -24,7 +27,7 @@ const RUNS = Number(process.env.ORACLE_RUNS ?? 3);
 const CONCURRENCY = Math.max(1, Number(process.env.ORACLE_CONCURRENCY ?? 1));
 const SEED = process.env.ORACLE_SEED !== undefined ? Number(process.env.ORACLE_SEED) : Math.floor(Math.random() * 2 ** 31);
 /** Engine events mask these on both sides, so their change shows as the update alone. */
-const SECRET_INPUTS = new Set(["credentials", "configurations"]);
+const SECRET_INPUTS = new Set(["credentials", "configurations", "values"]);
 
 interface StackSpec {
   mode: "production" | "spec";
@@ -43,14 +46,22 @@ const stackSpec: fc.Arbitrary<StackSpec> = fc.constant(null).chain(() => {
       .map((list) => list.filter((x, n) => !x.primary || !list.slice(0, n).some((y) => y.primary && y.channel === x.channel))),
     workflows: fc.uniqueArray(workflowInputs(s), { maxLength: 2, selector: (w) => w.workflowId }),
     credentials: fc.array(credentialsInputs(s), { maxLength: 1 }),
+    environments: fc.array(environmentInputs(s), { maxLength: 1 }),
+    variables: fc.array(environmentVariableInputs(s), { maxLength: 1 }),
+    layouts: fc.array(layoutInputs(s), { maxLength: 1 }),
+    topics: fc.array(topicInputs(s), { maxLength: 1 }),
     pick: fc.record({ resource: fc.nat(), edit: fc.nat(), remove: fc.boolean() }),
-  }).map(({ mode, integrations, workflows, credentials, pick }) => ({
+  }).map(({ mode, pick, ...kinds }) => ({
     mode,
     pick,
     resources: [
-      ...integrations.map((inputs, n) => ({ name: `int-${n}`, kind: "Integration" as const, inputs })),
-      ...workflows.map((inputs, n) => ({ name: `wf-${n}`, kind: "Workflow" as const, inputs })),
-      ...credentials.map((inputs, n) => ({ name: `cred-${n}`, kind: "SubscriberCredentials" as const, inputs })),
+      ...kinds.integrations.map((inputs, n) => ({ name: `int-${n}`, kind: "Integration" as const, inputs })),
+      ...kinds.workflows.map((inputs, n) => ({ name: `wf-${n}`, kind: "Workflow" as const, inputs })),
+      ...kinds.credentials.map((inputs, n) => ({ name: `cred-${n}`, kind: "SubscriberCredentials" as const, inputs })),
+      ...kinds.environments.map((inputs, n) => ({ name: `env-${n}`, kind: "Environment" as const, inputs })),
+      ...kinds.variables.map((inputs, n) => ({ name: `var-${n}`, kind: "EnvironmentVariable" as const, inputs })),
+      ...kinds.layouts.map((inputs, n) => ({ name: `layout-${n}`, kind: "Layout" as const, inputs })),
+      ...kinds.topics.map((inputs, n) => ({ name: `topic-${n}`, kind: "Topic" as const, inputs })),
     ],
   }));
 }).filter((s) => s.resources.length > 0);
@@ -59,7 +70,9 @@ const stackSpec: fc.Arbitrary<StackSpec> = fc.constant(null).chain(() => {
 function editOf(spec: StackSpec): Edit {
   const r = spec.resources[spec.pick.resource % spec.resources.length]!;
   const edits = fieldEdits(r, spec.mode);
-  return spec.pick.remove || edits.length === 0 ? deletion(r) : edits[spec.pick.edit % edits.length]!;
+  // The first layout of an environment is its default, which the service never deletes.
+  const removable = r.kind !== "Layout";
+  return removable && (spec.pick.remove || edits.length === 0) ? deletion(r) : edits[spec.pick.edit % edits.length]!;
 }
 
 interface Outcome { spurious: string[]; missed: string[]; edit?: string }
@@ -74,20 +87,16 @@ async function runStack(spec: StackSpec): Promise<Outcome> {
   const ts = await createTestStack({
     config: emu.stackConfig(),
     program: async () => {
-      const notify = loadPackage();
+      const notify = loadPackage() as unknown as Record<Declared["kind"], new (name: string, args: unknown) => { id: unknown }>;
       const ids: Record<string, unknown> = {};
-      for (const r of spec.resources) {
-        const res = r.kind === "Integration" ? new notify.Integration(r.name, r.inputs as never)
-          : r.kind === "Workflow" ? new notify.Workflow(r.name, r.inputs as never)
-            : new notify.SubscriberCredentials(r.name, r.inputs as never);
-        ids[r.name] = res.id;
-      }
+      for (const r of spec.resources) ids[r.name] = new notify[r.kind](r.name, r.inputs).id;
       return { ids };
     },
   });
   try {
     await createCredentialIntegrations(emu);
     for (const r of spec.resources) if (r.kind === "SubscriberCredentials") await emu.api("POST", "/v2/subscribers", { subscriberId: r.inputs.subscriberId });
+    await createTopicSubscribers(emu);
 
     const up = await ts.stack.up();
     const ids = up.outputs.ids!.value as Record<string, string>;
@@ -118,12 +127,18 @@ async function runStack(spec: StackSpec): Promise<Outcome> {
     await ts.stack.destroy();
     const { dynamic } = await exportedState(ts.stack);
     if (dynamic.length) out.spurious.push(`destroy left ${dynamic.length} resources in state`);
-    const state = await emu.state();
+    const state = await emu.state() as Record<string, any[]>;
     const mine = (xs: any[], key: string, names: unknown[]) => xs.filter((x) => !x.deleted && names.includes(x[key]));
+    const declared = (kind: Declared["kind"], key: string) => spec.resources.filter((r) => r.kind === kind).map((r) => r.inputs[key]);
     const left = [
-      ...mine(state.integrations, "identifier", spec.resources.filter((r) => r.kind === "Integration").map((r) => r.inputs.identifier)),
-      ...mine(state.workflows, "workflowId", spec.resources.filter((r) => r.kind === "Workflow").map((r) => r.inputs.workflowId)),
-      ...state.subscribers.flatMap((s: any) => (s.channels ?? []).filter((c: any) => spec.resources.some((r) => r.kind === "SubscriberCredentials" && r.inputs.subscriberId === s.subscriberId && r.inputs.providerId === c.providerId))),
+      ...mine(state.integrations!, "identifier", declared("Integration", "identifier")),
+      ...mine(state.workflows!, "workflowId", declared("Workflow", "workflowId")),
+      ...mine(state.environments!, "name", declared("Environment", "name")),
+      ...mine(state.environmentVariables!, "key", declared("EnvironmentVariable", "key")),
+      // The default layout stays on the service (destroy only forgets it).
+      ...mine(state.layouts!, "identifier", declared("Layout", "layoutId")).filter((l) => !l.isDefault),
+      ...mine(state.topics!, "key", declared("Topic", "key")),
+      ...state.subscribers!.flatMap((s: any) => (s.channels ?? []).filter((c: any) => spec.resources.some((r) => r.kind === "SubscriberCredentials" && r.inputs.subscriberId === s.subscriberId && r.inputs.providerId === c.providerId))),
     ];
     if (left.length) out.spurious.push(`destroy left ${left.length} objects in the service`);
     return out;
