@@ -6,9 +6,10 @@
  * getWorkflows, each with an `*Output` twin.
  * Connection: stack config `notify:apiUrl` and secret `notify:apiKey`, else `NOTIFY_API_URL` and `NOTIFY_API_KEY`.
  */
-export { Integration, type IntegrationArgs } from "./resources/integration";
-export { Workflow, type WorkflowArgs, type WorkflowStepArgs, type WorkflowStepOutput } from "./resources/workflow";
-export { SubscriberCredentials, type SubscriberCredentialsArgs } from "./resources/subscriberCredentials";
+export { Integration, Workflow, SubscriberCredentials } from "./resources/classes";
+export type { IntegrationArgs } from "./resources/integration";
+export type { WorkflowArgs, WorkflowStepArgs, WorkflowStepOutput } from "./resources/workflow";
+export type { SubscriberCredentialsArgs } from "./resources/subscriberCredentials";
 export {
   NotifyClient, NotifyError, NotifyApiError, NotifyNotFoundError, NotifyConflictError, NotifyRateLimitError,
   NotifyValidationError, NotifyConnectionError, NotifyResponseError, NotifyConfigError, type NotifyErrorCode,
