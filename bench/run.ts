@@ -303,10 +303,14 @@ async function scale(emu: RunningEmulator, sizes: number[]): Promise<void> {
     for (const op of OPS) {
       const times = (k: keyof typeof runs) => runs[k].map((x) => x.ops[op]!.ms);
       const a = median(times("notify")), nat = median(times("native")), b = median(times("floor")), w = median(times("wide"));
+      // Every run of an operation makes the same requests, except that an up's count may move by a
+      // few: subscriber credentials find their integration in a listing that the integrations'
+      // creates, running alongside, invalidate, so how many listings an up makes depends on timing.
       const reqs = runs.notify.map((x) => x.ops[op]!.requests);
-      if (new Set(reqs).size > 1) throw new Error(`${op} of ${n} made a different number of requests in each run: ${reqs.join(", ")}`);
       const nativeReqs = runs.native.map((x) => x.ops[op]!.requests);
-      if (new Set(nativeReqs).size > 1) throw new Error(`native ${op} of ${n} made a different number of requests in each run: ${nativeReqs.join(", ")}`);
+      for (const [kind, counts] of [["notify", reqs], ["native", nativeReqs]] as const) {
+        if (op !== "up" && new Set(counts).size > 1) throw new Error(`${kind} ${op} of ${n} made a different number of requests in each run: ${counts.join(", ")}`);
+      }
       const first = runs.notify[0]!.ops[op]!;
       const bytesPerResource = median(runs.notify.map((x) => x.ops[op]!.bytesPerResource));
       const ratio = Number((a / b).toFixed(2));
@@ -319,7 +323,7 @@ async function scale(emu: RunningEmulator, sizes: number[]): Promise<void> {
       const cpu = { notify: cpuOf("notify"), native: cpuOf("native"), floor: cpuOf("floor"), wideFloor: cpuOf("wide") };
       const requestsPerSecond = median(runs.notify.map((x) => x.ops[op]!.requestsPerSecond));
       if (op === "up") unlimitedUp.set(n, { requestsPerSecond, eachSecond: first.eachSecond });
-      record({ bench: "scale", n, op, latencyMs: LATENCY_MS, runs: repeats, notifyMs: a, nativeMs: nat, floorMs: b, wideFloorMs: w, ratio, nativeRatio, ratioToWideFloor: ratioWide, notifyRunsMs: times("notify"), nativeRunsMs: times("native"), floorRunsMs: times("floor"), wideFloorRunsMs: times("wide"), requests: first.requests, requestsPerResource: first.perResource, nativeRequests: runs.native[0]!.ops[op]!.requests, requestsPerSecond, bytes: median(runs.notify.map((x) => x.ops[op]!.bytes)), bytesPerResource, nativeBytesPerResource: median(runs.native.map((x) => x.ops[op]!.bytesPerResource)), cpuMs: cpu });
+      record({ bench: "scale", n, op, latencyMs: LATENCY_MS, runs: repeats, notifyMs: a, nativeMs: nat, floorMs: b, wideFloorMs: w, ratio, nativeRatio, ratioToWideFloor: ratioWide, notifyRunsMs: times("notify"), nativeRunsMs: times("native"), floorRunsMs: times("floor"), wideFloorRunsMs: times("wide"), requests: first.requests, requestsRuns: reqs, requestsPerResource: first.perResource, nativeRequests: nativeReqs[0], nativeRequestsRuns: nativeReqs, requestsPerSecond, bytes: median(runs.notify.map((x) => x.ops[op]!.bytes)), bytesPerResource, nativeBytesPerResource: median(runs.native.map((x) => x.ops[op]!.bytesPerResource)), cpuMs: cpu });
       cpuLines.push(`${String(n).padStart(4)} ${op.padEnd(16)} ${[cpu.notify, cpu.native, cpu.floor, cpu.wideFloor].map((c) => `${String(c.engine).padStart(6)} ${String(c.provider).padStart(6)} ${String(c.host).padStart(6)}`).join("   ")}`);
       say(`${String(n).padStart(4)} ${op.padEnd(16)} ${String(repeats).padStart(4)} ${String(a).padStart(7)} ${String(nat).padStart(7)} ${String(b).padStart(7)} ${String(w).padStart(7)} ${String(ratio).padStart(6)} ${String(nativeRatio).padStart(7)} ${String(ratioWide).padStart(7)} ${String(first.perResource).padStart(8)} ${String(bytesPerResource).padStart(10)}`);
     }
