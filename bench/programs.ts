@@ -1,12 +1,15 @@
 /**
  * The benchmark's stacks: N resources of the provider (half integrations, a quarter workflows of
- * three steps, a quarter subscriber credentials); N of the floor resource that makes no request;
- * and N "wide" floor resources with exactly the same arguments (secrets included) as the real ones,
- * which separates what the engine spends on wide resources from what the provider spends.
+ * three steps, a quarter subscriber credentials), through the dynamic front end and through the
+ * native plugin; N of the floor resource that makes no request; and N "wide" floor resources with
+ * exactly the same arguments (secrets included) as the real ones, which separates what the engine
+ * spends on wide resources from what the provider spends.
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as notify from "pulumi-notify";
 import { FloorResource, WideFloorResource } from "pulumi-notify/dist/provider/resources/floor";
+import { RESOURCE_TABLES } from "pulumi-notify/dist/provider/resources/index";
+import type { ResourceTable } from "pulumi-notify/dist/provider/resources/fields";
 
 /** The arguments of the i-th resource of each kind. */
 const args = {
@@ -44,6 +47,32 @@ export function scaleProgram(n: number, opts: { adopt?: boolean } = {}): () => P
     integration: (i) => new notify.Integration(`int-${i}`, { ...args.integration(i), ...adopt }),
     workflow: (i) => new notify.Workflow(`wf-${i}`, { ...args.workflow(i), ...adopt }),
     credentials: (i) => new notify.SubscriberCredentials(`cred-${i}`, { ...args.credentials(i), ...adopt }),
+  });
+}
+
+/**
+ * A resource of the native plugin `pulumi-resource-notify`, registered by type token
+ * (`notify:index:<name>`) as a generated SDK registers it: every output of the table, the table's
+ * secret fields secret in the inputs and the outputs. The same as the dynamic front end's
+ * NotifyResource but for the type and `__provider`.
+ */
+class NativeResource extends pulumi.CustomResource {
+  constructor(table: ResourceTable, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
+    const secret: readonly string[] = table.secretKeys;
+    const props: pulumi.Inputs = Object.fromEntries(table.outputKeys.map((k) => [k, undefined]));
+    for (const [k, v] of Object.entries(args)) props[k] = v !== undefined && secret.includes(k) ? pulumi.secret(v) : v;
+    super(`notify:index:${table.name}`, name, props, secret.length ? { ...opts, additionalSecretOutputs: [...secret] } : opts);
+  }
+}
+
+/** The same N resources as {@link scaleProgram}, through the native plugin (the project must list it in plugins.providers). */
+export function nativeScaleProgram(n: number): () => Promise<void> {
+  const table = (name: string) => RESOURCE_TABLES.find((t) => t.name === name)!;
+  const [integration, workflow, credentials] = [table("Integration"), table("Workflow"), table("SubscriberCredentials")];
+  return async () => mix(n, {
+    integration: (i) => new NativeResource(integration, `int-${i}`, args.integration(i)),
+    workflow: (i) => new NativeResource(workflow, `wf-${i}`, args.workflow(i)),
+    credentials: (i) => new NativeResource(credentials, `cred-${i}`, args.credentials(i)),
   });
 }
 

@@ -3,7 +3,9 @@
  *
  *   emulator   throughput of simple reads (the emulator must never be what is measured)
  *   scale      N = 50, 200, 500 resources at 20 ms per request: up, no-op preview, refresh
- *              preview, destroy; beside each the same N of a dynamic resource that makes no request
+ *              preview, destroy; through the dynamic front end and through the native plugin
+ *              (pulumi-resource-notify), beside each the same N of a dynamic resource that makes
+ *              no request
  *   requests   requests and bytes per resource of each operation, from the emulator's request log
  *   state      exported-state bytes and __provider bytes per resource
  *   ratelimit  up of 200 resources against 30 requests/s with a burst of 30
@@ -11,8 +13,9 @@
  *
  * Prints a table and writes bench/results.json (one object per measurement, with the machine,
  * versions and date). `BENCH_SIZES=50,200` limits the scale runs; `BENCH_REPEATS` sets how many
- * interleaved runs of N <= 200 the medians come from (default 3); `BENCH_ENGINE_PROFILE=1` adds
- * a CPU profile of the engine (needs Go, which builds the CLI here).
+ * interleaved runs of N <= 200 the medians come from (default 3), `BENCH_REPEATS_LARGE` how many
+ * of larger N (default 1); `BENCH_ENGINE_PROFILE=1` adds a CPU profile of the engine (needs Go,
+ * which builds the CLI here).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -22,7 +25,7 @@ import { Pool } from "undici";
 import type * as automation from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { checkpointFile, linkProjectDir, localStack, pulumiCliPath, REPO_ROOT, serviceApi } from "../scripts/workspace";
-import { scaleProgram, floorProgram, wideFloorProgram } from "./programs";
+import { scaleProgram, nativeScaleProgram, floorProgram, wideFloorProgram } from "./programs";
 
 const KEY = "bench-api-key-0123456789";
 /** Latency the emulator adds to each request of the scale runs (BENCH_LATENCY_MS, default 20). */
@@ -121,11 +124,12 @@ async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
   return [r, Math.round(performance.now() - t0)];
 }
 
-/** Bytes of the stack's state file, and of each resource's __provider. */
+/** Bytes of the stack's state file, and of each resource's __provider (none for the native plugin's). */
 function stateBytes(dir: string, project: string, stack: string): { total: number; perResource: number; providerPerResource: number; maxProvider: number } {
   const text = readFileSync(checkpointFile(dir, project, stack), "utf8");
+  // The stack's resources, without the stack itself and the provider resources (types pulumi:*).
   const resources = (JSON.parse(text).checkpoint.latest.resources as { type: string; inputs?: { __provider?: string } }[])
-    .filter((r) => r.type.startsWith("pulumi-nodejs:dynamic"));
+    .filter((r) => !r.type.startsWith("pulumi:"));
   const providers = resources.map((r) => Buffer.byteLength(r.inputs?.__provider ?? ""));
   return {
     total: Buffer.byteLength(text),
@@ -135,11 +139,21 @@ function stateBytes(dir: string, project: string, stack: string): { total: numbe
   };
 }
 
-async function withStack<T>(name: string, program: automation.PulumiFn, config: Record<string, automation.ConfigValue>, f: (s: automation.Stack, dir: string) => Promise<T>): Promise<T> {
+/** The native plugin's directory: bin/ of this checkout, where bin/pulumi-resource-notify is. */
+const NATIVE_PLUGIN_DIR = path.join(REPO_ROOT, "bin");
+
+/** A stack of `program` in a fresh project directory; `native` lists the native plugin in the project's plugins.providers. */
+async function withStack<T>(name: string, program: automation.PulumiFn, config: Record<string, automation.ConfigValue>, f: (s: automation.Stack, dir: string) => Promise<T>, opts: { native?: boolean } = {}): Promise<T> {
   const dir = mkdtempSync(path.join(os.tmpdir(), `notify-bench-${name}-`));
   linkProjectDir(dir);
   try {
     const stack = await localStack({ dir, projectName: "notify-bench", stackName: name, program });
+    if (opts.native) {
+      const ws = stack.workspace;
+      // `plugins` is a project setting the CLI reads that the Automation API's type does not list.
+      const plugins = { providers: [{ name: "notify", path: NATIVE_PLUGIN_DIR }] };
+      await ws.saveProjectSettings({ ...(await ws.projectSettings()), plugins } as automation.ProjectSettings);
+    }
     await stack.setAllConfig(config);
     return await f(stack, dir);
   } finally {
@@ -247,12 +261,13 @@ async function runOps(stack: automation.Stack, emu: RunningEmulator | undefined,
 }
 
 /**
- * Runs of each size, interleaved (notify, floor, wide floor, then again), and the median wall
- * time of each operation is reported: one run of a few seconds on a shared 2-core machine moves
- * by ±10%. BENCH_REPEATS (default 3) applies up to N = 200; N = 500 runs once (each of its runs
- * takes over three minutes).
+ * Runs of each size, interleaved (notify, native, floor, wide floor, then again), and the median
+ * wall time of each operation is reported: one run of a few seconds on a shared 2-core machine
+ * moves by ±10%. BENCH_REPEATS (default 3) applies up to N = 200; larger N run
+ * BENCH_REPEATS_LARGE times (default 1: each round of N = 500 takes about four minutes).
  */
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+const REPEATS_LARGE = Number(process.env.BENCH_REPEATS_LARGE ?? 1);
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -266,46 +281,58 @@ const unlimitedUp = new Map<number, { requestsPerSecond: number; eachSecond: num
 
 async function scale(emu: RunningEmulator, sizes: number[]): Promise<void> {
   const config = stackConfig(emu);
-  say(`\nscale at ${LATENCY_MS} ms per request (median wall ms of the runs; ratio to the floor; ratio to the wide floor; requests and bytes per resource)`);
-  say(`${"N".padStart(4)} ${"op".padEnd(16)} ${"runs".padStart(4)} ${"notify".padStart(7)} ${"floor".padStart(7)} ${"wide".padStart(7)} ${"ratio".padStart(6)} ${"ratio-w".padStart(7)} ${"req/res".padStart(8)} ${"bytes/res".padStart(10)}`);
+  say(`\nscale at ${LATENCY_MS} ms per request (median wall ms of the runs; notify is the dynamic front end, native the plugin; ratio and ratio-n: notify and native to the floor; ratio-w: notify to the wide floor; requests and bytes per resource of notify)`);
+  say(`${"N".padStart(4)} ${"op".padEnd(16)} ${"runs".padStart(4)} ${"notify".padStart(7)} ${"native".padStart(7)} ${"floor".padStart(7)} ${"wide".padStart(7)} ${"ratio".padStart(6)} ${"ratio-n".padStart(7)} ${"ratio-w".padStart(7)} ${"req/res".padStart(8)} ${"bytes/res".padStart(10)}`);
   for (const n of sizes) {
-    const repeats = n <= 200 ? Math.max(1, REPEATS) : 1;
-    const runs: { notify: OpsRun[]; floor: OpsRun[]; wide: OpsRun[] } = { notify: [], floor: [], wide: [] };
+    const repeats = Math.max(1, n <= 200 ? REPEATS : REPEATS_LARGE);
+    const runs: { notify: OpsRun[]; native: OpsRun[]; floor: OpsRun[]; wide: OpsRun[] } = { notify: [], native: [], floor: [], wide: [] };
     const cpuLines: string[] = [];
     for (let r = 0; r < repeats; r++) {
-      await prepareService(emu, Math.ceil(n / 4));
-      await api(emu, "POST", "/__emulator/faults", { latencyMs: [LATENCY_MS, LATENCY_MS] });
-      runs.notify.push(await withStack(`notify-${n}`, scaleProgram(n), config, (s, dir) => runOps(s, emu, n, dir, "notify")));
+      // Each front end starts from the same service: seeded subscribers, the slack integration, nothing else.
+      for (const kind of ["notify", "native"] as const) {
+        await prepareService(emu, Math.ceil(n / 4));
+        await api(emu, "POST", "/__emulator/faults", { latencyMs: [LATENCY_MS, LATENCY_MS] });
+        runs[kind].push(kind === "notify"
+          ? await withStack(`notify-${n}`, scaleProgram(n), config, (s, dir) => runOps(s, emu, n, dir, "notify"))
+          : await withStack(`native-${n}`, nativeScaleProgram(n), config, (s, dir) => runOps(s, emu, n, dir, "native"), { native: true }));
+      }
       await api(emu, "POST", "/__emulator/faults", {});
       runs.floor.push(await withStack(`floor-${n}`, floorProgram(n), {}, (s, dir) => runOps(s, undefined, n, dir, "floor")));
       runs.wide.push(await withStack(`wide-${n}`, wideFloorProgram(n), {}, (s, dir) => runOps(s, undefined, n, dir, "wide floor")));
     }
     for (const op of OPS) {
       const times = (k: keyof typeof runs) => runs[k].map((x) => x.ops[op]!.ms);
-      const a = median(times("notify")), b = median(times("floor")), w = median(times("wide"));
+      const a = median(times("notify")), nat = median(times("native")), b = median(times("floor")), w = median(times("wide"));
+      // Every run of an operation makes the same requests, except that an up's count may move by a
+      // few: subscriber credentials find their integration in a listing that the integrations'
+      // creates, running alongside, invalidate, so how many listings an up makes depends on timing.
       const reqs = runs.notify.map((x) => x.ops[op]!.requests);
-      if (new Set(reqs).size > 1) throw new Error(`${op} of ${n} made a different number of requests in each run: ${reqs.join(", ")}`);
+      const nativeReqs = runs.native.map((x) => x.ops[op]!.requests);
+      for (const [kind, counts] of [["notify", reqs], ["native", nativeReqs]] as const) {
+        if (op !== "up" && new Set(counts).size > 1) throw new Error(`${kind} ${op} of ${n} made a different number of requests in each run: ${counts.join(", ")}`);
+      }
       const first = runs.notify[0]!.ops[op]!;
       const bytesPerResource = median(runs.notify.map((x) => x.ops[op]!.bytesPerResource));
       const ratio = Number((a / b).toFixed(2));
       const ratioWide = Number((a / w).toFixed(2));
+      const nativeRatio = Number((nat / b).toFixed(2));
       const cpuOf = (k: keyof typeof runs) => {
         const pick = (role: keyof OpsRun["ops"][string]["cpu"]) => median(runs[k].map((x) => x.ops[op]!.cpu[role]));
         return { engine: pick("engineCpuMs"), provider: pick("providerCpuMs"), host: pick("hostCpuMs") };
       };
-      const cpu = { notify: cpuOf("notify"), floor: cpuOf("floor"), wideFloor: cpuOf("wide") };
+      const cpu = { notify: cpuOf("notify"), native: cpuOf("native"), floor: cpuOf("floor"), wideFloor: cpuOf("wide") };
       const requestsPerSecond = median(runs.notify.map((x) => x.ops[op]!.requestsPerSecond));
       if (op === "up") unlimitedUp.set(n, { requestsPerSecond, eachSecond: first.eachSecond });
-      record({ bench: "scale", n, op, latencyMs: LATENCY_MS, runs: repeats, notifyMs: a, floorMs: b, wideFloorMs: w, ratio, ratioToWideFloor: ratioWide, notifyRunsMs: times("notify"), floorRunsMs: times("floor"), wideFloorRunsMs: times("wide"), requests: first.requests, requestsPerResource: first.perResource, requestsPerSecond, bytes: median(runs.notify.map((x) => x.ops[op]!.bytes)), bytesPerResource, cpuMs: cpu });
-      cpuLines.push(`${String(n).padStart(4)} ${op.padEnd(16)} ${[cpu.notify, cpu.floor, cpu.wideFloor].map((c) => `${String(c.engine).padStart(6)} ${String(c.provider).padStart(6)} ${String(c.host).padStart(6)}`).join("   ")}`);
-      say(`${String(n).padStart(4)} ${op.padEnd(16)} ${String(repeats).padStart(4)} ${String(a).padStart(7)} ${String(b).padStart(7)} ${String(w).padStart(7)} ${String(ratio).padStart(6)} ${String(ratioWide).padStart(7)} ${String(first.perResource).padStart(8)} ${String(bytesPerResource).padStart(10)}`);
+      record({ bench: "scale", n, op, latencyMs: LATENCY_MS, runs: repeats, notifyMs: a, nativeMs: nat, floorMs: b, wideFloorMs: w, ratio, nativeRatio, ratioToWideFloor: ratioWide, notifyRunsMs: times("notify"), nativeRunsMs: times("native"), floorRunsMs: times("floor"), wideFloorRunsMs: times("wide"), requests: first.requests, requestsRuns: reqs, requestsPerResource: first.perResource, nativeRequests: nativeReqs[0], nativeRequestsRuns: nativeReqs, requestsPerSecond, bytes: median(runs.notify.map((x) => x.ops[op]!.bytes)), bytesPerResource, nativeBytesPerResource: median(runs.native.map((x) => x.ops[op]!.bytesPerResource)), cpuMs: cpu });
+      cpuLines.push(`${String(n).padStart(4)} ${op.padEnd(16)} ${[cpu.notify, cpu.native, cpu.floor, cpu.wideFloor].map((c) => `${String(c.engine).padStart(6)} ${String(c.provider).padStart(6)} ${String(c.host).padStart(6)}`).join("   ")}`);
+      say(`${String(n).padStart(4)} ${op.padEnd(16)} ${String(repeats).padStart(4)} ${String(a).padStart(7)} ${String(nat).padStart(7)} ${String(b).padStart(7)} ${String(w).padStart(7)} ${String(ratio).padStart(6)} ${String(nativeRatio).padStart(7)} ${String(ratioWide).padStart(7)} ${String(first.perResource).padStart(8)} ${String(bytesPerResource).padStart(10)}`);
     }
     say(`${String(n).padStart(4)} CPU ms (median) of the engine, the provider plugin and the bench process (program, Automation API, emulator):`);
-    say(`${"".padStart(4)} ${"".padEnd(16)} ${"notify: engine provider host".padStart(20)}   ${"floor: same".padStart(20)}   ${"wide floor: same".padStart(20)}`);
+    say(`${"".padStart(4)} ${"".padEnd(16)} ${"notify: engine provider host".padStart(20)}   ${"native: same".padStart(20)}   ${"floor: same".padStart(20)}   ${"wide floor: same".padStart(20)}`);
     for (const line of cpuLines) say(line);
-    const notify = runs.notify[0]!, floor = runs.floor[0]!, wide = runs.wide[0]!;
-    record({ bench: "state", n, stateBytes: notify.state.total, stateBytesPerResource: notify.state.perResource, providerBytesPerResource: notify.state.providerPerResource, maxProviderBytes: notify.state.maxProvider, floorStateBytesPerResource: floor.state.perResource, wideFloorStateBytesPerResource: wide.state.perResource });
-    say(`${String(n).padStart(4)} state: ${notify.state.perResource} bytes/resource (floor ${floor.state.perResource}, wide floor ${wide.state.perResource}); __provider ${notify.state.providerPerResource} bytes/resource, max ${notify.state.maxProvider}`);
+    const notify = runs.notify[0]!, native = runs.native[0]!, floor = runs.floor[0]!, wide = runs.wide[0]!;
+    record({ bench: "state", n, stateBytes: notify.state.total, stateBytesPerResource: notify.state.perResource, providerBytesPerResource: notify.state.providerPerResource, maxProviderBytes: notify.state.maxProvider, nativeStateBytesPerResource: native.state.perResource, floorStateBytesPerResource: floor.state.perResource, wideFloorStateBytesPerResource: wide.state.perResource });
+    say(`${String(n).padStart(4)} state: ${notify.state.perResource} bytes/resource (native ${native.state.perResource}, floor ${floor.state.perResource}, wide floor ${wide.state.perResource}); __provider ${notify.state.providerPerResource} bytes/resource, max ${notify.state.maxProvider}`);
   }
 }
 
@@ -339,7 +366,7 @@ async function rateLimited(emu: RunningEmulator): Promise<void> {
 
 /**
  * BENCH_ENGINE_PROFILE=1: where the engine's own CPU goes. One `up` and one `preview --refresh`
- * of N = 200 for the provider and for the floor, the CLI run with `--profiling` (through a wrapper
+ * of N = 200 for the provider (dynamic and native front ends) and for the floor, the CLI run with `--profiling` (through a wrapper
  * that appends it only while an operation is measured), then `go tool pprof` reads each CPU
  * profile for the cumulative share of: the diy backend writing the whole checkpoint after each
  * step, the automatic debug log the CLI keeps of every command (every property of every RPC,
@@ -378,8 +405,8 @@ async function engineProfile(emu: RunningEmulator): Promise<void> {
   say(`${"stack".padEnd(8)} ${"op".padEnd(16)} ${"sampled ms".padStart(10)} ${"checkpoint saves".padStart(17)} ${"automatic log".padStart(14)} ${"GC".padStart(6)}`);
   process.env.PULUMI_NOTIFY_CLI = wrapper;
   try {
-    for (const [kind, program, cfg] of [["notify", scaleProgram(n), config], ["floor", floorProgram(n), {}]] as const) {
-      if (kind === "notify") {
+    for (const [kind, program, cfg] of [["notify", scaleProgram(n), config], ["native", nativeScaleProgram(n), config], ["floor", floorProgram(n), {}]] as const) {
+      if (kind !== "floor") {
         await prepareService(emu, n / 4);
         await api(emu, "POST", "/__emulator/faults", { latencyMs: [LATENCY_MS, LATENCY_MS] });
       }
@@ -401,7 +428,7 @@ async function engineProfile(emu: RunningEmulator): Promise<void> {
           say(`${kind.padEnd(8)} ${op.padEnd(16)} ${String(r.sampledMs).padStart(10)} ${pct(r.checkpointSaves).padStart(17)} ${pct(r.automaticLog).padStart(14)} ${pct(r.garbageCollector).padStart(6)}`);
         }
         await stack.destroy();
-      });
+      }, { native: kind === "native" });
       await api(emu, "POST", "/__emulator/faults", {});
     }
   } finally {

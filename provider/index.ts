@@ -7,13 +7,14 @@
  * getWorkflows, getEnvironments, getLayouts, getTopics, each with an `*Output` twin.
  * Connection: stack config `notify:apiUrl` and secret `notify:apiKey`, else `NOTIFY_API_URL` and `NOTIFY_API_KEY`.
  */
-export { Integration, type IntegrationArgs } from "./resources/integration";
-export { Workflow, type WorkflowArgs, type WorkflowStepArgs, type WorkflowStepOutput } from "./resources/workflow";
-export { SubscriberCredentials, type SubscriberCredentialsArgs } from "./resources/subscriberCredentials";
-export { Environment, type EnvironmentArgs } from "./resources/environment";
-export { EnvironmentVariable, type EnvironmentVariableArgs } from "./resources/environmentVariable";
-export { Layout, type LayoutArgs } from "./resources/layout";
-export { Topic, type TopicArgs } from "./resources/topic";
+export { Integration, Workflow, SubscriberCredentials, Environment, EnvironmentVariable, Layout, Topic } from "./resources/classes";
+export type { IntegrationArgs } from "./resources/integration";
+export type { WorkflowArgs, WorkflowStepArgs, WorkflowStepOutput } from "./resources/workflow";
+export type { SubscriberCredentialsArgs } from "./resources/subscriberCredentials";
+export type { EnvironmentArgs } from "./resources/environment";
+export type { EnvironmentVariableArgs } from "./resources/environmentVariable";
+export type { LayoutArgs } from "./resources/layout";
+export type { TopicArgs } from "./resources/topic";
 export {
   NotifyClient, NotifyError, NotifyApiError, NotifyNotFoundError, NotifyConflictError, NotifyRateLimitError,
   NotifyValidationError, NotifyConnectionError, NotifyResponseError, NotifyConfigError, type NotifyErrorCode,

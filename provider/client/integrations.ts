@@ -5,9 +5,33 @@ import type { HttpTransport } from "./http";
 
 const IntegrationList = z.array(Integration);
 
+/**
+ * A listing shared by reads: the live integrations by `_id`, and by environment and identifier
+ * (in each, the first in the listing's order, as a search of it would find).
+ */
+interface Listing {
+  live: Map<string, Integration>;
+  byIdentifier: Map<string, Integration>;
+}
+
+const identifierKey = (environmentId: string, identifier: string) => `${environmentId}\u0000${identifier}`;
+
+/** Indexes a listing once, so each of N reads finds its integration without going through all of them. */
+function indexListing(all: Integration[]): Listing {
+  const live = new Map<string, Integration>();
+  const byIdentifier = new Map<string, Integration>();
+  for (const i of all) {
+    if (i.deleted) continue;
+    if (!live.has(i._id)) live.set(i._id, i);
+    const k = identifierKey(i._environmentId, i.identifier);
+    if (!byIdentifier.has(k)) byIdentifier.set(k, i);
+  }
+  return { live, byIdentifier };
+}
+
 /** `/v1/integrations` */
 export class IntegrationsApi {
-  private listCache?: { at: number; promise: Promise<Integration[]> };
+  private listCache?: { at: number; promise: Promise<Listing> };
 
   /**
    * How long a listing may serve reads of single integrations, in ms. A provider process lives
@@ -27,10 +51,11 @@ export class IntegrationsApi {
   /**
    * One integration by `_id`, or undefined when it is gone or soft-deleted. The service has no
    * read-one route, so reads share one listing until this client writes (or
-   * {@link LIST_REUSE_MS} passes): a refresh of N integrations costs one list, not N.
+   * {@link LIST_REUSE_MS} passes): a refresh of N integrations costs one list, not N, and the
+   * listing is indexed once, so each read is a lookup rather than a pass over all N.
    */
   async get(integrationId: string): Promise<Integration | undefined> {
-    return (await this.sharedListing()).find((i) => i._id === integrationId && !i.deleted);
+    return (await this.sharedListing()).live.get(integrationId);
   }
 
   /**
@@ -40,17 +65,17 @@ export class IntegrationsApi {
    * a new listing, which then serves the reads that follow.
    */
   async getByIdentifier(identifier: string, environmentId: string): Promise<Integration | undefined> {
-    const match = (all: Integration[]) => all.find((i) => i.identifier === identifier && i._environmentId === environmentId && !i.deleted);
+    const match = (listing: Listing) => listing.byIdentifier.get(identifierKey(environmentId, identifier));
     const shared = match(await this.sharedListing());
     if (shared) return shared;
     this.invalidate();
     return match(await this.sharedListing());
   }
 
-  private sharedListing(): Promise<Integration[]> {
+  private sharedListing(): Promise<Listing> {
     const now = Date.now();
     if (!this.listCache || now - this.listCache.at > IntegrationsApi.LIST_REUSE_MS) {
-      const promise = this.list();
+      const promise = this.list().then(indexListing);
       this.listCache = { at: now, promise };
       promise.catch(() => { if (this.listCache?.promise === promise) this.listCache = undefined; });
     }

@@ -27,6 +27,10 @@ import { UNKNOWN, stripUndefined, type DiffResult } from "../resources/diff";
 import type { ResourceTable } from "../resources/fields";
 import { RESOURCE_TABLES } from "../resources/index";
 import { fromStruct, toStruct } from "./properties";
+import { installStructCodec } from "./struct";
+
+// Property maps cross the wire through the faster Struct codec (same bytes, same values).
+installStructCodec();
 
 /** The package's root: package.json and schema.json (this file compiles to dist/provider/native/). */
 export const PACKAGE_ROOT = path.resolve(__dirname, "../../..");

@@ -16,9 +16,8 @@
  * holds the serialized shim below, which calls each module's `provider` export: that export stays,
  * so such a resource reads, updates and deletes as before until its next update rewrites it.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { configureFromStack } from "../config";
-import type { ResourceTable } from "./fields";
 
 /** Package path of the directory of the resource implementation modules. */
 export const RESOURCE_MODULES = "pulumi-notify/dist/provider/resources/";
@@ -37,24 +36,6 @@ export type ResourceOperations = Required<Omit<pulumi.dynamic.ResourceProvider, 
  */
 export function dynamicProvider(ops: ResourceOperations): pulumi.dynamic.ResourceProvider {
   return { ...ops, configure: async (req) => configureFromStack(req) };
-}
-
-/**
- * Base class of the provider's resources: type `pulumi-nodejs:dynamic/notify:<name>`, exactly what
- * `pulumi.dynamic.Resource` registers, with {@link providerModule} of the table's implementation
- * module (in {@link RESOURCE_MODULES}, exporting `dynamicProvider`) as `__provider`. Every output
- * of the table is registered; the table's secret fields are secret in the inputs and the outputs.
- */
-export abstract class NotifyResource extends pulumi.CustomResource {
-  protected constructor(table: ResourceTable, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
-    const secret: readonly string[] = table.secretKeys;
-    const props: pulumi.Inputs = Object.fromEntries(table.outputKeys.map((k) => [k, undefined]));
-    for (const [k, v] of Object.entries(args)) props[k] = v !== undefined && secret.includes(k) ? pulumi.secret(v) : v;
-    props.__provider = providerModule(RESOURCE_MODULES + table.module);
-    super(`pulumi-nodejs:dynamic/notify:${table.name}`, name, props, secret.length
-      ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secret] }
-      : opts);
-  }
 }
 
 /**

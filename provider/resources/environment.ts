@@ -9,15 +9,14 @@
  *   update  PUT /v1/environments/{id} (partial: only the fields sent), then GET /v1/environments
  *   delete  DELETE /v1/environments/{id} (a 404 counts as done; Development and Production are only forgotten)
  */
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { NotifyApiError, isNotFound } from "../client/errors";
 import { clientFor } from "../config";
 import { SafeString, type Environment as ApiEnvironment, type UpdateEnvironmentBody } from "../schemas";
 import { checkWith, unknownKeyHint, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, project, stripUndefined } from "./diff";
-import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
-import { defineResource, diffOf, field, output, type ArgsOf, type OutputsOf, type StateOf } from "./fields";
+import { dynamicProvider as makeDynamicProvider } from "./dynamic";
+import { defineResource, diffOf, field, output, type ArgsOf, type StateOf } from "./fields";
 import { controlInputs, failure, readInputs } from "./lifecycle";
 
 /** The two environments every organisation has; the service refuses to create, rename or delete them. */
@@ -212,18 +211,3 @@ export const provider = {
 
 /** What this module's `__provider` line hands the engine's dynamic-provider plugin. */
 export const dynamicProvider = makeDynamicProvider(provider);
-
-/**
- * An environment of the organisation: a tenant with its own API keys and objects. Its `apiKeys`
- * output (secret) holds the keys that reach it.
- *
- * @example
- * const staging = new notify.Environment("staging", { name: "Staging", color: "#3498db" });
- * export const stagingKey = staging.apiKeys[0];
- */
-export interface Environment extends OutputsOf<EnvironmentState> {}
-export class Environment extends NotifyResource {
-  constructor(name: string, args: EnvironmentArgs, opts?: pulumi.CustomResourceOptions) {
-    super(ENVIRONMENT, name, args, opts);
-  }
-}

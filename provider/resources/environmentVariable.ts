@@ -10,15 +10,14 @@
  *   delete  GET, then DELETE /v1/environment-variables/{key} (a 404 counts as done; a variable holding
  *           values of environments this resource does not declare is left to whoever manages them)
  */
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { NotifyApiError, isConflict, isNotFound } from "../client/errors";
 import { clientFor } from "../config";
 import { SECRET_MASK, SafeString, type EnvironmentVariable as ApiVariable, type UpdateEnvironmentVariableBody } from "../schemas";
 import { checkWith, unknownKeyHint, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
-import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
-import { defineResource, diffOf, field, output, type ArgsOf, type OutputsOf, type StateOf } from "./fields";
+import { dynamicProvider as makeDynamicProvider } from "./dynamic";
+import { defineResource, diffOf, field, output, type ArgsOf, type StateOf } from "./fields";
 import { controlInputs, failure, readInputs } from "./lifecycle";
 
 const VariableKey = z.string().max(256, { error: "must be at most 256 characters" })
@@ -186,20 +185,3 @@ export const provider = {
 
 /** What this module's `__provider` line hands the engine's dynamic-provider plugin. */
 export const dynamicProvider = makeDynamicProvider(provider);
-
-/**
- * A variable of the organisation, referenced in workflows as `{{env.KEY}}`, with one value per
- * environment (keyed by environment id). The id is the key. With an API key, only the value of
- * the key's own environment can be written.
- *
- * @example
- * new notify.EnvironmentVariable("base-url", {
- *   key: "BASE_URL", values: { [devEnvironmentId]: "https://dev.example.com" },
- * });
- */
-export interface EnvironmentVariable extends OutputsOf<EnvironmentVariableState> {}
-export class EnvironmentVariable extends NotifyResource {
-  constructor(name: string, args: EnvironmentVariableArgs, opts?: pulumi.CustomResourceOptions) {
-    super(ENVIRONMENT_VARIABLE, name, args, opts);
-  }
-}

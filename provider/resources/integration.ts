@@ -9,7 +9,6 @@
  *   update  PUT /v1/integrations/{id} (+ set-primary)
  *   delete  DELETE /v1/integrations/{id} (soft delete; a 404 counts as done)
  */
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isConflict, isNotFound } from "../client/errors";
 import { clientFor } from "../config";
@@ -19,8 +18,8 @@ import {
 } from "../schemas";
 import { checkWith, unknownKeyHint, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, project, stripUndefined } from "./diff";
-import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
-import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type OutputsOf, type StateOf } from "./fields";
+import { dynamicProvider as makeDynamicProvider } from "./dynamic";
+import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
 import { controlInputs, failure, readInputs } from "./lifecycle";
 
 /** The field table of an {@link Integration}. */
@@ -204,22 +203,3 @@ export const provider = {
 
 /** What this module's `__provider` line hands the engine's dynamic-provider plugin. */
 export const dynamicProvider = makeDynamicProvider(provider);
-
-/**
- * An integration of the notification service: a delivery provider (SendGrid, Twilio, Slack, FCM,
- * ...) connected to an environment for one channel, with its credentials. Its inputs and outputs
- * are the fields of {@link INTEGRATION}.
- *
- * @example
- * const email = new notify.Integration("sendgrid", {
- *   identifier: "sendgrid-main", name: "SendGrid", providerId: "sendgrid", channel: "email",
- *   credentials: { apiKey: cfg.requireSecret("sendgridKey"), from: "no-reply@example.com" },
- *   active: true,
- * });
- */
-export interface Integration extends OutputsOf<IntegrationState> {}
-export class Integration extends NotifyResource {
-  constructor(name: string, args: IntegrationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(INTEGRATION, name, args, opts);
-  }
-}

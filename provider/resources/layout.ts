@@ -10,15 +10,14 @@
  *   delete  DELETE /v2/layouts/{layoutId} (a 404 counts as done; the environment's default layout,
  *           which the service never deletes (409), is left on the service with a warning)
  */
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { NotifyApiError, isConflict, isNotFound } from "../client/errors";
 import { clientFor } from "../config";
 import { LAYOUT_EDITOR_TYPES, SafeString, type Layout as ApiLayout, type UpdateLayoutBody } from "../schemas";
 import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, stripUndefined, UNKNOWN } from "./diff";
-import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
-import { defineResource, diffOf, field, output, serviceFields, type ArgsOf, type OutputsOf, type StateOf } from "./fields";
+import { dynamicProvider as makeDynamicProvider } from "./dynamic";
+import { defineResource, diffOf, field, output, serviceFields, type ArgsOf, type StateOf } from "./fields";
 import { controlInputs, failure, readInputs } from "./lifecycle";
 import { project } from "./diff";
 
@@ -232,26 +231,3 @@ export const provider = {
 
 /** What this module's `__provider` line hands the engine's dynamic-provider plugin. */
 export const dynamicProvider = makeDynamicProvider(provider);
-
-/**
- * An email layout of the notification service: the frame an email step's content is rendered
- * into. Its inputs and outputs are the fields of {@link LAYOUT}. The environment's first layout is
- * its default, which the service never deletes: `pulumi destroy` removes it from the stack, leaves
- * it on the service and warns; declare it again with `adopt: true` to manage it.
- *
- * @example
- * const brand = new notify.Layout("brand", {
- *   layoutId: "brand", name: "Brand",
- *   controlValues: { email: { editorType: "html", body: "<html><body><header>ACME</header>{{ content }}</body></html>" } },
- * });
- * new notify.Workflow("welcome", {
- *   workflowId: "welcome", name: "Welcome",
- *   steps: [{ name: "Email", type: "email", controlValues: { subject: "Hi", body: "<p>Hi</p>", editorType: "html", layoutId: brand.layoutId } }],
- * });
- */
-export interface Layout extends OutputsOf<LayoutState> {}
-export class Layout extends NotifyResource {
-  constructor(name: string, args: LayoutArgs, opts?: pulumi.CustomResourceOptions) {
-    super(LAYOUT, name, args, opts);
-  }
-}

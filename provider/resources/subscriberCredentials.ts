@@ -8,7 +8,6 @@
  *   update  PUT /v1/subscribers/{subscriberId}/credentials (only credentials change in place)
  *   delete  DELETE /v1/subscribers/{subscriberId}/credentials/{providerId} (gone already counts as done)
  */
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound } from "../client/errors";
 import { clientFor } from "../config";
@@ -19,8 +18,8 @@ import {
 } from "../schemas";
 import { checkWith, suggest, unknownKeyHint, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
-import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
-import { defineResource, diffOf, field, output, type ArgsOf, type OutputsOf, type StateOf } from "./fields";
+import { dynamicProvider as makeDynamicProvider } from "./dynamic";
+import { defineResource, diffOf, field, output, type ArgsOf, type StateOf } from "./fields";
 import { controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
 
 /** The shape of a provider id: lowercase letters and digits, with `-` or `_` between them. */
@@ -244,26 +243,3 @@ export const provider = {
 
 /** What this module's `__provider` line hands the engine's dynamic-provider plugin. */
 export const dynamicProvider = makeDynamicProvider(provider);
-
-/**
- * A subscriber's credentials for one chat or push provider: a Slack webhook URL, FCM device
- * tokens, and so on. The id is `subscriberId/providerId/integrationIdentifier`.
- *
- * The service needs an active integration of the provider in the environment: declare it in the
- * same stack and pass its `identifier` (the engine then creates it first). Production keeps only
- * `webhookUrl`, `deviceTokens` and `channel` of the credentials; the other fields are sent, not
- * stored, and never show as drift.
- *
- * @example
- * const slack = new notify.Integration("slack", { identifier: "slack-main", providerId: "slack", channel: "chat", active: true });
- * new notify.SubscriberCredentials("alice-slack", {
- *   subscriberId: "alice", providerId: "slack", integrationIdentifier: slack.identifier,
- *   credentials: { webhookUrl: cfg.requireSecret("aliceSlackHook") },
- * });
- */
-export interface SubscriberCredentials extends OutputsOf<SubscriberCredentialsState> {}
-export class SubscriberCredentials extends NotifyResource {
-  constructor(name: string, args: SubscriberCredentialsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(SUBSCRIBER_CREDENTIALS, name, args, opts);
-  }
-}

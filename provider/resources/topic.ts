@@ -15,7 +15,6 @@
  * update, so the provider never takes a name from a POST answer: it creates with failIfExists,
  * renames with PATCH, and reads what it reports.
  */
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { NotifyApiError, isNotFound } from "../client/errors";
 import type { NotifyClient } from "../client";
@@ -23,8 +22,8 @@ import { clientFor } from "../config";
 import { SafeString, type SubscriptionsResult, type Topic as ApiTopic } from "../schemas";
 import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, stripUndefined, UNKNOWN } from "./diff";
-import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
-import { defineResource, diffOf, field, output, type ArgsOf, type OutputsOf, type StateOf } from "./fields";
+import { dynamicProvider as makeDynamicProvider } from "./dynamic";
+import { defineResource, diffOf, field, output, type ArgsOf, type StateOf } from "./fields";
 import { controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
 
 /**
@@ -226,17 +225,3 @@ export const provider = {
 
 /** What this module's `__provider` line hands the engine's dynamic-provider plugin. */
 export const dynamicProvider = makeDynamicProvider(provider);
-
-/**
- * A topic of the notification service: a key that triggers address, and its subscribers as a set.
- * Its inputs and outputs are the fields of {@link TOPIC}.
- *
- * @example
- * const news = new notify.Topic("news", { key: "news:daily", name: "Daily news", subscribers: ["alice", "bob"] });
- */
-export interface Topic extends OutputsOf<TopicState> {}
-export class Topic extends NotifyResource {
-  constructor(name: string, args: TopicArgs, opts?: pulumi.CustomResourceOptions) {
-    super(TOPIC, name, args, opts);
-  }
-}

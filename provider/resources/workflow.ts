@@ -8,7 +8,6 @@
  *   update  GET /v2/workflows/{databaseId}, then PUT with each kept step's _id
  *   delete  DELETE /v2/workflows/{databaseId} (a 404 counts as done)
  */
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { NotifyApiError, isNotFound } from "../client/errors";
 import { clientFor } from "../config";
@@ -18,8 +17,8 @@ import {
 } from "../schemas";
 import { checkWith, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
-import { dynamicProvider as makeDynamicProvider, NotifyResource } from "./dynamic";
-import { defineResource, diffOf, field, output, type ArgsOf, type OutputsOf, type StateOf } from "./fields";
+import { dynamicProvider as makeDynamicProvider } from "./dynamic";
+import { defineResource, diffOf, field, output, type ArgsOf, type StateOf } from "./fields";
 import { controlInputs, deleteIfPresent, failure } from "./lifecycle";
 
 /** The fields of a step, as a program declares it and as the service holds it. */
@@ -295,24 +294,3 @@ export const provider = {
 
 /** What this module's `__provider` line hands the engine's dynamic-provider plugin. */
 export const dynamicProvider = makeDynamicProvider(provider);
-
-/**
- * A workflow of the notification service: the steps (in-app, email, SMS, chat, push, delay,
- * digest, throttle, custom, HTTP request) run when it is triggered. Its inputs and outputs are the
- * fields of {@link WORKFLOW}.
- *
- * @example
- * const welcome = new notify.Workflow("welcome", {
- *   workflowId: "welcome", name: "Welcome",
- *   steps: [
- *     { name: "Inbox", type: "in_app", controlValues: { body: "Hi {{subscriber.firstName}}" } },
- *     { name: "Email", type: "email", controlValues: { subject: "Welcome", body: "<p>Hi</p>", editorType: "html" } },
- *   ],
- * });
- */
-export interface Workflow extends OutputsOf<WorkflowState> {}
-export class Workflow extends NotifyResource {
-  constructor(name: string, args: WorkflowArgs, opts?: pulumi.CustomResourceOptions) {
-    super(WORKFLOW, name, args, opts);
-  }
-}

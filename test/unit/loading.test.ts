@@ -71,6 +71,18 @@ describe("loading", () => {
     expect(out.undiciAfterBody).toBe(false);
   });
 
+  it("the native plugin's server and the implementation modules load without @pulumi/pulumi's SDK", () => {
+    // The resource classes (which extend pulumi.CustomResource) live in resources/classes: the
+    // plugin, started several times per command, loads only the gRPC stubs of @pulumi/pulumi.
+    const sdk = `${path.sep}@pulumi${path.sep}pulumi${path.sep}`, stubs = `${sdk}proto${path.sep}`;
+    const out = inFreshProcess(`
+      require(${JSON.stringify(path.join(ROOT, "dist/provider/native/server"))}).resourceOf("notify:index:Workflow");
+      return Object.keys(require.cache).filter((k) => k.includes(${JSON.stringify(sdk)}) && !k.includes(${JSON.stringify(stubs)}));
+    `);
+    expect(out.result).toEqual([]);
+    expect(out.undiciAfterBody).toBe(false);
+  });
+
   it("the first client loads it", () => {
     const out = inFreshProcess(`config.clientFor({ apiUrl: "http://127.0.0.1:9", apiKey: "k" }); return null;`);
     expect(out.undiciAfterLoad).toBe(false);
