@@ -73,11 +73,7 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
   });
 
   /** A raw request with the second environment's key; returns the unwrapped body. */
-  const apiB = async (method: string, p: string) => {
-    const res = await fetch(emu.url + p, { method, headers: { authorization: `ApiKey ${SECOND_API_KEY}` } });
-    const body = (await res.json()) as any;
-    return body && typeof body === "object" && "data" in body ? body.data : body;
-  };
+  const apiB = async (method: string, p: string) => (await emu.apiAs(SECOND_API_KEY, method, p)).body;
   /** The live (not deleted) integrations of one environment, by identifier, from the emulator's whole store. */
   const liveIntegrations = async (env: string) =>
     (await emu.state()).integrations.filter((i) => i._environmentId === env && !i.deleted).map((i) => i.identifier).sort();
@@ -126,7 +122,7 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
     expect(envOf((await emu.api("GET", "/v1/integrations")).body)).toEqual(byEnv);
     expect(envOf(await apiB("GET", "/v1/integrations"))).toEqual(byEnv);
     expect((await emu.api("GET", "/v2/workflows/go-welcome")).status).toBe(200);
-    expect((await fetch(`${emu.url}/v2/workflows/go-welcome`, { headers: { authorization: `ApiKey ${SECOND_API_KEY}` } })).status).toBe(404);
+    expect((await emu.apiAs(SECOND_API_KEY, "GET", "/v2/workflows/go-welcome")).status).toBe(404);
 
     const integ = state.integrations.find((i) => i.identifier === "go-sendgrid" && !i.deleted);
     expect(integ).toMatchObject({ name: "SendGrid (Go)", providerId: "sendgrid", channel: "email", active: true });
@@ -183,9 +179,7 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
     expect(put.status).toBe(200);
     // A rename in the second environment, seen only through the explicit provider.
     const other = state.integrations.find((i) => i.identifier === "go-second-sendgrid" && !i.deleted);
-    const res = await fetch(`${emu.url}/v1/integrations/${other._id}`, {
-      method: "PUT", headers: { authorization: `ApiKey ${SECOND_API_KEY}`, "content-type": "application/json" }, body: JSON.stringify({ name: "Second, renamed by hand" }),
-    });
+    const res = await emu.apiAs(SECOND_API_KEY, "PUT", `/v1/integrations/${other._id}`, { name: "Second, renamed by hand" });
     expect(res.status).toBe(200);
     const after = await emu.state();
     expect(after.integrations.find((i) => i._id === integ._id).credentials.apiKey).toBe(DRIFTED_KEY);

@@ -45,10 +45,6 @@ describe.skipIf(!hasPython("test/e2e/python.test.ts"))("a Python inline program 
 
   /** The live (not deleted) integrations of an environment. */
   const integrationsOf = async (env: string) => (await emu.state()).integrations.filter((i) => i._environmentId === `env_${env}` && !i.deleted);
-  /** A raw request as the second environment's key. */
-  const asSecond = (method: string, p: string, body?: unknown) => fetch(emu.url + p, {
-    method, headers: { authorization: `ApiKey ${SECOND_KEY}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body),
-  });
 
   it("up creates the three resources through the SDK's classes, serves the SDK's invoke, and keeps secrets secret", async () => {
     const up = await run("up");
@@ -90,7 +86,7 @@ describe.skipIf(!hasPython("test/e2e/python.test.ts"))("a Python inline program 
     expect((await emu.api("PUT", `/v1/integrations/${integ._id}`, { name: "Renamed by hand", credentials: { apiKey: CHANGED_KEY, from: "no-reply@example.com" } })).status).toBe(200);
     expect((await emu.api("PUT", "/v1/subscribers/alice/credentials", { providerId: "slack", integrationIdentifier: "py-slack", credentials: { webhookUrl: CHANGED_HOOK } })).status).toBeLessThan(300);
     const other = (await integrationsOf("second"))[0];
-    expect((await asSecond("PUT", `/v1/integrations/${other._id}`, { name: "Renamed in the second environment" })).status).toBe(200);
+    expect((await emu.apiAs(SECOND_KEY, "PUT", `/v1/integrations/${other._id}`, { name: "Renamed in the second environment" })).status).toBe(200);
 
     const preview = await run("preview-refresh");
     expect(preview.diffs).toEqual({

@@ -48,9 +48,7 @@ describe.skipIf(!hasPython("test/e2e/twoEnvironments.test.ts"))("one stack, two 
     };
   };
   /** A raw request with the Staging environment's own key. */
-  const asStaging = async (method: string, p: string, body?: unknown) => fetch(emu.url + p, {
-    method, headers: { authorization: `ApiKey ${(await staging()).apiKeys[0].key}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const asStaging = async (method: string, p: string, body?: unknown) => emu.apiAs((await staging()).apiKeys[0].key, method, p, body);
 
   it("up creates the environment, a provider from its key, and the objects inside it, each in its own environment", async () => {
     const up = await run("up");

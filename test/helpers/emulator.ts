@@ -10,6 +10,8 @@ export interface TestEmulator {
   close(): Promise<void>;
   /** A raw request with the key; returns status and parsed (unwrapped) body. */
   api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** The same request with another API key (another environment's). */
+  apiAs(key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** The request log, each entry with its parsed JSON `body` (see LoggedRequest). */
   requests(): Promise<EmulatorModule.LoggedRequest[]>;
   clearRequests(): Promise<void>;
@@ -28,10 +30,10 @@ const CONNECTION_VARIABLES = ["NOTIFY_API_URL", "NOTIFY_API_KEY"] as const;
 export async function startTestEmulator(options: EmulatorModule.EmulatorOptions = {}): Promise<TestEmulator> {
   const { startEmulator } = nativeRequire("pulumi-notify/emulator") as typeof EmulatorModule;
   const emu = await startEmulator({ apiKeys: [API_KEY], ...options });
-  const api = async (method: string, path: string, body?: unknown) => {
+  const apiAs = async (key: string, method: string, path: string, body?: unknown) => {
     const res = await fetch(emu.url + path, {
       method,
-      headers: { authorization: `ApiKey ${API_KEY}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+      headers: { authorization: `ApiKey ${key}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
@@ -44,11 +46,13 @@ export async function startTestEmulator(options: EmulatorModule.EmulatorOptions 
     if (parsed && typeof parsed === "object" && !Array.isArray(parsed) && Object.keys(parsed).length === 1 && "data" in parsed) parsed = parsed.data;
     return { status: res.status, body: parsed };
   };
+  const api = (method: string, path: string, body?: unknown) => apiAs(API_KEY, method, path, body);
   return {
     url: emu.url,
     key: API_KEY,
     close: () => emu.close(),
     api,
+    apiAs,
     requests: async () => (await api("GET", "/__emulator/requests")).body.requests,
     clearRequests: async () => { await api("DELETE", "/__emulator/requests"); },
     state: async () => (await api("GET", "/__emulator/state")).body,
