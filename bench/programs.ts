@@ -1,6 +1,6 @@
 /**
- * The benchmark's stacks: N resources of the provider (half integrations, a quarter workflows of
- * three steps, a quarter subscriber credentials), through the dynamic front end and through the
+ * The benchmark's stacks: N resources of the provider (all seven kinds, in the proportions of
+ * {@link mixCounts}), through the dynamic front end and through the
  * native plugin; N of the floor resource that makes no request; and N "wide" floor resources with
  * exactly the same arguments (secrets included) as the real ones, which separates what the engine
  * spends on wide resources from what the provider spends.
@@ -13,11 +13,11 @@ import type { ResourceTable } from "pulumi-notify/dist/provider/resources/fields
 
 /** The arguments of the i-th resource of each kind. */
 const args = {
-  integration: (i: number) => ({
+  Integration: (i: number) => ({
     identifier: `bench-int-${i}`, name: `Bench ${i}`, providerId: "sendgrid", channel: "email" as const, active: true,
     credentials: { apiKey: `SG.bench-${i}`, from: "no-reply@example.com" },
   }),
-  workflow: (i: number) => ({
+  Workflow: (i: number) => ({
     workflowId: `bench-wf-${i}`, name: `Bench ${i}`, active: true,
     steps: [
       { name: "Inbox", type: "in_app" as const, controlValues: { body: `Hello ${i}` } },
@@ -26,28 +26,51 @@ const args = {
     ],
   }),
   /** Uses subscribers `bench-sub-<i>` and the `slack-bench` integration. */
-  credentials: (i: number) => ({
+  SubscriberCredentials: (i: number) => ({
     subscriberId: `bench-sub-${i}`, providerId: "slack" as const, integrationIdentifier: "slack-bench",
     credentials: { webhookUrl: `https://hooks.slack.example/services/${i}` },
   }),
+  Layout: (i: number) => ({
+    layoutId: `bench-layout-${i}`, name: `Bench ${i}`,
+    controlValues: { email: { editorType: "html" as const, body: `<html><body><div>Bench ${i}</div>{{content}}</body></html>` } },
+  }),
+  /** Uses subscribers `bench-sub-<i>` and `bench-sub-<i + 1>`. */
+  Topic: (i: number) => ({ key: `bench-topic-${i}`, name: `Bench ${i}`, subscribers: [`bench-sub-${i}`, `bench-sub-${i + 1}`] }),
+  /** A value for the bench key's own environment (`env_env0` in the emulator). */
+  EnvironmentVariable: (i: number) => ({ key: `BENCH_${i}`, values: { env_env0: `value-${i}` } }),
+  Environment: (i: number) => ({ name: `Bench ${i}`, color: "#3498db" }),
 };
+type Kind = keyof typeof args;
 
-function mix(n: number, make: { integration(i: number): void; workflow(i: number): void; credentials(i: number): void }): void {
-  const integrations = Math.floor(n / 2);
-  const workflows = Math.floor(n / 4);
-  for (let i = 0; i < integrations; i++) make.integration(i);
-  for (let i = 0; i < workflows; i++) make.workflow(i);
-  for (let i = 0; i < n - integrations - workflows; i++) make.credentials(i);
+/**
+ * How many of each kind N resources hold: a twentieth each of layouts, topics and environment
+ * variables, a hundredth environments, a fifth each of workflows and subscriber credentials, the
+ * rest integrations (N = 500: 220 integrations, 100 workflows, 100 credentials, 25 layouts, 25
+ * topics, 25 variables, 5 environments). The emulator the bench runs against allows that many
+ * environments and variables.
+ */
+export function mixCounts(n: number): Record<Kind, number> {
+  const counts = {
+    Workflow: Math.floor(n / 5), SubscriberCredentials: Math.floor(n / 5),
+    Layout: Math.floor(n / 20), Topic: Math.floor(n / 20), EnvironmentVariable: Math.floor(n / 20), Environment: Math.floor(n / 100),
+  };
+  return { Integration: n - Object.values(counts).reduce((a, b) => a + b, 0), ...counts };
 }
+
+/** Registers N resources, `make(kind, name, args)` for each; the names are the same in every stack. */
+function mix(n: number, make: (kind: Kind, name: string, a: Record<string, unknown>) => void): void {
+  for (const [kind, count] of Object.entries(mixCounts(n)) as [Kind, number][]) {
+    for (let i = 0; i < count; i++) make(kind, `${kind}-${i}`, args[kind](i));
+  }
+}
+
+const tableOf = (kind: Kind): ResourceTable => RESOURCE_TABLES.find((t) => t.name === kind)!;
 
 /** N resources of the provider; `adopt` sets adopt: true on each (the recovery after an interrupted up). */
 export function scaleProgram(n: number, opts: { adopt?: boolean } = {}): () => Promise<void> {
   const adopt = opts.adopt ? { adopt: true } : {};
-  return async () => mix(n, {
-    integration: (i) => new notify.Integration(`int-${i}`, { ...args.integration(i), ...adopt }),
-    workflow: (i) => new notify.Workflow(`wf-${i}`, { ...args.workflow(i), ...adopt }),
-    credentials: (i) => new notify.SubscriberCredentials(`cred-${i}`, { ...args.credentials(i), ...adopt }),
-  });
+  const classes = notify as unknown as Record<Kind, new (name: string, a: object) => pulumi.CustomResource>;
+  return async () => mix(n, (kind, name, a) => new classes[kind](name, { ...a, ...adopt }));
 }
 
 /**
@@ -67,13 +90,7 @@ class NativeResource extends pulumi.CustomResource {
 
 /** The same N resources as {@link scaleProgram}, through the native plugin (the project must list it in plugins.providers). */
 export function nativeScaleProgram(n: number): () => Promise<void> {
-  const table = (name: string) => RESOURCE_TABLES.find((t) => t.name === name)!;
-  const [integration, workflow, credentials] = [table("Integration"), table("Workflow"), table("SubscriberCredentials")];
-  return async () => mix(n, {
-    integration: (i) => new NativeResource(integration, `int-${i}`, args.integration(i)),
-    workflow: (i) => new NativeResource(workflow, `wf-${i}`, args.workflow(i)),
-    credentials: (i) => new NativeResource(credentials, `cred-${i}`, args.credentials(i)),
-  });
+  return async () => mix(n, (kind, name, a) => new NativeResource(tableOf(kind), name, a));
 }
 
 /** N resources whose provider does no I/O. */
@@ -83,15 +100,11 @@ export function floorProgram(n: number): () => Promise<void> {
   };
 }
 
-/** N request-free resources with the real resources' arguments, credentials secret as in the provider. */
+/** N request-free resources with the real resources' arguments, each table's secret inputs secret as in the provider. */
 export function wideFloorProgram(n: number): () => Promise<void> {
-  const wide = (name: string, a: Record<string, unknown>) => {
-    const withSecret = "credentials" in a ? { ...a, credentials: pulumi.secret(a.credentials) } : a;
-    new WideFloorResource(name, { value: name, ...withSecret }, { secretOutputs: ["credentials"] });
-  };
-  return async () => mix(n, {
-    integration: (i) => wide(`int-${i}`, args.integration(i)),
-    workflow: (i) => wide(`wf-${i}`, args.workflow(i)),
-    credentials: (i) => wide(`cred-${i}`, args.credentials(i)),
+  return async () => mix(n, (kind, name, a) => {
+    const secret = tableOf(kind).secretKeys.filter((k) => k in a);
+    const withSecret = Object.fromEntries(Object.entries(a).map(([k, v]) => [k, secret.includes(k) ? pulumi.secret(v) : v]));
+    new WideFloorResource(name, { value: name, ...withSecret }, { secretOutputs: secret });
   });
 }

@@ -366,12 +366,14 @@ async function rateLimited(emu: RunningEmulator): Promise<void> {
 
 /**
  * BENCH_ENGINE_PROFILE=1: where the engine's own CPU goes. One `up` and one `preview --refresh`
- * of N = 200 for the provider (dynamic and native front ends) and for the floor, the CLI run with `--profiling` (through a wrapper
+ * of N = 200 (BENCH_PROFILE_N) for the provider (dynamic and native front ends), the floor and the
+ * wide floor, the CLI run with `--profiling` (through a wrapper
  * that appends it only while an operation is measured), then `go tool pprof` reads each CPU
  * profile for the cumulative share of: the diy backend writing the whole checkpoint after each
  * step, the automatic debug log the CLI keeps of every command (every property of every RPC,
  * gzip'd and encrypted; on unconditionally since pulumi/pulumi#23731), and the garbage collector.
- * Separate from the scale runs, since profiling itself costs a little.
+ * Separate from the scale runs, since profiling itself costs a little. BENCH_PROFILE_DIR keeps the
+ * profiles (`go tool pprof -top <file>.cpu`).
  */
 const ENGINE_PARTS = {
   checkpointSaves: "backend.(*SnapshotManager).saveSnapshot",
@@ -394,9 +396,11 @@ function pprofShares(file: string): { sampledMs: number } & Record<keyof typeof 
 }
 
 async function engineProfile(emu: RunningEmulator): Promise<void> {
-  const n = 200;
+  const n = Number(process.env.BENCH_PROFILE_N ?? 200);
   const real = pulumiCliPath();
-  const work = mkdtempSync(path.join(os.tmpdir(), "notify-bench-profile-"));
+  const keep = process.env.BENCH_PROFILE_DIR;
+  if (keep) mkdirSync(keep, { recursive: true });
+  const work = keep ?? mkdtempSync(path.join(os.tmpdir(), "notify-bench-profile-"));
   const wrapper = path.join(work, "cli", "bin", "pulumi");
   mkdirSync(path.dirname(wrapper), { recursive: true });
   writeFileSync(wrapper, `#!/bin/sh\nif [ -n "$NOTIFY_BENCH_PROFILE" ]; then exec "${real}" "$@" --profiling "$NOTIFY_BENCH_PROFILE"; fi\nexec "${real}" "$@"\n`, { mode: 0o755 });
@@ -405,8 +409,8 @@ async function engineProfile(emu: RunningEmulator): Promise<void> {
   say(`${"stack".padEnd(8)} ${"op".padEnd(16)} ${"sampled ms".padStart(10)} ${"checkpoint saves".padStart(17)} ${"automatic log".padStart(14)} ${"GC".padStart(6)}`);
   process.env.PULUMI_NOTIFY_CLI = wrapper;
   try {
-    for (const [kind, program, cfg] of [["notify", scaleProgram(n), config], ["native", nativeScaleProgram(n), config], ["floor", floorProgram(n), {}]] as const) {
-      if (kind !== "floor") {
+    for (const [kind, program, cfg] of [["notify", scaleProgram(n), config], ["native", nativeScaleProgram(n), config], ["floor", floorProgram(n), {}], ["wide", wideFloorProgram(n), {}]] as const) {
+      if (kind === "notify" || kind === "native") {
         await prepareService(emu, n / 4);
         await api(emu, "POST", "/__emulator/faults", { latencyMs: [LATENCY_MS, LATENCY_MS] });
       }
@@ -417,6 +421,7 @@ async function engineProfile(emu: RunningEmulator): Promise<void> {
           try {
             if (op === "up") await stack.up();
             else await stack.preview({ refresh: true, expectNoChanges: true });
+            if (keep && op === "up") writeFileSync(path.join(keep, `${kind}-state.json`), JSON.stringify(await stack.exportStack(), null, 1));
           } finally {
             delete stack.workspace.envVars.NOTIFY_BENCH_PROFILE;
           }
@@ -433,7 +438,8 @@ async function engineProfile(emu: RunningEmulator): Promise<void> {
     }
   } finally {
     process.env.PULUMI_NOTIFY_CLI = real;
-    rmSync(work, { recursive: true, force: true });
+    if (keep) say(`profiles kept in ${keep}`);
+    else rmSync(work, { recursive: true, force: true });
   }
 }
 
@@ -466,7 +472,8 @@ async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY?.split(",");
   const want = (b: string) => !only || only.includes(b);
   if (want("emulator")) await emulatorThroughput();
-  const emu = await startEmulator({ apiKeys: [KEY] });
+  // The scale mix holds N / 100 environments and N / 20 environment variables.
+  const emu = await startEmulator({ apiKeys: [KEY], environmentLimit: 100, environmentVariableLimit: 1000 });
   try {
     if (want("scale")) await scale(emu, sizes);
     if (want("ratelimit")) await rateLimited(emu);

@@ -46,10 +46,10 @@ describe("faults on the wire", () => {
     await emu.api("POST", "/__emulator/faults", { errorRate: 0.1, rateLimitRate: 0.05, dropRate: 0.02, latencyMs: [0, 100], seed: 11 });
     await ts.stack.destroy();
     await emu.api("POST", "/__emulator/faults", {});
-    const s = await emu.state();
-    expect(s.integrations.filter((i) => !i.deleted).map((i) => i.identifier)).toEqual(["slack-bench"]);
-    expect(s.workflows).toEqual([]);
-    expect(s.subscribers.every((x) => x.channels.length === 0)).toBe(true);
+    // Every kind of the mix is gone but the environment's default layout, which destroy leaves.
+    await expectExactlyDeclared(emu, 0);
+    const left = (await emu.state()).layouts.filter((l) => !l.deleted);
+    expect(left.map((l) => [l.isDefault, /^bench-layout-\d+$/.test(l.identifier)])).toEqual([[true, true]]);
   });
 });
 

@@ -1,6 +1,10 @@
 /** The service side of tests that run the benchmark's scale program. */
 import { expect } from "vitest";
 import type { TestEmulator } from "./emulator";
+import { loadPackage } from "./pulumi";
+
+type Programs = typeof import("../../bench/programs");
+const { mixCounts } = loadPackage<Programs>("/dist/bench/programs");
 
 /** Subscribers `bench-sub-<i>` and the `slack-bench` integration the scale program's credentials use. */
 export async function seedScaleService(emu: TestEmulator, subscribers: number): Promise<void> {
@@ -8,17 +12,22 @@ export async function seedScaleService(emu: TestEmulator, subscribers: number): 
   await emu.api("POST", "/v1/integrations", { identifier: "slack-bench", providerId: "slack", channel: "chat", active: true });
 }
 
-/** The service holds exactly the scale program's N objects, each once. */
+/** The service holds exactly the scale program's N objects (the bench's mix, `mixCounts`), each once. */
 export async function expectExactlyDeclared(emu: TestEmulator, n: number): Promise<void> {
+  const counts = mixCounts(n);
+  const names = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${i}`).sort();
   const s = await emu.state();
-  const ints = s.integrations.filter((i) => !i.deleted && i.identifier !== "slack-bench").map((i) => i.identifier).sort();
-  const wanted = Array.from({ length: Math.floor(n / 2) }, (_, i) => `bench-int-${i}`).sort();
-  expect(ints).toEqual(wanted);
-  expect(s.workflows.map((w) => w.workflowId).sort()).toEqual(Array.from({ length: Math.floor(n / 4) }, (_, i) => `bench-wf-${i}`).sort());
-  const creds = n - Math.floor(n / 2) - Math.floor(n / 4);
+  expect(s.integrations.filter((i) => !i.deleted && i.identifier !== "slack-bench").map((i) => i.identifier).sort()).toEqual(names("bench-int-", counts.Integration));
+  expect(s.workflows.map((w) => w.workflowId).sort()).toEqual(names("bench-wf-", counts.Workflow));
   for (const sub of s.subscribers) {
     const i = Number(String(sub.subscriberId).replace("bench-sub-", ""));
-    expect(sub.channels.length, String(sub.subscriberId)).toBe(i < creds ? 1 : 0);
+    expect(sub.channels.length, String(sub.subscriberId)).toBe(i < counts.SubscriberCredentials ? 1 : 0);
   }
+  // The first layout is the environment's default, which destroy leaves on the service.
+  const layouts = s.layouts.filter((l) => !l.deleted && (counts.Layout > 0 || !l.isDefault)).map((l) => l.identifier).sort();
+  expect(layouts).toEqual(names("bench-layout-", counts.Layout));
+  expect(s.topics.map((t) => t.key).sort()).toEqual(names("bench-topic-", counts.Topic));
+  expect(s.subscriptions).toHaveLength(2 * counts.Topic);
+  expect(s.environmentVariables.map((v) => v.key).sort()).toEqual(names("BENCH_", counts.EnvironmentVariable));
+  expect(s.environments.filter((e) => e.name.startsWith("Bench ")).map((e) => e.name).sort()).toEqual(names("Bench ", counts.Environment));
 }
-
