@@ -16,7 +16,8 @@ describe("faults on the wire", () => {
   const N = Number(process.env.NOTIFY_FAULTS_N ?? 100);
 
   beforeAll(async () => {
-    emu = await startTestEmulator();
+    // The mix holds N / 20 variables and N / 100 environments: the soak run's 400 pass the default limits.
+    emu = await startTestEmulator({ environmentLimit: 100, environmentVariableLimit: 1000 });
     await seedScaleService(emu, N / 4);
     ts = await createTestStack({ program: scaleProgram(N), config: emu.stackConfig() });
   });
