@@ -4,12 +4,12 @@
  * destroy (dynamic resources); and import of both through the native plugin (the import option,
  * an id-only read).
  */
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as automation from "@pulumi/pulumi/automation";
 import type * as pulumiModule from "@pulumi/pulumi";
-import { createTestStack, exportedState, loadPackage, nativeRequire, previewDiffs, ROOT, type TestStack } from "../helpers/pulumi";
+import { createTestStack, exportedState, loadPackage, nativeRequire, previewDiffs, type TestStack } from "../helpers/pulumi";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { declare, usePlugin } from "../helpers/native";
 
 const SECRET_VALUE = "https://secret.example/value-never-in-state";
 const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
@@ -138,13 +138,6 @@ describe.each(["production", "spec"] as const)("environments and variables again
   });
 });
 
-/** A resource registered by type token, for the native plugin. */
-class NativeResource extends pulumi.CustomResource {
-  constructor(type: string, name: string, props: pulumiModule.Inputs, opts?: pulumiModule.CustomResourceOptions) {
-    super(type, name, props, opts);
-  }
-}
-
 describe("import through the native plugin", () => {
   let emu: TestEmulator;
   beforeAll(async () => { emu = await startTestEmulator(); });
@@ -155,19 +148,15 @@ describe("import through the native plugin", () => {
     await emu.api("POST", "/v1/environment-variables", { key: "IMPORTED", values: [{ _environmentId: "env_env0", value: "v" }] });
     const ts = await createTestStack({
       program: async () => {
-        const outs = { environmentId: undefined, organizationId: undefined, identifier: undefined, slug: undefined, type: undefined, apiKeys: undefined, declaredKeys: undefined };
-        new NativeResource("notify:index:Environment", "imported-env", { ...outs, name: "Imported", color: "#abcdef" }, { import: made.body._id });
-        new NativeResource("notify:index:EnvironmentVariable", "imported-var", {
-          variableId: undefined, organizationId: undefined, declaredKeys: undefined,
+        declare("Environment", "imported-env", { name: "Imported", color: "#abcdef" }, { import: made.body._id });
+        declare("EnvironmentVariable", "imported-var", {
           key: "IMPORTED", type: "string", isSecret: false, values: pulumi.secret({ env_env0: "v" }),
         }, { import: "IMPORTED" });
       },
       config: emu.stackConfig(),
     });
     try {
-      const ws = ts.stack.workspace;
-      const plugins = { providers: [{ name: "notify", path: path.join(ROOT, "bin") }] };
-      await ws.saveProjectSettings({ ...(await ws.projectSettings()), plugins } as automation.ProjectSettings);
+      await usePlugin(ts);
       const up = await ts.stack.up();
       expect(up.summary.resourceChanges?.import).toBe(2);
       await ts.stack.preview({ expectNoChanges: true });

@@ -5,13 +5,12 @@
  * drift on the workflow that named it, destroy (the default layout stays on the service), adopt,
  * and import through the native plugin (id-only read).
  */
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as automation from "@pulumi/pulumi/automation";
 import type * as pulumiModule from "@pulumi/pulumi";
-import { createTestStack, exportedState, loadPackage, nativeRequire, previewDiffs, ROOT, type TestStack } from "../helpers/pulumi";
+import { createTestStack, exportedState, loadPackage, nativeRequire, previewDiffs, type TestStack } from "../helpers/pulumi";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import type { ResourceTable } from "../../provider/resources/fields";
+import { declare, usePlugin } from "../helpers/native";
 
 const html = (brand: string) => `<html><body><header>${brand}</header>{{ content }}</body></html>`;
 
@@ -44,23 +43,6 @@ function program(spec: Spec): automation.PulumiFn {
 }
 
 const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
-const { RESOURCE_TABLES } = nativeRequire("pulumi-notify/dist/provider/resources/index") as { RESOURCE_TABLES: readonly ResourceTable[] };
-
-/** A resource registered by type token, served by the native plugin (bin/ of this checkout). */
-class NativeResource extends pulumi.CustomResource {
-  constructor(type: string, name: string, props: pulumiModule.Inputs, opts?: pulumiModule.CustomResourceOptions) {
-    super(type, name, props, opts);
-  }
-}
-function declare(type: string, name: string, args: Record<string, unknown>, opts?: pulumiModule.CustomResourceOptions) {
-  const table = RESOURCE_TABLES.find((t) => t.name === type)!;
-  return new NativeResource(`notify:index:${type}`, name, { ...Object.fromEntries(table.outputKeys.map((k) => [k, undefined])), ...args }, opts);
-}
-async function usePlugin(ts: TestStack): Promise<void> {
-  const ws = ts.stack.workspace;
-  const plugins = { providers: [{ name: "notify", path: path.join(ROOT, "bin") }] };
-  await ws.saveProjectSettings({ ...(await ws.projectSettings()), plugins } as automation.ProjectSettings);
-}
 
 describe.each(["production", "spec"] as const)("layouts and topics against the emulator in %s mode", (mode) => {
   let emu: TestEmulator;
