@@ -9,6 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as notify from "pulumi-notify";
 import { FloorResource, WideFloorResource } from "pulumi-notify/dist/provider/resources/floor";
 import { RESOURCE_TABLES } from "pulumi-notify/dist/provider/resources/index";
+import { registration } from "pulumi-notify/dist/provider/resources/classes";
 import type { ResourceTable } from "pulumi-notify/dist/provider/resources/fields";
 
 /** The arguments of the i-th resource of each kind. */
@@ -75,16 +76,13 @@ export function scaleProgram(n: number, opts: { adopt?: boolean } = {}): () => P
 
 /**
  * A resource of the native plugin `pulumi-resource-notify`, registered by type token
- * (`notify:index:<name>`) as a generated SDK registers it: every output of the table, the table's
- * secret fields secret in the inputs and the outputs. The same as the dynamic front end's
- * NotifyResource but for the type and `__provider`.
+ * (`notify:index:<name>`) with what the dynamic front end's NotifyResource registers
+ * ({@link registration}) but `__provider`.
  */
 class NativeResource extends pulumi.CustomResource {
   constructor(table: ResourceTable, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
-    const secret: readonly string[] = table.secretKeys;
-    const props: pulumi.Inputs = Object.fromEntries(table.outputKeys.map((k) => [k, undefined]));
-    for (const [k, v] of Object.entries(args)) props[k] = v !== undefined && secret.includes(k) ? pulumi.secret(v) : v;
-    super(`notify:index:${table.name}`, name, props, secret.length ? { ...opts, additionalSecretOutputs: [...secret] } : opts);
+    const r = registration(table, args, opts);
+    super(`notify:index:${table.name}`, name, r.props, r.opts);
   }
 }
 

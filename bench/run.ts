@@ -24,7 +24,7 @@ import path from "node:path";
 import { Pool } from "undici";
 import type * as automation from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import { checkpointFile, linkProjectDir, localStack, pulumiCliPath, REPO_ROOT, serviceApi } from "../scripts/workspace";
+import { checkpointFile, linkProjectDir, localStack, pulumiCliPath, REPO_ROOT, serviceApi, useNativePlugin } from "../scripts/workspace";
 import { scaleProgram, nativeScaleProgram, floorProgram, wideFloorProgram } from "./programs";
 
 const KEY = "bench-api-key-0123456789";
@@ -139,21 +139,13 @@ function stateBytes(dir: string, project: string, stack: string): { total: numbe
   };
 }
 
-/** The native plugin's directory: bin/ of this checkout, where bin/pulumi-resource-notify is. */
-const NATIVE_PLUGIN_DIR = path.join(REPO_ROOT, "bin");
-
 /** A stack of `program` in a fresh project directory; `native` lists the native plugin in the project's plugins.providers. */
 async function withStack<T>(name: string, program: automation.PulumiFn, config: Record<string, automation.ConfigValue>, f: (s: automation.Stack, dir: string) => Promise<T>, opts: { native?: boolean } = {}): Promise<T> {
   const dir = mkdtempSync(path.join(os.tmpdir(), `notify-bench-${name}-`));
   linkProjectDir(dir);
   try {
     const stack = await localStack({ dir, projectName: "notify-bench", stackName: name, program });
-    if (opts.native) {
-      const ws = stack.workspace;
-      // `plugins` is a project setting the CLI reads that the Automation API's type does not list.
-      const plugins = { providers: [{ name: "notify", path: NATIVE_PLUGIN_DIR }] };
-      await ws.saveProjectSettings({ ...(await ws.projectSettings()), plugins } as automation.ProjectSettings);
-    }
+    if (opts.native) await useNativePlugin(stack);
     await stack.setAllConfig(config);
     return await f(stack, dir);
   } finally {

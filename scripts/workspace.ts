@@ -12,6 +12,19 @@ import path from "node:path";
 /** The repo root (this file compiles to dist/scripts/). */
 export const REPO_ROOT = path.resolve(__dirname, existsSync(path.resolve(__dirname, "../package.json")) ? ".." : "../..");
 
+/**
+ * The project setting that makes the engine use the native plugin in bin/ of this checkout
+ * (bin/pulumi-resource-notify). `plugins` is a project setting the CLI reads that the Automation
+ * API's type does not list.
+ */
+export const NATIVE_PLUGINS = { providers: [{ name: "notify", path: path.join(REPO_ROOT, "bin") }] };
+
+/** Makes the stack's project use the native plugin of this checkout ({@link NATIVE_PLUGINS}). */
+export async function useNativePlugin(stack: automation.Stack): Promise<void> {
+  const ws = stack.workspace;
+  await ws.saveProjectSettings({ ...(await ws.projectSettings()), plugins: NATIVE_PLUGINS } as automation.ProjectSettings);
+}
+
 /** Creates `dir` with node_modules links to this package and to its @pulumi/pulumi, plus state/ and home/. */
 export function linkProjectDir(dir: string): void {
   mkdirSync(path.join(dir, "node_modules/@pulumi"), { recursive: true });

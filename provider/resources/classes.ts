@@ -19,6 +19,18 @@ import { LAYOUT, type LayoutArgs, type LayoutState } from "./layout";
 import { TOPIC, type TopicArgs, type TopicState } from "./topic";
 
 /**
+ * What a resource of `table` registers, whichever front end serves it: every output of the table
+ * (as a generated SDK registers them), the table's secret fields secret in the inputs and, through
+ * `additionalSecretOutputs`, in the outputs.
+ */
+export function registration(table: ResourceTable, args: object, opts?: pulumi.CustomResourceOptions): { props: pulumi.Inputs; opts?: pulumi.CustomResourceOptions } {
+  const secret: readonly string[] = table.secretKeys;
+  const props: pulumi.Inputs = Object.fromEntries(table.outputKeys.map((k) => [k, undefined]));
+  for (const [k, v] of Object.entries(args)) props[k] = v !== undefined && secret.includes(k) ? pulumi.secret(v) : v;
+  return { props, opts: secret.length ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secret] } : opts };
+}
+
+/**
  * Base class of the provider's resources: type `pulumi-nodejs:dynamic/notify:<name>`, exactly what
  * `pulumi.dynamic.Resource` registers, with {@link providerModule} of the table's implementation
  * module (in {@link RESOURCE_MODULES}, exporting `dynamicProvider`) as `__provider`. Every output
@@ -26,13 +38,9 @@ import { TOPIC, type TopicArgs, type TopicState } from "./topic";
  */
 export abstract class NotifyResource extends pulumi.CustomResource {
   protected constructor(table: ResourceTable, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
-    const secret: readonly string[] = table.secretKeys;
-    const props: pulumi.Inputs = Object.fromEntries(table.outputKeys.map((k) => [k, undefined]));
-    for (const [k, v] of Object.entries(args)) props[k] = v !== undefined && secret.includes(k) ? pulumi.secret(v) : v;
-    props.__provider = providerModule(RESOURCE_MODULES + table.module);
-    super(`pulumi-nodejs:dynamic/notify:${table.name}`, name, props, secret.length
-      ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secret] }
-      : opts);
+    const r = registration(table, args, opts);
+    r.props.__provider = providerModule(RESOURCE_MODULES + table.module);
+    super(`pulumi-nodejs:dynamic/notify:${table.name}`, name, r.props, r.opts);
   }
 }
 

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { cliEnv, cliPath, ROOT } from "../helpers/pulumi";
 import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { checkpointFile, stateDir } from "../../scripts/workspace";
+import { checkpointFile, NATIVE_PLUGINS, stateDir } from "../../scripts/workspace";
 
 // As in test/e2e/go/main.go.
 const SENDGRID_KEY = "SG.go-secret-sendgrid-key";
@@ -97,7 +97,7 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
       name: "notify-go",
       runtime: "go",
       backend: { url: `file://${stateDir(dir)}` },
-      plugins: { providers: [{ name: "notify", path: path.join(ROOT, "bin") }] },
+      plugins: NATIVE_PLUGINS,
     }));
   }, 900_000);
   afterAll(async () => {

@@ -6,6 +6,7 @@ import path from "node:path";
 import type * as automation from "@pulumi/pulumi/automation";
 import type * as pulumiModule from "@pulumi/pulumi";
 import { nativeRequire, ROOT, type TestStack } from "./pulumi";
+import { NATIVE_PLUGINS, useNativePlugin } from "../../scripts/workspace";
 import type { ResourceTable } from "../../provider/resources/fields";
 
 export const PLUGIN = path.join(ROOT, "bin/pulumi-resource-notify");
@@ -28,13 +29,11 @@ export function declare(type: string, name: string, args: Record<string, unknown
 }
 
 /** The project settings that make the engine find the plugin in bin/ of this checkout. */
-export const PLUGINS = { providers: [{ name: "notify", path: path.dirname(PLUGIN) }] };
+export const PLUGINS = NATIVE_PLUGINS;
 
 /** Makes the stack's project find the plugin in bin/ of this checkout. */
-export async function usePlugin(ts: TestStack): Promise<void> {
-  const ws = ts.stack.workspace;
-  // `plugins` is a project setting the CLI reads that the Automation API's type does not list.
-  await ws.saveProjectSettings({ ...(await ws.projectSettings()), plugins: PLUGINS } as automation.ProjectSettings);
+export function usePlugin(ts: TestStack): Promise<void> {
+  return useNativePlugin(ts.stack);
 }
 
 /** Per resource (by name) of a preview: the operation and the engine's detailed diff (key to kind). */
