@@ -157,9 +157,7 @@ describe.each(Object.keys(FRONT_ENDS) as (keyof typeof FRONT_ENDS)[])("bad input
     expect(new Set(ROWS.map((r) => r[1].startsWith("fn:") ? "fn" : r[1]))).toEqual(new Set(["Integration", "Workflow", "SubscriberCredentials", "Environment", "EnvironmentVariable", "Layout", "Topic", "fn"]));
   });
 
-  // Retried: over a hundred failing inline runs in one process meet the Node.js SDK's race between
-  // runs now and then (SDK_RUN_RACE in test/helpers/pulumi.ts): a row fails only when every try does.
-  it.each(ROWS)("%s (%s)", { retry: 2 }, async (...row) => {
+  it.each(ROWS)("%s (%s)", async (...row) => {
     current = row as Row;
     await emu.clearRequests();
     const err = await ts.stack.preview().then(() => undefined, (e: Error) => e);
