@@ -56,7 +56,7 @@ describe("a rotated API key reaches refresh and destroy", () => {
     expect(refresh.summary.result).toBe("succeeded");
     const destroy = await ts.stack.destroy({ runProgram: true });
     expect(destroy.summary.result).toBe("succeeded");
-    const state = await fetch(`${emu.url}/__emulator/state`, { headers: { authorization: `ApiKey ${NEW_KEY}` } }).then((r) => r.json()) as { data: { topics: unknown[] } };
-    expect(state.data.topics).toEqual([]);
+    const state = await fetch(`${emu.url}/__emulator/state`, { headers: { authorization: `ApiKey ${NEW_KEY}` } }).then((r) => r.json()) as { topics: unknown[] };
+    expect(state.topics).toEqual([]);
   }, 300_000);
 });
