@@ -10,6 +10,7 @@ import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { committedPages, DOCS_DIR, generateDocs, readExamples, renderDocs, renderGo, renderPython, renderTypeScript, type Schema } from "../../scripts/gen-docs";
+import { BENCH_PAGE, benchmarksPage, renderBenchmarks } from "../../scripts/render-bench";
 import { REPO_ROOT } from "../../scripts/workspace";
 
 const schema = JSON.parse(readFileSync(path.join(REPO_ROOT, "schema.json"), "utf8")) as Schema;
@@ -80,4 +81,13 @@ describe("docs/ reference pages", () => {
       .map((d) => `${path.basename(d.file!.fileName)}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
     expect(errors).toEqual([]);
   }, 120_000);
+
+  it("docs/benchmarks.md is the rendering of docs/benchmarks.json, with the run's commit and machine (run `npm run bench-docs`)", () => {
+    const page = benchmarksPage();
+    expect(readFileSync(path.join(REPO_ROOT, BENCH_PAGE), "utf8")).toBe(page);
+    expect(page).toMatch(/- Commit: `[0-9a-f]{7,}/);
+    expect(page).toMatch(/- Machine: cpu /);
+    const other = renderBenchmarks([{ bench: "scale", n: 1, op: "up", notifyMs: 1, commit: "abc1234", machine: { cpu: "x" } }]);
+    expect(other).not.toBe(page);
+  });
 });
