@@ -23,6 +23,23 @@ export function settingsFromConfig(get: (key: string) => string | undefined): Co
   return settings;
 }
 
+/**
+ * Added to an error when the service refuses the API key (401): where the key comes from, and why
+ * a rotated key does not reach `refresh` and `destroy` at once. The engine stores the provider's
+ * configuration (the stack config it was given, the key included) in the stack's state and uses
+ * that stored configuration for operations that do not run the program; only an operation that
+ * runs the program (`up`, or `--run-program`) gives the provider the current config.
+ */
+export const UNAUTHORIZED_HINT =
+  "The service refused the API key (401). The key comes from the secret stack config notify:apiKey, else the NOTIFY_API_KEY environment variable: " +
+  "check it is this environment's key. After rotating it, `pulumi refresh`, `pulumi preview --refresh` and `pulumi destroy` still use the key stored with the provider " +
+  "in the stack's state: run them with `--run-program` (or run `pulumi up` once) so that the provider gets the new key";
+
+/** Whether `err` is the service's 401 (the API key refused). */
+export function isUnauthorized(err: unknown): boolean {
+  return typeof err === "object" && err !== null && (err as { status?: unknown }).status === 401;
+}
+
 let providerConfig: ConnectionSettings = {};
 const clients = new Map<string, NotifyClient>();
 
