@@ -24,16 +24,16 @@ export function settingsFromConfig(get: (key: string) => string | undefined): Co
 }
 
 /**
- * Added to an error when the service refuses the API key (401): where the key comes from, and why
- * a rotated key does not reach `refresh` and `destroy` at once. The engine stores the provider's
- * configuration (the stack config it was given, the key included) in the stack's state and uses
- * that stored configuration for operations that do not run the program; only an operation that
- * runs the program (`up`, or `--run-program`) gives the provider the current config.
+ * Added to an error when the service refuses the API key (401): where the key comes from, and how
+ * a rotated key reaches refresh and destroy. The engine stores the provider's configuration (for
+ * the dynamic provider, the stack config it was given, the key included) with the provider in the
+ * stack's state, and refreshes and destroys with that stored configuration unless the operation
+ * runs the program (test/e2e/keyRotation.test.ts shows each case).
  */
 export const UNAUTHORIZED_HINT =
-  "The service refused the API key (401). The key comes from the secret stack config notify:apiKey, else the NOTIFY_API_KEY environment variable: " +
-  "check it is this environment's key. After rotating it, `pulumi refresh`, `pulumi preview --refresh` and `pulumi destroy` still use the key stored with the provider " +
-  "in the stack's state: run them with `--run-program` (or run `pulumi up` once) so that the provider gets the new key";
+  "The service refused the API key (401). The key comes from the secret stack config notify:apiKey, else the NOTIFY_API_KEY environment variable of `pulumi`: " +
+  "check that it is the key of this environment. After a key rotation, refresh and destroy still use the key stored with the provider in the stack's state: " +
+  "run `pulumi refresh --run-program` or `pulumi destroy --run-program`, or run `pulumi up` once to store the new key";
 
 /** Whether `err` is the service's 401 (the API key refused). */
 export function isUnauthorized(err: unknown): boolean {

@@ -114,9 +114,9 @@ if (require.main === module) {
     try {
       process.exitCode = await run(parseArgs(process.argv.slice(2)));
     } catch (err) {
-      // The engine's output is already printed: of a failed CLI command, only its stderr is new.
-      const result = (err as { commandResult?: { stderr?: string } }).commandResult;
-      process.stderr.write(`notify-run: ${result?.stderr?.trim() || (err instanceof Error ? err.message : String(err))}\n`);
+      // A failed CLI command's output, the engine's diagnostics included, is already printed.
+      const cli = (err as { commandResult?: unknown }).commandResult !== undefined;
+      process.stderr.write(`notify-run: ${cli ? "the operation failed (the output above says why)" : err instanceof Error ? err.message : String(err)}\n`);
       process.exitCode = 1;
     }
   })();

@@ -287,7 +287,30 @@ export function renderGo(schema: Schema, example: Example): string {
   }
   body.push("return nil");
   const indented = body.join("\n").split("\n").map((l) => `\t\t${l.replace(/^( {4})+/, (m) => "\t".repeat(m.length / 4))}`).join("\n");
-  return `package main\n\nimport (\n${imports.join("\n")}\n)\n\nfunc main() {\n\tpulumi.Run(func(ctx *pulumi.Context) error {\n${indented}\n\t})\n}\n`;
+  return alignGo(`package main\n\nimport (\n${imports.join("\n")}\n)\n\nfunc main() {\n\tpulumi.Run(func(ctx *pulumi.Context) error {\n${indented}\n\t})\n}\n`);
+}
+
+/**
+ * Aligns the values of consecutive one-line `Key: value,` entries of a composite literal, as
+ * gofmt does (an entry that spans lines ends the run and is not aligned), so the examples read
+ * as formatted Go.
+ */
+export function alignGo(code: string): string {
+  const lines = code.split("\n");
+  const entry = /^(\t+)((?:"[^"]*"|\w+):) (.*[^{(])$/;
+  for (let i = 0; i < lines.length;) {
+    const first = entry.exec(lines[i]!);
+    if (!first) { i++; continue; }
+    let j = i;
+    while (j < lines.length && entry.exec(lines[j]!)?.[1] === first[1]) j++;
+    const width = Math.max(...lines.slice(i, j).map((l) => entry.exec(l)![2]!.length));
+    for (let k = i; k < j; k++) {
+      const [, indent, key, value] = entry.exec(lines[k]!)!;
+      lines[k] = `${indent}${key!.padEnd(width)} ${value}`;
+    }
+    i = j;
+  }
+  return lines.join("\n");
 }
 
 function exampleBlock(schema: Schema, example: Example): string {

@@ -58,7 +58,19 @@ export const WorkflowStepInput = z.strictObject(stepFields).superRefine((step, c
       } else ctx.addIssue({ ...issue, path: ["controlValues", ...issue.path] } as never);
     }
   }
-}).meta({ id: "WorkflowStep", description: "One step of a workflow, in order." });
+}).meta({ id: "WorkflowStep", description: "One step of a workflow, in order." }) as unknown as z.ZodType<z.output<typeof WorkflowStepShape>, TypedWorkflowStep>;
+
+/** A declared step, as its zod object gives it (control values any JSON object). */
+const WorkflowStepShape = z.strictObject(stepFields);
+/**
+ * A declared step as a program writes it, typed per step kind: `controlValues` are the controls
+ * of that kind (`StepControlValues`), so the compiler refuses a misspelt or foreign control, as
+ * `check` does at run time. Only the static type is narrowed; the schema and the check are the
+ * zod object's.
+ */
+export type TypedWorkflowStep = {
+  [K in keyof typeof StepControlValues]: Omit<z.input<typeof WorkflowStepShape>, "type" | "controlValues"> & { type: K; controlValues?: z.input<(typeof StepControlValues)[K]> };
+}[keyof typeof StepControlValues];
 
 /** A step of a workflow as the service holds it: the declared step plus its ids. */
 export const WorkflowStepOutput = z.object({

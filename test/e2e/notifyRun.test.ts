@@ -5,7 +5,7 @@
  * it, for the engine's dynamic-provider plugin). up, an empty preview, drift shown by a refreshing
  * preview, repair with `up --refresh`, destroy; and bad arguments refused with the usage.
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { writeFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,10 +18,14 @@ describe("notify-run runs the directory's program through the Automation API", (
   let emu: TestEmulator;
   let dir: string;
   let env: Record<string, string>;
-  const run = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [RUNNER, ...args], { cwd: dir, env, encoding: "utf8" });
-    return { code: r.status, out: `${r.stdout}${r.stderr}` };
-  };
+  // Asynchronous: the emulator serves from this process, so it must not be blocked while the runner works.
+  const run = (...args: string[]) => new Promise<{ code: number | null; out: string }>((resolve) => {
+    const child = spawn(process.execPath, [RUNNER, ...args], { cwd: dir, env });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => { out += d.toString(); });
+    child.stderr.on("data", (d: Buffer) => { out += d.toString(); });
+    child.once("exit", (code) => resolve({ code, out }));
+  });
 
   beforeAll(async () => {
     emu = await startTestEmulator();
@@ -44,29 +48,29 @@ describe("notify-run runs the directory's program through the Automation API", (
   });
 
   it("up, preview, drift, up --refresh and destroy", async () => {
-    const up = run("up", "--stack", "dev");
+    const up = await run("up", "--stack", "dev");
     expect(up.out).toMatch(/created/);
     expect(up.code).toBe(0);
     expect((await emu.state()).topics.map((t: { key: string }) => t.key)).toEqual(["releases"]);
 
-    expect(run("preview", "--expect-no-changes").code).toBe(0);
+    expect((await run("preview", "--expect-no-changes")).code).toBe(0);
 
     await emu.api("PATCH", "/v2/topics/releases", { name: "Renamed by hand" });
-    const drift = run("preview", "--refresh", "--expect-no-changes");
+    const drift = await run("preview", "--refresh", "--expect-no-changes");
     expect(drift.code).toBe(1);
     expect(drift.out).toMatch(/releases/);
 
-    expect(run("up", "--refresh").code).toBe(0);
+    expect((await run("up", "--refresh")).code).toBe(0);
     expect((await emu.state()).topics[0].name).toBe("Releases");
 
-    const destroy = run("destroy");
+    const destroy = await run("destroy");
     expect(destroy.code).toBe(0);
     expect((await emu.state()).topics).toEqual([]);
   }, 300_000);
 
-  it("refuses an unknown operation or option with the usage", () => {
+  it("refuses an unknown operation or option with the usage", async () => {
     for (const args of [["deploy"], ["up", "--stak", "dev"], []]) {
-      const r = run(...args);
+      const r = await run(...args);
       expect(r.code).toBe(1);
       expect(r.out).toMatch(/usage: notify-run <up\|preview\|refresh\|destroy>/);
     }

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { committedPages, DOCS_DIR, generateDocs, readExamples, renderDocs, renderGo, renderPython, renderTypeScript, type Schema } from "../../scripts/gen-docs";
+import { alignGo, committedPages, DOCS_DIR, generateDocs, readExamples, renderDocs, renderGo, renderPython, renderTypeScript, type Schema } from "../../scripts/gen-docs";
 import { BENCH_PAGE, benchmarksPage, renderBenchmarks } from "../../scripts/render-bench";
 import { REPO_ROOT } from "../../scripts/workspace";
 
@@ -56,10 +56,13 @@ describe("docs/ reference pages", () => {
     // `from` is a Python keyword: the SDK names the property `from_`.
     expect(renderPython(schema, example)).toContain('from_="no-reply@example.com"');
     const go = renderGo(schema, example);
-    expect(go).toContain('Channel: notify.Channel("email")');
+    expect(go).toMatch(/Channel: +notify\.Channel\("email"\)/);
     // An optional object input is a pointer input in the Go SDK.
     expect(go).toContain("Credentials: &notify.IntegrationCredentialsArgs{");
-    expect(go).toContain('ApiKey: cfg.RequireSecret("sendgridApiKey")');
+    expect(go).toMatch(/ApiKey: +cfg\.RequireSecret\("sendgridApiKey"\)/);
+    // Values aligned as gofmt aligns them: one-line entries in a run; an entry spanning lines ends the run.
+    expect(alignGo("\t\tA: x,\n\t\tLonger: y,\n\t\tObj: &T{\n\t\t\tK: z,\n\t\t},\n\t\tBb: w,\n\t\tC: v,"))
+      .toBe("\t\tA:      x,\n\t\tLonger: y,\n\t\tObj: &T{\n\t\t\tK: z,\n\t\t},\n\t\tBb: w,\n\t\tC:  v,");
   });
 
   it("every TypeScript example type-checks against the package's types", () => {
