@@ -15,7 +15,7 @@ import {
   JsonObject, PreferencesInput, SafeString, Severity, SLUG_IDENTIFIER, SLUG_MESSAGE, StepControlValues, WorkflowStepKind,
   type PreferencesInput as PreferencesInputT, type StepInput, type UpdateWorkflowBody, type Workflow as ApiWorkflow,
 } from "../schemas";
-import { checkWith, type CheckFailure } from "./check";
+import { allowedKeysAt, checkWith, unknownKeyMessage, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, type ArgsOf, type StateOf } from "./fields";
@@ -50,7 +50,13 @@ export const WorkflowStepInput = z.strictObject(stepFields).superRefine((step, c
   }
   const r = schema.safeParse(step.controlValues);
   if (!r.success) {
-    for (const issue of r.error.issues) ctx.addIssue({ ...issue, path: ["controlValues", ...issue.path] } as never);
+    for (const issue of r.error.issues) {
+      // A misspelt control gets the closest control of the step's kind, as a misspelt credential does.
+      const allowed = issue.code === "unrecognized_keys" ? allowedKeysAt(schema, issue.path) : undefined;
+      if (issue.code === "unrecognized_keys" && allowed) {
+        for (const key of issue.keys) ctx.addIssue({ code: "custom", path: ["controlValues", ...issue.path], message: unknownKeyMessage(key, allowed) });
+      } else ctx.addIssue({ ...issue, path: ["controlValues", ...issue.path] } as never);
+    }
   }
 }).meta({ id: "WorkflowStep", description: "One step of a workflow, in order." });
 
