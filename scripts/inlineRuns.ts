@@ -33,6 +33,9 @@ type Run = (call: { on(event: "cancelled", listener: () => void): unknown }, cal
 
 let isolated = false;
 
+/** How long a run waits at most for the orphaned runs before it (see {@link isolateInlineRuns}). */
+const ORPHAN_WAIT_MS = 120_000;
+
 /**
  * Patches the `@pulumi/pulumi` that `req` loads (the copy the Automation API runs programs with),
  * once per process. See the module comment for what it fixes and why.
@@ -56,12 +59,29 @@ export function isolateInlineRuns(req: NodeRequire = require): void {
     opened = state.getStore();
   };
 
+  /**
+   * The orphans' end. An orphan's calls fail at once (its engine is gone), so it ends soon; should
+   * one not, the next run goes ahead after ORPHAN_WAIT_MS rather than wait forever, saying so.
+   */
+  const leftovers = (runs: Promise<unknown>[]): Promise<unknown> => {
+    if (!runs.length) return Promise.resolve();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        process.stderr.write(`inline runs: ${runs.length} run(s) whose CLI exited still going after ${ORPHAN_WAIT_MS} ms; starting the next run anyway\n`);
+        resolve();
+      }, ORPHAN_WAIT_MS);
+      timer.unref();
+    });
+    return Promise.race([Promise.all(runs), late]).finally(() => clearTimeout(timer));
+  };
+
   /** Runs whose CLI went away (the call was cancelled) before the run finished. */
   const orphans = new Set<Promise<unknown>>();
   const run = server.LanguageServer.prototype.run;
   server.LanguageServer.prototype.run = function (this: unknown, call, callback) {
     let finished = false;
-    const body: Promise<unknown> = Promise.all([...orphans]).then(() => {
+    const body: Promise<unknown> = leftovers([...orphans]).then(() => {
       opened = undefined;
       const result = run.call(this, call, callback);
       const store = opened as Store | undefined; // set by resetOptions during run.call

@@ -29,6 +29,7 @@ function validatorFor(relaxed: Record<string, string[]> = {}) {
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats(ajv);
   ajv.addSchema(root, "openapi");
+  const compiled = new Map<string, ReturnType<typeof ajv.compile>>();
   return (method: string, route: string, status: number, body: unknown) => {
     const operation = doc.paths[route]?.[method.toLowerCase()];
     if (!operation) return [`${method} ${route} is not in openapi.json`];
@@ -38,7 +39,9 @@ function validatorFor(relaxed: Record<string, string[]> = {}) {
     // A response the document gives no content (a 204, an environment's delete): nothing to validate.
     const schema = response.content?.["application/json"]?.schema;
     if (!schema) return [];
-    const validate = ajv.compile(schemaOfOperation(schema, "response"));
+    const key = `${method} ${route} ${status}`;
+    const validate = compiled.get(key) ?? ajv.compile(schemaOfOperation(schema, "response"));
+    compiled.set(key, validate);
     return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
   };
 }

@@ -56,3 +56,50 @@ describe("inline runs in one process", () => {
     expect(await setRootResource(next)).toBe("ok");
   });
 });
+
+describe("orphaned runs", () => {
+  /** A Run request as the CLI sends one, with no engine or monitor (the SDK then runs the program alone). */
+  const request = () => ({
+    getArgsList: () => [], getProject: () => "p", getStack: () => "s", getParallel: () => 1, getMonitorAddress: () => "",
+    getDryrun: () => true, getOrganization: () => "", getConfigMap: () => new Map(), getConfigsecretkeysList: () => [],
+  });
+  /** The language server's Run of `program`: its end, and the call (an emitter, as grpc-js's). */
+  function startRun(program: () => Promise<void>) {
+    isolateInlineRuns(nativeRequire);
+    const { LanguageServer } = nativeRequire("@pulumi/pulumi/automation/server") as { LanguageServer: new (p: () => Promise<void>) => { run(call: unknown, cb: (e: unknown) => void): Promise<unknown> } };
+    const { EventEmitter } = require("node:events") as typeof import("node:events");
+    const call = Object.assign(new EventEmitter(), { request: request() });
+    let answered: (e: unknown) => void = () => undefined;
+    const answer = new Promise((resolve) => { answered = resolve; });
+    const end = new LanguageServer(program).run(call, (e) => answered(e ?? "ok"));
+    return { call, end, answer };
+  }
+
+  it("a run starts its program only after a run whose CLI went away has finished", async () => {
+    const order: string[] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => { release = r; });
+    const orphan = startRun(async () => { order.push("orphan started"); await held; order.push("orphan finished"); });
+    await new Promise((r) => setTimeout(r, 50));
+    orphan.call.emit("cancelled"); // its CLI exited
+    const next = startRun(async () => { order.push("next started"); });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(order).toEqual(["orphan started"]);
+    release();
+    await Promise.all([orphan.end, next.end]);
+    expect(order).toEqual(["orphan started", "orphan finished", "next started"]);
+  });
+
+  it("runs whose CLI is alive run side by side", async () => {
+    const order: string[] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => { release = r; });
+    const first = startRun(async () => { order.push("first started"); await held; order.push("first finished"); });
+    await new Promise((r) => setTimeout(r, 50));
+    const second = startRun(async () => { order.push("second started"); });
+    await second.end;
+    expect(order).toEqual(["first started", "second started"]);
+    release();
+    await first.end;
+  });
+});
