@@ -52,7 +52,7 @@ describe.skipIf(!hasGo)("the committed SDKs (sdk/python, sdk/go, sdk/nodejs)", (
     it(`sdk/${lang} is what npm run gen-sdk writes from schema.json (run it after changing the schema)`, () => {
       const out = generate();
       expect(differences(path.join(ROOT, "sdk", lang), path.join(out, lang))).toEqual([]);
-    }, 600_000);
+    });
   }
 
   it("the comparison names a changed, a missing and an extra file", () => {
@@ -68,7 +68,7 @@ describe.skipIf(!hasGo)("the committed SDKs (sdk/python, sdk/go, sdk/nodejs)", (
       "notify/extra.go: committed, not generated",
       "notify/workflow.go: generated, not committed",
     ]);
-  }, 600_000);
+  });
 
   it("the Go SDK is the module of the schema's language section, and the Python package pulumi_notify of the schema's version", () => {
     const schema = JSON.parse(readFileSync(path.join(ROOT, "schema.json"), "utf8")) as { version: string; language: { go: { importBasePath: string } } };
@@ -90,7 +90,7 @@ describe("the TypeScript SDK of the native plugin (sdk/nodejs)", () => {
     const r = tsc(["-p", path.join(ROOT, "sdk/nodejs/tsconfig.json"), "--noEmit"]);
     expect(`${r.stdout}${r.stderr}`).toBe("");
     expect(r.status).toBe(0);
-  }, 300_000);
+  });
 
   it("is the npm package @pulumi-notify/native of the schema's version, asking the engine for the notify plugin of that version", () => {
     const schema = JSON.parse(readFileSync(path.join(ROOT, "schema.json"), "utf8")) as { version: string; language: { nodejs: { packageName: string } } };
@@ -129,5 +129,5 @@ ${extra}
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 300_000);
+  });
 });
