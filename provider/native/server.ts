@@ -93,14 +93,23 @@ function secretKeys(table: ResourceTable, ...from: Set<string>[]): Set<string> {
 
 // --- Handlers ---------------------------------------------------------------------------------
 
+/**
+ * A file of the package's root, as text: from the package, or, in the single executable that
+ * scripts/plugin-binary.ts builds (no package beside it), from the asset of that name it carries.
+ */
+function packageFile(name: "package.json" | "schema.json"): string {
+  const sea = require("node:sea") as { isSea(): boolean; getAsset(key: string, encoding: string): string };
+  return sea.isSea() ? sea.getAsset(name, "utf8") : readFileSync(path.join(PACKAGE_ROOT, name), "utf8");
+}
+
 /** The plugin's version: package.json's. */
 export function pluginVersion(): string {
-  return (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string }).version;
+  return (JSON.parse(packageFile("package.json")) as { version: string }).version;
 }
 
 /** The committed schema.json, as text. */
 export function schemaText(): string {
-  return readFileSync(path.join(PACKAGE_ROOT, "schema.json"), "utf8");
+  return packageFile("schema.json");
 }
 
 
