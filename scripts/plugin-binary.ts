@@ -188,7 +188,7 @@ export async function buildPluginArchives(opts: { targets?: Target[]; outDir?: s
   };
   const license = readFileSync(path.join(REPO_ROOT, "LICENSE"));
   // What the blob holds, and how it is made: a change to any of these is a new build.
-  const blobKey = sha256(script, assets["package.json"], assets["schema.json"], node.version, readFileSync(__filename));
+  const blobKey = sha256(script, assets["package.json"], assets["schema.json"], node.version, readFileSync(path.join(REPO_ROOT, "scripts/plugin-binary.ts")));
   const blobDir = cacheDir("builds", blobKey.slice(0, 16));
   const blob = path.join(blobDir, "sea-prep.blob");
   if (!existsSync(blob)) {
