@@ -118,10 +118,6 @@ export async function bundle(): Promise<string> {
     minify: true,
     // Third-party licence comments stay, at the end of the script.
     legalComments: "eof",
-    // The server loads a resource's module by name (`require(\`../resources/${module}\`)`), which
-    // esbuild bundles as every file of that folder, the compiler's .js.map and .d.ts files too:
-    // those are left empty.
-    loader: { ".map": "empty", ".ts": "empty" },
     plugins: [PROGRAM_SDK_STUB],
     write: false,
     logLevel: "silent",

@@ -65,7 +65,9 @@ export function resourceOf(token: string): Served {
     const table = RESOURCE_TABLES.find((t) => `${PACKAGE}:index:${t.name}` === token);
     if (!table) throw new Error(`unknown resource type ${token}`);
     // The modules are provider/resources/<module>.ts, as for the dynamic resources' __provider.
-    const impl = (require(`../resources/${table.module}`) as { provider: ResourceImplementation }).provider;
+    // Named with the compiled file's extension: the plugin binary's bundle (scripts/plugin-binary.ts)
+    // turns this require into a table of that folder's .js files, keyed by file name.
+    const impl = (require(`../resources/${table.module}.js`) as { provider: ResourceImplementation }).provider;
     r = { table, impl };
     served.set(token, r);
   }

@@ -94,17 +94,28 @@ function startPlugin(command: string, args: string[], opts: { cwd: string; env: 
   });
 }
 
-/** GetPluginInfo's version and GetSchema's text from a plugin on `port`. */
-async function pluginInfo(port: number): Promise<{ version: string; schema: string }> {
+/**
+ * From a plugin on `port`: GetPluginInfo's version, GetSchema's text, and the failures of a Check
+ * of an Integration whose channel is not one the service knows (a Check loads the resource's
+ * implementation module, which the bundle must hold, and needs no service).
+ */
+async function pluginInfo(port: number): Promise<{ version: string; schema: string; checkFailures: { property: string; reason: string }[] }> {
   const provrpc = require("@pulumi/pulumi/proto/provider_grpc_pb");
   const provproto = require("@pulumi/pulumi/proto/provider_pb");
   const { Empty } = require("google-protobuf/google/protobuf/empty_pb");
+  const { Struct } = require("google-protobuf/google/protobuf/struct_pb");
   const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   try {
     const call = <T>(method: string, req: unknown) => new Promise<T>((resolve, reject) => client[method](req, (e: Error | null, r: T) => (e ? reject(e) : resolve(r))));
     const info = await call<{ getVersion(): string }>("getPluginInfo", new Empty());
     const schema = await call<{ getSchema(): string }>("getSchema", new provproto.GetSchemaRequest());
-    return { version: info.getVersion(), schema: schema.getSchema() };
+    const check = new provproto.CheckRequest();
+    check.setUrn("urn:pulumi:test::notify-binary::notify:index:Integration::fax");
+    check.setOlds(Struct.fromJavaScript({}));
+    check.setNews(Struct.fromJavaScript({ identifier: "fax", name: "Fax", providerId: "sendgrid", channel: "fax" }));
+    const checked = await call<{ getFailuresList(): { getProperty(): string; getReason(): string }[] }>("check", check);
+    const checkFailures = checked.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() }));
+    return { version: info.getVersion(), schema: schema.getSchema(), checkFailures };
   } finally {
     client.close();
   }
@@ -134,16 +145,17 @@ describe("the plugin archives of npm run plugin-binary", () => {
     }
   });
 
-  it(`the ${HOST} executable, alone in an empty folder with an empty environment, answers GetPluginInfo and GetSchema`, async () => {
+  it(`the ${HOST} executable, alone in an empty folder with an empty environment, answers GetPluginInfo, GetSchema and a Check`, async () => {
     const dir = await extract(built[HOST].archive);
     rmSync(path.join(dir, "LICENSE"));
     // No PATH (so no node), no HOME, nothing beside the executable.
     const plugin = await startPlugin(path.join(dir, EXECUTABLE), [], { cwd: dir, env: {} });
     try {
       expect(Number.isInteger(plugin.port) && plugin.port > 0).toBe(true);
-      const { version, schema } = await pluginInfo(plugin.port);
+      const { version, schema, checkFailures } = await pluginInfo(plugin.port);
       expect(version).toBe(VERSION);
       expect(schema).toBe(readFileSync(path.join(ROOT, "schema.json"), "utf8"));
+      expect(checkFailures).toEqual([{ property: "channel", reason: expect.stringContaining("email") }]);
       expect(plugin.stderr()).toBe("");
     } finally {
       plugin.child.kill();
