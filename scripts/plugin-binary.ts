@@ -28,7 +28,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { cacheRoot } from "./native-plugin";
 import { REPO_ROOT } from "./workspace";
@@ -137,6 +137,18 @@ function cacheDir(...sub: string[]): string {
   return dir;
 }
 
+/** How many builds the cache keeps (each holds two executables and two archives, about 330 MB). */
+const KEEP_BUILDS = 3;
+
+/** Marks build `dir` as just used and removes all but the KEEP_BUILDS most recently used builds. */
+function pruneBuilds(dir: string): void {
+  const now = new Date();
+  utimesSync(dir, now, now);
+  const root = path.dirname(dir);
+  const byUse = readdirSync(root).map((n) => path.join(root, n)).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  for (const old of byUse.slice(KEEP_BUILDS)) rmSync(old, { recursive: true, force: true });
+}
+
 /** The target platform's Node binary at the pinned version: the host's own, else from the npm registry. */
 export async function targetNode(target: Target): Promise<string> {
   const { version, binary } = pinnedNode();
@@ -205,6 +217,7 @@ export async function buildPluginArchives(opts: { targets?: Target[]; outDir?: s
     renameSync(blob + ".partial", blob);
   }
   const blobData = readFileSync(blob);
+  pruneBuilds(blobDir);
 
   const built: PluginArchive[] = [];
   for (const target of targets) {

@@ -163,15 +163,16 @@ describe("the plugin archives of npm run plugin-binary", () => {
     }
   }, 120_000);
 
-  it.skipIf(!hasQemu)("the linux-arm64 executable starts under qemu-aarch64 and answers GetPluginInfo and GetSchema", async () => {
+  it.skipIf(!hasQemu)("the linux-arm64 executable starts under qemu-aarch64 and answers GetPluginInfo, GetSchema and a Check", async () => {
     const dir = await extract(built["linux-arm64"].archive);
     const exe = path.join(dir, EXECUTABLE);
     expect(execFileSync("file", ["-b", exe], { encoding: "utf8" })).toMatch(/ARM aarch64/);
     const plugin = await startPlugin("qemu-aarch64", ["-L", ARM64_SYSROOT, exe], { cwd: dir, env: {} });
     try {
-      const { version, schema } = await pluginInfo(plugin.port);
+      const { version, schema, checkFailures } = await pluginInfo(plugin.port);
       expect(version).toBe(VERSION);
       expect(JSON.parse(schema).name).toBe("notify");
+      expect(checkFailures.map((f) => f.property)).toEqual(["channel"]);
     } finally {
       plugin.child.kill();
       rmSync(dir, { recursive: true, force: true });
@@ -227,7 +228,7 @@ function userEnv(dir: string, mirror: string): Record<string, string> {
     HOME: process.env.HOME ?? dir,
     PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: overrideTo(mirror),
   };
-  delete env.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION;
+  delete env.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION; // REVERT-CHECK
   return env;
 }
 
