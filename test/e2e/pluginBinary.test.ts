@@ -228,7 +228,7 @@ function userEnv(dir: string, mirror: string): Record<string, string> {
     HOME: process.env.HOME ?? dir,
     PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: overrideTo(mirror),
   };
-  delete env.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION; // REVERT-CHECK
+  delete env.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION;
   return env;
 }
 
