@@ -582,7 +582,10 @@ async function main(): Promise<void> {
   const machine = { cpu: os.cpus()[0]?.model ?? "unknown", cores: os.cpus().length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), platform: `${os.platform()} ${os.release()}` };
   const versions = { node: process.version, pulumi: pkg.devDependencies["@pulumi/pulumi"], pulumiCli: path.basename(path.dirname(path.dirname(cli))), pulumiNotify: pkg.version };
   const date = new Date().toISOString();
-  const out = results.map((r) => ({ ...r, machine, versions, date }));
+  // The code measured: docs/benchmarks.md shows it with the figures (`-dirty` when the tree had changes).
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: REPO_ROOT, encoding: "utf8" }).trim();
+  const commit = `${git("rev-parse", "--short", "HEAD")}${git("status", "--porcelain", "--untracked-files=no") ? "-dirty" : ""}`;
+  const out = results.map((r) => ({ ...r, machine, versions, date, commit }));
   mkdirSync(path.join(REPO_ROOT, "bench"), { recursive: true });
   writeFileSync(path.join(REPO_ROOT, "bench/results.json"), JSON.stringify(out, null, 2) + "\n");
   say(`\n${out.length} measurements written to bench/results.json in ${Math.round((Date.now() - started) / 1000)} s on ${machine.cpu} (${machine.cores} cores, ${machine.memoryGiB} GiB), Node ${versions.node}, Pulumi ${versions.pulumi}`);

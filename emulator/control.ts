@@ -5,8 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { EventRecord, IntegrationRecord, JsonObject, MessageRecord, StepRecord, WorkflowRecord } from "./records";
-import { newSubscriber } from "./routes/subscribers";
-import { EMULATOR_ORIGIN } from "./routes/workflows";
+import { EMULATOR_ORIGIN, newSubscriber } from "./shared";
 import type { Store, Tenant } from "./store";
 import { HOSTILE_KINDS, PLANS, type Behaviour, type Faults, type LoggedRequest, type Reply } from "./types";
 import { objectId, slugify } from "./util";

@@ -36,7 +36,7 @@ const LOG_BODY_LIMIT = 64 * 1024;
 const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 
 /** Every API operation the emulator serves, one table per resource. */
-const ROUTES: Route[] = [
+export const ROUTES: readonly Route[] = [
   ...integrationRoutes, ...subscriberRoutes, ...workflowRoutes, ...eventRoutes, ...messageRoutes,
   ...environmentRoutes, ...environmentVariableRoutes,
   ...layoutRoutes, ...topicRoutes,

@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import type * as automation from "@pulumi/pulumi/automation";
 import { existsSync, mkdirSync, symlinkSync } from "node:fs";
 import path from "node:path";
+import { isolateInlineRuns } from "./inlineRuns";
 
 /** The repo root (this file compiles to dist/scripts/). */
 export const REPO_ROOT = path.resolve(__dirname, existsSync(path.resolve(__dirname, "../package.json")) ? ".." : "../..");
@@ -90,6 +91,8 @@ export async function localStack(opts: {
 }): Promise<automation.Stack> {
   // Loaded here so that requiring this module stays cheap for scripts that never run a stack.
   const auto = require("@pulumi/pulumi/automation") as typeof automation;
+  // Every inline run in this process as if it were alone (see scripts/inlineRuns.ts).
+  isolateInlineRuns(require);
   const pulumiCommand = await auto.PulumiCommand.get({ root: path.dirname(path.dirname(pulumiCliPath())), skipVersionCheck: true });
   return auto.LocalWorkspace.createOrSelectStack(
     { projectName: opts.projectName, stackName: opts.stackName, program: opts.program },

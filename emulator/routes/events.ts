@@ -7,11 +7,12 @@ import { enumValues } from "../contract";
 import { notFound, unprocessable, validationFailed } from "../errors";
 import { ParamReader, byCreatedDesc, sameSet } from "../params";
 import type { EventRecord, JobRecord, JsonObject, MessageRecord, SubscriberRecord } from "../records";
+import { newSubscriber } from "../shared";
 import { ofTenant, type Tenant } from "../store";
 import type { RequestContext, Route } from "../types";
 import { objectId } from "../util";
 import { messageChannels } from "./messages";
-import { liveSubscriber, newSubscriber } from "./subscribers";
+import { liveSubscriber } from "./subscribers";
 
 type ContextValue = string | { id: string; data?: JsonObject };
 interface TriggerBody {

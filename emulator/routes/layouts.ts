@@ -8,10 +8,10 @@
 import { HttpError, badRequest, conflict, notFound, validationFailed } from "../errors";
 import { ParamReader } from "../params";
 import type { JsonObject, LayoutRecord, WorkflowRecord } from "../records";
+import { EMULATOR_ORIGIN, liveLayouts } from "../shared";
 import { ofTenant } from "../store";
 import type { RequestContext, Route } from "../types";
 import { objectId } from "../util";
-import { EMULATOR_ORIGIN } from "./workflows";
 
 /**
  * The body a new layout is seeded with: a minimal block-editor document holding the `content`
@@ -50,26 +50,11 @@ function slugName(name: string): string {
   return name.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
 }
 
-/** The live layouts of the caller's environment. */
-function liveLayouts(c: RequestContext): LayoutRecord[] {
-  return ofTenant(c.store.data.layouts, c.tenant).filter((l) => !l.deleted);
-}
-
 /** The live layout by identifier, `_id` or slug (the service's ParseSlugIdPipe), else 404. */
 export function findLayout(c: RequestContext, id: string): LayoutRecord {
   const l = liveLayouts(c).find((x) => x.identifier === id || x._id === id || slugOf(x) === id);
   if (!l) throw notFound(`Layout not found for id ${id} in the environment ${c.tenant.environmentId}`);
   return l;
-}
-
-/**
- * A workflow's email step `layoutId`, resolved by identifier or `_id` (not slug) and normalised
- * to the identifier (libs/application-generic/src/usecases/upsert-workflow/upsert-workflow.usecase.ts).
- */
-export function resolveStepLayoutId(c: RequestContext, id: string): string {
-  const l = liveLayouts(c).find((x) => x.identifier === id || x._id === id);
-  if (!l) throw notFound(`Layout not found for id ${id} in the environment ${c.tenant.environmentId}`);
-  return l.identifier;
 }
 
 function layoutOut(l: LayoutRecord, list = false): JsonObject {

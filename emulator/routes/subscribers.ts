@@ -7,20 +7,11 @@ import { ParamReader } from "../params";
 import type { ChannelEntry, IntegrationRecord, JsonObject, StoredCredentials, SubscriberRecord } from "../records";
 import { ofTenant, type Store, type Tenant } from "../store";
 import type { RequestContext, Route } from "../types";
+import { newSubscriber } from "../shared";
 import { objectId, stableHash } from "../util";
 
 const SEARCH_CAP = 50_000;
 const PROFILE_FIELDS = ["firstName", "lastName", "email", "phone", "avatar", "locale", "timezone", "data"] as const;
-
-/** A new subscriber record from what a caller (or a trigger's `to`, or a seed) gave. */
-export function newSubscriber(input: JsonObject, t: Tenant, createdAt: string): SubscriberRecord {
-  return {
-    _id: objectId(), firstName: null, lastName: null, email: null, phone: null,
-    avatar: null, locale: null, timezone: null, data: null, channels: [], topics: [], isOnline: false, lastOnlineAt: null,
-    __v: 0, ...input, subscriberId: String(input.subscriberId), _organizationId: t.organizationId, _environmentId: t.environmentId,
-    deleted: false, createdAt, updatedAt: createdAt,
-  };
-}
 
 /** The live subscriber with this `subscriberId` in the tenant's environment, if any. */
 export function liveSubscriber(store: Store, t: Tenant, subscriberId: string): SubscriberRecord | undefined {

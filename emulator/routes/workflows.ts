@@ -3,10 +3,10 @@ import { openApiDocument } from "../contract";
 import { badRequest, conflict, notFound, validationFailed } from "../errors";
 import { ParamReader } from "../params";
 import type { JsonObject, StepRecord, WorkflowPreferencesInput, WorkflowRecord } from "../records";
+import { EMULATOR_ORIGIN, resolveStepLayoutId } from "../shared";
 import { ofTenant } from "../store";
 import type { RequestContext, Route } from "../types";
 import { objectId, slugify } from "../util";
-import { resolveStepLayoutId } from "./layouts";
 
 interface StepInput { _id?: string; stepId?: string; name: string; type: string; controlValues?: JsonObject }
 interface WorkflowBody {
@@ -14,9 +14,6 @@ interface WorkflowBody {
   payloadSchema?: JsonObject | null; isTranslationEnabled?: boolean; preferences?: WorkflowPreferencesInput; severity?: string;
   origin?: string; steps: StepInput[];
 }
-
-/** The origin this emulator writes (api.md's spelling; production writes `<service>-cloud`). */
-export const EMULATOR_ORIGIN = "platform-cloud";
 
 const DEFAULT_PREFERENCES = { all: { enabled: true, readOnly: false }, channels: { email: { enabled: true }, sms: { enabled: true }, in_app: { enabled: true }, chat: { enabled: true }, push: { enabled: true } } };
 

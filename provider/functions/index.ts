@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { clientFor, providerSettings, settingsFromConfig, type ConnectionSettings } from "../config";
+import { clientFor, isUnauthorized, providerSettings, settingsFromConfig, UNAUTHORIZED_HINT, type ConnectionSettings } from "../config";
 import { NotifyConfigError } from "../client/errors";
 import { collect, paginateEvents, paginateLayouts, paginateMessages, paginateSubscribers, paginateTopics, paginateWorkflows } from "../client/paginate";
 import {
@@ -62,7 +62,16 @@ type ArgsParam<T> = {} extends T ? [args?: T] : [args: T];
 export function defineFunction<A extends z.ZodObject, R extends z.ZodType>(
   name: string, doc: string, args: A, result: R, run: (args: z.output<A>) => Promise<z.output<R>>, secretResults?: readonly string[],
 ): FunctionDefinition<A, R> {
-  const fn = async (...a: ArgsParam<z.input<A>>) => run(validate(name, args, a[0]));
+  const fn = async (...a: ArgsParam<z.input<A>>) => {
+    const valid = validate(name, args, a[0]);
+    try {
+      return await run(valid);
+    } catch (err) {
+      // A refused key: say where the key comes from (the error keeps its class for callers that branch on it).
+      if (isUnauthorized(err) && err instanceof Error) err.message = `${err.message}. ${UNAUTHORIZED_HINT}`;
+      throw err;
+    }
+  };
   const output = (...a: ArgsParam<InputOf<z.input<A>>>) => {
     const out = pulumi.output(a[0] ?? {}).apply((v) => fn(...([v] as ArgsParam<z.input<A>>)));
     return secretResults?.length ? (pulumi.secret(out) as unknown as pulumi.Output<z.output<R>>) : out;

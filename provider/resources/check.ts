@@ -93,15 +93,40 @@ function editDistance(a: string, b: string): number {
   return dp[b.length]!;
 }
 
+/** `unknown property "k": did you mean "…"? Allowed: …`, for a key not among `allowed`. */
+export function unknownKeyMessage(key: string, allowed: readonly string[]): string {
+  const s = suggest(key, allowed);
+  return `unknown property ${JSON.stringify(key)}${s ? `: did you mean ${JSON.stringify(s)}?` : ""} Allowed: ${allowed.join(", ")}`;
+}
+
 /** Hint for unknown keys: names the closest allowed key. */
 export function unknownKeyHint(allowed: readonly string[]) {
   return (issue: z.core.$ZodIssue): string | undefined => {
     if (issue.code !== "unrecognized_keys") return undefined;
-    return issue.keys.map((k) => {
-      const s = suggest(k, allowed);
-      return `unknown property ${JSON.stringify(k)}${s ? `: did you mean ${JSON.stringify(s)}?` : ""} Allowed: ${allowed.join(", ")}`;
-    }).join("; ");
+    return issue.keys.map((k) => unknownKeyMessage(k, allowed)).join("; ");
   };
+}
+
+/**
+ * The keys an object schema allows at `path` inside `schema` (through optional and array
+ * wrappers), or undefined when the path does not lead to an object schema.
+ */
+export function allowedKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] | undefined {
+  let cur: unknown = schema;
+  const unwrap = () => {
+    for (;;) {
+      const def = (cur as { def?: { type?: string; innerType?: unknown; element?: unknown } }).def;
+      if (def?.type === "optional" || def?.type === "nullable" || def?.type === "default") cur = def.innerType;
+      else return def;
+    }
+  };
+  for (const p of path) {
+    const def = unwrap();
+    if (def?.type === "array" && typeof p === "number") cur = def.element;
+    else if (def?.type === "object" && typeof p === "string") cur = (cur as { shape: Record<string, unknown> }).shape[p];
+    else return undefined;
+  }
+  return unwrap()?.type === "object" ? Object.keys((cur as { shape: Record<string, unknown> }).shape) : undefined;
 }
 
 

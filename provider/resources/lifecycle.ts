@@ -1,12 +1,15 @@
 /** Lifecycle helpers of create, read, update and delete: errors the engine shows, deletes that tolerate gone objects, the inputs a read returns. */
 import { NotifyApiError, NotifyError, isNotFound } from "../client/errors";
+import { isUnauthorized, UNAUTHORIZED_HINT } from "../config";
 
 type Obj = Record<string, unknown>;
 
 /** `Unable to <action>: <cause>` with the cause's own message, for errors the engine shows. */
 export function failure(action: string, err: unknown, hint?: string): Error {
   const cause = err instanceof NotifyError || err instanceof Error ? err.message : String(err);
-  const e = new Error(`Unable to ${action}: ${cause}${hint ? `. ${hint}` : ""}`);
+  // A refused key is the one failure whose fix is outside the program: say where the key comes from.
+  const hints = [hint, err instanceof NotifyApiError && isUnauthorized(err) ? UNAUTHORIZED_HINT : undefined].filter(Boolean);
+  const e = new Error(`Unable to ${action}: ${cause}${hints.map((h) => `. ${h}`).join("")}`);
   if (err instanceof NotifyApiError) (e as Error & { status?: number }).status = err.status;
   return e;
 }

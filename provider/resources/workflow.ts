@@ -15,7 +15,7 @@ import {
   JsonObject, PreferencesInput, SafeString, Severity, SLUG_IDENTIFIER, SLUG_MESSAGE, StepControlValues, WorkflowStepKind,
   type PreferencesInput as PreferencesInputT, type StepInput, type UpdateWorkflowBody, type Workflow as ApiWorkflow,
 } from "../schemas";
-import { checkWith, type CheckFailure } from "./check";
+import { allowedKeysAt, checkWith, unknownKeyMessage, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, type ArgsOf, type StateOf } from "./fields";
@@ -50,9 +50,27 @@ export const WorkflowStepInput = z.strictObject(stepFields).superRefine((step, c
   }
   const r = schema.safeParse(step.controlValues);
   if (!r.success) {
-    for (const issue of r.error.issues) ctx.addIssue({ ...issue, path: ["controlValues", ...issue.path] } as never);
+    for (const issue of r.error.issues) {
+      // A misspelt control gets the closest control of the step's kind, as a misspelt credential does.
+      const allowed = issue.code === "unrecognized_keys" ? allowedKeysAt(schema, issue.path) : undefined;
+      if (issue.code === "unrecognized_keys" && allowed) {
+        for (const key of issue.keys) ctx.addIssue({ code: "custom", path: ["controlValues", ...issue.path], message: unknownKeyMessage(key, allowed) });
+      } else ctx.addIssue({ ...issue, path: ["controlValues", ...issue.path] } as never);
+    }
   }
-}).meta({ id: "WorkflowStep", description: "One step of a workflow, in order." });
+}).meta({ id: "WorkflowStep", description: "One step of a workflow, in order." }) as unknown as z.ZodType<z.output<typeof WorkflowStepShape>, TypedWorkflowStep>;
+
+/** A declared step, as its zod object gives it (control values any JSON object). */
+const WorkflowStepShape = z.strictObject(stepFields);
+/**
+ * A declared step as a program writes it, typed per step kind: `controlValues` are the controls
+ * of that kind (`StepControlValues`), so the compiler refuses a misspelt or foreign control, as
+ * `check` does at run time. Only the static type is narrowed; the schema and the check are the
+ * zod object's.
+ */
+export type TypedWorkflowStep = {
+  [K in keyof typeof StepControlValues]: Omit<z.input<typeof WorkflowStepShape>, "type" | "controlValues"> & { type: K; controlValues?: z.input<(typeof StepControlValues)[K]> };
+}[keyof typeof StepControlValues];
 
 /** A step of a workflow as the service holds it: the declared step plus its ids. */
 export const WorkflowStepOutput = z.object({

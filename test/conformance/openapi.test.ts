@@ -1,6 +1,8 @@
 /**
  * The emulator's response bodies, unwrapped from the envelope, validate against the response
- * schemas of spec/openapi.json (the service's published document, which nobody here wrote).
+ * schemas of spec/openapi.json (the service's published document, which nobody here wrote): for
+ * every route of the emulator's route table (emulator/server.ts's ROUTES), a case below calls it
+ * and validates what it answers; a route without a case fails.
  *
  * Where api.md and openapi.json disagree we follow api.md (the spec we were given):
  * - api.md lists Integration `credentials` as required; production hides them from API-key
@@ -12,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import { componentsAsJsonSchema, openApiDocument, schemaOfOperation } from "../../emulator/contract";
+import { ROUTES } from "../../emulator/server";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 const doc = openApiDocument();
@@ -26,47 +29,184 @@ function validatorFor(relaxed: Record<string, string[]> = {}) {
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats(ajv);
   ajv.addSchema(root, "openapi");
+  const compiled = new Map<string, ReturnType<typeof ajv.compile>>();
   return (method: string, route: string, status: number, body: unknown) => {
-    const responses = doc.paths[route]![method.toLowerCase()]!.responses as Record<string, { content?: Record<string, { schema: unknown }> }>;
-    const validate = ajv.compile(schemaOfOperation(responses[String(status)]!.content!["application/json"]!.schema, "response"));
+    const operation = doc.paths[route]?.[method.toLowerCase()];
+    if (!operation) return [`${method} ${route} is not in openapi.json`];
+    const responses = operation.responses as Record<string, { content?: Record<string, { schema: unknown }> }>;
+    const response = responses[String(status)];
+    if (!response) return [`openapi.json has no ${status} response for ${method} ${route}`];
+    // A response the document gives no content (a 204, an environment's delete): nothing to validate.
+    const schema = response.content?.["application/json"]?.schema;
+    if (!schema) return [];
+    const key = `${method} ${route} ${status}`;
+    const validate = compiled.get(key) ?? ajv.compile(schemaOfOperation(schema, "response"));
+    compiled.set(key, validate);
     return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
   };
 }
 
+/** What a case has: a raw call that validates its answer, and objects made once for the cases to use. */
+interface Ctx {
+  /** Calls `p` (a path of `route`), expects `status`, validates the body against the route's response; returns the body. */
+  call(status: number, p: string, body?: unknown): Promise<any>;
+  /** A raw call, for setting up (no validation). */
+  api: TestEmulator["api"];
+  mode: "production" | "spec";
+  /** Objects made before the cases: an integration, a subscriber, a workflow (triggered once), a layout, a topic. */
+  made: { integrationId: string; workflowId: string; workflowBody: any; notificationId: string };
+}
+
+const WELCOME = { workflowId: "welcome", name: "Welcome", active: true, steps: [{ name: "Chat", type: "chat", controlValues: { body: "hi" } }, { name: "Inbox", type: "in_app", controlValues: { body: "hi" } }] };
+const HTML = "<html><body><div>{{content}}</div></body></html>";
+
+/** One case per route of the emulator, keyed `METHOD path` as the route table writes it. */
+const CASES: Record<string, (c: Ctx) => Promise<unknown>> = {
+  // Integrations
+  "GET /v1/integrations": (c) => c.call(200, "/v1/integrations"),
+  "GET /v1/integrations/active": (c) => c.call(200, "/v1/integrations/active"),
+  "POST /v1/integrations": (c) => c.call(201, "/v1/integrations", { identifier: "sendgrid-case", providerId: "sendgrid", channel: "email", credentials: { apiKey: "k" } }),
+  "PUT /v1/integrations/{integrationId}": (c) => c.call(200, `/v1/integrations/${c.made.integrationId}`, { name: "Slack" }),
+  "DELETE /v1/integrations/{integrationId}": async (c) => {
+    const i = (await c.api("POST", "/v1/integrations", { identifier: "doomed", providerId: "twilio", channel: "sms", credentials: {} })).body;
+    return c.call(200, `/v1/integrations/${i._id}`);
+  },
+  "POST /v1/integrations/{integrationId}/set-primary": (c) => c.call(200, `/v1/integrations/${c.made.integrationId}/set-primary`),
+  // Subscribers and their credentials
+  "POST /v2/subscribers": async (c) => {
+    await c.call(201, "/v2/subscribers", { subscriberId: "bob", email: "b@example.com" });
+    await c.call(201, "/v2/subscribers", { subscriberId: "bob", lastName: "B" });
+    return c.call(409, "/v2/subscribers?failIfExists=true", { subscriberId: "bob" });
+  },
+  "GET /v2/subscribers": (c) => c.call(200, "/v2/subscribers?limit=5"),
+  "GET /v2/subscribers/{subscriberId}": (c) => c.call(200, "/v2/subscribers/alice"),
+  "PATCH /v2/subscribers/{subscriberId}": (c) => c.call(200, "/v2/subscribers/alice", { firstName: "Alice" }),
+  "DELETE /v2/subscribers/{subscriberId}": async (c) => {
+    await c.api("POST", "/v2/subscribers", { subscriberId: "doomed" });
+    return c.call(200, "/v2/subscribers/doomed");
+  },
+  "PUT /v1/subscribers/{subscriberId}/credentials": (c) => c.call(200, "/v1/subscribers/alice/credentials", { providerId: "slack", credentials: { webhookUrl: "https://h.example/x" } }),
+  "PATCH /v1/subscribers/{subscriberId}/credentials": (c) => c.call(200, "/v1/subscribers/alice/credentials", { providerId: "slack", credentials: { webhookUrl: "https://h.example/y" } }),
+  "DELETE /v1/subscribers/{subscriberId}/credentials/{providerId}": async (c) => {
+    await c.api("PUT", "/v1/subscribers/alice/credentials", { providerId: "discord", credentials: { webhookUrl: "https://d.example/x" } });
+    return c.call(204, "/v1/subscribers/alice/credentials/discord");
+  },
+  // Workflows, events, messages
+  "POST /v2/workflows": (c) => c.call(201, "/v2/workflows", { ...WELCOME, workflowId: "welcome-case" }),
+  "GET /v2/workflows": (c) => c.call(200, "/v2/workflows"),
+  "GET /v2/workflows/{workflowId}": (c) => c.call(200, `/v2/workflows/${c.made.workflowId}`),
+  "PUT /v2/workflows/{workflowId}": (c) => c.call(200, `/v2/workflows/${c.made.workflowBody._id}`, {
+    name: "Welcome 2", preferences: {}, origin: "platform-cloud",
+    steps: c.made.workflowBody.steps.map((s: any) => ({ _id: s._id, name: s.name, type: s.type, controlValues: s.controlValues })),
+  }),
+  "DELETE /v2/workflows/{workflowId}": async (c) => {
+    await c.api("POST", "/v2/workflows", { ...WELCOME, workflowId: "doomed" });
+    return c.call(204, "/v2/workflows/doomed");
+  },
+  "POST /v1/events/trigger": (c) => c.call(201, "/v1/events/trigger", { name: c.made.workflowId, to: "alice", payload: {} }),
+  "GET /v1/notifications": (c) => c.call(200, "/v1/notifications"),
+  "GET /v1/notifications/{notificationId}": (c) => c.call(200, `/v1/notifications/${c.made.notificationId}`),
+  "GET /v1/messages": (c) => c.call(200, "/v1/messages"),
+  // Environments and their variables
+  "GET /v1/environments": (c) => c.call(200, "/v1/environments"),
+  "POST /v1/environments": (c) => c.call(201, "/v1/environments", { name: "Staging", color: "#3498db" }),
+  "PUT /v1/environments/{environmentId}": async (c) => {
+    const e = (await c.api("POST", "/v1/environments", { name: "Renamed", color: "#000000" })).body;
+    if (c.mode === "spec") return c.call(200, `/v1/environments/${e._id}`, { color: "#222222" });
+    // Production answers the database's update counters, not the environment the document
+    // describes (apps/api/src/app/environments-v1/usecases/update-environment/update-environment.usecase.ts).
+    const r = await c.api("PUT", `/v1/environments/${e._id}`, { color: "#222222" });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body).sort()).toEqual(["matched", "modified"]);
+  },
+  "DELETE /v1/environments/{environmentId}": async (c) => {
+    const e = (await c.api("POST", "/v1/environments", { name: "Doomed", color: "#000000" })).body;
+    return c.call(200, `/v1/environments/${e._id}`);
+  },
+  "GET /v1/environment-variables": (c) => c.call(200, "/v1/environment-variables"),
+  "POST /v1/environment-variables": (c) => c.call(200, "/v1/environment-variables", { key: "BASE_URL", values: [{ _environmentId: "env_env0", value: "https://x" }] }),
+  "GET /v1/environment-variables/{variableKey}": async (c) => {
+    await c.api("POST", "/v1/environment-variables", { key: "READ_ME" });
+    return c.call(200, "/v1/environment-variables/READ_ME");
+  },
+  "PATCH /v1/environment-variables/{variableKey}": async (c) => {
+    await c.api("POST", "/v1/environment-variables", { key: "PATCH_ME" });
+    return c.call(200, "/v1/environment-variables/PATCH_ME", { isSecret: true });
+  },
+  "DELETE /v1/environment-variables/{variableKey}": async (c) => {
+    await c.api("POST", "/v1/environment-variables", { key: "DOOMED" });
+    return c.call(204, "/v1/environment-variables/DOOMED");
+  },
+  // Layouts
+  "POST /v2/layouts": (c) => c.call(201, "/v2/layouts", { layoutId: "case-layout", name: "Case" }),
+  "GET /v2/layouts": (c) => c.call(200, "/v2/layouts?limit=10"),
+  "GET /v2/layouts/{layoutId}": (c) => c.call(200, "/v2/layouts/base"),
+  "PUT /v2/layouts/{layoutId}": (c) => c.call(200, "/v2/layouts/base", { name: "Base", controlValues: { email: { body: HTML, editorType: "html" } } }),
+  "DELETE /v2/layouts/{layoutId}": async (c) => {
+    await c.api("POST", "/v2/layouts", { layoutId: "doomed", name: "Doomed" });
+    return c.call(204, "/v2/layouts/doomed");
+  },
+  // Topics and their subscriptions
+  "POST /v2/topics": (c) => c.call(201, "/v2/topics", { key: "case-topic", name: "Case" }),
+  "GET /v2/topics": (c) => c.call(200, "/v2/topics?limit=10"),
+  "GET /v2/topics/{topicKey}": (c) => c.call(200, "/v2/topics/news"),
+  "PATCH /v2/topics/{topicKey}": (c) => c.call(200, "/v2/topics/news", { name: "News" }),
+  "DELETE /v2/topics/{topicKey}": async (c) => {
+    await c.api("POST", "/v2/topics", { key: "doomed", name: "Doomed" });
+    return c.call(200, "/v2/topics/doomed");
+  },
+  "POST /v2/topics/{topicKey}/subscriptions": (c) => c.call(201, "/v2/topics/news/subscriptions", { subscriptions: ["alice"] }),
+  "GET /v2/topics/{topicKey}/subscriptions": (c) => c.call(200, "/v2/topics/news/subscriptions?limit=10"),
+  "DELETE /v2/topics/{topicKey}/subscriptions": async (c) => {
+    await c.api("POST", "/v2/topics/news/subscriptions", { subscriptions: ["carol"] });
+    return c.call(200, "/v2/topics/news/subscriptions", { subscriptions: ["carol"] });
+  },
+};
+
+const routeKey = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
+
+it("every case is a route of the emulator", () => {
+  expect(Object.keys(CASES).filter((k) => !ROUTES.some((r) => routeKey(r) === k))).toEqual([]);
+});
+
 describe.each(["production", "spec"] as const)("emulator responses conform to openapi.json in %s mode", (mode) => {
   let emu: TestEmulator;
+  let made: Ctx["made"];
   const check = validatorFor(mode === "production" ? { IntegrationResponseDto: ["credentials"] } : {});
-  const call = async (method: string, route: string, p: string, status: number, body?: unknown) => {
-    const r = await emu.api(method, p, body);
-    expect(r.status, JSON.stringify(r.body)).toBe(status);
-    expect(check(method, route, status, r.body)).toEqual([]);
-    return r.body;
-  };
 
-  beforeAll(async () => { emu = await startTestEmulator({ mode }); });
-  afterAll(async () => { await emu.close(); });
+  beforeAll(async () => {
+    emu = await startTestEmulator({ mode });
+    const ok = async (method: string, p: string, body?: unknown) => {
+      const r = await emu.api(method, p, body);
+      if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${JSON.stringify(r.body)}`);
+      return r.body;
+    };
+    await ok("POST", "/__emulator/behaviour", { plan: null });
+    const integration = await ok("POST", "/v1/integrations", { identifier: "slack-main", providerId: "slack", channel: "chat", active: true, credentials: {} });
+    await ok("POST", "/v2/subscribers", { subscriberId: "alice", email: "a@example.com" });
+    await ok("POST", "/v2/subscribers", { subscriberId: "carol" });
+    const workflow = await ok("POST", "/v2/workflows", WELCOME);
+    await ok("POST", "/v1/events/trigger", { name: WELCOME.workflowId, to: "alice", payload: {} });
+    const events = await ok("GET", "/v1/notifications");
+    await ok("POST", "/v2/layouts", { layoutId: "base", name: "Base" });
+    await ok("POST", "/v2/topics", { key: "news", name: "News" });
+    made = { integrationId: integration._id, workflowId: WELCOME.workflowId, workflowBody: workflow, notificationId: events.data[0]._id };
+  });
+  afterAll(async () => { await emu?.close(); });
 
-  it("every operation's body validates", async () => {
-    const i = await call("POST", "/v1/integrations", "/v1/integrations", 201, { identifier: "slack-main", providerId: "slack", channel: "chat", active: true, credentials: {} });
-    await call("GET", "/v1/integrations", "/v1/integrations", 200);
-    await call("PUT", "/v1/integrations/{integrationId}", `/v1/integrations/${i._id}`, 200, { name: "Slack" });
-    await call("GET", "/v1/integrations/active", "/v1/integrations/active", 200);
-    await call("POST", "/v1/integrations/{integrationId}/set-primary", `/v1/integrations/${i._id}/set-primary`, 200);
-    await call("POST", "/v2/subscribers", "/v2/subscribers", 201, { subscriberId: "alice", email: "a@example.com" });
-    await call("POST", "/v2/subscribers", "/v2/subscribers", 201, { subscriberId: "alice", lastName: "A" });
-    await call("POST", "/v2/subscribers", "/v2/subscribers?failIfExists=true", 409, { subscriberId: "alice" });
-    await call("PATCH", "/v2/subscribers/{subscriberId}", "/v2/subscribers/alice", 200, { firstName: "Alice" });
-    await call("GET", "/v2/subscribers/{subscriberId}", "/v2/subscribers/alice", 200);
-    await call("GET", "/v2/subscribers", "/v2/subscribers?limit=5", 200);
-    await call("PUT", "/v1/subscribers/{subscriberId}/credentials", "/v1/subscribers/alice/credentials", 200, { providerId: "slack", credentials: { webhookUrl: "https://h.example/x" } });
-    const w = await call("POST", "/v2/workflows", "/v2/workflows", 201, { workflowId: "welcome", name: "Welcome", active: true, steps: [{ name: "Chat", type: "chat", controlValues: { body: "hi" } }, { name: "Inbox", type: "in_app", controlValues: { body: "hi" } }] });
-    await call("GET", "/v2/workflows", "/v2/workflows", 200);
-    await call("GET", "/v2/workflows/{workflowId}", "/v2/workflows/welcome", 200);
-    await call("PUT", "/v2/workflows/{workflowId}", `/v2/workflows/${w._id}`, 200, { name: "Welcome 2", steps: w.steps.map((s: any) => ({ _id: s._id, name: s.name, type: s.type, controlValues: s.controlValues })), preferences: {}, origin: "platform-cloud" });
-    await call("POST", "/v1/events/trigger", "/v1/events/trigger", 201, { name: "welcome", to: "alice", payload: {} });
-    await call("GET", "/v1/messages", "/v1/messages", 200);
-    const events = await call("GET", "/v1/notifications", "/v1/notifications", 200);
-    await call("GET", "/v1/notifications/{notificationId}", `/v1/notifications/${events.data[0]._id}`, 200);
-    await call("DELETE", "/v1/integrations/{integrationId}", `/v1/integrations/${i._id}`, 200);
+  it.each(ROUTES.map((r) => [r.method, r.path] as const))("%s %s: its body validates", async (method, route) => {
+    const run = CASES[`${method} ${route}`];
+    expect(run, `no case for ${method} ${route}: add one to CASES`).toBeDefined();
+    await run!({
+      mode,
+      api: (...a) => emu.api(...a),
+      made,
+      call: async (status, p, body) => {
+        const r = await emu.api(method, p, body);
+        expect(r.status, JSON.stringify(r.body)).toBe(status);
+        expect(check(method, route, status, r.body)).toEqual([]);
+        return r.body;
+      },
+    });
   });
 });

@@ -20,6 +20,8 @@ it("the demo creates the stack, shows the hand-made drift, restores it and sums 
     expect(code, out.slice(-3000)).toBe(0);
     expect(out).toMatch(/▶ emulator listening on http:\/\/127\.0\.0\.1:\d+/);
     expect(out).toMatch(/▶ created \d+ resources/);
+    // The count of the up and the summary's agree (neither counts the stack itself).
+    expect(/▶ created (\d+) resources/.exec(out)?.[1]).toBe(/resources managed: (\d+)/.exec(out)?.[1]);
     expect(out).toContain("drift found in: sendgrid, welcome");
     expect(out).toContain("the next preview shows no changes");
     expect(out).toContain("pulumi config set --secret notify:apiKey");

@@ -10,10 +10,11 @@
  * environment. There is no Go language host; the inline program runs in the built binary. Skipped,
  * saying so, when go is not on PATH.
  */
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { runs, toolchain } from "../helpers/toolchain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { cliEnv, cliPath, ROOT } from "../helpers/pulumi";
@@ -31,8 +32,7 @@ const DRIFTED_KEY = "SG.drifted-by-hand-key";
 const SECRETS = [SENDGRID_KEY, SLACK_HOOK, SECOND_SENDGRID_KEY, SECOND_API_KEY, API_KEY, DRIFTED_KEY];
 const PROGRAM_DIR = path.join(ROOT, "test/e2e/go");
 
-const hasGo = spawnSync("go", ["version"], { stdio: "ignore" }).status === 0;
-if (!hasGo) process.stderr.write("test/e2e/go.test.ts: skipped, go is not on PATH (the inline program is built with it)\n");
+const hasGo = toolchain("test/e2e/go.test.ts", runs("go", ["version"]), "go is not on PATH (the inline program is built with it)");
 
 type Op = "up" | "up-refresh" | "preview" | "preview-refresh" | "destroy";
 type Diffs = Record<string, { op: string; diffs: string[] | null; detailed: Record<string, string> }>;

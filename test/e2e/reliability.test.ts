@@ -219,6 +219,7 @@ describe("transport", () => {
       await ts.stack.setConfig("notify:requestTimeoutMs", { value: "500" });
       const second = await ts.stack.up().then(() => undefined, (e: Error) => e);
       // Allowed now: it gets as far as resolving the (nonexistent) host.
+      expect(second, "the second up should fail at the unreachable host").toBeInstanceOf(Error);
       expect(String(second?.message)).not.toMatch(/allowInsecureHttp/);
       expect(String(second?.message)).toMatch(/notify\.invalid|ENOTFOUND|EAI_AGAIN|connect/i);
     } finally {

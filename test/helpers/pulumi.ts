@@ -116,15 +116,3 @@ export async function previewDiffs(stack: automation.Stack, opts: automation.Pre
   });
   return { res, diffs };
 }
-
-/**
- * The Node.js SDK's race between inline runs in one process, as seen here: after a preview that
- * fails fast (bad input), a following run of the same process now and then fails at once with
- * "One or more errors occurred: 14 UNAVAILABLE: No connection established" from the SDK's
- * `setRootResource` call to the engine (the Automation API's language server collects every
- * unhandled rejection of the process while a run is active), or finishes without the resource its
- * program declared. test/e2e/badInput.test.ts, which runs 170 failing previews in one process,
- * met it in 2 to 5 of them per run, on a quiet machine too; a pause between runs did not help. Its
- * rows are retried, and vitest.config.mts ignores the stray rejection when it is exactly this one.
- */
-export const SDK_RUN_RACE = /14 UNAVAILABLE: No connection established/;

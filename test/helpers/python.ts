@@ -3,19 +3,21 @@
  * from PyPI at the pinned version, sdk/python installed) and one operation of a script run with
  * the settings of test/e2e/python/driver.py on stdin.
  */
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { stringify } from "yaml";
 import { cliEnv, cliPath, makeProjectDir, ROOT } from "./pulumi";
 import { stateDir } from "../../scripts/workspace";
 import { PLUGINS } from "./native";
+import { runs, toolchain } from "./toolchain";
 
-/** Whether python3 with the venv module is on PATH; says on stderr that `file` skips when not. */
+/**
+ * Whether python3 with the venv module is on PATH; says on stderr that `file` skips when not, or
+ * with CI=true fails it (test/helpers/toolchain.ts).
+ */
 export function hasPython(file: string): boolean {
-  const ok = spawnSync("python3", ["-c", "import venv"], { stdio: "ignore" }).status === 0;
-  if (!ok) process.stderr.write(`${file}: skipped, python3 with the venv module is not on PATH\n`);
-  return ok;
+  return toolchain(file, runs("python3", ["-c", "import venv"]), "python3 with the venv module is not on PATH");
 }
 
 /** The venv's python (made on first use). */

@@ -11,7 +11,8 @@ type Obj = Record<string, unknown>;
 /** One resource of a random stack, as the program declares it. */
 export interface Declared {
   name: string;
-  kind: "Integration" | "Workflow" | "SubscriberCredentials" | "Environment" | "EnvironmentVariable" | "Layout" | "Topic";
+  /** The name of its table in RESOURCE_TABLES; each has its edits below (test/unit/property/handEdits.test.ts checks). */
+  kind: string;
   inputs: Obj;
 }
 
@@ -105,7 +106,7 @@ export function fieldEdits(r: Declared, mode: "production" | "spec"): Edit[] {
     const outsider = TOPIC_SUBSCRIBERS.find((x) => !subs.includes(x));
     if (outsider) add("subscribers", `${outsider} subscribed`, () => (emu, id) => ok(emu.api("POST", `${key(id)}/subscriptions`, { subscriptions: [outsider] }), "subscribe"));
     else add("subscribers", `${subs[0]} unsubscribed`, () => (emu, id) => ok(emu.api("DELETE", `${key(id)}/subscriptions`, { subscriptions: [subs[0]] }), "unsubscribe"));
-  } else {
+  } else if (r.kind === "SubscriberCredentials") {
     const creds = i.credentials as Obj;
     add("credentials", Array.isArray(creds.deviceTokens) ? "one more device token" : "webhook replaced", () => async (emu) => {
       const next = Array.isArray(creds.deviceTokens) ? { deviceTokens: [...(creds.deviceTokens as string[]), "edited-by-hand"] } : { ...creds, webhookUrl: "https://hooks.example.com/edited-by-hand" };
@@ -113,22 +114,26 @@ export function fieldEdits(r: Declared, mode: "production" | "spec"): Edit[] {
         providerId: i.providerId, integrationIdentifier: i.integrationIdentifier, credentials: next,
       }), "put credentials");
     });
+  } else {
+    throw new Error(`no hand edits for resource kind ${r.kind}`);
   }
   return edits;
 }
 
+/** Per resource kind, the request that deletes its object (id: the resource's id in state). */
+const DELETE_PATHS: Record<string, (r: Declared, id: string) => string> = {
+  Integration: (_r, id) => `/v1/integrations/${id}`,
+  Workflow: (_r, id) => `/v2/workflows/${id}`,
+  Environment: (_r, id) => `/v1/environments/${id}`,
+  EnvironmentVariable: (_r, id) => `/v1/environment-variables/${encodeURIComponent(id)}`,
+  Layout: (_r, id) => `/v2/layouts/${encodeURIComponent(id)}`,
+  Topic: (_r, id) => `/v2/topics/${encodeURIComponent(id)}`,
+  SubscriberCredentials: (r) => `/v1/subscribers/${encodeURIComponent(String(r.inputs.subscriberId))}/credentials/${String(r.inputs.providerId)}`,
+};
+
 /** Deleting the object behind the engine's back. */
 export function deletion(r: Declared): Edit {
-  return {
-    resource: r.name, description: `${r.name} deleted`,
-    apply: async (emu, id) => {
-      if (r.kind === "Integration") await ok(emu.api("DELETE", `/v1/integrations/${id}`), "delete integration");
-      else if (r.kind === "Workflow") await ok(emu.api("DELETE", `/v2/workflows/${id}`), "delete workflow");
-      else if (r.kind === "Environment") await ok(emu.api("DELETE", `/v1/environments/${id}`), "delete environment");
-      else if (r.kind === "EnvironmentVariable") await ok(emu.api("DELETE", `/v1/environment-variables/${encodeURIComponent(id)}`), "delete variable");
-      else if (r.kind === "Layout") await ok(emu.api("DELETE", `/v2/layouts/${encodeURIComponent(id)}`), "delete layout");
-      else if (r.kind === "Topic") await ok(emu.api("DELETE", `/v2/topics/${encodeURIComponent(id)}`), "delete topic");
-      else await ok(emu.api("DELETE", `/v1/subscribers/${encodeURIComponent(String(r.inputs.subscriberId))}/credentials/${String(r.inputs.providerId)}`), "delete credentials");
-    },
-  };
+  const path = DELETE_PATHS[r.kind];
+  if (!path) throw new Error(`no hand deletion for resource kind ${r.kind}`);
+  return { resource: r.name, description: `${r.name} deleted`, apply: async (emu, id) => void (await ok(emu.api("DELETE", path(r, id)), `delete ${r.kind}`)) };
 }

@@ -18,6 +18,18 @@ const w = new Workflow("w", { workflowId: "w", name: "W", steps: [{ name: "a", t
 const st: pulumi.Output<{ stepId: string; databaseId: string }[]> = w.steps;
 // @ts-expect-error step type
 new Workflow("w2", { workflowId: "w", name: "W", steps: [{ name: "a", type: "inapp" }] });
+// Control values are typed per step kind: each kind's own controls compile.
+new Workflow("w3", { workflowId: "w", name: "W", steps: [
+  { name: "e", type: "email", controlValues: { subject: "s", body: "b", editorType: "html" } },
+  { name: "d", type: "delay", controlValues: { type: "regular", amount: 1, unit: "hours" } },
+  { name: "h", type: "http_request", controlValues: { method: "POST", url: "https://example.com", continueOnFailure: true } },
+] });
+// @ts-expect-error a misspelt control of an email step
+new Workflow("w4", { workflowId: "w", name: "W", steps: [{ name: "e", type: "email", controlValues: { subjet: "s", body: "b" } }] });
+// (A control of another kind, such as an email subject on a chat step, is refused by check only:
+// the step's type is a pulumi.Input, which the compiler does not narrow the union on.)
+// @ts-expect-error a control's value of the wrong type
+new Workflow("w6", { workflowId: "w", name: "W", steps: [{ name: "d", type: "delay", controlValues: { amount: "one", unit: "hours" } }] });
 new SubscriberCredentials("c", { subscriberId: "s", providerId: "slack", credentials: { webhookUrl: "https://x" } });
 void getSubscribers();
 // @ts-expect-error subscriberId required

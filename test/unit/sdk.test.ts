@@ -2,7 +2,7 @@
  * The committed SDKs sdk/python and sdk/go are what `npm run gen-sdk` writes from the committed
  * schema.json: regenerated into a temp directory, every file compared. Needs Go (the generator,
  * scripts/gen-sdk, is built with it on first use, from the Go module cache or proxy); without Go
- * on PATH the test is skipped, saying so.
+ * on PATH the test is skipped, saying so (with CI=true it fails instead).
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -11,11 +11,11 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateSdks } from "../../scripts/gen-sdk";
 import { PLUGIN_DOWNLOAD_URL } from "../../scripts/schema";
+import { runs, toolchain } from "../helpers/toolchain";
 
 const ROOT = path.resolve(__dirname, "../..");
 const LANGUAGES = ["python", "go"] as const;
-const hasGo = spawnSync("go", ["version"], { stdio: "ignore" }).status === 0;
-if (!hasGo) process.stderr.write("test/unit/sdk.test.ts: skipped, Go is not on PATH (the SDK generator is built with Go)\n");
+const hasGo = toolchain("test/unit/sdk.test.ts", runs("go", ["version"]), "Go is not on PATH (the SDK generator is built with Go)");
 
 /** Every file under `dir`, as paths relative to it with `/` separators, sorted. */
 function files(dir: string, sub = ""): string[] {

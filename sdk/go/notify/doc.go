@@ -1,2 +1,2 @@
-// Pulumi provider for a notification delivery service (integrations, workflows, subscriber credentials), with a local emulator of the service
+// Pulumi provider for a notification delivery service (integrations, workflows, environments, layouts, topics and more), with a local emulator of the service
 package notify
