@@ -21,8 +21,19 @@ type Spec = Json;
 const PKG = "notify";
 const tok = (name: string) => `${PKG}:index:${name}`;
 const ANY: Spec = { $ref: "pulumi.json#/Any" };
+/** The project's repository (its Go module path, and where its releases are published). */
+export const REPOSITORY = "github.com/pulumi-notify/pulumi-notify";
 /** Module path of the generated Go SDK (sdk/go of this repository). */
-export const GO_MODULE = "github.com/pulumi-notify/pulumi-notify/sdk/go";
+export const GO_MODULE = `${REPOSITORY}/sdk/go`;
+/**
+ * Where the engine downloads the plugin from: the base URL of the archives that
+ * `npm run plugin-binary` builds (pulumi-resource-notify-v<version>-<os>-<arch>.tar.gz), the
+ * project's GitHub release of each version. The engine replaces `${VERSION}` with the version
+ * without its `v` (and `${NAME}`, `${OS}`, `${ARCH}`) and appends the archive's name
+ * (pulumi/pulumi sdk/go/common/workspace/plugins.go, interpolateURL, httpSource.Download). A private
+ * mirror overrides it with PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES (docs/python-go.md).
+ */
+export const PLUGIN_DOWNLOAD_URL = `https://${REPOSITORY}/releases/download/v\${VERSION}`;
 
 /**
  * npm name of the generated TypeScript SDK of the native plugin (sdk/nodejs). Not `pulumi-notify`,
@@ -189,6 +200,10 @@ export function buildSchema(): Json {
     description: pkg.description,
     keywords: ["pulumi", "notify", "notifications", "category/utility"],
     license: pkg.license,
+    repository: `https://${REPOSITORY}`,
+    // Written into each SDK (Python's pulumi-plugin.json, Go's pulumi-plugin.json and its
+    // resource registrations), so the engine installs the plugin on first use.
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     // supportPack: SDKs carry the schema's version (pulumi-plugin.json, pyproject.toml, the Go
     // package's version) and the Go SDK is a module of its own, sdk/go/go.mod.
     meta: { moduleFormat: "(.*)", supportPack: true },

@@ -53,7 +53,7 @@ export function getVersion(): string {
 
 /** @internal */
 export function resourceOptsDefaults(): any {
-    return { version: getVersion() };
+    return { version: getVersion(), pluginDownloadURL: "https://github.com/pulumi-notify/pulumi-notify/releases/download/v${VERSION}" };
 }
 
 /** @internal */

@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { generateSdks } from "../../scripts/gen-sdk";
 import { buildNodejsSdk, linkNodejsSdk, nodejsSdkName } from "../../scripts/nodejs-sdk";
 import { linkProjectDir } from "../../scripts/workspace";
+import { PLUGIN_DOWNLOAD_URL } from "../../scripts/schema";
 import { runs, toolchain } from "../helpers/toolchain";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -70,15 +71,16 @@ describe.skipIf(!hasGo)("the committed SDKs (sdk/python, sdk/go, sdk/nodejs)", (
     ]);
   });
 
-  it("the Go SDK is the module of the schema's language section, and the Python package pulumi_notify of the schema's version", () => {
-    const schema = JSON.parse(readFileSync(path.join(ROOT, "schema.json"), "utf8")) as { version: string; language: { go: { importBasePath: string } } };
+  it("the Go SDK is the module of the schema's language section, and the Python package pulumi_notify of the schema's version; both name where the engine downloads the plugin", () => {
+    const schema = JSON.parse(readFileSync(path.join(ROOT, "schema.json"), "utf8")) as { version: string; pluginDownloadURL: string; language: { go: { importBasePath: string } } };
+    expect(schema.pluginDownloadURL).toBe(PLUGIN_DOWNLOAD_URL);
     const gomod = readFileSync(path.join(ROOT, "sdk/go/go.mod"), "utf8");
     expect(gomod).toContain(`module ${path.posix.dirname(schema.language.go.importBasePath)}\n`);
     const pyproject = readFileSync(path.join(ROOT, "sdk/python/pyproject.toml"), "utf8");
     expect(pyproject).toMatch(/name = "pulumi_notify"/);
     expect(pyproject).toContain(`version = "${schema.version}"`);
     for (const plugin of ["sdk/go/notify/pulumi-plugin.json", "sdk/python/pulumi_notify/pulumi-plugin.json"]) {
-      expect(JSON.parse(readFileSync(path.join(ROOT, plugin), "utf8"))).toMatchObject({ resource: true, name: "notify", version: schema.version });
+      expect(JSON.parse(readFileSync(path.join(ROOT, plugin), "utf8"))).toEqual({ resource: true, name: "notify", version: schema.version, server: schema.pluginDownloadURL });
     }
   });
 });
