@@ -94,14 +94,14 @@ describe("the TypeScript SDK of the native plugin (sdk/nodejs)", () => {
     expect(r.status).toBe(0);
   });
 
-  it("is the npm package @pulumi-notify/native of the schema's version, asking the engine for the notify plugin of that version", () => {
-    const schema = JSON.parse(readFileSync(path.join(ROOT, "schema.json"), "utf8")) as { version: string; language: { nodejs: { packageName: string } } };
+  it("is the npm package @pulumi-notify/native of the schema's version, asking the engine for the notify plugin of that version from where the schema says", () => {
+    const schema = JSON.parse(readFileSync(path.join(ROOT, "schema.json"), "utf8")) as { version: string; pluginDownloadURL: string; language: { nodejs: { packageName: string } } };
     const pkg = JSON.parse(readFileSync(path.join(ROOT, "sdk/nodejs/package.json"), "utf8")) as { name: string; version: string; pulumi: object };
     // Not the dynamic package's name: a program may depend on both.
     expect(nodejsSdkName()).toBe(schema.language.nodejs.packageName);
     expect(pkg.name).not.toBe(JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).name);
     expect(pkg.version).toBe(schema.version);
-    expect(pkg.pulumi).toEqual({ resource: true, name: "notify", version: schema.version });
+    expect(pkg.pulumi).toEqual({ resource: true, name: "notify", version: schema.version, server: schema.pluginDownloadURL });
   });
 
   it("a program importing it by name type-checks, and a wrong argument is a type error", () => {
