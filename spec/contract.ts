@@ -646,7 +646,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /** @description Optional payload for the job */
-            payload?: Record<string, never>;
+            payload?: Record<string, unknown>;
             providerId: components["schemas"]["ProvidersIdEnum"];
             /** @description Status of the job */
             status: string;
@@ -709,13 +709,13 @@ export interface components {
             /** @description Whether the step is active or not */
             active: boolean;
             /** @description Reply callback settings */
-            replyCallback?: Record<string, never>;
+            replyCallback?: Record<string, unknown>;
             /** @description Control variables */
-            controlVariables?: Record<string, never>;
+            controlVariables?: Record<string, unknown>;
             /** @description Metadata for the workflow step */
-            metadata?: Record<string, never>;
+            metadata?: Record<string, unknown>;
             /** @description Step issues */
-            issues?: Record<string, never>;
+            issues?: Record<string, unknown>;
             /** @description Filter criteria for the step */
             filters: components["schemas"]["StepFilterDto"][];
             /** @description Optional template for the step */
@@ -988,7 +988,7 @@ export interface components {
              * @description Value that failed validation
              * @example xx xx xx
              */
-            value?: (string | null) | number | boolean | Record<string, never> | ((string | null) | number | boolean | {
+            value?: (string | null) | number | boolean | Record<string, unknown> | ((string | null) | number | boolean | {
                 [key: string]: unknown;
             })[];
         };
@@ -1057,7 +1057,7 @@ export interface components {
             /** @description Conditions for the integration */
             conditions?: components["schemas"]["StepFilterDto"][];
             /** @description Configurations for the integration */
-            configurations?: Record<string, never>;
+            configurations?: Record<string, unknown>;
         };
         CreateLayoutDto: {
             /** @description Unique identifier for the layout */
@@ -1249,7 +1249,7 @@ export interface components {
             clientId?: string;
             requireTls?: boolean;
             ignoreTls?: boolean;
-            tlsOptions?: Record<string, never>;
+            tlsOptions?: Record<string, unknown>;
             baseUrl?: string;
             webhookUrl?: string;
             redirectUrl?: string;
@@ -1956,7 +1956,7 @@ export interface components {
              * @description Value that failed validation
              * @example xx xx xx
              */
-            message?: (string | null) | number | boolean | (Record<string, never> | null) | ((string | null) | number | boolean | {
+            message?: (string | null) | number | boolean | (Record<string, unknown> | null) | ((string | null) | number | boolean | {
                 [key: string]: unknown;
             })[];
             /**
@@ -2523,8 +2523,8 @@ export interface components {
          * @enum {string}
          */
         MessageStatusEnum: "sent" | "error" | "warning";
-        MessageTemplate: Record<string, never>;
-        MessageTemplateDto: Record<string, never>;
+        MessageTemplate: Record<string, unknown>;
+        MessageTemplateDto: Record<string, unknown>;
         MessagesResponseDto: {
             /** @description Total number of messages available */
             totalCount?: number;
@@ -2707,7 +2707,7 @@ export interface components {
              *       "age": 25
              *     }
              */
-            value?: (string | null) | number | boolean | (Record<string, never> | null) | ((string | null) | number | boolean | {
+            value?: (string | null) | number | boolean | (Record<string, unknown> | null) | ((string | null) | number | boolean | {
                 [key: string]: unknown;
             })[];
             /**
@@ -2736,7 +2736,7 @@ export interface components {
              * @description Value that failed validation
              * @example xx xx xx
              */
-            message?: (string | null) | number | boolean | (Record<string, never> | null) | ((string | null) | number | boolean | {
+            message?: (string | null) | number | boolean | (Record<string, unknown> | null) | ((string | null) | number | boolean | {
                 [key: string]: unknown;
             })[];
             /**
@@ -2791,7 +2791,7 @@ export interface components {
              *       ]
              *     }
              */
-            schema?: Record<string, never>;
+            schema?: Record<string, unknown>;
         };
         PreferencesRequestDto: {
             /** @description User workflow preferences */
@@ -2942,7 +2942,7 @@ export interface components {
          * @enum {string}
          */
         ResourceTypeEnum: "REGULAR" | "ECHO" | "BRIDGE";
-        RuntimeIssueDto: Record<string, never>;
+        RuntimeIssueDto: Record<string, unknown>;
         /**
          * @description Severity of the workflow
          * @enum {string}
@@ -3416,7 +3416,7 @@ export interface components {
         TenantPayloadDto: {
             identifier?: string;
             name?: string;
-            data?: Record<string, never>;
+            data?: Record<string, unknown>;
         };
         /**
          * @description Text alignment for the email block
@@ -3736,7 +3736,7 @@ export interface components {
             transactionId?: string;
             /** @description Link to the activity feed for this trigger event */
             activityFeedLink?: string;
-            jobData?: Record<string, never>;
+            jobData?: Record<string, unknown>;
         };
         TriggerOverrides: {
             /**
@@ -3873,7 +3873,7 @@ export interface components {
             check?: boolean;
             conditions?: components["schemas"]["StepFilterDto"][];
             /** @description Configurations for the integration */
-            configurations?: Record<string, never>;
+            configurations?: Record<string, unknown>;
         };
         UpdateLayoutDto: {
             /** @description Name of the layout */
@@ -3962,7 +3962,7 @@ export interface components {
              * @description Value that failed validation
              * @example xx xx xx
              */
-            message?: (string | null) | number | boolean | (Record<string, never> | null) | ((string | null) | number | boolean | {
+            message?: (string | null) | number | boolean | (Record<string, unknown> | null) | ((string | null) | number | boolean | {
                 [key: string]: unknown;
             })[];
             /**
@@ -4070,7 +4070,7 @@ export interface components {
              *       "priority": "high"
              *     }
              */
-            data?: Record<string, never>;
+            data?: Record<string, unknown>;
             severity: components["schemas"]["SeverityLevelEnum"];
         };
         WorkflowListResponseDto: {
@@ -4191,8 +4191,8 @@ export interface components {
             deletedAt: string;
             deletedBy: string;
             notificationGroup?: components["schemas"]["NotificationGroup"];
-            data?: Record<string, never>;
-            workflowIntegrationStatus?: Record<string, never>;
+            data?: Record<string, unknown>;
+            workflowIntegrationStatus?: Record<string, unknown>;
         };
         WorkflowResponseDto: {
             /** @description Name of the workflow */
