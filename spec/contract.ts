@@ -1068,7 +1068,7 @@ export interface components {
              * @description Enable or disable translations for this layout
              * @default false
              */
-            isTranslationEnabled: boolean;
+            isTranslationEnabled?: boolean;
             __source?: components["schemas"]["LayoutCreationSourceEnum"];
         };
         CreateSubscriberRequestDto: {
@@ -1208,7 +1208,7 @@ export interface components {
              * @description Whether the workflow is active
              * @default false
              */
-            active: boolean;
+            active?: boolean;
             /** @description Enable or disable payload schema validation */
             validatePayload?: boolean;
             /** @description The payload JSON Schema for the workflow */
@@ -1219,7 +1219,7 @@ export interface components {
              * @description Enable or disable translations for this workflow
              * @default false
              */
-            isTranslationEnabled: boolean;
+            isTranslationEnabled?: boolean;
             /** @description Unique identifier for the workflow */
             workflowId: string;
             /** @description Steps of the workflow */
@@ -1797,12 +1797,12 @@ export interface components {
              * @default block
              * @enum {string}
              */
-            editorType: "block" | "html";
+            editorType?: "block" | "html";
             /**
              * @description Disable sanitization of the output.
              * @default false
              */
-            disableOutputSanitization: boolean;
+            disableOutputSanitization?: boolean;
             /** @description Layout ID to use for the email. Null means no layout, undefined means default layout. */
             layoutId?: string | null;
         };
@@ -2179,7 +2179,7 @@ export interface components {
              * @description Disable sanitization of the output.
              * @default false
              */
-            disableOutputSanitization: boolean;
+            disableOutputSanitization?: boolean;
             /** @description Additional data payload for the step. */
             data?: {
                 [key: string]: unknown;
@@ -3480,7 +3480,7 @@ export interface components {
              * @description The maximum number of executions allowed within the window. Defaults to 1.
              * @default 1
              */
-            threshold: number;
+            threshold?: number;
             /** @description Optional key for grouping throttle rules. If not provided, defaults to workflow and subscriber combination. */
             throttleKey?: string;
         };
@@ -3882,7 +3882,7 @@ export interface components {
              * @description Enable or disable translations for this layout
              * @default false
              */
-            isTranslationEnabled: boolean;
+            isTranslationEnabled?: boolean;
             /** @description Control values for the layout. Omit to leave unchanged, or set to null to clear stored control values. */
             controlValues?: components["schemas"]["LayoutControlValuesDto"] | null;
         };
@@ -3911,7 +3911,7 @@ export interface components {
              * @description Whether the workflow is active
              * @default false
              */
-            active: boolean;
+            active?: boolean;
             /** @description Enable or disable payload schema validation */
             validatePayload?: boolean;
             /** @description The payload JSON Schema for the workflow */
@@ -3922,7 +3922,7 @@ export interface components {
              * @description Enable or disable translations for this workflow
              * @default false
              */
-            isTranslationEnabled: boolean;
+            isTranslationEnabled?: boolean;
             /** @description Workflow ID (allowed only for code-first workflows) */
             workflowId?: string;
             /** @description Steps of the workflow */
@@ -4205,7 +4205,7 @@ export interface components {
              * @description Whether the workflow is active
              * @default false
              */
-            active: boolean;
+            active?: boolean;
             /** @description Enable or disable payload schema validation */
             validatePayload?: boolean;
             /** @description The payload JSON Schema for the workflow */
@@ -4216,7 +4216,7 @@ export interface components {
              * @description Enable or disable translations for this workflow
              * @default false
              */
-            isTranslationEnabled: boolean;
+            isTranslationEnabled?: boolean;
             /** @description Database identifier of the workflow */
             _id: string;
             /** @description Workflow identifier */
