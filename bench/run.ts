@@ -10,6 +10,9 @@
  *   state      exported-state bytes and __provider bytes per resource
  *   ratelimit  up of 200 resources against 30 requests/s with a burst of 30
  *   functions  getSubscribers over 60,000 subscribers, maxResults 1,000 and 60,000
+ *   binary     the plugin as one executable (npm run plugin-binary) against the folder plugin
+ *              (bin/pulumi-resource-notify on node_modules): size, start time to the port, and
+ *              the native `preview --refresh` at N = BENCH_BINARY_N (default 200) with each
  *
  * Prints a table and writes bench/results.json (one object per measurement, with the machine,
  * versions and date). `BENCH_SIZES=50,200` limits the scale runs; `BENCH_REPEATS` sets how many
@@ -18,7 +21,7 @@
  * which builds the CLI here).
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Pool } from "undici";
@@ -139,13 +142,16 @@ function stateBytes(dir: string, project: string, stack: string): { total: numbe
   };
 }
 
-/** A stack of `program` in a fresh project directory; `native` lists the native plugin in the project's plugins.providers. */
-async function withStack<T>(name: string, program: automation.PulumiFn, config: Record<string, automation.ConfigValue>, f: (s: automation.Stack, dir: string) => Promise<T>, opts: { native?: boolean } = {}): Promise<T> {
+/**
+ * A stack of `program` in a fresh project directory; `native` lists the native plugin in the
+ * project's plugins.providers (true: bin/ of this checkout; a string: that folder).
+ */
+async function withStack<T>(name: string, program: automation.PulumiFn, config: Record<string, automation.ConfigValue>, f: (s: automation.Stack, dir: string) => Promise<T>, opts: { native?: boolean | string } = {}): Promise<T> {
   const dir = mkdtempSync(path.join(os.tmpdir(), `notify-bench-${name}-`));
   linkProjectDir(dir);
   try {
     const stack = await localStack({ dir, projectName: "notify-bench", stackName: name, program });
-    if (opts.native) await useNativePlugin(stack);
+    if (opts.native) await useNativePlugin(stack, typeof opts.native === "string" ? opts.native : undefined);
     await stack.setAllConfig(config);
     return await f(stack, dir);
   } finally {
@@ -457,6 +463,103 @@ async function functions(emu: RunningEmulator): Promise<void> {
   }
 }
 
+/**
+ * Milliseconds from spawning a plugin to the port on its stdout (the engine's wait at every
+ * start), and the CPU milliseconds the process spent until then (from /proc; 0 elsewhere), which
+ * a loaded machine moves less than the wall time.
+ */
+function startToPort(command: string): Promise<{ ms: number; cpuMs: number }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(command, [], { stdio: ["ignore", "pipe", "ignore"] });
+    let out = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (!out.includes("\n")) return;
+      const ms = performance.now() - t0;
+      // The folder plugin's wrapper execs node, so the pid is the server's either way.
+      let cpuMs = 0;
+      try {
+        const f = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(")").pop()!.trim().split(" ");
+        cpuMs = Math.round(((Number(f[11]) + Number(f[12])) * 1000) / Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()));
+      } catch { /* not Linux */ }
+      child.kill();
+      resolve({ ms: Math.round(ms), cpuMs });
+    });
+    child.once("error", reject);
+    child.once("exit", (c) => { if (!out.includes("\n")) reject(new Error(`${command} exited ${c} before its port`)); });
+  });
+}
+
+/** Bytes of every file under `dir`. */
+function treeBytes(dir: string): number {
+  let total = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) total += statSync(path.join(e.parentPath, e.name)).size;
+  return total;
+}
+
+/**
+ * The plugin binary (scripts/plugin-binary.ts, the host's target) against the folder plugin it
+ * replaces (bin/pulumi-resource-notify with the package's Node and node_modules): sizes, the median
+ * start time to the port of BENCH_START_REPEATS (default 10) starts each, interleaved, and the
+ * median of BENCH_REPEATS native `preview --refresh` runs at N = BENCH_BINARY_N (default 200),
+ * interleaved, each front on its own stack.
+ */
+async function binary(emu: RunningEmulator): Promise<void> {
+  const { buildPluginArchives, EXECUTABLE } = await import("../scripts/plugin-binary");
+  const { buildPluginFolder } = await import("../scripts/native-plugin");
+  const host = process.arch === "arm64" ? "linux-arm64" : "linux-amd64";
+  const [built] = await buildPluginArchives({ targets: [host], log: (l) => process.stderr.write(`${l}\n`) });
+  const binDir = mkdtempSync(path.join(os.tmpdir(), "notify-bench-binary-"));
+  const folder = mkdtempSync(path.join(os.tmpdir(), "notify-bench-folder-"));
+  try {
+    copyFileSync(built!.executable, path.join(binDir, EXECUTABLE));
+    chmodSync(path.join(binDir, EXECUTABLE), 0o755);
+    buildPluginFolder(folder);
+    const sizes = { executableBytes: statSync(built!.executable).size, archiveBytes: statSync(built!.archive).size, folderPluginBytes: treeBytes(folder) };
+    record({ bench: "binary-size", target: host, ...sizes });
+    const mib = (b: number) => (b / 2 ** 20).toFixed(1);
+    say(`\nplugin binary (${host}): executable ${mib(sizes.executableBytes)} MiB, archive ${mib(sizes.archiveBytes)} MiB; the folder plugin (npm run native-plugin, with its Node) ${mib(sizes.folderPluginBytes)} MiB`);
+
+    const starts = Number(process.env.BENCH_START_REPEATS ?? 10);
+    const fronts = { binary: path.join(binDir, EXECUTABLE), folder: path.join(REPO_ROOT, "bin/pulumi-resource-notify") };
+    const startMs: Record<keyof typeof fronts, number[]> = { binary: [], folder: [] };
+    const startCpuMs: Record<keyof typeof fronts, number[]> = { binary: [], folder: [] };
+    for (let r = 0; r < starts; r++) {
+      for (const k of ["binary", "folder"] as const) {
+        const { ms, cpuMs } = await startToPort(fronts[k]);
+        startMs[k].push(ms);
+        startCpuMs[k].push(cpuMs);
+      }
+    }
+    record({ bench: "binary-start", runs: starts, binaryMs: median(startMs.binary), folderMs: median(startMs.folder), binaryCpuMs: median(startCpuMs.binary), folderCpuMs: median(startCpuMs.folder), binaryRunsMs: startMs.binary, folderRunsMs: startMs.folder });
+    say(`start to the port, median of ${starts}: binary ${median(startMs.binary)} ms (${median(startCpuMs.binary)} ms CPU), folder plugin ${median(startMs.folder)} ms (${median(startCpuMs.folder)} ms CPU)`);
+
+    const n = Number(process.env.BENCH_BINARY_N ?? 200);
+    const config = stackConfig(emu);
+    const refreshMs: Record<keyof typeof fronts, number[]> = { binary: [], folder: [] };
+    for (let r = 0; r < Math.max(1, REPEATS); r++) {
+      for (const k of ["binary", "folder"] as const) {
+        await prepareService(emu, Math.ceil(n / 4));
+        await api(emu, "POST", "/__emulator/faults", { latencyMs: [LATENCY_MS, LATENCY_MS] });
+        refreshMs[k].push(await withStack(`${k}-${n}`, nativeScaleProgram(n), config, async (s) => {
+          const up = await s.up();
+          if ((up.summary.resourceChanges?.create ?? 0) !== n + 1) throw new Error(`${k} up of ${n} created ${JSON.stringify(up.summary.resourceChanges)}`);
+          const [, ms] = await timed(() => s.preview({ refresh: true, expectNoChanges: true }));
+          await s.destroy();
+          return ms;
+        }, { native: k === "binary" ? binDir : true }));
+      }
+    }
+    await api(emu, "POST", "/__emulator/faults", {});
+    record({ bench: "binary-refresh-preview", n, latencyMs: LATENCY_MS, runs: refreshMs.binary.length, binaryMs: median(refreshMs.binary), folderMs: median(refreshMs.folder), binaryRunsMs: refreshMs.binary, folderRunsMs: refreshMs.folder });
+    say(`native preview --refresh of N = ${n} at ${LATENCY_MS} ms per request, median of ${refreshMs.binary.length}: binary ${median(refreshMs.binary)} ms, folder plugin ${median(refreshMs.folder)} ms (ratio ${(median(refreshMs.binary) / median(refreshMs.folder)).toFixed(2)})`);
+  } finally {
+    rmSync(binDir, { recursive: true, force: true });
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const cli = pulumiCliPath();
@@ -470,6 +573,7 @@ async function main(): Promise<void> {
     if (want("scale")) await scale(emu, sizes);
     if (want("ratelimit")) await rateLimited(emu);
     if (want("functions")) await functions(emu);
+    if (want("binary")) await binary(emu);
     if (process.env.BENCH_ENGINE_PROFILE === "1") await engineProfile(emu);
   } finally {
     await emu.close();

@@ -82,10 +82,14 @@ export function buildPluginFolder(dest: string, opts: { node?: boolean } = {}): 
   return dest;
 }
 
+/** The project's cache directory: $PULUMI_NOTIFY_CACHE, else $XDG_CACHE_HOME/pulumi-notify (~/.cache/pulumi-notify). */
+export function cacheRoot(): string {
+  return process.env.PULUMI_NOTIFY_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-notify");
+}
+
 /** The default folder: in the cache directory, named after the version. */
 export function defaultPluginFolder(): string {
-  const cache = process.env.PULUMI_NOTIFY_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-notify");
-  return path.join(cache, `plugin-notify-v${readPackage(REPO_ROOT).version}`);
+  return path.join(cacheRoot(), `plugin-notify-v${readPackage(REPO_ROOT).version}`);
 }
 
 if (require.main === module) {

@@ -21,8 +21,27 @@ type Spec = Json;
 const PKG = "notify";
 const tok = (name: string) => `${PKG}:index:${name}`;
 const ANY: Spec = { $ref: "pulumi.json#/Any" };
+/** The project's repository (its Go module path, and where its releases are published). */
+export const REPOSITORY = "github.com/pulumi-notify/pulumi-notify";
 /** Module path of the generated Go SDK (sdk/go of this repository). */
-export const GO_MODULE = "github.com/pulumi-notify/pulumi-notify/sdk/go";
+export const GO_MODULE = `${REPOSITORY}/sdk/go`;
+/**
+ * Where the engine downloads the plugin from: the base URL of the archives that
+ * `npm run plugin-binary` builds (pulumi-resource-notify-v<version>-<os>-<arch>.tar.gz), the
+ * project's GitHub release of each version. The engine replaces `${VERSION}` with the version
+ * without its `v` (and `${NAME}`, `${OS}`, `${ARCH}`) and appends the archive's name
+ * (pulumi/pulumi sdk/go/common/workspace/plugins.go, interpolateURL, httpSource.Download). A private
+ * mirror overrides it with PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES (docs/python-go.md).
+ */
+export const PLUGIN_DOWNLOAD_URL = `https://${REPOSITORY}/releases/download/v\${VERSION}`;
+
+/**
+ * npm name of the generated TypeScript SDK of the native plugin (sdk/nodejs). Not `pulumi-notify`,
+ * the package of the dynamic resources (the package's main interface), which a program may use
+ * beside it; not `@pulumi/notify`, the generator's default, a scope only Pulumi publishes to. The
+ * scope is the project's own (as in GO_MODULE), and `native` names the front end a user picks.
+ */
+export const NODEJS_PACKAGE = "@pulumi-notify/native";
 
 /** Title-cases `in_app` → `InApp`, `platform-cloud` → `PlatformCloud`. */
 const pascal = (s: string) => s.replace(/(^|[^a-zA-Z0-9]+)([a-zA-Z0-9])/g, (_m, _p, c: string) => c.toUpperCase());
@@ -181,15 +200,25 @@ export function buildSchema(): Json {
     description: pkg.description,
     keywords: ["pulumi", "notify", "notifications", "category/utility"],
     license: pkg.license,
+    repository: `https://${REPOSITORY}`,
+    // Written into each SDK (Python's pulumi-plugin.json, Go's pulumi-plugin.json and its
+    // resource registrations), so the engine installs the plugin on first use.
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     // supportPack: SDKs carry the schema's version (pulumi-plugin.json, pyproject.toml, the Go
     // package's version) and the Go SDK is a module of its own, sdk/go/go.mod.
     meta: { moduleFormat: "(.*)", supportPack: true },
     // For `npm run gen-sdk` (scripts/gen-sdk): the Python distribution and import name
     // pulumi_notify, with a pyproject.toml; the Go module GO_MODULE (this repo's sdk/go), package
-    // `notify` in sdk/go/notify.
+    // `notify` in sdk/go/notify; the npm package NODEJS_PACKAGE (sdk/nodejs), of the schema's
+    // version (its resources then ask the engine for this version of the plugin).
     language: {
       python: { packageName: "pulumi_notify", respectSchemaVersion: true, pyproject: { enabled: true } },
       go: { importBasePath: `${GO_MODULE}/notify`, respectSchemaVersion: true },
+      nodejs: {
+        packageName: NODEJS_PACKAGE,
+        packageDescription: "Typed TypeScript SDK of the pulumi-notify native provider plugin (pulumi-resource-notify).",
+        respectSchemaVersion: true,
+      },
     },
     config: { variables: CONFIG_VARIABLES },
     // The provider resource's inputs are the same settings, so an explicit provider instance

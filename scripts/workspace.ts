@@ -20,10 +20,14 @@ export const REPO_ROOT = path.resolve(__dirname, existsSync(path.resolve(__dirna
  */
 export const NATIVE_PLUGINS = { providers: [{ name: "notify", path: path.join(REPO_ROOT, "bin") }] };
 
-/** Makes the stack's project use the native plugin of this checkout ({@link NATIVE_PLUGINS}). */
-export async function useNativePlugin(stack: automation.Stack): Promise<void> {
+/**
+ * Makes the stack's project use the native plugin of this checkout ({@link NATIVE_PLUGINS}), or
+ * the `pulumi-resource-notify` in folder `dir`.
+ */
+export async function useNativePlugin(stack: automation.Stack, dir?: string): Promise<void> {
   const ws = stack.workspace;
-  await ws.saveProjectSettings({ ...(await ws.projectSettings()), plugins: NATIVE_PLUGINS } as automation.ProjectSettings);
+  const plugins = dir ? { providers: [{ name: "notify", path: dir }] } : NATIVE_PLUGINS;
+  await ws.saveProjectSettings({ ...(await ws.projectSettings()), plugins } as automation.ProjectSettings);
 }
 
 /** Creates `dir` with node_modules links to this package and to its @pulumi/pulumi, plus state/ and home/. */

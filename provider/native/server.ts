@@ -65,7 +65,9 @@ export function resourceOf(token: string): Served {
     const table = RESOURCE_TABLES.find((t) => `${PACKAGE}:index:${t.name}` === token);
     if (!table) throw new Error(`unknown resource type ${token}`);
     // The modules are provider/resources/<module>.ts, as for the dynamic resources' __provider.
-    const impl = (require(`../resources/${table.module}`) as { provider: ResourceImplementation }).provider;
+    // Named with the compiled file's extension: the plugin binary's bundle (scripts/plugin-binary.ts)
+    // turns this require into a table of that folder's .js files, keyed by file name.
+    const impl = (require(`../resources/${table.module}.js`) as { provider: ResourceImplementation }).provider;
     r = { table, impl };
     served.set(token, r);
   }
@@ -93,14 +95,23 @@ function secretKeys(table: ResourceTable, ...from: Set<string>[]): Set<string> {
 
 // --- Handlers ---------------------------------------------------------------------------------
 
+/**
+ * A file of the package's root, as text: from the package, or, in the single executable that
+ * scripts/plugin-binary.ts builds (no package beside it), from the asset of that name it carries.
+ */
+function packageFile(name: "package.json" | "schema.json"): string {
+  const sea = require("node:sea") as { isSea(): boolean; getAsset(key: string, encoding: string): string };
+  return sea.isSea() ? sea.getAsset(name, "utf8") : readFileSync(path.join(PACKAGE_ROOT, name), "utf8");
+}
+
 /** The plugin's version: package.json's. */
 export function pluginVersion(): string {
-  return (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string }).version;
+  return (JSON.parse(packageFile("package.json")) as { version: string }).version;
 }
 
 /** The committed schema.json, as text. */
 export function schemaText(): string {
-  return readFileSync(path.join(PACKAGE_ROOT, "schema.json"), "utf8");
+  return packageFile("schema.json");
 }
 
 

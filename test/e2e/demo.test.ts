@@ -29,4 +29,4 @@ it("the demo creates the stack, shows the hand-made drift, restores it and sums 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}, 240_000);
+});

@@ -281,5 +281,5 @@ describe("examples/gitops", () => {
     expect((await prod("GET", "/v2/workflows/incident-opened")).name).toBe("Incident opened");
     await runJob("drift");
     await stack.destroy();
-  }, 180_000); // six CLI runs and a shellcheck: about 45 s on 2 cores, more when they are busy
+  });
 });

@@ -99,7 +99,7 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
       backend: { url: `file://${stateDir(dir)}` },
       plugins: NATIVE_PLUGINS,
     }));
-  }, 900_000);
+  });
   afterAll(async () => {
     await emu?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });

@@ -127,7 +127,7 @@ describe("SIGKILL during up, then recovery", () => {
     } finally {
       await ts.cleanup();
     }
-  }, 300_000);
+  });
 
   it("a checkpoint whose metadata sidecar is empty: the CLI fails with EOF, and deleting the sidecar recovers it whole", async () => {
     await emu.api("POST", "/__emulator/reset");
@@ -151,5 +151,5 @@ describe("SIGKILL during up, then recovery", () => {
     } finally {
       await ts.cleanup();
     }
-  }, 120_000);
+  });
 });

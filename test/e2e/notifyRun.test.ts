@@ -66,7 +66,7 @@ describe("notify-run runs the directory's program through the Automation API", (
     const destroy = await run("destroy");
     expect(destroy.code).toBe(0);
     expect((await emu.state()).topics).toEqual([]);
-  }, 300_000);
+  });
 
   it("refuses an unknown operation or option with the usage", async () => {
     for (const args of [["deploy"], ["up", "--stak", "dev"], []]) {

@@ -78,7 +78,7 @@ describe("the dynamic and the native front end, one scenario", () => {
       if (fe === "native") await usePlugin(ts);
       runs[fe] = { emu, ts };
     }
-  }, 120_000);
+  });
   afterAll(async () => {
     for (const r of Object.values(runs)) {
       await r.ts.cleanup();

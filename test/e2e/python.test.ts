@@ -37,7 +37,7 @@ describe.skipIf(!hasPython("test/e2e/python.test.ts"))("a Python inline program 
     emu = await startTestEmulator({ apiKeys: [`${API_KEY}=first`, `${SECOND_KEY}=second`], hideCredentials: false });
     await emu.api("POST", "/v2/subscribers", { subscriberId: "alice", firstName: "Alice" });
     dir = pythonProjectDir("notify-python");
-  }, 600_000);
+  });
   afterAll(async () => {
     await emu?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });

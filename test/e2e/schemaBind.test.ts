@@ -36,4 +36,4 @@ it("pulumi package get-schema binds schema.json and rejects a schema whose enume
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}, 120_000);
+});

@@ -33,7 +33,7 @@ describe.skipIf(!hasPython("test/e2e/twoEnvironments.test.ts"))("one stack, two 
     python = venvPython();
     emu = await startTestEmulator({ apiKeys: [`${API_KEY}=main`], hideCredentials: false });
     dir = pythonProjectDir(PROJECT);
-  }, 600_000);
+  });
   afterAll(async () => {
     await emu?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });

@@ -37,10 +37,12 @@ export type PythonOp = "up" | "up-refresh" | "preview" | "preview-refresh" | "de
 /**
  * Runs one operation of `script` in project `dir`; resolves with what it printed as JSON, rejects
  * with its stderr. Asynchronous: an emulator in this process answers while the program runs.
+ * `env` is the whole environment of the program and its `pulumi` (default: this process's with
+ * the harness's CLI settings).
  */
-export function runPython(python: string, script: string, op: PythonOp, dir: string, settings: Record<string, unknown>): Promise<any> {
+export function runPython(python: string, script: string, op: PythonOp, dir: string, settings: Record<string, unknown>, env?: Record<string, string>): Promise<any> {
   return new Promise<any>((resolve, reject) => {
-    const child = spawn(python, [script, op], { env: { ...process.env, ...cliEnv(dir) }, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(python, [script, op], { env: env ?? { ...process.env, ...cliEnv(dir) }, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));

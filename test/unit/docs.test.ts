@@ -83,7 +83,7 @@ describe("docs/ reference pages", () => {
     const errors = ts.getPreEmitDiagnostics(program).filter((d) => d.file && files.has(d.file.fileName))
       .map((d) => `${path.basename(d.file!.fileName)}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
     expect(errors).toEqual([]);
-  }, 120_000);
+  });
 
   it("docs/benchmarks.md is the rendering of docs/benchmarks.json, with the run's commit and machine (run `npm run bench-docs`)", () => {
     const page = benchmarksPage();
