@@ -1,5 +1,7 @@
 /** Small helpers of the emulator: ids, seeded randomness, token bucket. */
 import { createHash, timingSafeEqual } from "node:crypto";
+import type { OperationId, RequestBody } from "../spec/operations";
+import type { RequestContext } from "./types";
 
 let counter = Math.floor(Math.random() * 0xffffff);
 /** A 24-hex id shaped like the service's database ids; increasing within a process. */
@@ -81,4 +83,14 @@ function stableStringify(v: unknown): string {
     return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stableStringify((v as Record<string, unknown>)[k])}`).join(",")}}`;
   }
   return JSON.stringify(v) ?? "null";
+}
+
+/**
+ * The JSON body of a request to operation `op`, typed as `spec/openapi.json` has it (through the
+ * generated `spec/contract.ts`). The pipeline has validated the request against the document
+ * before a handler runs, so the one assertion here stands for that check rather than for a hope;
+ * an operation whose body the document makes optional may still come without one.
+ */
+export function bodyOf<Op extends OperationId>(c: RequestContext, _op: Op): RequestBody<Op> {
+  return c.body as RequestBody<Op>;
 }

@@ -9,14 +9,12 @@ import { HttpError, badRequest, conflict, forbidden, notFound, validationFailed 
 import type { EnvironmentVariableRecord, JsonObject } from "../records";
 import type { RequestContext, Route } from "../types";
 import { byCreatedDesc } from "../params";
-import { objectId } from "../util";
+import { bodyOf, objectId } from "../util";
 
 /** What every read shows instead of a secret value: eight U+2022 (the service's SECRET_MASK). */
 export const SECRET_MASK = "\u2022".repeat(8);
 
 type Values = { _environmentId: string; value: string }[];
-interface CreateVariableBody { key: string; type?: string; isSecret?: boolean; values?: Values }
-type UpdateVariableBody = Partial<CreateVariableBody>;
 
 const ofOrganization = (c: RequestContext) => c.store.data.environmentVariables.filter((v) => v._organizationId === c.tenant.organizationId);
 
@@ -67,7 +65,7 @@ export const environmentVariableRoutes: Route[] = [
   {
     method: "POST", path: "/v1/environment-variables",
     handler: (c) => {
-      const b = c.body as CreateVariableBody;
+      const b = bodyOf(c, "EnvironmentVariablesController_createEnvironmentVariable");
       const envIds = (b.values ?? []).map((v) => v._environmentId);
       if (new Set(envIds).size !== envIds.length) throw validationFailed(["values must not hold two entries of one _environmentId"]);
       checkValues(c, b.values);
@@ -98,7 +96,7 @@ export const environmentVariableRoutes: Route[] = [
   {
     method: "PATCH", path: "/v1/environment-variables/{variableKey}",
     handler: (c) => {
-      const b = (c.body ?? {}) as UpdateVariableBody;
+      const b = bodyOf(c, "EnvironmentVariablesController_updateEnvironmentVariable") ?? {};
       checkValues(c, b.values);
       const v = variable(c);
       const set: Partial<EnvironmentVariableRecord> = {};

@@ -8,13 +8,7 @@ import { HttpError, badRequest, forbidden, notFound, paymentRequired, unprocessa
 import { encryptedKey, environmentSlug, isProtected, newApiKey, newIdentifier } from "../environments";
 import type { EnvironmentRecord, JsonObject } from "../records";
 import type { RequestContext, Route } from "../types";
-import { objectId } from "../util";
-
-interface CreateEnvironmentBody { name: string; color: string; parentId?: string }
-interface UpdateEnvironmentBody {
-  name?: string; identifier?: string; parentId?: string; color?: string;
-  dns?: { inboundParseDomain?: string }; bridge?: { url?: string };
-}
+import { bodyOf, objectId } from "../util";
 
 /** class-validator's IsHexColor, which the DTOs use. */
 const HEX_COLOR = /^#?([0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
@@ -70,7 +64,7 @@ export const environmentRoutes: Route[] = [
     method: "POST", path: "/v1/environments",
     handler: (c) => {
       planGate(c);
-      const b = c.body as CreateEnvironmentBody;
+      const b = bodyOf(c, "EnvironmentsControllerV1_createEnvironment");
       const messages = [
         ...(HEX_COLOR.test(b.color) ? [] : ["color must be a hexadecimal color"]),
       ];
@@ -101,7 +95,7 @@ export const environmentRoutes: Route[] = [
     method: "PUT", path: "/v1/environments/{environmentId}",
     handler: (c) => {
       const id = c.params.environmentId!;
-      const b = (c.body ?? {}) as UpdateEnvironmentBody;
+      const b = bodyOf(c, "EnvironmentsControllerV1_updateMyEnvironment") ?? {};
       const env = ofOrganization(c).find((e) => e._id === id);
       if (!env) {
         if (!OBJECT_ID.test(id)) throw validationFailed(["environmentId must be a mongodb id"]);

@@ -10,23 +10,11 @@ import type { EventRecord, JobRecord, JsonObject, MessageRecord, SubscriberRecor
 import { newSubscriber } from "../shared";
 import { ofTenant, type Tenant } from "../store";
 import type { RequestContext, Route } from "../types";
-import { objectId } from "../util";
+import type { RequestBody } from "../../spec/operations";
+import { bodyOf, objectId } from "../util";
 import { messageChannels } from "./messages";
 import { liveSubscriber } from "./subscribers";
 
-type ContextValue = string | { id: string; data?: JsonObject };
-interface TriggerBody {
-  name: string;
-  to: string | JsonObject | (string | JsonObject)[];
-  payload?: JsonObject;
-  transactionId?: string;
-  overrides?: JsonObject;
-  actor?: string | JsonObject;
-  tenant?: string | JsonObject;
-  /** Context type → id (or `{id, data}`); each entry is the context key `type:id`. */
-  context?: Record<string, ContextValue>;
-  bridgeUrl?: string;
-}
 
 /** The job provider of a step kind without an integration (production: the service's own name). */
 const INTERNAL_PROVIDER = "platform";
@@ -37,7 +25,7 @@ function providerFor(c: RequestContext, channel: string): string {
 }
 
 /** The context keys (`type:id`) of a trigger's `context`. */
-export function contextKeysOf(context: TriggerBody["context"]): string[] {
+export function contextKeysOf(context: RequestBody<"EventsController_trigger">["context"]): string[] {
   return Object.entries(context ?? {}).map(([type, v]) => `${type}:${typeof v === "string" ? v : v.id}`);
 }
 
@@ -53,7 +41,7 @@ function recipient(c: RequestContext, to: string | JsonObject, now: string): Sub
 }
 
 function trigger(c: RequestContext) {
-  const body = c.body as TriggerBody;
+  const body = bodyOf(c, "EventsController_trigger");
   const t: Tenant = c.tenant;
   const w = ofTenant(c.store.data.workflows, t).find((x) => x.workflowId === body.name);
   if (!w) throw unprocessable(`workflow_not_found: workflow with identifier ${body.name} cannot be found`);

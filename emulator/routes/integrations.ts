@@ -6,13 +6,7 @@ import { conflict, notFound, validationFailed } from "../errors";
 import type { IntegrationRecord, JsonObject } from "../records";
 import { ofTenant } from "../store";
 import type { Behaviour, RequestContext, Route } from "../types";
-import { objectId } from "../util";
-
-interface CreateIntegrationBody {
-  name?: string; identifier?: string; _environmentId?: string; providerId?: string; channel?: string; kind?: string;
-  credentials?: JsonObject; active?: boolean; check?: boolean; conditions?: unknown[]; configurations?: JsonObject;
-}
-type UpdateIntegrationBody = Omit<CreateIntegrationBody, "providerId" | "channel" | "kind">;
+import { bodyOf, objectId } from "../util";
 
 /** An integration as a response shows it: without credentials for API-key callers in production. */
 export function integrationOut(i: IntegrationRecord, behaviour: Behaviour): JsonObject {
@@ -69,7 +63,7 @@ export const integrationRoutes: Route[] = [
   {
     method: "POST", path: "/v1/integrations",
     handler: (c) => {
-      const b = c.body as CreateIntegrationBody;
+      const b = bodyOf(c, "IntegrationsController_createIntegration");
       const missing = [
         ...(b.providerId === undefined ? ["providerId: must have required property 'providerId'"] : []),
         ...(b.channel === undefined && b.kind !== "agent" ? ["channel: must have required property 'channel' (all but agent integrations)"] : []),
@@ -94,7 +88,7 @@ export const integrationRoutes: Route[] = [
     method: "PUT", path: "/v1/integrations/{integrationId}",
     handler: (c) => {
       const i = liveIntegration(c);
-      const { check: _check, _environmentId: _env, ...b } = (c.body ?? {}) as UpdateIntegrationBody;
+      const { check: _check, _environmentId: _env, ...b } = bodyOf(c, "IntegrationsController_updateIntegrationById") ?? {};
       if (b.identifier !== undefined && b.identifier !== i.identifier && identifierTaken(c, i._environmentId, b.identifier)) {
         throw conflict("Integration with identifier already exists");
       }

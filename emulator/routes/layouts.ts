@@ -11,7 +11,7 @@ import type { JsonObject, LayoutRecord, WorkflowRecord } from "../records";
 import { EMULATOR_ORIGIN, liveLayouts } from "../shared";
 import { ofTenant } from "../store";
 import type { RequestContext, Route } from "../types";
-import { objectId } from "../util";
+import { bodyOf, objectId } from "../util";
 
 /**
  * The body a new layout is seeded with: a minimal block-editor document holding the `content`
@@ -141,8 +141,6 @@ function unlinkFromWorkflows(c: RequestContext, identifier: string): void {
   }
 }
 
-interface CreateBody { layoutId: string; name: string; isTranslationEnabled?: boolean }
-interface UpdateBody { name: string; isTranslationEnabled?: boolean; controlValues?: JsonObject | null }
 
 /** `name` is 1 to 128 characters (the service's upsert validation constants). */
 function checkName(name: string): void {
@@ -153,7 +151,7 @@ export const layoutRoutes: Route[] = [
   {
     method: "POST", path: "/v2/layouts",
     handler: (c) => {
-      const b = c.body as CreateBody;
+      const b = bodyOf(c, "LayoutsController_create");
       checkName(b.name);
       const identifier = b.layoutId || slugName(b.name);
       const live = liveLayouts(c);
@@ -182,7 +180,7 @@ export const layoutRoutes: Route[] = [
   {
     method: "PUT", path: "/v2/layouts/{layoutId}",
     handler: (c) => {
-      const b = c.body as UpdateBody;
+      const b = bodyOf(c, "LayoutsController_update");
       checkName(b.name);
       checkLayoutBody(b.controlValues);
       // Not an upsert: an unknown layout is a 404 (get-layout.use-case.ts).

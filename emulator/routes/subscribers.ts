@@ -8,7 +8,7 @@ import type { ChannelEntry, IntegrationRecord, JsonObject, StoredCredentials, Su
 import { ofTenant, type Store, type Tenant } from "../store";
 import type { RequestContext, Route } from "../types";
 import { newSubscriber } from "../shared";
-import { objectId, stableHash } from "../util";
+import { bodyOf, objectId, stableHash } from "../util";
 
 const SEARCH_CAP = 50_000;
 const PROFILE_FIELDS = ["firstName", "lastName", "email", "phone", "avatar", "locale", "timezone", "data"] as const;
@@ -31,7 +31,7 @@ function findSubscriber(c: RequestContext): SubscriberRecord {
  * Both paths answer 201: the controller does not override the framework's POST default.
  */
 function upsertSubscriber(c: RequestContext): { status: number; body: SubscriberRecord } {
-  const b = c.body as JsonObject & { subscriberId: string };
+  const b = bodyOf(c, "SubscribersController_createSubscriber");
   const existing = liveSubscriber(c.store, c.tenant, b.subscriberId);
   const now = new Date().toISOString();
   if (existing) {
@@ -112,7 +112,6 @@ function searchSubscribers(c: RequestContext) {
   };
 }
 
-interface CredentialsBody { providerId: string; integrationIdentifier?: string; credentials: JsonObject }
 
 /** What production keeps of sent credentials: `webhookUrl`, `deviceTokens` (de-duplicated), `channel`. */
 function storedPart(sent: JsonObject): StoredCredentials {
@@ -135,7 +134,7 @@ function putCredentials(c: RequestContext, tokens: "replace" | "append") {
   const subscriberId = c.params.subscriberId!;
   const s = liveSubscriber(c.store, c.tenant, subscriberId);
   if (!s) throw badRequest(`SubscriberId: ${subscriberId} not found`);
-  const b = c.body as CredentialsBody;
+  const b = bodyOf(c, "SubscribersV1Controller_updateSubscriberChannel");
   const integration = ofTenant(c.store.data.integrations, c.tenant)
     .filter((i) => i.providerId === b.providerId && i.active && !i.deleted && (b.integrationIdentifier === undefined || i.identifier === b.integrationIdentifier))
     .reduce<IntegrationRecord | undefined>((newest, i) => (!newest || i.createdAt >= newest.createdAt ? i : newest), undefined);
@@ -169,7 +168,7 @@ export const subscriberRoutes: Route[] = [
     method: "PATCH", path: "/v2/subscribers/{subscriberId}",
     handler: (c) => {
       const s = findSubscriber(c);
-      const b = (c.body ?? {}) as JsonObject;
+      const b = bodyOf(c, "SubscribersController_patchSubscriber") ?? {};
       for (const f of PROFILE_FIELDS) if (b[f] !== undefined) Object.assign(s, { [f]: b[f] });
       Object.assign(s, { updatedAt: new Date().toISOString(), __v: s.__v + 1 });
       c.store.touch();

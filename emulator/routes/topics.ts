@@ -10,7 +10,7 @@ import { ParamReader } from "../params";
 import type { JsonObject, SubscriberRecord, SubscriptionRecord, TopicRecord } from "../records";
 import { ofTenant } from "../store";
 import type { Reply, RequestContext, Route } from "../types";
-import { objectId } from "../util";
+import { bodyOf, objectId } from "../util";
 import { liveSubscriber } from "./subscribers";
 
 const COUNT_CAP = 50_000;
@@ -106,7 +106,7 @@ function listTopics(c: RequestContext): Reply {
  * document).
  */
 function upsertTopic(c: RequestContext): Reply {
-  const b = c.body as { key: string; name?: string };
+  const b = bodyOf(c, "TopicsController_upsertTopic");
   const existing = topicsOf(c).find((t) => t.key === b.key);
   if (!existing) return { status: 201, body: topicOut(newTopic(c, b.key, b.name)) };
   if (c.query.get("failIfExists") === "true") throw conflict(`Topic with key "${b.key}" already exists`);
@@ -156,7 +156,7 @@ function subscriptionsOf(c: RequestContext, t: TopicRecord): SubscriptionRecord[
 
 /** `POST /v2/topics/{topicKey}/subscriptions` (create-subscriptions.usecase.ts). */
 function subscribe(c: RequestContext): Reply {
-  const b = c.body as { subscriptions?: Item[]; subscriberIds?: string[]; name?: string };
+  const b = bodyOf(c, "TopicsController_createTopicSubscriptions");
   const items = itemsOf(b);
   if (!items) throw validationFailed(["subscriptions: either subscriptions or subscriberIds must be given"]);
   const key = c.params.topicKey!;
@@ -200,7 +200,7 @@ function subscribe(c: RequestContext): Reply {
 /** `DELETE /v2/topics/{topicKey}/subscriptions` (delete-topic-subscriptions.usecase.ts). */
 function unsubscribe(c: RequestContext): Reply {
   const t = findTopic(c, c.params.topicKey!);
-  const items = itemsOf((c.body ?? {}) as { subscriptions?: Item[]; subscriberIds?: string[] }) ?? [];
+  const items = itemsOf(bodyOf(c, "TopicsController_deleteTopicSubscriptions") ?? {}) ?? [];
   const data: JsonObject[] = [];
   const errors: ItemError[] = [];
   for (const item of items) {
@@ -258,7 +258,7 @@ export const topicRoutes: Route[] = [
     method: "PATCH", path: "/v2/topics/{topicKey}",
     handler: (c) => {
       const t = findTopic(c, c.params.topicKey!);
-      const name = (c.body as { name: string }).name;
+      const name = bodyOf(c, "TopicsController_updateTopic").name;
       if (!name) throw validationFailed(["name: should not be empty"]);
       Object.assign(t, { name, updatedAt: new Date().toISOString() });
       c.store.touch();

@@ -2,18 +2,13 @@
 import { openApiDocument } from "../contract";
 import { badRequest, conflict, notFound, validationFailed } from "../errors";
 import { ParamReader } from "../params";
-import type { JsonObject, StepRecord, WorkflowPreferencesInput, WorkflowRecord } from "../records";
+import type { JsonObject, StepRecord, WorkflowRecord } from "../records";
 import { EMULATOR_ORIGIN, resolveStepLayoutId } from "../shared";
 import { ofTenant } from "../store";
 import type { RequestContext, Route } from "../types";
-import { objectId, slugify } from "../util";
+import { bodyOf, objectId, slugify } from "../util";
 
 interface StepInput { _id?: string; stepId?: string; name: string; type: string; controlValues?: JsonObject }
-interface WorkflowBody {
-  name: string; workflowId?: string; description?: string; tags?: string[]; active?: boolean; validatePayload?: boolean;
-  payloadSchema?: JsonObject | null; isTranslationEnabled?: boolean; preferences?: WorkflowPreferencesInput; severity?: string;
-  origin?: string; steps: StepInput[];
-}
 
 const DEFAULT_PREFERENCES = { all: { enabled: true, readOnly: false }, channels: { email: { enabled: true }, sms: { enabled: true }, in_app: { enabled: true }, chat: { enabled: true }, push: { enabled: true } } };
 
@@ -152,7 +147,7 @@ export const workflowRoutes: Route[] = [
   {
     method: "POST", path: "/v2/workflows",
     handler: (c) => {
-      const b = c.body as WorkflowBody & { workflowId: string };
+      const b = bodyOf(c, "WorkflowController_create");
       if (ofTenant(c.store.data.workflows, c.tenant).some((w) => w.workflowId === b.workflowId)) {
         throw conflict(`Workflow with the same workflowId already exists: ${b.workflowId}`);
       }
@@ -176,7 +171,7 @@ export const workflowRoutes: Route[] = [
     method: "PUT", path: "/v2/workflows/{workflowId}",
     handler: (c) => {
       const w = findWorkflow(c, c.params.workflowId!);
-      const b = c.body as WorkflowBody;
+      const b = bodyOf(c, "WorkflowController_update");
       if (b.workflowId !== undefined && b.workflowId !== w.workflowId) {
         throw badRequest(["workflowId can be changed only for code-first workflows"]);
       }

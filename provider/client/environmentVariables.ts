@@ -1,6 +1,6 @@
 /** Environment variable operations: list, get, create, update, delete. */
 import { z } from "zod";
-import { CreateEnvironmentVariableBody, EnvironmentVariable, UpdateEnvironmentVariableBody } from "../schemas";
+import { EnvironmentVariable, type CreateEnvironmentVariableBody, type UpdateEnvironmentVariableBody } from "../schemas";
 import type { HttpTransport } from "./http";
 
 /** `/v1/environment-variables`: variables of the organisation, each with one value per environment. */

@@ -1,6 +1,6 @@
 /** Environment operations: list, create, update, delete. */
 import { z } from "zod";
-import { CreateEnvironmentBody, Environment, UpdateEnvironmentBody } from "../schemas";
+import { Environment, type CreateEnvironmentBody, type UpdateEnvironmentBody } from "../schemas";
 import type { HttpTransport } from "./http";
 
 const EnvironmentList = z.array(Environment);

@@ -1,5 +1,5 @@
 /** Event operations: list, get, and trigger (production). */
-import { Event, EventPage, TriggerBody, TriggerResult } from "../schemas";
+import { Event, EventPage, TriggerResult, type TriggerBody } from "../schemas";
 import type { HttpTransport } from "./http";
 
 /** Query of `GET /v1/notifications`. */

@@ -1,6 +1,6 @@
 /** Integration operations: list, create, update, delete, set-primary. */
 import { z } from "zod";
-import { CreateIntegrationBody, Integration, UpdateIntegrationBody } from "../schemas";
+import { Integration, type CreateIntegrationBody, type UpdateIntegrationBody } from "../schemas";
 import type { HttpTransport } from "./http";
 
 const IntegrationList = z.array(Integration);

@@ -1,6 +1,6 @@
 /** Layout operations (v2): list, get, create, update, delete. */
 import type { z } from "zod";
-import { CreateLayoutBody, Layout, LayoutListPage, UpdateLayoutBody, type OrderDirection } from "../schemas";
+import { Layout, LayoutListPage, type CreateLayoutBody, type UpdateLayoutBody, type OrderDirection } from "../schemas";
 import type { HttpTransport } from "./http";
 
 /** Query of `GET /v2/layouts`. */

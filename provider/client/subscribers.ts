@@ -1,9 +1,6 @@
 /** Subscriber operations: search, get, create, patch, and provider credentials. */
 import type { z } from "zod";
-import {
-  CreateSubscriberBody, PatchSubscriberBody, Subscriber, SubscriberSearchPage, UpdateSubscriberCredentialsBody,
-  type OrderDirection,
-} from "../schemas";
+import { Subscriber, SubscriberSearchPage, type CreateSubscriberBody, type PatchSubscriberBody, type UpdateSubscriberCredentialsBody, type OrderDirection } from "../schemas";
 import type { HttpTransport } from "./http";
 
 /** Query of `GET /v2/subscribers`. */

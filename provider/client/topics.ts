@@ -1,8 +1,7 @@
 /** Topic operations (v2): upsert, list, get, rename, delete, and the subscriptions of a topic. */
 import type { z } from "zod";
-import {
-  SubscriptionsResult, Topic, TopicListPage, TopicSubscriptionPage, type OrderDirection,
-} from "../schemas";
+import { SubscriptionsResult, Topic, TopicListPage, TopicSubscriptionPage, type OrderDirection } from "../schemas";
+import type { RequestBody } from "../../spec/operations";
 import type { HttpTransport } from "./http";
 
 /** Query of `GET /v2/topics`. */
@@ -38,7 +37,7 @@ export class TopicsApi {
    * (Without `failIfExists` the service updates an existing topic and answers it as it was before
    * the update, so this client never relies on that answer.)
    */
-  create(body: { key: string; name?: string }): Promise<Topic> {
+  create(body: RequestBody<"TopicsController_upsertTopic">): Promise<Topic> {
     return this.http.request({ operation: `create topic "${body.key}"`, method: "POST", route: "/v2/topics", query: { failIfExists: true }, body, schema: Topic });
   }
 
@@ -49,7 +48,7 @@ export class TopicsApi {
 
   /** `PATCH /v2/topics/{topicKey}`: the name only (not empty). */
   rename(topicKey: string, name: string): Promise<Topic> {
-    return this.http.request({ operation: `rename topic "${topicKey}"`, method: "PATCH", route: "/v2/topics/{topicKey}", params: { topicKey }, body: { name }, schema: Topic });
+    return this.http.request({ operation: `rename topic "${topicKey}"`, method: "PATCH", route: "/v2/topics/{topicKey}", params: { topicKey }, body: { name } satisfies RequestBody<"TopicsController_updateTopic">, schema: Topic });
   }
 
   /** `DELETE /v2/topics/{topicKey}`: the topic and all its subscriptions. */
@@ -69,7 +68,7 @@ export class TopicsApi {
   subscribe(topicKey: string, subscriberIds: readonly string[]): Promise<SubscriptionsResult> {
     return this.http.request({
       operation: `subscribe to topic "${topicKey}"`, method: "POST", route: "/v2/topics/{topicKey}/subscriptions",
-      params: { topicKey }, body: { subscriptions: [...subscriberIds] }, schema: SubscriptionsResult,
+      params: { topicKey }, body: { subscriptions: [...subscriberIds] } satisfies RequestBody<"TopicsController_createTopicSubscriptions">, schema: SubscriptionsResult,
     });
   }
 
@@ -77,7 +76,7 @@ export class TopicsApi {
   unsubscribe(topicKey: string, subscriberIds: readonly string[]): Promise<SubscriptionsResult> {
     return this.http.request({
       operation: `unsubscribe from topic "${topicKey}"`, method: "DELETE", route: "/v2/topics/{topicKey}/subscriptions",
-      params: { topicKey }, body: { subscriptions: [...subscriberIds] }, schema: SubscriptionsResult,
+      params: { topicKey }, body: { subscriptions: [...subscriberIds] } satisfies RequestBody<"TopicsController_deleteTopicSubscriptions">, schema: SubscriptionsResult,
     });
   }
 }

@@ -1,6 +1,6 @@
 /** Workflow operations: list, get, create, update, delete. */
 import type { z } from "zod";
-import { CreateWorkflowBody, UpdateWorkflowBody, Workflow, WorkflowListPage, type OrderDirection, type WorkflowStatus } from "../schemas";
+import { Workflow, WorkflowListPage, type CreateWorkflowBody, type UpdateWorkflowBody, type OrderDirection, type WorkflowStatus } from "../schemas";
 import type { HttpTransport } from "./http";
 
 /** Query of `GET /v2/workflows`. */

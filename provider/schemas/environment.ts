@@ -4,6 +4,7 @@
  * and §2). Responses read leniently; request bodies are strict.
  */
 import { z } from "zod";
+import type { RequestBody } from "../../spec/operations";
 
 /** One API key of an environment as the list shows it: `key` in clear (the create response's is encrypted, `nvsk.`). */
 export const EnvironmentApiKey = z.looseObject({
@@ -41,13 +42,11 @@ export const EnvironmentResult = z.object({
   apiKeys: z.array(z.string()).describe("Its API keys, usable as `notify:apiKey` (secret); empty where the caller may not read them."),
 }).meta({ id: "EnvironmentResult", description: "An environment of the organisation, with its API keys." });
 
-/** Body of `POST /v1/environments`. */
-export const CreateEnvironmentBody = z.strictObject({ name: z.string(), color: z.string(), parentId: z.string().optional() });
-export type CreateEnvironmentBody = z.infer<typeof CreateEnvironmentBody>;
+/** Body of `POST /v1/environments`, as the document has it. */
+export type CreateEnvironmentBody = RequestBody<"EnvironmentsControllerV1_createEnvironment">;
 
 /** Body of `PUT /v1/environments/{environmentId}` (partial: only the fields sent are written). */
-export const UpdateEnvironmentBody = z.strictObject({ name: z.string().optional(), color: z.string().optional(), parentId: z.string().optional() });
-export type UpdateEnvironmentBody = z.infer<typeof UpdateEnvironmentBody>;
+export type UpdateEnvironmentBody = RequestBody<"EnvironmentsControllerV1_updateMyEnvironment">;
 
 /** One environment's value of a variable. */
 export const EnvironmentVariableValue = z.looseObject({ _environmentId: z.string(), value: z.string() });
@@ -65,17 +64,11 @@ export const EnvironmentVariable = z.looseObject({
 });
 export type EnvironmentVariable = z.infer<typeof EnvironmentVariable>;
 
-const ValueBody = z.strictObject({ _environmentId: z.string(), value: z.string() });
-
-/** Body of `POST /v1/environment-variables`. */
-export const CreateEnvironmentVariableBody = z.strictObject({
-  key: z.string(), type: z.literal("string").optional(), isSecret: z.boolean().optional(), values: z.array(ValueBody).optional(),
-});
-export type CreateEnvironmentVariableBody = z.infer<typeof CreateEnvironmentVariableBody>;
+/** Body of `POST /v1/environment-variables`, as the document has it. */
+export type CreateEnvironmentVariableBody = RequestBody<"EnvironmentVariablesController_createEnvironmentVariable">;
 
 /** Body of `PATCH /v1/environment-variables/{variableKey}`: values are merged by environment. */
-export const UpdateEnvironmentVariableBody = CreateEnvironmentVariableBody.partial();
-export type UpdateEnvironmentVariableBody = z.infer<typeof UpdateEnvironmentVariableBody>;
+export type UpdateEnvironmentVariableBody = RequestBody<"EnvironmentVariablesController_updateEnvironmentVariable">;
 
 /** What the service shows instead of every value of a secret variable: eight U+2022. */
 export const SECRET_MASK = "\u2022".repeat(8);

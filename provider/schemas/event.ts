@@ -1,5 +1,6 @@
 /** Event (notification record) shapes of spec/api.md, and the trigger request of production. */
 import { z } from "zod";
+import type { RequestBody } from "../../spec/operations";
 import { ChannelRead, JsonObject, Origin, SeverityRead, StepFilterRead, StepType, TIME_UNITS, openEnum } from "./common";
 
 /** A trigger of a workflow. */
@@ -134,18 +135,7 @@ export type EventPage = z.infer<typeof EventPage>;
  * and its messages (what the `contextKeys` filters of the lists match); there is no `contextKeys`
  * field in the body.
  */
-export const TriggerBody = z.strictObject({
-  name: z.string().min(1),
-  to: z.union([z.string(), JsonObject, z.array(z.union([z.string(), JsonObject]))]),
-  payload: JsonObject.optional(),
-  transactionId: z.string().optional(),
-  overrides: JsonObject.optional(),
-  actor: z.union([z.string(), JsonObject]).optional(),
-  tenant: z.union([z.string(), JsonObject]).optional(),
-  context: z.record(z.string(), z.union([z.string(), z.looseObject({ id: z.string(), data: JsonObject.optional() })])).optional(),
-  bridgeUrl: z.string().optional(),
-});
-export type TriggerBody = z.infer<typeof TriggerBody>;
+export type TriggerBody = RequestBody<"EventsController_trigger">;
 
 /** Response of a trigger. */
 export const TriggerResult = z.looseObject({

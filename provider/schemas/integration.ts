@@ -1,6 +1,7 @@
 /** Integration shapes of spec/api.md, and the request bodies of its create and update. */
 import { z } from "zod";
-import { Channel, ChannelRead, StepFilter, StepFilterRead, Timestamp } from "./common";
+import type { RequestBody } from "../../spec/operations";
+import { ChannelRead, StepFilterRead, Timestamp } from "./common";
 
 /** The string-valued credential fields of an integration. */
 export const CREDENTIAL_STRING_KEYS = [
@@ -68,30 +69,8 @@ export type Integration = z.infer<typeof Integration>;
 /** An integration as listed by getIntegrations: never its credentials. */
 export const IntegrationSummary = Integration.omit({ credentials: true }).meta({ id: "IntegrationSummary", description: "An integration as listed, without its credentials." });
 
-/** Body of `POST /v1/integrations`. */
-export const CreateIntegrationBody = z.strictObject({
-  name: z.string().optional(),
-  identifier: z.string().optional(),
-  _environmentId: z.string().optional(),
-  providerId: z.string(),
-  channel: Channel,
-  credentials: CredentialsInput.optional(),
-  active: z.boolean().optional(),
-  check: z.boolean().optional(),
-  conditions: z.array(StepFilter).optional(),
-  configurations: ConfigurationsInput.optional(),
-});
-export type CreateIntegrationBody = z.infer<typeof CreateIntegrationBody>;
+/** Body of `POST /v1/integrations`, as the document has it. */
+export type CreateIntegrationBody = RequestBody<"IntegrationsController_createIntegration">;
 
-/** Body of `PUT /v1/integrations/{integrationId}`. */
-export const UpdateIntegrationBody = z.strictObject({
-  name: z.string().optional(),
-  identifier: z.string().optional(),
-  _environmentId: z.string().optional(),
-  active: z.boolean().optional(),
-  credentials: CredentialsInput.optional(),
-  check: z.boolean().optional(),
-  conditions: z.array(StepFilter).optional(),
-  configurations: ConfigurationsInput.optional(),
-});
-export type UpdateIntegrationBody = z.infer<typeof UpdateIntegrationBody>;
+/** Body of `PUT /v1/integrations/{integrationId}`, as the document has it. */
+export type UpdateIntegrationBody = RequestBody<"IntegrationsController_updateIntegrationById">;

@@ -1,5 +1,6 @@
 /** Layout shapes of production-notes.md (Third pass §3) and spec/openapi.json: the layout, its list page, create and update bodies. */
 import { z } from "zod";
+import type { RequestBody } from "../../spec/operations";
 import { JsonObject, Origin, User, openEnum } from "./common";
 
 /** The editors a layout body is written for. */
@@ -49,19 +50,8 @@ export type LayoutSummary = z.infer<typeof LayoutSummary>;
 export const LayoutListPage = z.looseObject({ layouts: z.array(LayoutSummary), totalCount: z.number() });
 export type LayoutListPage = z.infer<typeof LayoutListPage>;
 
-/** Control values as sent on update. */
-export const LayoutControlValuesBody = z.object({
-  email: z.object({ body: z.string(), editorType: z.enum(LAYOUT_EDITOR_TYPES) }).optional(),
-});
-
-/** Body of `POST /v2/layouts` (control values are not taken here). */
-export const CreateLayoutBody = z.object({ layoutId: z.string(), name: z.string(), isTranslationEnabled: z.boolean().optional() });
-export type CreateLayoutBody = z.infer<typeof CreateLayoutBody>;
+/** Body of `POST /v2/layouts` (control values are not taken here), as the document has it. */
+export type CreateLayoutBody = RequestBody<"LayoutsController_create">;
 
 /** Body of `PUT /v2/layouts/{layoutId}`: control values omitted are kept, null clears them. */
-export const UpdateLayoutBody = z.object({
-  name: z.string(),
-  isTranslationEnabled: z.boolean().optional(),
-  controlValues: LayoutControlValuesBody.nullable().optional(),
-});
-export type UpdateLayoutBody = z.infer<typeof UpdateLayoutBody>;
+export type UpdateLayoutBody = RequestBody<"LayoutsController_update">;

@@ -1,5 +1,6 @@
 /** Subscriber shapes of spec/api.md, the search page, and the bodies of its writes. */
 import { z } from "zod";
+import type { RequestBody } from "../../spec/operations";
 import { HttpUrl, JsonObject, SafeString, Timestamp, type SubscriberProviderId } from "./common";
 
 /** Channel credentials of a subscriber for one provider. */
@@ -81,28 +82,15 @@ export const SubscriberSearchPage = z.looseObject({
 });
 export type SubscriberSearchPage = z.infer<typeof SubscriberSearchPage>;
 
-/** Body of `PUT /v1/subscribers/{subscriberId}/credentials`. */
-export const UpdateSubscriberCredentialsBody = z.strictObject({
-  providerId: z.string() as z.ZodType<SubscriberProviderId>,
-  integrationIdentifier: z.string().optional(),
-  credentials: ChannelCredentialsInput,
-});
-export type UpdateSubscriberCredentialsBody = z.infer<typeof UpdateSubscriberCredentialsBody>;
+/**
+ * Body of `PUT /v1/subscribers/{subscriberId}/credentials`: the document's, except that
+ * `providerId` is open (a {@link SubscriberProviderId}): a provider id newer than the document is
+ * passed on, and the service is the one to accept or refuse it.
+ */
+export type UpdateSubscriberCredentialsBody = Omit<RequestBody<"SubscribersV1Controller_updateSubscriberChannel">, "providerId"> & { providerId: SubscriberProviderId };
 
-const subscriberFields = {
-  firstName: z.string().nullable().optional(),
-  lastName: z.string().nullable().optional(),
-  email: z.string().nullable().optional(),
-  phone: z.string().nullable().optional(),
-  avatar: z.string().nullable().optional(),
-  locale: z.string().nullable().optional(),
-  timezone: z.string().nullable().optional(),
-  data: JsonObject.nullable().optional(),
-};
-/** Body of `PATCH /v2/subscribers/{subscriberId}`. */
-export const PatchSubscriberBody = z.strictObject(subscriberFields);
-export type PatchSubscriberBody = z.infer<typeof PatchSubscriberBody>;
+/** Body of `PATCH /v2/subscribers/{subscriberId}`, as the document has it. */
+export type PatchSubscriberBody = RequestBody<"SubscribersController_patchSubscriber">;
 
-/** Body of `POST /v2/subscribers` (production only). */
-export const CreateSubscriberBody = z.strictObject({ subscriberId: z.string().min(1), ...subscriberFields });
-export type CreateSubscriberBody = z.infer<typeof CreateSubscriberBody>;
+/** Body of `POST /v2/subscribers`, as the document has it. */
+export type CreateSubscriberBody = RequestBody<"SubscribersController_createSubscriber">;

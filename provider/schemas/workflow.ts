@@ -1,5 +1,6 @@
 /** Workflow shapes of spec/api.md and production-notes.md: list items, the full workflow, steps. */
 import { z } from "zod";
+import type { RequestBody } from "../../spec/operations";
 import { JsonObject, Origin, SeverityRead, StepType, TIME_UNITS, UrlLike, User, WorkflowStatus, WorkflowStepKind, openEnum } from "./common";
 
 const skip = JsonObject.optional();
@@ -126,40 +127,21 @@ export const StepInput = z.object({
 });
 export type StepInput = z.infer<typeof StepInput>;
 
-/** Body of `POST /v2/workflows`. */
-export const CreateWorkflowBody = z.object({
-  name: z.string(),
-  workflowId: z.string(),
-  steps: z.array(StepInput),
-  description: z.string().optional(),
-  tags: z.array(z.string()).optional(),
-  active: z.boolean().optional(),
-  validatePayload: z.boolean().optional(),
-  payloadSchema: JsonObject.nullable().optional(),
-  isTranslationEnabled: z.boolean().optional(),
-  preferences: PreferencesInput.optional(),
-  severity: SeverityRead.optional(),
-  __source: z.string().optional(),
-});
-export type CreateWorkflowBody = z.infer<typeof CreateWorkflowBody>;
+/** Body of `POST /v2/workflows`, as the document has it. */
+export type CreateWorkflowBody = RequestBody<"WorkflowController_create">;
 
-/** Body of `PUT /v2/workflows/{workflowId}`. */
-export const UpdateWorkflowBody = z.object({
-  name: z.string(),
-  description: z.string().optional(),
-  tags: z.array(z.string()).optional(),
-  active: z.boolean().optional(),
-  validatePayload: z.boolean().optional(),
-  payloadSchema: JsonObject.nullable().optional(),
-  isTranslationEnabled: z.boolean().optional(),
-  workflowId: z.string().optional(),
-  steps: z.array(StepInput),
-  preferences: PreferencesInput,
-  /** Echoed from what was read, never a constant: production spells it with its own name. */
-  origin: Origin,
-  severity: SeverityRead.optional(),
-});
-export type UpdateWorkflowBody = z.infer<typeof UpdateWorkflowBody>;
+/**
+ * Body of `PUT /v2/workflows/{workflowId}`: the document's, except that a step may be one of a
+ * kind newer than the document (a {@link StepInput}): an update sends such a step back as read,
+ * with its `_id`, so that the service keeps it; and `origin` (never a constant: production spells
+ * it with its own name) and an undeclared `severity` are echoed from what was read, so they are as
+ * open as the read's.
+ */
+export type UpdateWorkflowBody = Omit<RequestBody<"WorkflowController_update">, "steps" | "origin" | "severity"> & {
+  steps: StepInput[];
+  origin: z.infer<typeof Origin>;
+  severity?: z.infer<typeof SeverityRead>;
+};
 
 /** Issues found on a step. */
 export const StepIssues = z.looseObject({
