@@ -10,16 +10,16 @@
  * environment. There is no Go language host; the inline program runs in the built binary. Skipped,
  * saying so, when go is not on PATH.
  */
-import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { runs, toolchain } from "../helpers/toolchain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { cliEnv, cliPath, ROOT } from "../helpers/pulumi";
+import { cliEnv, cliPath } from "../helpers/pulumi";
 import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { checkpointFile, NATIVE_PLUGINS, stateDir } from "../../scripts/workspace";
+import { buildGoProgram, runGoProgram } from "../helpers/go";
 
 // As in test/e2e/go/main.go.
 const SENDGRID_KEY = "SG.go-secret-sendgrid-key";
@@ -30,7 +30,6 @@ const SECOND_API_KEY = "second-env-api-key-9876543210";
 /** A credential set through the API behind the engine's back. */
 const DRIFTED_KEY = "SG.drifted-by-hand-key";
 const SECRETS = [SENDGRID_KEY, SLACK_HOOK, SECOND_SENDGRID_KEY, SECOND_API_KEY, API_KEY, DRIFTED_KEY];
-const PROGRAM_DIR = path.join(ROOT, "test/e2e/go");
 
 const hasGo = toolchain("test/e2e/go.test.ts", runs("go", ["version"]), "go is not on PATH (the inline program is built with it)");
 
@@ -48,28 +47,11 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
    * Runs one operation of the program; resolves with its JSON result, and the CLI's output (what
    * the program printed on stderr).
    */
-  const run = (op: Op) => new Promise<{ result: any; cli: string }>((resolve, reject) => {
-    // Asynchronous: the emulator answers from this process while the program runs.
-    const child = spawn(bin, [op], { env: { ...process.env, ...cliEnv(dir) }, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      if (code !== 0) return reject(new Error(`the Go program's ${op} exited ${code}:\n${stderr.slice(-6000)}`));
-      try {
-        resolve({ result: JSON.parse(stdout), cli: stderr });
-      } catch {
-        reject(new Error(`the Go program's ${op} printed no JSON:\n${stdout}\n${stderr.slice(-4000)}`));
-      }
-    });
-    child.stdin.end(JSON.stringify({
-      workDir: dir,
-      pulumiRoot: path.dirname(path.dirname(cliPath())),
-      config: emu.stackConfig(),
-      second: { apiUrl: emu.url, apiKey: SECOND_API_KEY },
-    }));
+  const run = (op: Op) => runGoProgram(bin, op, { ...process.env, ...cliEnv(dir) }, {
+    workDir: dir,
+    pulumiRoot: path.dirname(path.dirname(cliPath())),
+    config: emu.stackConfig(),
+    second: { apiUrl: emu.url, apiKey: SECOND_API_KEY },
   });
 
   /** A raw request with the second environment's key; returns the unwrapped body. */
@@ -83,7 +65,7 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
     bin = path.join(out, "notify-go-program");
     const started = Date.now();
     // -mod=readonly: go.mod and go.sum are what is committed.
-    execFileSync("go", ["build", "-mod=readonly", "-o", bin, "."], { cwd: PROGRAM_DIR, stdio: ["ignore", "inherit", "inherit"] });
+    buildGoProgram(bin);
     process.stderr.write(`test/e2e/go.test.ts: go build took ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 
     // Two keys of one emulator, each its own environment; credentials shown, so their drift is seen.

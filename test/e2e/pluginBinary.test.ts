@@ -32,6 +32,8 @@ import * as grpc from "@grpc/grpc-js";
 import { cliEnv, cliPath, makeProjectDir, ROOT } from "../helpers/pulumi";
 import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { hasPython, runPython, venvPython } from "../helpers/python";
+import { buildGoProgram, runGoProgram } from "../helpers/go";
+import { runs, toolchain } from "../helpers/toolchain";
 import { archiveName, buildPluginArchives, EXECUTABLE, packageVersion, TARGETS, type PluginArchive, type Target } from "../../scripts/plugin-binary";
 import { PLUGIN_DOWNLOAD_URL } from "../../scripts/schema";
 import { stateDir } from "../../scripts/workspace";
@@ -47,7 +49,7 @@ const hasQemu = spawnSync("qemu-aarch64", ["--version"], { stdio: "ignore" }).st
 if (!hasQemu) {
   process.stderr.write("test/e2e/pluginBinary.test.ts: the linux-arm64 check is skipped: qemu-aarch64 (Debian's qemu-user) or the arm64 libraries (libc6-arm64-cross, libstdc++6-arm64-cross) are not installed\n");
 }
-const hasGo = spawnSync("go", ["version"], { stdio: "ignore" }).status === 0;
+const hasGo = toolchain("test/e2e/pluginBinary.test.ts", runs("go", ["version"]), "go is not on PATH (the Go program is built with it)");
 if (!hasGo) process.stderr.write("test/e2e/pluginBinary.test.ts: the Go program is skipped: go is not on PATH (the inline program is built with it)\n");
 
 /** The archives of this run, by target (built or reused by content in beforeAll). */
@@ -319,34 +321,18 @@ describe("the engine fetches and installs the plugin binary for a Python and a G
     let bin: string;
     let dir: string;
     let env: Record<string, string>;
-    const run = (op: "up" | "preview" | "preview-refresh" | "destroy") => new Promise<any>((resolve, reject) => {
-      const child = spawn(bin, [op], { env, stdio: ["pipe", "pipe", "pipe"] });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (d) => (stdout += d));
-      child.stderr.on("data", (d) => (stderr += d));
-      child.on("error", reject);
-      child.on("close", (code) => {
-        if (code !== 0) return reject(new Error(`the Go program's ${op} exited ${code}:\n${stderr.slice(-6000)}`));
-        try {
-          resolve(JSON.parse(stdout));
-        } catch {
-          reject(new Error(`the Go program's ${op} printed no JSON:\n${stdout}\n${stderr.slice(-4000)}`));
-        }
-      });
-      child.stdin.end(JSON.stringify({
-        workDir: dir,
-        pulumiRoot: path.dirname(path.dirname(cliPath())),
-        config: emu.stackConfig(),
-        second: { apiUrl: emu.url, apiKey: "binary-second-key" },
-      }));
-    });
+    const run = async (op: "up" | "preview" | "preview-refresh" | "destroy") => (await runGoProgram(bin, op, env, {
+      workDir: dir,
+      pulumiRoot: path.dirname(path.dirname(cliPath())),
+      config: emu.stackConfig(),
+      second: { apiUrl: emu.url, apiKey: "binary-second-key" },
+    })).result;
 
     beforeAll(() => {
       dir = mkdtempSync(path.join(os.tmpdir(), "notify-binary-go-"));
       dirs.push(dir);
       bin = path.join(dir, "notify-go-program");
-      execFileSync("go", ["build", "-mod=readonly", "-o", bin, "."], { cwd: path.join(ROOT, "test/e2e/go"), stdio: ["ignore", "inherit", "inherit"] });
+      buildGoProgram(bin);
       mkdirSync(stateDir(dir), { recursive: true });
       writeFileSync(path.join(dir, "Pulumi.yaml"), stringify({ name: "notify-go", runtime: "go", backend: { url: `file://${stateDir(dir)}` } }));
       env = userEnv(dir, mirror.url);

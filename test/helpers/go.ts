@@ -1,0 +1,42 @@
+/**
+ * The Go inline Automation API program of the tests (test/e2e/go/main.go): built once per test
+ * file with `go build`, then run one operation at a time. It reads its input as JSON on stdin and
+ * prints its result as JSON on stdout; the CLI's output goes to stderr.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import path from "node:path";
+import { ROOT } from "./pulumi";
+
+/** The program's source folder. */
+export const GO_PROGRAM_DIR = path.join(ROOT, "test/e2e/go");
+
+/** Builds the program into `bin` (a path in the test's temp directory). */
+export function buildGoProgram(bin: string): string {
+  execFileSync("go", ["build", "-mod=readonly", "-o", bin, "."], { cwd: GO_PROGRAM_DIR, stdio: ["ignore", "inherit", "inherit"] });
+  return bin;
+}
+
+/**
+ * Runs operation `op` of the built program with `env` and `input` on stdin; resolves with its JSON
+ * result and what it printed on stderr (the CLI's output), rejects with the end of stderr when it
+ * fails. Asynchronous, so that an emulator in this process answers while the program runs.
+ */
+export function runGoProgram<T = any>(bin: string, op: string, env: NodeJS.ProcessEnv, input: unknown): Promise<{ result: T; cli: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, [op], { env, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code !== 0) return reject(new Error(`the Go program's ${op} exited ${code}:\n${stderr.slice(-6000)}`));
+      try {
+        resolve({ result: JSON.parse(stdout) as T, cli: stderr });
+      } catch {
+        reject(new Error(`the Go program's ${op} printed no JSON:\n${stdout}\n${stderr.slice(-4000)}`));
+      }
+    });
+    child.stdin.end(JSON.stringify(input));
+  });
+}
