@@ -243,3 +243,14 @@ export interface SubscriptionRecord extends Scoped {
   updatedAt: string;
   [extra: string]: unknown;
 }
+
+/** A context (`/v2/contexts`): per environment, unique by type and id; `key` is `type:id`. */
+export interface ContextRecord extends Scoped {
+  type: string;
+  id: string;
+  key: string;
+  data: JsonObject;
+  createdAt: string;
+  updatedAt: string;
+  [extra: string]: unknown;
+}

@@ -22,6 +22,7 @@ import { layoutRoutes } from "./routes/layouts";
 import { messageRoutes } from "./routes/messages";
 import { subscriberRoutes } from "./routes/subscribers";
 import { topicRoutes } from "./routes/topics";
+import { contextRoutes } from "./routes/contexts";
 import { workflowRoutes } from "./routes/workflows";
 import { Store, type Tenant } from "./store";
 import type { Behaviour, Faults, LoggedRequest, Reply, Route } from "./types";
@@ -39,7 +40,7 @@ const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 const ROUTES: Route[] = [
   ...integrationRoutes, ...subscriberRoutes, ...workflowRoutes, ...eventRoutes, ...messageRoutes,
   ...environmentRoutes, ...environmentVariableRoutes,
-  ...layoutRoutes, ...topicRoutes,
+  ...layoutRoutes, ...topicRoutes, ...contextRoutes,
 ];
 
 interface CompiledRoute { route: Route; pattern: RegExp; names: string[] }

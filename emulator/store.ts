@@ -1,7 +1,7 @@
 /** The emulator's in-memory store, optionally saved to a JSON file. */
 import { readFileSync, writeFileSync, renameSync, existsSync } from "node:fs";
 import type {
-  EnvironmentRecord, EnvironmentVariableRecord, EventRecord, IntegrationRecord, LayoutRecord, MessageRecord, SubscriberRecord, SubscriptionRecord, TopicRecord, WorkflowRecord,
+  ContextRecord, EnvironmentRecord, EnvironmentVariableRecord, EventRecord, IntegrationRecord, LayoutRecord, MessageRecord, SubscriberRecord, SubscriptionRecord, TopicRecord, WorkflowRecord,
 } from "./records";
 
 /** An API key and where its records live. */
@@ -25,12 +25,14 @@ export interface StoreData {
   layouts: LayoutRecord[];
   topics: TopicRecord[];
   subscriptions: SubscriptionRecord[];
+  contexts: ContextRecord[];
 }
 
 const empty = (): StoreData => ({
   integrations: [], subscribers: [], workflows: [], events: [], messages: [],
   environments: [], environmentVariables: [],
   layouts: [], topics: [], subscriptions: [],
+  contexts: [],
 });
 
 /**

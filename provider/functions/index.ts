@@ -8,9 +8,9 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { clientFor, providerSettings, settingsFromConfig, type ConnectionSettings } from "../config";
 import { NotifyConfigError } from "../client/errors";
-import { collect, paginateEvents, paginateLayouts, paginateMessages, paginateSubscribers, paginateTopics, paginateWorkflows } from "../client/paginate";
+import { collect, paginateContexts, paginateEvents, paginateLayouts, paginateMessages, paginateSubscribers, paginateTopics, paginateWorkflows } from "../client/paginate";
 import {
-  CHANNELS, Channel, ChannelType, ContextKey, EnvironmentResult, EventResult, IntegrationSummary, LayoutSummary, MessageResult, OrderDirection, Severity,
+  CHANNELS, Channel, ChannelType, ContextKey, ContextSummary, EnvironmentResult, EventResult, IntegrationSummary, LayoutSummary, MessageResult, OrderDirection, Severity,
   SubscriberResult, TopicSummary, WorkflowStatusInput, WorkflowSummary,
 } from "../schemas";
 import { propertyPath } from "../resources/check";
@@ -225,8 +225,20 @@ const topics = defineFunction("getTopics", "Topics of the environment (without t
     ({ topics: await collect(paginateTopics(clientFor(connection()).topics, { ...rest, limit: 100 }, max)) }));
 export const { fn: getTopics, output: getTopicsOutput } = topics;
 
+const contexts = defineFunction("getContexts", "Contexts of the environment with their data, newest first unless ordered otherwise, following the cursor until `maxResults`.",
+  z.strictObject({
+    contextId: z.string().optional().describe("Only contexts with exactly this id (of any type)."),
+    search: z.string().optional().describe("Contexts whose key `type:id` contains this (case-insensitive)."),
+    orderDirection: OrderDirection.optional().describe("`ASC` or `DESC` (default `DESC`, newest first)."),
+    maxResults: maxResults.describe("Most contexts returned (default 1,000)."),
+  }),
+  z.object({ contexts: z.array(ContextSummary) }),
+  async ({ maxResults: max = 1000, contextId, ...rest }) =>
+    ({ contexts: await collect(paginateContexts(clientFor(connection()).contexts, stripUndefined({ ...rest, id: contextId, limit: 100 }), max)) }));
+export const { fn: getContexts, output: getContextsOutput } = contexts;
+
 /** Every function, in the order schema.json and the docs list them. */
-export const FUNCTIONS: readonly FunctionDefinition[] = [subscriber, subscribers, messages, events, event, integrations, workflows, environments, layouts, topics];
+export const FUNCTIONS: readonly FunctionDefinition[] = [subscriber, subscribers, messages, events, event, integrations, workflows, environments, layouts, topics, contexts];
 
 /** Arguments and results of the functions, for programs that name them. */
 export type GetSubscriberArgs = z.input<typeof subscriber.args>;
@@ -241,5 +253,6 @@ export type GetEnvironmentsArgs = z.input<typeof environments.args>;
 export type GetEnvironmentsResult = z.output<typeof environments.result>;
 export type GetLayoutsArgs = z.input<typeof layouts.args>;
 export type GetTopicsArgs = z.input<typeof topics.args>;
+export type GetContextsArgs = z.input<typeof contexts.args>;
 
 export { CHANNELS };

@@ -16,6 +16,7 @@ import { WORKFLOW, type WorkflowArgs, type WorkflowState } from "./workflow";
 import { ENVIRONMENT, type EnvironmentArgs, type EnvironmentState } from "./environment";
 import { ENVIRONMENT_VARIABLE, type EnvironmentVariableArgs, type EnvironmentVariableState } from "./environmentVariable";
 import { LAYOUT, type LayoutArgs, type LayoutState } from "./layout";
+import { CONTEXT, type ContextArgs, type ContextState } from "./context";
 import { TOPIC, type TopicArgs, type TopicState } from "./topic";
 
 /**
@@ -173,5 +174,20 @@ export interface Topic extends OutputsOf<TopicState> {}
 export class Topic extends NotifyResource {
   constructor(name: string, args: TopicArgs, opts?: pulumi.CustomResourceOptions) {
     super(TOPIC, name, args, opts);
+  }
+}
+
+/**
+ * A context of the notification service: a tenant, app or workspace known by type and id, with
+ * custom data. Its inputs and outputs are the fields of {@link CONTEXT}; its id is the key `type:id`.
+ *
+ * @example
+ * const acme = new notify.Context("acme", { type: "tenant", contextId: "acme", data: { plan: "enterprise", region: "eu" } });
+ * // acme.key is "tenant:acme", as triggers name it.
+ */
+export interface Context extends OutputsOf<ContextState> {}
+export class Context extends NotifyResource {
+  constructor(name: string, args: ContextArgs, opts?: pulumi.CustomResourceOptions) {
+    super(CONTEXT, name, args, opts);
   }
 }

@@ -1,4 +1,5 @@
 /** The provider's resources: each one's field table, in the order schema.json and the docs list them. */
+import { CONTEXT } from "./context";
 import { ENVIRONMENT } from "./environment";
 import { ENVIRONMENT_VARIABLE } from "./environmentVariable";
 import { INTEGRATION } from "./integration";
@@ -8,4 +9,4 @@ import { TOPIC } from "./topic";
 import { WORKFLOW } from "./workflow";
 import type { ResourceTable } from "./fields";
 
-export const RESOURCE_TABLES: readonly ResourceTable[] = [INTEGRATION, WORKFLOW, SUBSCRIBER_CREDENTIALS, ENVIRONMENT, ENVIRONMENT_VARIABLE, LAYOUT, TOPIC];
+export const RESOURCE_TABLES: readonly ResourceTable[] = [INTEGRATION, WORKFLOW, SUBSCRIBER_CREDENTIALS, ENVIRONMENT, ENVIRONMENT_VARIABLE, LAYOUT, TOPIC, CONTEXT];

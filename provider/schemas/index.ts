@@ -8,3 +8,4 @@ export * from "./event";
 export * from "./environment";
 export * from "./layout";
 export * from "./topic";
+export * from "./context";

@@ -69,4 +69,12 @@ describe.each(["production", "spec"] as const)("emulator responses conform to op
     await call("GET", "/v1/notifications/{notificationId}", `/v1/notifications/${events.data[0]._id}`, 200);
     await call("DELETE", "/v1/integrations/{integrationId}", `/v1/integrations/${i._id}`, 200);
   });
+
+  it("every context operation's body validates", async () => {
+    await call("POST", "/v2/contexts", "/v2/contexts", 201, { type: "tenant", id: "acme", data: { plan: "pro" } });
+    await call("POST", "/v2/contexts", "/v2/contexts", 201, { type: "tenant", id: "bare" });
+    await call("GET", "/v2/contexts", "/v2/contexts?limit=1", 200);
+    await call("GET", "/v2/contexts/{type}/{id}", "/v2/contexts/tenant/acme", 200);
+    await call("PATCH", "/v2/contexts/{type}/{id}", "/v2/contexts/tenant/acme", 200, { data: { plan: "enterprise" } });
+  });
 });

@@ -12,7 +12,7 @@ import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
 
-type Row = [label: string, kind: "Integration" | "Workflow" | "SubscriberCredentials" | "Environment" | "EnvironmentVariable" | "Layout" | "Topic" | `fn:${string}`, args: Record<string, unknown>, expected: RegExp];
+type Row = [label: string, kind: "Integration" | "Workflow" | "SubscriberCredentials" | "Environment" | "EnvironmentVariable" | "Layout" | "Topic" | "Context" | `fn:${string}`, args: Record<string, unknown>, expected: RegExp];
 
 const int = (over: Record<string, unknown>) => ({ identifier: "bad", providerId: "sendgrid", channel: "email", ...over });
 const wf = (over: Record<string, unknown>) => ({ workflowId: "bad", name: "Bad", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "hi" } }], ...over });
@@ -23,6 +23,7 @@ const envVar = (over: Record<string, unknown>) => ({ key: "BASE_URL", values: { 
 const lay = (over: Record<string, unknown>) => ({ layoutId: "bad", name: "Bad", ...over });
 const lemail = (email: Record<string, unknown>) => lay({ controlValues: { email } });
 const topic = (over: Record<string, unknown>) => ({ key: "bad", ...over });
+const ctx = (over: Record<string, unknown>) => ({ type: "tenant", contextId: "bad", ...over });
 const without = (o: Record<string, unknown>, k: string) => { const c = { ...o }; delete c[k]; return c; };
 
 const ROWS: Row[] = [
@@ -107,9 +108,17 @@ const ROWS: Row[] = [
   ["empty topic name", "Topic", topic({ name: "" }), /name: must not be empty/],
   ["subscriber listed twice", "Topic", topic({ subscribers: ["alice", "bob", "alice"] }), /subscribers\[2\]: lists subscriber "alice" again/],
   ["subscribers not a list", "Topic", topic({ subscribers: "alice" }), /subscribers: must be an array/],
+  // Context
+  ["context type with a colon", "Context", ctx({ type: "tenant:eu" }), /type: must contain only letters, digits, _ and -/],
+  ["missing context id", "Context", without(ctx({}), "contextId"), /contextId: is required/],
+  ["context id over 100 characters", "Context", ctx({ contextId: "c".repeat(101) }), /contextId: must be at most 100 characters/],
+  ["context data not an object", "Context", ctx({ data: "plan=pro" }), /data: must be a record/],
+  ["context data over 64 KiB", "Context", ctx({ data: { blob: "x".repeat(64 * 1024) } }), /data: must be at most 64 KiB as JSON/],
+  ["misspelt context field", "Context", ctx({ contextID: "x" }), /contextID/],
   // Functions
   ["getLayouts unknown order field", "fn:getLayouts", { orderBy: "size" }, /getLayouts: invalid arguments: orderBy: must be one of/],
   ["getTopics maxResults 0", "fn:getTopics", { maxResults: 0 }, /getTopics: invalid arguments: maxResults/],
+  ["getContexts unknown argument", "fn:getContexts", { type: "tenant" }, /getContexts: invalid arguments: unknown argument "type"/],
   ["getSubscribers page size over 100", "fn:getSubscribers", { limit: 500 }, /getSubscribers: invalid arguments: limit/],
   ["getSubscribers maxResults 0", "fn:getSubscribers", { maxResults: 0 }, /getSubscribers: invalid arguments: maxResults/],
   ["getMessages unknown channel", "fn:getMessages", { channel: "fax" }, /getMessages: invalid arguments: channel: must be one of/],
@@ -154,7 +163,7 @@ describe.each(Object.keys(FRONT_ENDS) as (keyof typeof FRONT_ENDS)[])("bad input
 
   it("has at least 40 rows across the five resources and the functions", () => {
     expect(ROWS.length).toBeGreaterThanOrEqual(40);
-    expect(new Set(ROWS.map((r) => r[1].startsWith("fn:") ? "fn" : r[1]))).toEqual(new Set(["Integration", "Workflow", "SubscriberCredentials", "Environment", "EnvironmentVariable", "Layout", "Topic", "fn"]));
+    expect(new Set(ROWS.map((r) => r[1].startsWith("fn:") ? "fn" : r[1]))).toEqual(new Set(["Integration", "Workflow", "SubscriberCredentials", "Environment", "EnvironmentVariable", "Layout", "Topic", "Context", "fn"]));
   });
 
   // Retried: over a hundred failing inline runs in one process meet the Node.js SDK's race between

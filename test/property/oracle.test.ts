@@ -1,6 +1,6 @@
 /**
  * The engine-layer oracle of exact diffs: K random stacks (ORACLE_RUNS; `npm test` runs 3,
- * `npm run test:oracle` 500), each a random mix of the seven resources built from the unit
+ * `npm run test:oracle` 500), each a random mix of the eight resources built from the unit
  * layer's arbitraries, through the real CLI against a fresh emulator in production or spec mode:
  * `up`; a preview that must be empty; a `preview --refresh` that must be empty; one random hand
  * edit through the API (a declared field of a resource, or a deletion); a `preview --refresh` that
@@ -16,7 +16,7 @@ import { createTestStack, exportedState, loadPackage, previewDiffs } from "../he
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import {
   createCredentialIntegrations, createTopicSubscribers, credentialsInputs, environmentInputs, environmentVariableInputs, integrationInputs,
-  layoutInputs, topicInputs, workflowInputs,
+  layoutInputs, topicInputs, workflowInputs, contextInputs,
 } from "../unit/resources/arbitraries";
 import { deletion, fieldEdits, type Declared, type Edit } from "./handEdits";
 
@@ -50,6 +50,7 @@ const stackSpec: fc.Arbitrary<StackSpec> = fc.constant(null).chain(() => {
     variables: fc.array(environmentVariableInputs(s), { maxLength: 1 }),
     layouts: fc.array(layoutInputs(s), { maxLength: 1 }),
     topics: fc.array(topicInputs(s), { maxLength: 1 }),
+    contexts: fc.array(contextInputs(s), { maxLength: 1 }),
     pick: fc.record({ resource: fc.nat(), edit: fc.nat(), remove: fc.boolean() }),
   }).map(({ mode, pick, ...kinds }) => ({
     mode,
@@ -62,6 +63,7 @@ const stackSpec: fc.Arbitrary<StackSpec> = fc.constant(null).chain(() => {
       ...kinds.variables.map((inputs, n) => ({ name: `var-${n}`, kind: "EnvironmentVariable" as const, inputs })),
       ...kinds.layouts.map((inputs, n) => ({ name: `layout-${n}`, kind: "Layout" as const, inputs })),
       ...kinds.topics.map((inputs, n) => ({ name: `topic-${n}`, kind: "Topic" as const, inputs })),
+      ...kinds.contexts.map((inputs, n) => ({ name: `context-${n}`, kind: "Context" as const, inputs })),
     ],
   }));
 }).filter((s) => s.resources.length > 0);
@@ -138,6 +140,7 @@ async function runStack(spec: StackSpec): Promise<Outcome> {
       // The default layout stays on the service (destroy only forgets it).
       ...mine(state.layouts!, "identifier", declared("Layout", "layoutId")).filter((l) => !l.isDefault),
       ...mine(state.topics!, "key", declared("Topic", "key")),
+      ...mine(state.contexts!, "id", declared("Context", "contextId")),
       ...state.subscribers!.flatMap((s: any) => (s.channels ?? []).filter((c: any) => spec.resources.some((r) => r.kind === "SubscriberCredentials" && r.inputs.subscriberId === s.subscriberId && r.inputs.providerId === c.providerId))),
     ];
     if (left.length) out.spurious.push(`destroy left ${left.length} objects in the service`);

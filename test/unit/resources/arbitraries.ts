@@ -202,6 +202,17 @@ export const topicInputs = (suffix: string) => fc.record({
   subscribers: opt(fc.shuffledSubarray([...TOPIC_SUBSCRIBERS])),
 }, { requiredKeys: ["key"] }).map(strip);
 
+// ---------------------------------------------------------------- Context
+
+const contextPart = fc.stringMatching(/^[a-zA-Z0-9_-]{1,12}$/);
+
+/** A context: type and id by the service's rule (the id carries the run's suffix), data a JSON object or none. */
+export const contextInputs = (suffix: string) => fc.record({
+  type: contextPart,
+  contextId: contextPart.map((s) => `${s}-${suffix}`),
+  data: opt(jsonObject),
+}, { requiredKeys: ["type", "contextId"] }).map(strip);
+
 /** Removes keys whose value is `undefined`, recursively. */
 export function strip<T>(v: T): T {
   if (Array.isArray(v)) return v.map(strip) as T;
