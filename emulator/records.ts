@@ -254,3 +254,17 @@ export interface ContextRecord extends Scoped {
   updatedAt: string;
   [extra: string]: unknown;
 }
+
+/** A translation (`/v2/translations`): one locale's content of a workflow or layout, per environment. */
+export interface TranslationRecord extends Scoped {
+  resourceType: "workflow" | "layout";
+  /** The resource's identifier (workflowId or layoutId). */
+  resourceId: string;
+  /** The resource's database `_id`: the translations go with that object. */
+  _resourceInternalId: string;
+  /** Normalised to `_` separators (`en_US`). */
+  locale: string;
+  content: JsonObject;
+  createdAt: string;
+  updatedAt: string;
+}

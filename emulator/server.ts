@@ -23,6 +23,7 @@ import { messageRoutes } from "./routes/messages";
 import { subscriberRoutes } from "./routes/subscribers";
 import { topicRoutes } from "./routes/topics";
 import { contextRoutes } from "./routes/contexts";
+import { translationRoutes } from "./routes/translations";
 import { workflowRoutes } from "./routes/workflows";
 import { Store, type Tenant } from "./store";
 import type { Behaviour, Faults, LoggedRequest, Reply, Route } from "./types";
@@ -40,7 +41,7 @@ const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 const ROUTES: Route[] = [
   ...integrationRoutes, ...subscriberRoutes, ...workflowRoutes, ...eventRoutes, ...messageRoutes,
   ...environmentRoutes, ...environmentVariableRoutes,
-  ...layoutRoutes, ...topicRoutes, ...contextRoutes,
+  ...layoutRoutes, ...topicRoutes, ...contextRoutes, ...translationRoutes,
 ];
 
 interface CompiledRoute { route: Route; pattern: RegExp; names: string[] }

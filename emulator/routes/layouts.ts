@@ -8,7 +8,7 @@
 import { HttpError, badRequest, conflict, notFound, validationFailed } from "../errors";
 import { ParamReader } from "../params";
 import type { JsonObject, LayoutRecord, WorkflowRecord } from "../records";
-import { ofTenant } from "../store";
+import { dropTranslationsOf, ofTenant } from "../store";
 import type { RequestContext, Route } from "../types";
 import { objectId } from "../util";
 import { EMULATOR_ORIGIN } from "./workflows";
@@ -219,6 +219,7 @@ export const layoutRoutes: Route[] = [
       if (l.isDefault) throw conflict(`Layout with id ${c.params.layoutId} is being used as a default layout, it can not be deleted`);
       l.deleted = true;
       delete l.controlValues;
+      dropTranslationsOf(c.store, l._id);
       unlinkFromWorkflows(c, l.identifier);
       c.store.touch();
       return { status: 204 };

@@ -3,7 +3,7 @@ import { openApiDocument } from "../contract";
 import { badRequest, conflict, notFound, validationFailed } from "../errors";
 import { ParamReader } from "../params";
 import type { JsonObject, StepRecord, WorkflowPreferencesInput, WorkflowRecord } from "../records";
-import { ofTenant } from "../store";
+import { dropTranslationsOf, ofTenant } from "../store";
 import type { RequestContext, Route } from "../types";
 import { objectId, slugify } from "../util";
 import { resolveStepLayoutId } from "./layouts";
@@ -200,6 +200,7 @@ export const workflowRoutes: Route[] = [
     handler: (c) => {
       const w = findWorkflow(c, c.params.workflowId!);
       c.store.data.workflows = c.store.data.workflows.filter((x) => x !== w);
+      dropTranslationsOf(c.store, w._id);
       c.store.touch();
       return { status: 204 };
     },

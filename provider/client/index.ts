@@ -10,6 +10,7 @@ import { EnvironmentVariablesApi } from "./environmentVariables";
 import { LayoutsApi } from "./layouts";
 import { TopicsApi } from "./topics";
 import { ContextsApi } from "./contexts";
+import { TranslationsApi } from "./translations";
 
 /** Typed access to every operation of the service. */
 export class NotifyClient {
@@ -24,6 +25,7 @@ export class NotifyClient {
   readonly layouts: LayoutsApi;
   readonly topics: TopicsApi;
   readonly contexts: ContextsApi;
+  readonly translations: TranslationsApi;
 
   constructor(options: TransportOptions) {
     this.http = new HttpTransport(options);
@@ -37,6 +39,7 @@ export class NotifyClient {
     this.layouts = new LayoutsApi(this.http);
     this.topics = new TopicsApi(this.http);
     this.contexts = new ContextsApi(this.http);
+    this.translations = new TranslationsApi(this.http);
   }
 
   /** Closes the connections. */
@@ -57,3 +60,4 @@ export type { ListEventsQuery } from "./events";
 export type { ListLayoutsQuery } from "./layouts";
 export type { ListTopicsQuery, ListTopicSubscriptionsQuery } from "./topics";
 export type { ListContextsQuery } from "./contexts";
+export type { TranslationResourceType } from "./translations";

@@ -17,6 +17,7 @@ import { ENVIRONMENT, type EnvironmentArgs, type EnvironmentState } from "./envi
 import { ENVIRONMENT_VARIABLE, type EnvironmentVariableArgs, type EnvironmentVariableState } from "./environmentVariable";
 import { LAYOUT, type LayoutArgs, type LayoutState } from "./layout";
 import { CONTEXT, type ContextArgs, type ContextState } from "./context";
+import { TRANSLATION, type TranslationArgs, type TranslationState } from "./translation";
 import { TOPIC, type TopicArgs, type TopicState } from "./topic";
 
 /**
@@ -189,5 +190,20 @@ export interface Context extends OutputsOf<ContextState> {}
 export class Context extends NotifyResource {
   constructor(name: string, args: ContextArgs, opts?: pulumi.CustomResourceOptions) {
     super(CONTEXT, name, args, opts);
+  }
+}
+
+/**
+ * One locale's translation of a workflow or layout whose `isTranslationEnabled` is on. Its inputs
+ * and outputs are the fields of {@link TRANSLATION}; its id is `resourceType/resourceId/locale`.
+ *
+ * @example
+ * const welcome = new notify.Workflow("welcome", { workflowId: "welcome", name: "Welcome", isTranslationEnabled: true, steps: [...] });
+ * new notify.Translation("welcome-fr", { resourceType: "workflow", resourceId: welcome.workflowId, locale: "fr_FR", content: { hello: "Bonjour" } });
+ */
+export interface Translation extends OutputsOf<TranslationState> {}
+export class Translation extends NotifyResource {
+  constructor(name: string, args: TranslationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(TRANSLATION, name, args, opts);
   }
 }

@@ -6,7 +6,8 @@ import { INTEGRATION } from "./integration";
 import { LAYOUT } from "./layout";
 import { SUBSCRIBER_CREDENTIALS } from "./subscriberCredentials";
 import { TOPIC } from "./topic";
+import { TRANSLATION } from "./translation";
 import { WORKFLOW } from "./workflow";
 import type { ResourceTable } from "./fields";
 
-export const RESOURCE_TABLES: readonly ResourceTable[] = [INTEGRATION, WORKFLOW, SUBSCRIBER_CREDENTIALS, ENVIRONMENT, ENVIRONMENT_VARIABLE, LAYOUT, TOPIC, CONTEXT];
+export const RESOURCE_TABLES: readonly ResourceTable[] = [INTEGRATION, WORKFLOW, SUBSCRIBER_CREDENTIALS, ENVIRONMENT, ENVIRONMENT_VARIABLE, LAYOUT, TOPIC, CONTEXT, TRANSLATION];

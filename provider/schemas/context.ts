@@ -4,11 +4,11 @@ import { JsonObject } from "./common";
 
 /** A context as the service returns it: its type, id and custom data. */
 export const Context = z.looseObject({
-  type: z.string(),
-  id: z.string(),
-  data: JsonObject.nullable().optional(),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
+  type: z.string().describe("The context type (`tenant`, `app`, ...)."),
+  id: z.string().describe("The context's id within its type; the context key is `type:id`."),
+  data: JsonObject.nullable().optional().describe("The context's custom data."),
+  createdAt: z.string().optional().describe("When the context was created (ISO 8601)."),
+  updatedAt: z.string().optional().describe("When the context was last changed (ISO 8601)."),
 });
 export type Context = z.infer<typeof Context>;
 

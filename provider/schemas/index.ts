@@ -9,3 +9,4 @@ export * from "./environment";
 export * from "./layout";
 export * from "./topic";
 export * from "./context";
+export * from "./translation";

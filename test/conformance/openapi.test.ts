@@ -77,4 +77,11 @@ describe.each(["production", "spec"] as const)("emulator responses conform to op
     await call("GET", "/v2/contexts/{type}/{id}", "/v2/contexts/tenant/acme", 200);
     await call("PATCH", "/v2/contexts/{type}/{id}", "/v2/contexts/tenant/acme", 200, { data: { plan: "enterprise" } });
   });
+
+  it("every translation operation's body validates", async () => {
+    await emu.api("POST", "/v2/workflows", { workflowId: "greet", name: "Greet", isTranslationEnabled: true, steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "hi" } }] });
+    await call("POST", "/v2/translations", "/v2/translations", 200, { resourceId: "greet", resourceType: "workflow", locale: "fr_FR", content: { hi: "Salut" } });
+    await call("GET", "/v2/translations/{resourceType}/{resourceId}/{locale}", "/v2/translations/workflow/greet/fr_FR", 200);
+    await call("GET", "/v2/translations/group/{resourceType}/{resourceId}", "/v2/translations/group/workflow/greet", 200);
+  });
 });

@@ -12,7 +12,7 @@ import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
 
-type Row = [label: string, kind: "Integration" | "Workflow" | "SubscriberCredentials" | "Environment" | "EnvironmentVariable" | "Layout" | "Topic" | "Context" | `fn:${string}`, args: Record<string, unknown>, expected: RegExp];
+type Row = [label: string, kind: "Integration" | "Workflow" | "SubscriberCredentials" | "Environment" | "EnvironmentVariable" | "Layout" | "Topic" | "Context" | "Translation" | `fn:${string}`, args: Record<string, unknown>, expected: RegExp];
 
 const int = (over: Record<string, unknown>) => ({ identifier: "bad", providerId: "sendgrid", channel: "email", ...over });
 const wf = (over: Record<string, unknown>) => ({ workflowId: "bad", name: "Bad", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "hi" } }], ...over });
@@ -24,6 +24,7 @@ const lay = (over: Record<string, unknown>) => ({ layoutId: "bad", name: "Bad", 
 const lemail = (email: Record<string, unknown>) => lay({ controlValues: { email } });
 const topic = (over: Record<string, unknown>) => ({ key: "bad", ...over });
 const ctx = (over: Record<string, unknown>) => ({ type: "tenant", contextId: "bad", ...over });
+const tr = (over: Record<string, unknown>) => ({ resourceType: "workflow", resourceId: "welcome", locale: "fr_FR", content: { hello: "Bonjour" }, ...over });
 const without = (o: Record<string, unknown>, k: string) => { const c = { ...o }; delete c[k]; return c; };
 
 const ROWS: Row[] = [
@@ -115,9 +116,16 @@ const ROWS: Row[] = [
   ["context data not an object", "Context", ctx({ data: "plan=pro" }), /data: must be a record/],
   ["context data over 64 KiB", "Context", ctx({ data: { blob: "x".repeat(64 * 1024) } }), /data: must be at most 64 KiB as JSON/],
   ["misspelt context field", "Context", ctx({ contextID: "x" }), /contextID/],
+  // Translation
+  ["translation resource type unknown", "Translation", tr({ resourceType: "topic" }), /resourceType: must be one of "workflow", "layout"/],
+  ["translation locale with a dash", "Translation", tr({ locale: "fr-FR" }), /locale: write "fr_FR": the service stores locales with _ between the parts/],
+  ["translation locale not a locale", "Translation", tr({ locale: "French" }), /locale: must be a locale code/],
+  ["translation without content", "Translation", without(tr({}), "content"), /content: is required/],
+  ["translation content not an object", "Translation", tr({ content: ["Bonjour"] }), /content: must be a record/],
   // Functions
   ["getLayouts unknown order field", "fn:getLayouts", { orderBy: "size" }, /getLayouts: invalid arguments: orderBy: must be one of/],
   ["getTopics maxResults 0", "fn:getTopics", { maxResults: 0 }, /getTopics: invalid arguments: maxResults/],
+  ["getTranslations unknown resource type", "fn:getTranslations", { resourceType: "topic", resourceId: "x" }, /getTranslations: invalid arguments: resourceType: must be one of "workflow", "layout"/],
   ["getContexts unknown argument", "fn:getContexts", { type: "tenant" }, /getContexts: invalid arguments: unknown argument "type"/],
   ["getSubscribers page size over 100", "fn:getSubscribers", { limit: 500 }, /getSubscribers: invalid arguments: limit/],
   ["getSubscribers maxResults 0", "fn:getSubscribers", { maxResults: 0 }, /getSubscribers: invalid arguments: maxResults/],
@@ -163,7 +171,7 @@ describe.each(Object.keys(FRONT_ENDS) as (keyof typeof FRONT_ENDS)[])("bad input
 
   it("has at least 40 rows across the five resources and the functions", () => {
     expect(ROWS.length).toBeGreaterThanOrEqual(40);
-    expect(new Set(ROWS.map((r) => r[1].startsWith("fn:") ? "fn" : r[1]))).toEqual(new Set(["Integration", "Workflow", "SubscriberCredentials", "Environment", "EnvironmentVariable", "Layout", "Topic", "Context", "fn"]));
+    expect(new Set(ROWS.map((r) => r[1].startsWith("fn:") ? "fn" : r[1]))).toEqual(new Set(["Integration", "Workflow", "SubscriberCredentials", "Environment", "EnvironmentVariable", "Layout", "Topic", "Context", "Translation", "fn"]));
   });
 
   // Retried: over a hundred failing inline runs in one process meet the Node.js SDK's race between

@@ -1265,6 +1265,172 @@ func (in *getSubscribersOrderByPtr) ToGetSubscribersOrderByPtrOutputWithContext(
 	return pulumi.ToOutputWithContext(ctx, in).(GetSubscribersOrderByPtrOutput)
 }
 
+// `workflow` or `layout`.
+type GetTranslationsResourceType string
+
+const (
+	GetTranslationsResourceTypeWorkflow = GetTranslationsResourceType("workflow")
+	GetTranslationsResourceTypeLayout   = GetTranslationsResourceType("layout")
+)
+
+func (GetTranslationsResourceType) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetTranslationsResourceType)(nil)).Elem()
+}
+
+func (e GetTranslationsResourceType) ToGetTranslationsResourceTypeOutput() GetTranslationsResourceTypeOutput {
+	return pulumi.ToOutput(e).(GetTranslationsResourceTypeOutput)
+}
+
+func (e GetTranslationsResourceType) ToGetTranslationsResourceTypeOutputWithContext(ctx context.Context) GetTranslationsResourceTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(GetTranslationsResourceTypeOutput)
+}
+
+func (e GetTranslationsResourceType) ToGetTranslationsResourceTypePtrOutput() GetTranslationsResourceTypePtrOutput {
+	return e.ToGetTranslationsResourceTypePtrOutputWithContext(context.Background())
+}
+
+func (e GetTranslationsResourceType) ToGetTranslationsResourceTypePtrOutputWithContext(ctx context.Context) GetTranslationsResourceTypePtrOutput {
+	return GetTranslationsResourceType(e).ToGetTranslationsResourceTypeOutputWithContext(ctx).ToGetTranslationsResourceTypePtrOutputWithContext(ctx)
+}
+
+func (e GetTranslationsResourceType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GetTranslationsResourceType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GetTranslationsResourceType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e GetTranslationsResourceType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type GetTranslationsResourceTypeOutput struct{ *pulumi.OutputState }
+
+func (GetTranslationsResourceTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetTranslationsResourceType)(nil)).Elem()
+}
+
+func (o GetTranslationsResourceTypeOutput) ToGetTranslationsResourceTypeOutput() GetTranslationsResourceTypeOutput {
+	return o
+}
+
+func (o GetTranslationsResourceTypeOutput) ToGetTranslationsResourceTypeOutputWithContext(ctx context.Context) GetTranslationsResourceTypeOutput {
+	return o
+}
+
+func (o GetTranslationsResourceTypeOutput) ToGetTranslationsResourceTypePtrOutput() GetTranslationsResourceTypePtrOutput {
+	return o.ToGetTranslationsResourceTypePtrOutputWithContext(context.Background())
+}
+
+func (o GetTranslationsResourceTypeOutput) ToGetTranslationsResourceTypePtrOutputWithContext(ctx context.Context) GetTranslationsResourceTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GetTranslationsResourceType) *GetTranslationsResourceType {
+		return &v
+	}).(GetTranslationsResourceTypePtrOutput)
+}
+
+func (o GetTranslationsResourceTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o GetTranslationsResourceTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetTranslationsResourceType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o GetTranslationsResourceTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetTranslationsResourceTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetTranslationsResourceType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetTranslationsResourceTypePtrOutput struct{ *pulumi.OutputState }
+
+func (GetTranslationsResourceTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetTranslationsResourceType)(nil)).Elem()
+}
+
+func (o GetTranslationsResourceTypePtrOutput) ToGetTranslationsResourceTypePtrOutput() GetTranslationsResourceTypePtrOutput {
+	return o
+}
+
+func (o GetTranslationsResourceTypePtrOutput) ToGetTranslationsResourceTypePtrOutputWithContext(ctx context.Context) GetTranslationsResourceTypePtrOutput {
+	return o
+}
+
+func (o GetTranslationsResourceTypePtrOutput) Elem() GetTranslationsResourceTypeOutput {
+	return o.ApplyT(func(v *GetTranslationsResourceType) GetTranslationsResourceType {
+		if v != nil {
+			return *v
+		}
+		var ret GetTranslationsResourceType
+		return ret
+	}).(GetTranslationsResourceTypeOutput)
+}
+
+func (o GetTranslationsResourceTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetTranslationsResourceTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *GetTranslationsResourceType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// GetTranslationsResourceTypeInput is an input type that accepts values of the GetTranslationsResourceType enum
+// A concrete instance of `GetTranslationsResourceTypeInput` can be one of the following:
+//
+//	GetTranslationsResourceTypeWorkflow
+//	GetTranslationsResourceTypeLayout
+type GetTranslationsResourceTypeInput interface {
+	pulumi.Input
+
+	ToGetTranslationsResourceTypeOutput() GetTranslationsResourceTypeOutput
+	ToGetTranslationsResourceTypeOutputWithContext(context.Context) GetTranslationsResourceTypeOutput
+}
+
+var getTranslationsResourceTypePtrType = reflect.TypeOf((**GetTranslationsResourceType)(nil)).Elem()
+
+type GetTranslationsResourceTypePtrInput interface {
+	pulumi.Input
+
+	ToGetTranslationsResourceTypePtrOutput() GetTranslationsResourceTypePtrOutput
+	ToGetTranslationsResourceTypePtrOutputWithContext(context.Context) GetTranslationsResourceTypePtrOutput
+}
+
+type getTranslationsResourceTypePtr string
+
+func GetTranslationsResourceTypePtr(v string) GetTranslationsResourceTypePtrInput {
+	return (*getTranslationsResourceTypePtr)(&v)
+}
+
+func (*getTranslationsResourceTypePtr) ElementType() reflect.Type {
+	return getTranslationsResourceTypePtrType
+}
+
+func (in *getTranslationsResourceTypePtr) ToGetTranslationsResourceTypePtrOutput() GetTranslationsResourceTypePtrOutput {
+	return pulumi.ToOutput(in).(GetTranslationsResourceTypePtrOutput)
+}
+
+func (in *getTranslationsResourceTypePtr) ToGetTranslationsResourceTypePtrOutputWithContext(ctx context.Context) GetTranslationsResourceTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(GetTranslationsResourceTypePtrOutput)
+}
+
 // Sort field.
 type GetWorkflowsOrderBy string
 
@@ -2492,6 +2658,172 @@ func (in *stepFilterTypePtr) ToStepFilterTypePtrOutputWithContext(ctx context.Co
 	return pulumi.ToOutputWithContext(ctx, in).(StepFilterTypePtrOutput)
 }
 
+// `workflow` or `layout`. Changing it replaces the translation.
+type TranslationResourceType string
+
+const (
+	TranslationResourceTypeWorkflow = TranslationResourceType("workflow")
+	TranslationResourceTypeLayout   = TranslationResourceType("layout")
+)
+
+func (TranslationResourceType) ElementType() reflect.Type {
+	return reflect.TypeOf((*TranslationResourceType)(nil)).Elem()
+}
+
+func (e TranslationResourceType) ToTranslationResourceTypeOutput() TranslationResourceTypeOutput {
+	return pulumi.ToOutput(e).(TranslationResourceTypeOutput)
+}
+
+func (e TranslationResourceType) ToTranslationResourceTypeOutputWithContext(ctx context.Context) TranslationResourceTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TranslationResourceTypeOutput)
+}
+
+func (e TranslationResourceType) ToTranslationResourceTypePtrOutput() TranslationResourceTypePtrOutput {
+	return e.ToTranslationResourceTypePtrOutputWithContext(context.Background())
+}
+
+func (e TranslationResourceType) ToTranslationResourceTypePtrOutputWithContext(ctx context.Context) TranslationResourceTypePtrOutput {
+	return TranslationResourceType(e).ToTranslationResourceTypeOutputWithContext(ctx).ToTranslationResourceTypePtrOutputWithContext(ctx)
+}
+
+func (e TranslationResourceType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TranslationResourceType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TranslationResourceType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TranslationResourceType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TranslationResourceTypeOutput struct{ *pulumi.OutputState }
+
+func (TranslationResourceTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TranslationResourceType)(nil)).Elem()
+}
+
+func (o TranslationResourceTypeOutput) ToTranslationResourceTypeOutput() TranslationResourceTypeOutput {
+	return o
+}
+
+func (o TranslationResourceTypeOutput) ToTranslationResourceTypeOutputWithContext(ctx context.Context) TranslationResourceTypeOutput {
+	return o
+}
+
+func (o TranslationResourceTypeOutput) ToTranslationResourceTypePtrOutput() TranslationResourceTypePtrOutput {
+	return o.ToTranslationResourceTypePtrOutputWithContext(context.Background())
+}
+
+func (o TranslationResourceTypeOutput) ToTranslationResourceTypePtrOutputWithContext(ctx context.Context) TranslationResourceTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TranslationResourceType) *TranslationResourceType {
+		return &v
+	}).(TranslationResourceTypePtrOutput)
+}
+
+func (o TranslationResourceTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TranslationResourceTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TranslationResourceType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TranslationResourceTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TranslationResourceTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TranslationResourceType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TranslationResourceTypePtrOutput struct{ *pulumi.OutputState }
+
+func (TranslationResourceTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TranslationResourceType)(nil)).Elem()
+}
+
+func (o TranslationResourceTypePtrOutput) ToTranslationResourceTypePtrOutput() TranslationResourceTypePtrOutput {
+	return o
+}
+
+func (o TranslationResourceTypePtrOutput) ToTranslationResourceTypePtrOutputWithContext(ctx context.Context) TranslationResourceTypePtrOutput {
+	return o
+}
+
+func (o TranslationResourceTypePtrOutput) Elem() TranslationResourceTypeOutput {
+	return o.ApplyT(func(v *TranslationResourceType) TranslationResourceType {
+		if v != nil {
+			return *v
+		}
+		var ret TranslationResourceType
+		return ret
+	}).(TranslationResourceTypeOutput)
+}
+
+func (o TranslationResourceTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TranslationResourceTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TranslationResourceType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TranslationResourceTypeInput is an input type that accepts values of the TranslationResourceType enum
+// A concrete instance of `TranslationResourceTypeInput` can be one of the following:
+//
+//	TranslationResourceTypeWorkflow
+//	TranslationResourceTypeLayout
+type TranslationResourceTypeInput interface {
+	pulumi.Input
+
+	ToTranslationResourceTypeOutput() TranslationResourceTypeOutput
+	ToTranslationResourceTypeOutputWithContext(context.Context) TranslationResourceTypeOutput
+}
+
+var translationResourceTypePtrType = reflect.TypeOf((**TranslationResourceType)(nil)).Elem()
+
+type TranslationResourceTypePtrInput interface {
+	pulumi.Input
+
+	ToTranslationResourceTypePtrOutput() TranslationResourceTypePtrOutput
+	ToTranslationResourceTypePtrOutputWithContext(context.Context) TranslationResourceTypePtrOutput
+}
+
+type translationResourceTypePtr string
+
+func TranslationResourceTypePtr(v string) TranslationResourceTypePtrInput {
+	return (*translationResourceTypePtr)(&v)
+}
+
+func (*translationResourceTypePtr) ElementType() reflect.Type {
+	return translationResourceTypePtrType
+}
+
+func (in *translationResourceTypePtr) ToTranslationResourceTypePtrOutput() TranslationResourceTypePtrOutput {
+	return pulumi.ToOutput(in).(TranslationResourceTypePtrOutput)
+}
+
+func (in *translationResourceTypePtr) ToTranslationResourceTypePtrOutputWithContext(ctx context.Context) TranslationResourceTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TranslationResourceTypePtrOutput)
+}
+
 // A workflow's status.
 type WorkflowStatus string
 
@@ -2903,6 +3235,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*GetLayoutsOrderByPtrInput)(nil)).Elem(), GetLayoutsOrderBy("createdAt"))
 	pulumi.RegisterInputType(reflect.TypeOf((*GetSubscribersOrderByInput)(nil)).Elem(), GetSubscribersOrderBy("_id"))
 	pulumi.RegisterInputType(reflect.TypeOf((*GetSubscribersOrderByPtrInput)(nil)).Elem(), GetSubscribersOrderBy("_id"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GetTranslationsResourceTypeInput)(nil)).Elem(), GetTranslationsResourceType("workflow"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GetTranslationsResourceTypePtrInput)(nil)).Elem(), GetTranslationsResourceType("workflow"))
 	pulumi.RegisterInputType(reflect.TypeOf((*GetWorkflowsOrderByInput)(nil)).Elem(), GetWorkflowsOrderBy("createdAt"))
 	pulumi.RegisterInputType(reflect.TypeOf((*GetWorkflowsOrderByPtrInput)(nil)).Elem(), GetWorkflowsOrderBy("createdAt"))
 	pulumi.RegisterInputType(reflect.TypeOf((*IntegrationKindInput)(nil)).Elem(), IntegrationKind("delivery"))
@@ -2918,6 +3252,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*StepFilterJoinPtrInput)(nil)).Elem(), StepFilterJoin("AND"))
 	pulumi.RegisterInputType(reflect.TypeOf((*StepFilterTypeInput)(nil)).Elem(), StepFilterType("BOOLEAN"))
 	pulumi.RegisterInputType(reflect.TypeOf((*StepFilterTypePtrInput)(nil)).Elem(), StepFilterType("BOOLEAN"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TranslationResourceTypeInput)(nil)).Elem(), TranslationResourceType("workflow"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TranslationResourceTypePtrInput)(nil)).Elem(), TranslationResourceType("workflow"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkflowStatusInput)(nil)).Elem(), WorkflowStatus("ACTIVE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkflowStatusPtrInput)(nil)).Elem(), WorkflowStatus("ACTIVE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkflowStatusArrayInput)(nil)).Elem(), WorkflowStatusArray{})
@@ -2938,6 +3274,8 @@ func init() {
 	pulumi.RegisterOutputType(GetLayoutsOrderByPtrOutput{})
 	pulumi.RegisterOutputType(GetSubscribersOrderByOutput{})
 	pulumi.RegisterOutputType(GetSubscribersOrderByPtrOutput{})
+	pulumi.RegisterOutputType(GetTranslationsResourceTypeOutput{})
+	pulumi.RegisterOutputType(GetTranslationsResourceTypePtrOutput{})
 	pulumi.RegisterOutputType(GetWorkflowsOrderByOutput{})
 	pulumi.RegisterOutputType(GetWorkflowsOrderByPtrOutput{})
 	pulumi.RegisterOutputType(IntegrationKindOutput{})
@@ -2953,6 +3291,8 @@ func init() {
 	pulumi.RegisterOutputType(StepFilterJoinPtrOutput{})
 	pulumi.RegisterOutputType(StepFilterTypeOutput{})
 	pulumi.RegisterOutputType(StepFilterTypePtrOutput{})
+	pulumi.RegisterOutputType(TranslationResourceTypeOutput{})
+	pulumi.RegisterOutputType(TranslationResourceTypePtrOutput{})
 	pulumi.RegisterOutputType(WorkflowStatusOutput{})
 	pulumi.RegisterOutputType(WorkflowStatusPtrOutput{})
 	pulumi.RegisterOutputType(WorkflowStatusArrayOutput{})

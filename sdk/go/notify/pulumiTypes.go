@@ -487,6 +487,80 @@ func (o ChannelPreferencesPtrOutput) Sms() ChannelPreferencePtrOutput {
 	}).(ChannelPreferencePtrOutput)
 }
 
+// A context: its type, id, custom data and timestamps.
+type ContextSummary struct {
+	// When the context was created (ISO 8601).
+	CreatedAt *string `pulumi:"createdAt"`
+	// The context's custom data.
+	Data map[string]interface{} `pulumi:"data"`
+	// The context's id within its type; the context key is `type:id`.
+	Id string `pulumi:"id"`
+	// The context type (`tenant`, `app`, ...).
+	Type string `pulumi:"type"`
+	// When the context was last changed (ISO 8601).
+	UpdatedAt *string `pulumi:"updatedAt"`
+}
+
+// A context: its type, id, custom data and timestamps.
+type ContextSummaryOutput struct{ *pulumi.OutputState }
+
+func (ContextSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ContextSummary)(nil)).Elem()
+}
+
+func (o ContextSummaryOutput) ToContextSummaryOutput() ContextSummaryOutput {
+	return o
+}
+
+func (o ContextSummaryOutput) ToContextSummaryOutputWithContext(ctx context.Context) ContextSummaryOutput {
+	return o
+}
+
+// When the context was created (ISO 8601).
+func (o ContextSummaryOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ContextSummary) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// The context's custom data.
+func (o ContextSummaryOutput) Data() pulumi.MapOutput {
+	return o.ApplyT(func(v ContextSummary) map[string]interface{} { return v.Data }).(pulumi.MapOutput)
+}
+
+// The context's id within its type; the context key is `type:id`.
+func (o ContextSummaryOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v ContextSummary) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The context type (`tenant`, `app`, ...).
+func (o ContextSummaryOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v ContextSummary) string { return v.Type }).(pulumi.StringOutput)
+}
+
+// When the context was last changed (ISO 8601).
+func (o ContextSummaryOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ContextSummary) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+}
+
+type ContextSummaryArrayOutput struct{ *pulumi.OutputState }
+
+func (ContextSummaryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ContextSummary)(nil)).Elem()
+}
+
+func (o ContextSummaryArrayOutput) ToContextSummaryArrayOutput() ContextSummaryArrayOutput {
+	return o
+}
+
+func (o ContextSummaryArrayOutput) ToContextSummaryArrayOutputWithContext(ctx context.Context) ContextSummaryArrayOutput {
+	return o
+}
+
+func (o ContextSummaryArrayOutput) Index(i pulumi.IntInput) ContextSummaryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ContextSummary {
+		return vs[0].([]ContextSummary)[vs[1].(int)]
+	}).(ContextSummaryOutput)
+}
+
 // An environment of the organisation, with its API keys.
 type EnvironmentResult struct {
 	// The environment's id.
@@ -6463,6 +6537,87 @@ func (o TopicSummaryArrayOutput) Index(i pulumi.IntInput) TopicSummaryOutput {
 	}).(TopicSummaryOutput)
 }
 
+// One locale's translation of a workflow or layout.
+type TranslationResult struct {
+	// The translation content: keys to text, as the templates name them.
+	Content map[string]interface{} `pulumi:"content"`
+	// When the translation was created (ISO 8601).
+	CreatedAt *string `pulumi:"createdAt"`
+	// The locale code (`fr_FR`).
+	Locale string `pulumi:"locale"`
+	// The workflow's workflowId or the layout's layoutId.
+	ResourceId string `pulumi:"resourceId"`
+	// `workflow` or `layout`.
+	ResourceType string `pulumi:"resourceType"`
+	// When the translation was last changed (ISO 8601).
+	UpdatedAt *string `pulumi:"updatedAt"`
+}
+
+// One locale's translation of a workflow or layout.
+type TranslationResultOutput struct{ *pulumi.OutputState }
+
+func (TranslationResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TranslationResult)(nil)).Elem()
+}
+
+func (o TranslationResultOutput) ToTranslationResultOutput() TranslationResultOutput {
+	return o
+}
+
+func (o TranslationResultOutput) ToTranslationResultOutputWithContext(ctx context.Context) TranslationResultOutput {
+	return o
+}
+
+// The translation content: keys to text, as the templates name them.
+func (o TranslationResultOutput) Content() pulumi.MapOutput {
+	return o.ApplyT(func(v TranslationResult) map[string]interface{} { return v.Content }).(pulumi.MapOutput)
+}
+
+// When the translation was created (ISO 8601).
+func (o TranslationResultOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TranslationResult) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// The locale code (`fr_FR`).
+func (o TranslationResultOutput) Locale() pulumi.StringOutput {
+	return o.ApplyT(func(v TranslationResult) string { return v.Locale }).(pulumi.StringOutput)
+}
+
+// The workflow's workflowId or the layout's layoutId.
+func (o TranslationResultOutput) ResourceId() pulumi.StringOutput {
+	return o.ApplyT(func(v TranslationResult) string { return v.ResourceId }).(pulumi.StringOutput)
+}
+
+// `workflow` or `layout`.
+func (o TranslationResultOutput) ResourceType() pulumi.StringOutput {
+	return o.ApplyT(func(v TranslationResult) string { return v.ResourceType }).(pulumi.StringOutput)
+}
+
+// When the translation was last changed (ISO 8601).
+func (o TranslationResultOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TranslationResult) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+}
+
+type TranslationResultArrayOutput struct{ *pulumi.OutputState }
+
+func (TranslationResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TranslationResult)(nil)).Elem()
+}
+
+func (o TranslationResultArrayOutput) ToTranslationResultArrayOutput() TranslationResultArrayOutput {
+	return o
+}
+
+func (o TranslationResultArrayOutput) ToTranslationResultArrayOutputWithContext(ctx context.Context) TranslationResultArrayOutput {
+	return o
+}
+
+func (o TranslationResultArrayOutput) Index(i pulumi.IntInput) TranslationResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TranslationResult {
+		return vs[0].([]TranslationResult)[vs[1].(int)]
+	}).(TranslationResultOutput)
+}
+
 // Default and per-channel preferences of a workflow.
 type WorkflowPreferences struct {
 	// The preferences subscribers start with (null clears them).
@@ -7526,6 +7681,8 @@ func init() {
 	pulumi.RegisterOutputType(ChannelPreferencePtrOutput{})
 	pulumi.RegisterOutputType(ChannelPreferencesOutput{})
 	pulumi.RegisterOutputType(ChannelPreferencesPtrOutput{})
+	pulumi.RegisterOutputType(ContextSummaryOutput{})
+	pulumi.RegisterOutputType(ContextSummaryArrayOutput{})
 	pulumi.RegisterOutputType(EnvironmentResultOutput{})
 	pulumi.RegisterOutputType(EnvironmentResultArrayOutput{})
 	pulumi.RegisterOutputType(EventOutput{})
@@ -7608,6 +7765,8 @@ func init() {
 	pulumi.RegisterOutputType(SubscriberChannelsCredentialsPtrOutput{})
 	pulumi.RegisterOutputType(TopicSummaryOutput{})
 	pulumi.RegisterOutputType(TopicSummaryArrayOutput{})
+	pulumi.RegisterOutputType(TranslationResultOutput{})
+	pulumi.RegisterOutputType(TranslationResultArrayOutput{})
 	pulumi.RegisterOutputType(WorkflowPreferencesOutput{})
 	pulumi.RegisterOutputType(WorkflowPreferencesPtrOutput{})
 	pulumi.RegisterOutputType(WorkflowStepOutput{})

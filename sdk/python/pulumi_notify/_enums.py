@@ -14,6 +14,7 @@ __all__ = [
     'FieldFilterSource',
     'GetLayoutsOrderBy',
     'GetSubscribersOrderBy',
+    'GetTranslationsResourceType',
     'GetWorkflowsOrderBy',
     'IntegrationKind',
     'LayoutEmailControlsEditorType',
@@ -21,6 +22,7 @@ __all__ = [
     'Severity',
     'StepFilterJoin',
     'StepFilterType',
+    'TranslationResourceType',
     'WorkflowStatus',
     'WorkflowStepKind',
 ]
@@ -113,6 +115,15 @@ class GetSubscribersOrderBy(_builtins.str, Enum):
     LAST_NAME = "lastName"
 
 
+@pulumi.type_token("notify:index:GetTranslationsResourceType")
+class GetTranslationsResourceType(_builtins.str, Enum):
+    """
+    `workflow` or `layout`.
+    """
+    WORKFLOW = "workflow"
+    LAYOUT = "layout"
+
+
 @pulumi.type_token("notify:index:GetWorkflowsOrderBy")
 class GetWorkflowsOrderBy(_builtins.str, Enum):
     """
@@ -184,6 +195,15 @@ class StepFilterType(_builtins.str, Enum):
     LIST = "LIST"
     MULTILIST = "MULTI_LIST"
     GROUP = "GROUP"
+
+
+@pulumi.type_token("notify:index:TranslationResourceType")
+class TranslationResourceType(_builtins.str, Enum):
+    """
+    `workflow` or `layout`. Changing it replaces the translation.
+    """
+    WORKFLOW = "workflow"
+    LAYOUT = "layout"
 
 
 @pulumi.type_token("notify:index:WorkflowStatus")

@@ -20,6 +20,7 @@ __all__ = [
     'ChannelCredentials',
     'ChannelPreference',
     'ChannelPreferences',
+    'ContextSummary',
     'EnvironmentResult',
     'Event',
     'EventJobs',
@@ -61,6 +62,7 @@ __all__ = [
     'SubscriberChannels',
     'SubscriberChannelsCredentials',
     'TopicSummary',
+    'TranslationResult',
     'WorkflowPreferences',
     'WorkflowStepOutput',
     'WorkflowSummary',
@@ -298,6 +300,76 @@ class ChannelPreferences(dict):
         The SMS channel.
         """
         return pulumi.get(self, "sms")
+
+
+@pulumi.output_type
+class ContextSummary(dict):
+    """
+    A context: its type, id, custom data and timestamps.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str,
+                 created_at: Optional[_builtins.str] = None,
+                 data: Optional[Mapping[str, Any]] = None,
+                 updated_at: Optional[_builtins.str] = None):
+        """
+        A context: its type, id, custom data and timestamps.
+
+        :param _builtins.str id: The context's id within its type; the context key is `type:id`.
+        :param _builtins.str type: The context type (`tenant`, `app`, ...).
+        :param _builtins.str created_at: When the context was created (ISO 8601).
+        :param Mapping[str, Any] data: The context's custom data.
+        :param _builtins.str updated_at: When the context was last changed (ISO 8601).
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if data is not None:
+            pulumi.set(__self__, "data", data)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The context's id within its type; the context key is `type:id`.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        The context type (`tenant`, `app`, ...).
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        When the context was created (ISO 8601).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def data(self) -> Optional[Mapping[str, Any]]:
+        """
+        The context's custom data.
+        """
+        return pulumi.get(self, "data")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.str]:
+        """
+        When the context was last changed (ISO 8601).
+        """
+        return pulumi.get(self, "updated_at")
 
 
 @pulumi.output_type
@@ -4638,6 +4710,86 @@ class TopicSummary(dict):
     def updated_at(self) -> Optional[_builtins.str]:
         """
         `updatedAt`, as the service returns it.
+        """
+        return pulumi.get(self, "updated_at")
+
+
+@pulumi.output_type
+class TranslationResult(dict):
+    """
+    One locale's translation of a workflow or layout.
+    """
+    def __init__(__self__, *,
+                 content: Mapping[str, Any],
+                 locale: _builtins.str,
+                 resource_id: _builtins.str,
+                 resource_type: _builtins.str,
+                 created_at: Optional[_builtins.str] = None,
+                 updated_at: Optional[_builtins.str] = None):
+        """
+        One locale's translation of a workflow or layout.
+
+        :param Mapping[str, Any] content: The translation content: keys to text, as the templates name them.
+        :param _builtins.str locale: The locale code (`fr_FR`).
+        :param _builtins.str resource_id: The workflow's workflowId or the layout's layoutId.
+        :param _builtins.str resource_type: `workflow` or `layout`.
+        :param _builtins.str created_at: When the translation was created (ISO 8601).
+        :param _builtins.str updated_at: When the translation was last changed (ISO 8601).
+        """
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "locale", locale)
+        pulumi.set(__self__, "resource_id", resource_id)
+        pulumi.set(__self__, "resource_type", resource_type)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> Mapping[str, Any]:
+        """
+        The translation content: keys to text, as the templates name them.
+        """
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def locale(self) -> _builtins.str:
+        """
+        The locale code (`fr_FR`).
+        """
+        return pulumi.get(self, "locale")
+
+    @_builtins.property
+    @pulumi.getter(name="resourceId")
+    def resource_id(self) -> _builtins.str:
+        """
+        The workflow's workflowId or the layout's layoutId.
+        """
+        return pulumi.get(self, "resource_id")
+
+    @_builtins.property
+    @pulumi.getter(name="resourceType")
+    def resource_type(self) -> _builtins.str:
+        """
+        `workflow` or `layout`.
+        """
+        return pulumi.get(self, "resource_type")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        When the translation was created (ISO 8601).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.str]:
+        """
+        When the translation was last changed (ISO 8601).
         """
         return pulumi.get(self, "updated_at")
 

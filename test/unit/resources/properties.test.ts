@@ -21,13 +21,14 @@ import { LAYOUT } from "../../../provider/resources/layout";
 import { SUBSCRIBER_CREDENTIALS } from "../../../provider/resources/subscriberCredentials";
 import { TOPIC } from "../../../provider/resources/topic";
 import { CONTEXT } from "../../../provider/resources/context";
+import { TRANSLATION } from "../../../provider/resources/translation";
 import { WORKFLOW } from "../../../provider/resources/workflow";
 import { startTestEmulator, type TestEmulator } from "../../helpers/emulator";
 import { loadPackage } from "../../helpers/pulumi";
 import { ENVIRONMENT } from "../../../provider/resources/environment";
 import { ENVIRONMENT_VARIABLE } from "../../../provider/resources/environmentVariable";
 import {
-  createCredentialIntegrations, createTopicSubscribers, credentialsInputs, environmentInputs, environmentVariableInputs, integrationInputs, layoutInputs, topicInputs, workflowInputs, contextInputs,
+  createCredentialIntegrations, createTopicSubscribers, credentialsInputs, environmentInputs, environmentVariableInputs, integrationInputs, layoutInputs, topicInputs, workflowInputs, contextInputs, translationInputs, createTranslationTarget,
 } from "./arbitraries";
 
 type Obj = Record<string, unknown>;
@@ -102,6 +103,13 @@ const KINDS: Kind[] = [
     name: "Context", provider: () => impl("context"), inputs: contextInputs, keys: CONTEXT.inputKeys, replaceOnChange: ["type", "contextId"],
     exact: ["data"], providerExact: CONTEXT.exactKeys,
   },
+  {
+    // A translation is addressed by resource and locale (every path names them); the service's
+    // POST replaces the content whole (e2e/v2/create-translation.e2e-ee.ts).
+    name: "Translation", provider: () => impl("translation"), inputs: translationInputs, keys: TRANSLATION.inputKeys,
+    replaceOnChange: ["resourceType", "resourceId", "locale"], exact: ["content"], providerExact: TRANSLATION.exactKeys,
+    prepare: (emu, inputs) => createTranslationTarget(emu, String(inputs.resourceId)),
+  },
 ];
 
 
@@ -119,6 +127,7 @@ describe("the arbitraries", () => {
     ["Layout", LAYOUT, layoutInputs],
     ["Topic", TOPIC, topicInputs],
     ["Context", CONTEXT, contextInputs],
+    ["Translation", TRANSLATION, translationInputs],
   ] as const)("generate every input field of %s but adopt (which needs an object made outside the stack)", (_name, table, inputs) => {
     const seen = new Set(fc.sample(inputs("cover"), { numRuns: 300, seed: 1 }).flatMap((i) => Object.keys(i)));
     expect([...seen].sort()).toEqual(Object.keys(table.inputs).filter((k) => k !== "adopt").sort());
