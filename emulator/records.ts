@@ -268,3 +268,25 @@ export interface TranslationRecord extends Scoped {
   createdAt: string;
   updatedAt: string;
 }
+
+/** An inbound-email domain (`/v1/domains`): unique by name across the whole service, per environment. */
+export interface DomainRecord extends Scoped {
+  /** Lower-cased. */
+  name: string;
+  status: "pending" | "verified";
+  mxRecordConfigured: boolean;
+  data?: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An address of a domain routed to a webhook or an agent. */
+export interface DomainRouteRecord extends Scoped {
+  _domainId: string;
+  address: string;
+  type: "agent" | "webhook";
+  agentId?: string;
+  data?: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}

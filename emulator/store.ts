@@ -1,7 +1,7 @@
 /** The emulator's in-memory store, optionally saved to a JSON file. */
 import { readFileSync, writeFileSync, renameSync, existsSync } from "node:fs";
 import type {
-  ContextRecord, EnvironmentRecord, EnvironmentVariableRecord, EventRecord, IntegrationRecord, LayoutRecord, MessageRecord, SubscriberRecord, SubscriptionRecord, TopicRecord, TranslationRecord, WorkflowRecord,
+  ContextRecord, DomainRecord, DomainRouteRecord, EnvironmentRecord, EnvironmentVariableRecord, EventRecord, IntegrationRecord, LayoutRecord, MessageRecord, SubscriberRecord, SubscriptionRecord, TopicRecord, TranslationRecord, WorkflowRecord,
 } from "./records";
 
 /** An API key and where its records live. */
@@ -27,13 +27,17 @@ export interface StoreData {
   subscriptions: SubscriptionRecord[];
   contexts: ContextRecord[];
   translations: TranslationRecord[];
+  domains: DomainRecord[];
+  domainRoutes: DomainRouteRecord[];
+  /** The emulator's stand-in for public DNS: the MX host each domain name points at (set by a test control). */
+  dnsMx: Record<string, string>;
 }
 
 const empty = (): StoreData => ({
   integrations: [], subscribers: [], workflows: [], events: [], messages: [],
   environments: [], environmentVariables: [],
   layouts: [], topics: [], subscriptions: [],
-  contexts: [], translations: [],
+  contexts: [], translations: [], domains: [], domainRoutes: [], dnsMx: {},
 });
 
 /**

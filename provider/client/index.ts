@@ -11,6 +11,7 @@ import { LayoutsApi } from "./layouts";
 import { TopicsApi } from "./topics";
 import { ContextsApi } from "./contexts";
 import { TranslationsApi } from "./translations";
+import { DomainsApi } from "./domains";
 
 /** Typed access to every operation of the service. */
 export class NotifyClient {
@@ -26,6 +27,7 @@ export class NotifyClient {
   readonly topics: TopicsApi;
   readonly contexts: ContextsApi;
   readonly translations: TranslationsApi;
+  readonly domains: DomainsApi;
 
   constructor(options: TransportOptions) {
     this.http = new HttpTransport(options);
@@ -40,6 +42,7 @@ export class NotifyClient {
     this.topics = new TopicsApi(this.http);
     this.contexts = new ContextsApi(this.http);
     this.translations = new TranslationsApi(this.http);
+    this.domains = new DomainsApi(this.http);
   }
 
   /** Closes the connections. */
@@ -61,3 +64,4 @@ export type { ListLayoutsQuery } from "./layouts";
 export type { ListTopicsQuery, ListTopicSubscriptionsQuery } from "./topics";
 export type { ListContextsQuery } from "./contexts";
 export type { TranslationResourceType } from "./translations";
+export type { DomainRouteBody } from "./domains";

@@ -10,7 +10,7 @@ import { clientFor, providerSettings, settingsFromConfig, type ConnectionSetting
 import { NotifyApiError, NotifyConfigError } from "../client/errors";
 import { collect, paginateContexts, paginateEvents, paginateLayouts, paginateMessages, paginateSubscribers, paginateTopics, paginateWorkflows } from "../client/paginate";
 import {
-  CHANNELS, Channel, ChannelType, ContextKey, ContextSummary, EnvironmentResult, EventResult, IntegrationSummary, LayoutSummary, MessageResult, OrderDirection, Severity,
+  CHANNELS, Channel, ChannelType, ContextKey, ContextSummary, DomainSummary, EnvironmentResult, EventResult, IntegrationSummary, LayoutSummary, MessageResult, OrderDirection, Severity,
   SubscriberResult, TopicSummary, TRANSLATION_RESOURCE_TYPES, TranslationResult, WorkflowStatusInput, WorkflowSummary,
 } from "../schemas";
 import { propertyPath } from "../resources/check";
@@ -269,8 +269,28 @@ const translations = defineFunction("getTranslations",
   });
 export const { fn: getTranslations, output: getTranslationsOutput } = translations;
 
+const domains = defineFunction("getDomains", "Inbound-email domains of the environment with their status and expected DNS records, following the cursor until `maxResults`.",
+  z.strictObject({
+    name: z.string().optional().describe("Domains whose name contains this."),
+    maxResults: maxResults.describe("Most domains returned (default 1,000)."),
+  }),
+  z.object({ domains: z.array(DomainSummary) }),
+  async ({ maxResults: max = 1000, name }) => {
+    const api = clientFor(connection()).domains;
+    const out: z.output<typeof DomainSummary>[] = [];
+    let after: string | undefined;
+    while (out.length < max) {
+      const page = await api.list(stripUndefined({ name, after, limit: Math.min(100, max - out.length) }));
+      out.push(...page.data.slice(0, max - out.length));
+      if (!page.next || page.data.length === 0) break;
+      after = page.next;
+    }
+    return { domains: out };
+  });
+export const { fn: getDomains, output: getDomainsOutput } = domains;
+
 /** Every function, in the order schema.json and the docs list them. */
-export const FUNCTIONS: readonly FunctionDefinition[] = [subscriber, subscribers, messages, events, event, integrations, workflows, environments, layouts, topics, contexts, translations];
+export const FUNCTIONS: readonly FunctionDefinition[] = [subscriber, subscribers, messages, events, event, integrations, workflows, environments, layouts, topics, contexts, translations, domains];
 
 /** Arguments and results of the functions, for programs that name them. */
 export type GetSubscriberArgs = z.input<typeof subscriber.args>;
@@ -287,5 +307,6 @@ export type GetLayoutsArgs = z.input<typeof layouts.args>;
 export type GetTopicsArgs = z.input<typeof topics.args>;
 export type GetContextsArgs = z.input<typeof contexts.args>;
 export type GetTranslationsArgs = z.input<typeof translations.args>;
+export type GetDomainsArgs = z.input<typeof domains.args>;
 
 export { CHANNELS };

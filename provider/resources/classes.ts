@@ -18,6 +18,7 @@ import { ENVIRONMENT_VARIABLE, type EnvironmentVariableArgs, type EnvironmentVar
 import { LAYOUT, type LayoutArgs, type LayoutState } from "./layout";
 import { CONTEXT, type ContextArgs, type ContextState } from "./context";
 import { TRANSLATION, type TranslationArgs, type TranslationState } from "./translation";
+import { DOMAIN, type DomainArgs, type DomainState } from "./domain";
 import { TOPIC, type TopicArgs, type TopicState } from "./topic";
 
 /**
@@ -205,5 +206,20 @@ export interface Translation extends OutputsOf<TranslationState> {}
 export class Translation extends NotifyResource {
   constructor(name: string, args: TranslationArgs, opts?: pulumi.CustomResourceOptions) {
     super(TRANSLATION, name, args, opts);
+  }
+}
+
+/**
+ * An inbound-email domain with its routed addresses; its expected DNS records and status are
+ * outputs. Its inputs and outputs are the fields of {@link DOMAIN}; its id is the domain name.
+ *
+ * @example
+ * const mail = new notify.Domain("mail", { name: "mail.example.com", routes: { support: { type: "webhook" } } });
+ * // Declare mail.expectedDnsRecords with your DNS provider; the next refresh shows status "verified".
+ */
+export interface Domain extends OutputsOf<DomainState> {}
+export class Domain extends NotifyResource {
+  constructor(name: string, args: DomainArgs, opts?: pulumi.CustomResourceOptions) {
+    super(DOMAIN, name, args, opts);
   }
 }

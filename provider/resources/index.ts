@@ -1,5 +1,6 @@
 /** The provider's resources: each one's field table, in the order schema.json and the docs list them. */
 import { CONTEXT } from "./context";
+import { DOMAIN } from "./domain";
 import { ENVIRONMENT } from "./environment";
 import { ENVIRONMENT_VARIABLE } from "./environmentVariable";
 import { INTEGRATION } from "./integration";
@@ -10,4 +11,4 @@ import { TRANSLATION } from "./translation";
 import { WORKFLOW } from "./workflow";
 import type { ResourceTable } from "./fields";
 
-export const RESOURCE_TABLES: readonly ResourceTable[] = [INTEGRATION, WORKFLOW, SUBSCRIBER_CREDENTIALS, ENVIRONMENT, ENVIRONMENT_VARIABLE, LAYOUT, TOPIC, CONTEXT, TRANSLATION];
+export const RESOURCE_TABLES: readonly ResourceTable[] = [INTEGRATION, WORKFLOW, SUBSCRIBER_CREDENTIALS, ENVIRONMENT, ENVIRONMENT_VARIABLE, LAYOUT, TOPIC, CONTEXT, TRANSLATION, DOMAIN];

@@ -10,3 +10,4 @@ export * from "./layout";
 export * from "./topic";
 export * from "./context";
 export * from "./translation";
+export * from "./domain";

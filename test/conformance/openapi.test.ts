@@ -84,4 +84,16 @@ describe.each(["production", "spec"] as const)("emulator responses conform to op
     await call("GET", "/v2/translations/{resourceType}/{resourceId}/{locale}", "/v2/translations/workflow/greet/fr_FR", 200);
     await call("GET", "/v2/translations/group/{resourceType}/{resourceId}", "/v2/translations/group/workflow/greet", 200);
   });
+
+  it("every domain operation's body validates", async () => {
+    await call("POST", "/v1/domains", "/v1/domains", 201, { name: "mail.example.com", data: { team: "ops" } });
+    await call("GET", "/v1/domains", "/v1/domains", 200);
+    await call("GET", "/v1/domains/{domain}", "/v1/domains/mail.example.com", 200);
+    await call("PATCH", "/v1/domains/{domain}", "/v1/domains/mail.example.com", 200, { data: {} });
+    await call("POST", "/v1/domains/{domain}/verify", "/v1/domains/mail.example.com/verify", 200);
+    await call("POST", "/v1/domains/{domain}/routes", "/v1/domains/mail.example.com/routes", 201, { address: "support", type: "webhook" });
+    await call("GET", "/v1/domains/{domain}/routes", "/v1/domains/mail.example.com/routes", 200);
+    await call("GET", "/v1/domains/{domain}/routes/{address}", "/v1/domains/mail.example.com/routes/support", 200);
+    await call("PATCH", "/v1/domains/{domain}/routes/{address}", "/v1/domains/mail.example.com/routes/support", 200, { data: { a: "b" } });
+  });
 });

@@ -12,7 +12,7 @@ import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
 
-type Row = [label: string, kind: "Integration" | "Workflow" | "SubscriberCredentials" | "Environment" | "EnvironmentVariable" | "Layout" | "Topic" | "Context" | "Translation" | `fn:${string}`, args: Record<string, unknown>, expected: RegExp];
+type Row = [label: string, kind: "Integration" | "Workflow" | "SubscriberCredentials" | "Environment" | "EnvironmentVariable" | "Layout" | "Topic" | "Context" | "Translation" | "Domain" | `fn:${string}`, args: Record<string, unknown>, expected: RegExp];
 
 const int = (over: Record<string, unknown>) => ({ identifier: "bad", providerId: "sendgrid", channel: "email", ...over });
 const wf = (over: Record<string, unknown>) => ({ workflowId: "bad", name: "Bad", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "hi" } }], ...over });
@@ -24,6 +24,7 @@ const lay = (over: Record<string, unknown>) => ({ layoutId: "bad", name: "Bad", 
 const lemail = (email: Record<string, unknown>) => lay({ controlValues: { email } });
 const topic = (over: Record<string, unknown>) => ({ key: "bad", ...over });
 const ctx = (over: Record<string, unknown>) => ({ type: "tenant", contextId: "bad", ...over });
+const dom = (over: Record<string, unknown>) => ({ name: "mail.example.com", ...over });
 const tr = (over: Record<string, unknown>) => ({ resourceType: "workflow", resourceId: "welcome", locale: "fr_FR", content: { hello: "Bonjour" }, ...over });
 const without = (o: Record<string, unknown>, k: string) => { const c = { ...o }; delete c[k]; return c; };
 
@@ -122,10 +123,18 @@ const ROWS: Row[] = [
   ["translation locale not a locale", "Translation", tr({ locale: "French" }), /locale: must be a locale code/],
   ["translation without content", "Translation", without(tr({}), "content"), /content: is required/],
   ["translation content not an object", "Translation", tr({ content: ["Bonjour"] }), /content: must be a record/],
+  // Domain
+  ["domain name in upper case", "Domain", dom({ name: "Mail.Example.com" }), /name: write "mail\.example\.com": the service stores domain names in lower case/],
+  ["domain name not a domain", "Domain", dom({ name: "localhost" }), /name: must be a domain name/],
+  ["route address with an @", "Domain", dom({ routes: { "support@example.com": { type: "webhook" } } }), /routes\.support@example\.com: must be an inbox address local part/],
+  ["agent route without agentId", "Domain", dom({ routes: { bot: { type: "agent" } } }), /routes\.bot\.agentId: an agent route needs agentId/],
+  ["domain data over 10 keys", "Domain", dom({ data: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, "v"])) }), /data: must have at most 10 keys/],
+  ["route type unknown", "Domain", dom({ routes: { support: { type: "email" } } }), /routes\.support\.type: must be one of "webhook", "agent"/],
   // Functions
   ["getLayouts unknown order field", "fn:getLayouts", { orderBy: "size" }, /getLayouts: invalid arguments: orderBy: must be one of/],
   ["getTopics maxResults 0", "fn:getTopics", { maxResults: 0 }, /getTopics: invalid arguments: maxResults/],
   ["getTranslations unknown resource type", "fn:getTranslations", { resourceType: "topic", resourceId: "x" }, /getTranslations: invalid arguments: resourceType: must be one of "workflow", "layout"/],
+  ["getDomains maxResults 0", "fn:getDomains", { maxResults: 0 }, /getDomains: invalid arguments: maxResults/],
   ["getContexts unknown argument", "fn:getContexts", { type: "tenant" }, /getContexts: invalid arguments: unknown argument "type"/],
   ["getSubscribers page size over 100", "fn:getSubscribers", { limit: 500 }, /getSubscribers: invalid arguments: limit/],
   ["getSubscribers maxResults 0", "fn:getSubscribers", { maxResults: 0 }, /getSubscribers: invalid arguments: maxResults/],
@@ -171,7 +180,7 @@ describe.each(Object.keys(FRONT_ENDS) as (keyof typeof FRONT_ENDS)[])("bad input
 
   it("has at least 40 rows across the five resources and the functions", () => {
     expect(ROWS.length).toBeGreaterThanOrEqual(40);
-    expect(new Set(ROWS.map((r) => r[1].startsWith("fn:") ? "fn" : r[1]))).toEqual(new Set(["Integration", "Workflow", "SubscriberCredentials", "Environment", "EnvironmentVariable", "Layout", "Topic", "Context", "Translation", "fn"]));
+    expect(new Set(ROWS.map((r) => r[1].startsWith("fn:") ? "fn" : r[1]))).toEqual(new Set(["Integration", "Workflow", "SubscriberCredentials", "Environment", "EnvironmentVariable", "Layout", "Topic", "Context", "Translation", "Domain", "fn"]));
   });
 
   // Retried: over a hundred failing inline runs in one process meet the Node.js SDK's race between

@@ -11,7 +11,7 @@ type Obj = Record<string, unknown>;
 /** One resource of a random stack, as the program declares it. */
 export interface Declared {
   name: string;
-  kind: "Integration" | "Workflow" | "SubscriberCredentials" | "Environment" | "EnvironmentVariable" | "Layout" | "Topic" | "Context" | "Translation";
+  kind: "Integration" | "Workflow" | "SubscriberCredentials" | "Environment" | "EnvironmentVariable" | "Layout" | "Topic" | "Context" | "Translation" | "Domain";
   inputs: Obj;
 }
 
@@ -109,6 +109,12 @@ export function fieldEdits(r: Declared, mode: "production" | "spec"): Edit[] {
     // The id is `type:id`; the dashboard's edit replaces the data whole, as every update does.
     const path = (id: string) => `/v2/contexts/${id.split(":").map(encodeURIComponent).join("/")}`;
     add("data", "one more key", () => (emu, id) => ok(emu.api("PATCH", path(id), { data: { ...(i.data as Obj), editedByHand: true } }), "patch context"));
+  } else if (r.kind === "Domain") {
+    const path = (id: string) => `/v1/domains/${encodeURIComponent(id)}`;
+    add("data", "one more key", () => (emu, id) => ok(emu.api("PATCH", path(id), { data: { ...(i.data as Record<string, string>), edited: "by hand" } }), "patch domain"));
+    const routes = (i.routes ?? {}) as Record<string, unknown>;
+    const extra = ["edited-by-hand", "*"].find((a) => !(a in routes))!;
+    add("routes", `${extra} routed`, () => (emu, id) => ok(emu.api("POST", `${path(id)}/routes`, { address: extra, type: "webhook" }), "add route"));
   } else if (r.kind === "Translation") {
     // The dashboard saves a locale's whole document (the service's POST replaces the content).
     add("content", "one more key", () => (emu) => ok(emu.api("POST", "/v2/translations", {
@@ -137,6 +143,7 @@ export function deletion(r: Declared): Edit {
       else if (r.kind === "EnvironmentVariable") await ok(emu.api("DELETE", `/v1/environment-variables/${encodeURIComponent(id)}`), "delete variable");
       else if (r.kind === "Layout") await ok(emu.api("DELETE", `/v2/layouts/${encodeURIComponent(id)}`), "delete layout");
       else if (r.kind === "Topic") await ok(emu.api("DELETE", `/v2/topics/${encodeURIComponent(id)}`), "delete topic");
+      else if (r.kind === "Domain") await ok(emu.api("DELETE", `/v1/domains/${encodeURIComponent(id)}`), "delete domain");
       else if (r.kind === "Translation") await ok(emu.api("DELETE", `/v2/translations/${id}`), "delete translation");
       else if (r.kind === "Context") await ok(emu.api("DELETE", `/v2/contexts/${id.split(":").map(encodeURIComponent).join("/")}`), "delete context");
       else await ok(emu.api("DELETE", `/v1/subscribers/${encodeURIComponent(String(r.inputs.subscriberId))}/credentials/${String(r.inputs.providerId)}`), "delete credentials");

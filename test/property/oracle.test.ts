@@ -1,6 +1,6 @@
 /**
  * The engine-layer oracle of exact diffs: K random stacks (ORACLE_RUNS; `npm test` runs 3,
- * `npm run test:oracle` 500), each a random mix of the nine resources built from the unit
+ * `npm run test:oracle` 500), each a random mix of the ten resources built from the unit
  * layer's arbitraries, through the real CLI against a fresh emulator in production or spec mode:
  * `up`; a preview that must be empty; a `preview --refresh` that must be empty; one random hand
  * edit through the API (a declared field of a resource, or a deletion); a `preview --refresh` that
@@ -16,7 +16,7 @@ import { createTestStack, exportedState, loadPackage, previewDiffs } from "../he
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import {
   createCredentialIntegrations, createTopicSubscribers, credentialsInputs, environmentInputs, environmentVariableInputs, integrationInputs,
-  layoutInputs, topicInputs, workflowInputs, contextInputs, translationInputs, createTranslationTarget, translationTarget,
+  layoutInputs, topicInputs, workflowInputs, contextInputs, translationInputs, createTranslationTarget, translationTarget, domainInputs,
 } from "../unit/resources/arbitraries";
 import { deletion, fieldEdits, type Declared, type Edit } from "./handEdits";
 
@@ -54,6 +54,7 @@ const stackSpec: fc.Arbitrary<StackSpec> = fc.constant(null).chain(() => {
     topics: fc.array(topicInputs(s), { maxLength: 1 }),
     contexts: fc.array(contextInputs(s), { maxLength: 1 }),
     translations: fc.array(translationInputs(s), { maxLength: 1 }),
+    domains: fc.array(domainInputs(s), { maxLength: 1 }),
     pick: fc.record({ resource: fc.nat(), edit: fc.nat(), remove: fc.boolean() }),
   }).map(({ mode, pick, ...kinds }) => ({
     mode,
@@ -68,6 +69,7 @@ const stackSpec: fc.Arbitrary<StackSpec> = fc.constant(null).chain(() => {
       ...kinds.topics.map((inputs, n) => ({ name: `topic-${n}`, kind: "Topic" as const, inputs })),
       ...kinds.contexts.map((inputs, n) => ({ name: `context-${n}`, kind: "Context" as const, inputs })),
       ...kinds.translations.map((inputs, n) => ({ name: `translation-${n}`, kind: "Translation" as const, inputs })),
+      ...kinds.domains.map((inputs, n) => ({ name: `domain-${n}`, kind: "Domain" as const, inputs })),
     ],
   }));
 }).filter((s) => s.resources.length > 0);
@@ -147,6 +149,7 @@ async function runStack(spec: StackSpec): Promise<Outcome> {
       ...mine(state.layouts!, "identifier", declared("Layout", "layoutId")).filter((l) => !l.isDefault),
       ...mine(state.topics!, "key", declared("Topic", "key")),
       ...mine(state.contexts!, "id", declared("Context", "contextId")),
+      ...mine(state.domains ?? [], "name", declared("Domain", "name")),
       ...(state.translations ?? []).filter((t: any) => spec.resources.some((r) => r.kind === "Translation" && r.inputs.locale === t.locale)),
       ...state.subscribers!.flatMap((s: any) => (s.channels ?? []).filter((c: any) => spec.resources.some((r) => r.kind === "SubscriberCredentials" && r.inputs.subscriberId === s.subscriberId && r.inputs.providerId === c.providerId))),
     ];

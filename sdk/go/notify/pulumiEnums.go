@@ -401,6 +401,172 @@ func (o ChannelTypeArrayOutput) Index(i pulumi.IntInput) ChannelTypeOutput {
 	}).(ChannelTypeOutput)
 }
 
+// `webhook` (the environment's inbound webhook) or `agent`.
+type DomainRoutesType string
+
+const (
+	DomainRoutesTypeWebhook = DomainRoutesType("webhook")
+	DomainRoutesTypeAgent   = DomainRoutesType("agent")
+)
+
+func (DomainRoutesType) ElementType() reflect.Type {
+	return reflect.TypeOf((*DomainRoutesType)(nil)).Elem()
+}
+
+func (e DomainRoutesType) ToDomainRoutesTypeOutput() DomainRoutesTypeOutput {
+	return pulumi.ToOutput(e).(DomainRoutesTypeOutput)
+}
+
+func (e DomainRoutesType) ToDomainRoutesTypeOutputWithContext(ctx context.Context) DomainRoutesTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(DomainRoutesTypeOutput)
+}
+
+func (e DomainRoutesType) ToDomainRoutesTypePtrOutput() DomainRoutesTypePtrOutput {
+	return e.ToDomainRoutesTypePtrOutputWithContext(context.Background())
+}
+
+func (e DomainRoutesType) ToDomainRoutesTypePtrOutputWithContext(ctx context.Context) DomainRoutesTypePtrOutput {
+	return DomainRoutesType(e).ToDomainRoutesTypeOutputWithContext(ctx).ToDomainRoutesTypePtrOutputWithContext(ctx)
+}
+
+func (e DomainRoutesType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e DomainRoutesType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e DomainRoutesType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e DomainRoutesType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type DomainRoutesTypeOutput struct{ *pulumi.OutputState }
+
+func (DomainRoutesTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DomainRoutesType)(nil)).Elem()
+}
+
+func (o DomainRoutesTypeOutput) ToDomainRoutesTypeOutput() DomainRoutesTypeOutput {
+	return o
+}
+
+func (o DomainRoutesTypeOutput) ToDomainRoutesTypeOutputWithContext(ctx context.Context) DomainRoutesTypeOutput {
+	return o
+}
+
+func (o DomainRoutesTypeOutput) ToDomainRoutesTypePtrOutput() DomainRoutesTypePtrOutput {
+	return o.ToDomainRoutesTypePtrOutputWithContext(context.Background())
+}
+
+func (o DomainRoutesTypeOutput) ToDomainRoutesTypePtrOutputWithContext(ctx context.Context) DomainRoutesTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v DomainRoutesType) *DomainRoutesType {
+		return &v
+	}).(DomainRoutesTypePtrOutput)
+}
+
+func (o DomainRoutesTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o DomainRoutesTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DomainRoutesType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o DomainRoutesTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o DomainRoutesTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DomainRoutesType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type DomainRoutesTypePtrOutput struct{ *pulumi.OutputState }
+
+func (DomainRoutesTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DomainRoutesType)(nil)).Elem()
+}
+
+func (o DomainRoutesTypePtrOutput) ToDomainRoutesTypePtrOutput() DomainRoutesTypePtrOutput {
+	return o
+}
+
+func (o DomainRoutesTypePtrOutput) ToDomainRoutesTypePtrOutputWithContext(ctx context.Context) DomainRoutesTypePtrOutput {
+	return o
+}
+
+func (o DomainRoutesTypePtrOutput) Elem() DomainRoutesTypeOutput {
+	return o.ApplyT(func(v *DomainRoutesType) DomainRoutesType {
+		if v != nil {
+			return *v
+		}
+		var ret DomainRoutesType
+		return ret
+	}).(DomainRoutesTypeOutput)
+}
+
+func (o DomainRoutesTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o DomainRoutesTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *DomainRoutesType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// DomainRoutesTypeInput is an input type that accepts values of the DomainRoutesType enum
+// A concrete instance of `DomainRoutesTypeInput` can be one of the following:
+//
+//	DomainRoutesTypeWebhook
+//	DomainRoutesTypeAgent
+type DomainRoutesTypeInput interface {
+	pulumi.Input
+
+	ToDomainRoutesTypeOutput() DomainRoutesTypeOutput
+	ToDomainRoutesTypeOutputWithContext(context.Context) DomainRoutesTypeOutput
+}
+
+var domainRoutesTypePtrType = reflect.TypeOf((**DomainRoutesType)(nil)).Elem()
+
+type DomainRoutesTypePtrInput interface {
+	pulumi.Input
+
+	ToDomainRoutesTypePtrOutput() DomainRoutesTypePtrOutput
+	ToDomainRoutesTypePtrOutputWithContext(context.Context) DomainRoutesTypePtrOutput
+}
+
+type domainRoutesTypePtr string
+
+func DomainRoutesTypePtr(v string) DomainRoutesTypePtrInput {
+	return (*domainRoutesTypePtr)(&v)
+}
+
+func (*domainRoutesTypePtr) ElementType() reflect.Type {
+	return domainRoutesTypePtrType
+}
+
+func (in *domainRoutesTypePtr) ToDomainRoutesTypePtrOutput() DomainRoutesTypePtrOutput {
+	return pulumi.ToOutput(in).(DomainRoutesTypePtrOutput)
+}
+
+func (in *domainRoutesTypePtr) ToDomainRoutesTypePtrOutputWithContext(ctx context.Context) DomainRoutesTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(DomainRoutesTypePtrOutput)
+}
+
 // The variable's type; `string`, the only one.
 type EnvironmentVariableType string
 
@@ -3225,6 +3391,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelTypeInput)(nil)).Elem(), ChannelType("in_app"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelTypePtrInput)(nil)).Elem(), ChannelType("in_app"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelTypeArrayInput)(nil)).Elem(), ChannelTypeArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DomainRoutesTypeInput)(nil)).Elem(), DomainRoutesType("webhook"))
+	pulumi.RegisterInputType(reflect.TypeOf((*DomainRoutesTypePtrInput)(nil)).Elem(), DomainRoutesType("webhook"))
 	pulumi.RegisterInputType(reflect.TypeOf((*EnvironmentVariableTypeInput)(nil)).Elem(), EnvironmentVariableType("string"))
 	pulumi.RegisterInputType(reflect.TypeOf((*EnvironmentVariableTypePtrInput)(nil)).Elem(), EnvironmentVariableType("string"))
 	pulumi.RegisterInputType(reflect.TypeOf((*FieldFilterOperatorInput)(nil)).Elem(), FieldFilterOperator("LARGER"))
@@ -3264,6 +3432,8 @@ func init() {
 	pulumi.RegisterOutputType(ChannelTypeOutput{})
 	pulumi.RegisterOutputType(ChannelTypePtrOutput{})
 	pulumi.RegisterOutputType(ChannelTypeArrayOutput{})
+	pulumi.RegisterOutputType(DomainRoutesTypeOutput{})
+	pulumi.RegisterOutputType(DomainRoutesTypePtrOutput{})
 	pulumi.RegisterOutputType(EnvironmentVariableTypeOutput{})
 	pulumi.RegisterOutputType(EnvironmentVariableTypePtrOutput{})
 	pulumi.RegisterOutputType(FieldFilterOperatorOutput{})

@@ -561,6 +561,212 @@ func (o ContextSummaryArrayOutput) Index(i pulumi.IntInput) ContextSummaryOutput
 	}).(ContextSummaryOutput)
 }
 
+// DomainRoutes, as the service returns it.
+type DomainRoutes struct {
+	// The agent's identifier; required for an `agent` route.
+	AgentId *string `pulumi:"agentId"`
+	// String metadata of the route (at most 10 keys, 500 characters).
+	Data map[string]string `pulumi:"data"`
+	// `webhook` (the environment's inbound webhook) or `agent`.
+	Type DomainRoutesType `pulumi:"type"`
+}
+
+// DomainRoutesInput is an input type that accepts DomainRoutesArgs and DomainRoutesOutput values.
+// You can construct a concrete instance of `DomainRoutesInput` via:
+//
+//	DomainRoutesArgs{...}
+type DomainRoutesInput interface {
+	pulumi.Input
+
+	ToDomainRoutesOutput() DomainRoutesOutput
+	ToDomainRoutesOutputWithContext(context.Context) DomainRoutesOutput
+}
+
+// DomainRoutes, as the service returns it.
+type DomainRoutesArgs struct {
+	// The agent's identifier; required for an `agent` route.
+	AgentId pulumi.StringPtrInput `pulumi:"agentId"`
+	// String metadata of the route (at most 10 keys, 500 characters).
+	Data pulumi.StringMapInput `pulumi:"data"`
+	// `webhook` (the environment's inbound webhook) or `agent`.
+	Type DomainRoutesTypeInput `pulumi:"type"`
+}
+
+func (DomainRoutesArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*DomainRoutes)(nil)).Elem()
+}
+
+func (i DomainRoutesArgs) ToDomainRoutesOutput() DomainRoutesOutput {
+	return i.ToDomainRoutesOutputWithContext(context.Background())
+}
+
+func (i DomainRoutesArgs) ToDomainRoutesOutputWithContext(ctx context.Context) DomainRoutesOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DomainRoutesOutput)
+}
+
+// DomainRoutesMapInput is an input type that accepts DomainRoutesMap and DomainRoutesMapOutput values.
+// You can construct a concrete instance of `DomainRoutesMapInput` via:
+//
+//	DomainRoutesMap{ "key": DomainRoutesArgs{...} }
+type DomainRoutesMapInput interface {
+	pulumi.Input
+
+	ToDomainRoutesMapOutput() DomainRoutesMapOutput
+	ToDomainRoutesMapOutputWithContext(context.Context) DomainRoutesMapOutput
+}
+
+type DomainRoutesMap map[string]DomainRoutesInput
+
+func (DomainRoutesMap) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]DomainRoutes)(nil)).Elem()
+}
+
+func (i DomainRoutesMap) ToDomainRoutesMapOutput() DomainRoutesMapOutput {
+	return i.ToDomainRoutesMapOutputWithContext(context.Background())
+}
+
+func (i DomainRoutesMap) ToDomainRoutesMapOutputWithContext(ctx context.Context) DomainRoutesMapOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DomainRoutesMapOutput)
+}
+
+// DomainRoutes, as the service returns it.
+type DomainRoutesOutput struct{ *pulumi.OutputState }
+
+func (DomainRoutesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DomainRoutes)(nil)).Elem()
+}
+
+func (o DomainRoutesOutput) ToDomainRoutesOutput() DomainRoutesOutput {
+	return o
+}
+
+func (o DomainRoutesOutput) ToDomainRoutesOutputWithContext(ctx context.Context) DomainRoutesOutput {
+	return o
+}
+
+// The agent's identifier; required for an `agent` route.
+func (o DomainRoutesOutput) AgentId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DomainRoutes) *string { return v.AgentId }).(pulumi.StringPtrOutput)
+}
+
+// String metadata of the route (at most 10 keys, 500 characters).
+func (o DomainRoutesOutput) Data() pulumi.StringMapOutput {
+	return o.ApplyT(func(v DomainRoutes) map[string]string { return v.Data }).(pulumi.StringMapOutput)
+}
+
+// `webhook` (the environment's inbound webhook) or `agent`.
+func (o DomainRoutesOutput) Type() DomainRoutesTypeOutput {
+	return o.ApplyT(func(v DomainRoutes) DomainRoutesType { return v.Type }).(DomainRoutesTypeOutput)
+}
+
+type DomainRoutesMapOutput struct{ *pulumi.OutputState }
+
+func (DomainRoutesMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]DomainRoutes)(nil)).Elem()
+}
+
+func (o DomainRoutesMapOutput) ToDomainRoutesMapOutput() DomainRoutesMapOutput {
+	return o
+}
+
+func (o DomainRoutesMapOutput) ToDomainRoutesMapOutputWithContext(ctx context.Context) DomainRoutesMapOutput {
+	return o
+}
+
+func (o DomainRoutesMapOutput) MapIndex(k pulumi.StringInput) DomainRoutesOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) DomainRoutes {
+		return vs[0].(map[string]DomainRoutes)[vs[1].(string)]
+	}).(DomainRoutesOutput)
+}
+
+// An inbound-email domain: its name, status and expected DNS records.
+type DomainSummary struct {
+	// The domain's database id.
+	_id string `pulumi:"_id"`
+	// When the domain was created (ISO 8601).
+	CreatedAt *string `pulumi:"createdAt"`
+	// String metadata.
+	Data map[string]string `pulumi:"data"`
+	// The DNS records the service expects.
+	ExpectedDnsRecords []ExpectedDnsRecord `pulumi:"expectedDnsRecords"`
+	// Whether the MX record was found at the last verification.
+	MxRecordConfigured bool `pulumi:"mxRecordConfigured"`
+	// The domain name (lower case).
+	Name string `pulumi:"name"`
+	// `pending` until the service has verified the MX record, then `verified`.
+	Status string `pulumi:"status"`
+}
+
+// An inbound-email domain: its name, status and expected DNS records.
+type DomainSummaryOutput struct{ *pulumi.OutputState }
+
+func (DomainSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DomainSummary)(nil)).Elem()
+}
+
+func (o DomainSummaryOutput) ToDomainSummaryOutput() DomainSummaryOutput {
+	return o
+}
+
+func (o DomainSummaryOutput) ToDomainSummaryOutputWithContext(ctx context.Context) DomainSummaryOutput {
+	return o
+}
+
+// The domain's database id.
+func (o DomainSummaryOutput) _id() pulumi.StringOutput {
+	return o.ApplyT(func(v DomainSummary) string { return v._id }).(pulumi.StringOutput)
+}
+
+// When the domain was created (ISO 8601).
+func (o DomainSummaryOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DomainSummary) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// String metadata.
+func (o DomainSummaryOutput) Data() pulumi.StringMapOutput {
+	return o.ApplyT(func(v DomainSummary) map[string]string { return v.Data }).(pulumi.StringMapOutput)
+}
+
+// The DNS records the service expects.
+func (o DomainSummaryOutput) ExpectedDnsRecords() ExpectedDnsRecordArrayOutput {
+	return o.ApplyT(func(v DomainSummary) []ExpectedDnsRecord { return v.ExpectedDnsRecords }).(ExpectedDnsRecordArrayOutput)
+}
+
+// Whether the MX record was found at the last verification.
+func (o DomainSummaryOutput) MxRecordConfigured() pulumi.BoolOutput {
+	return o.ApplyT(func(v DomainSummary) bool { return v.MxRecordConfigured }).(pulumi.BoolOutput)
+}
+
+// The domain name (lower case).
+func (o DomainSummaryOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v DomainSummary) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// `pending` until the service has verified the MX record, then `verified`.
+func (o DomainSummaryOutput) Status() pulumi.StringOutput {
+	return o.ApplyT(func(v DomainSummary) string { return v.Status }).(pulumi.StringOutput)
+}
+
+type DomainSummaryArrayOutput struct{ *pulumi.OutputState }
+
+func (DomainSummaryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DomainSummary)(nil)).Elem()
+}
+
+func (o DomainSummaryArrayOutput) ToDomainSummaryArrayOutput() DomainSummaryArrayOutput {
+	return o
+}
+
+func (o DomainSummaryArrayOutput) ToDomainSummaryArrayOutputWithContext(ctx context.Context) DomainSummaryArrayOutput {
+	return o
+}
+
+func (o DomainSummaryArrayOutput) Index(i pulumi.IntInput) DomainSummaryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DomainSummary {
+		return vs[0].([]DomainSummary)[vs[1].(int)]
+	}).(DomainSummaryOutput)
+}
+
 // An environment of the organisation, with its API keys.
 type EnvironmentResult struct {
 	// The environment's id.
@@ -2299,6 +2505,80 @@ func (o EventTopicsArrayOutput) Index(i pulumi.IntInput) EventTopicsOutput {
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) EventTopics {
 		return vs[0].([]EventTopics)[vs[1].(int)]
 	}).(EventTopicsOutput)
+}
+
+// A DNS record the service expects for a domain: declare it with your DNS provider.
+type ExpectedDnsRecord struct {
+	// The record content (the service's mail server).
+	Content string `pulumi:"content"`
+	// The record name (the domain).
+	Name string `pulumi:"name"`
+	// The MX priority.
+	Priority *float64 `pulumi:"priority"`
+	// The TTL (`Auto`).
+	Ttl string `pulumi:"ttl"`
+	// The record type (`MX`).
+	Type string `pulumi:"type"`
+}
+
+// A DNS record the service expects for a domain: declare it with your DNS provider.
+type ExpectedDnsRecordOutput struct{ *pulumi.OutputState }
+
+func (ExpectedDnsRecordOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ExpectedDnsRecord)(nil)).Elem()
+}
+
+func (o ExpectedDnsRecordOutput) ToExpectedDnsRecordOutput() ExpectedDnsRecordOutput {
+	return o
+}
+
+func (o ExpectedDnsRecordOutput) ToExpectedDnsRecordOutputWithContext(ctx context.Context) ExpectedDnsRecordOutput {
+	return o
+}
+
+// The record content (the service's mail server).
+func (o ExpectedDnsRecordOutput) Content() pulumi.StringOutput {
+	return o.ApplyT(func(v ExpectedDnsRecord) string { return v.Content }).(pulumi.StringOutput)
+}
+
+// The record name (the domain).
+func (o ExpectedDnsRecordOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v ExpectedDnsRecord) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The MX priority.
+func (o ExpectedDnsRecordOutput) Priority() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ExpectedDnsRecord) *float64 { return v.Priority }).(pulumi.Float64PtrOutput)
+}
+
+// The TTL (`Auto`).
+func (o ExpectedDnsRecordOutput) Ttl() pulumi.StringOutput {
+	return o.ApplyT(func(v ExpectedDnsRecord) string { return v.Ttl }).(pulumi.StringOutput)
+}
+
+// The record type (`MX`).
+func (o ExpectedDnsRecordOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v ExpectedDnsRecord) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type ExpectedDnsRecordArrayOutput struct{ *pulumi.OutputState }
+
+func (ExpectedDnsRecordArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ExpectedDnsRecord)(nil)).Elem()
+}
+
+func (o ExpectedDnsRecordArrayOutput) ToExpectedDnsRecordArrayOutput() ExpectedDnsRecordArrayOutput {
+	return o
+}
+
+func (o ExpectedDnsRecordArrayOutput) ToExpectedDnsRecordArrayOutputWithContext(ctx context.Context) ExpectedDnsRecordArrayOutput {
+	return o
+}
+
+func (o ExpectedDnsRecordArrayOutput) Index(i pulumi.IntInput) ExpectedDnsRecordOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ExpectedDnsRecord {
+		return vs[0].([]ExpectedDnsRecord)[vs[1].(int)]
+	}).(ExpectedDnsRecordOutput)
 }
 
 // One condition on a field of the subscriber or of the trigger payload.
@@ -7656,6 +7936,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelPreferencePtrInput)(nil)).Elem(), ChannelPreferenceArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelPreferencesInput)(nil)).Elem(), ChannelPreferencesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelPreferencesPtrInput)(nil)).Elem(), ChannelPreferencesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DomainRoutesInput)(nil)).Elem(), DomainRoutesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DomainRoutesMapInput)(nil)).Elem(), DomainRoutesMap{})
 	pulumi.RegisterInputType(reflect.TypeOf((*FieldFilterPartInput)(nil)).Elem(), FieldFilterPartArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*FieldFilterPartArrayInput)(nil)).Elem(), FieldFilterPartArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IntegrationConfigurationsInput)(nil)).Elem(), IntegrationConfigurationsArgs{})
@@ -7683,6 +7965,10 @@ func init() {
 	pulumi.RegisterOutputType(ChannelPreferencesPtrOutput{})
 	pulumi.RegisterOutputType(ContextSummaryOutput{})
 	pulumi.RegisterOutputType(ContextSummaryArrayOutput{})
+	pulumi.RegisterOutputType(DomainRoutesOutput{})
+	pulumi.RegisterOutputType(DomainRoutesMapOutput{})
+	pulumi.RegisterOutputType(DomainSummaryOutput{})
+	pulumi.RegisterOutputType(DomainSummaryArrayOutput{})
 	pulumi.RegisterOutputType(EnvironmentResultOutput{})
 	pulumi.RegisterOutputType(EnvironmentResultArrayOutput{})
 	pulumi.RegisterOutputType(EventOutput{})
@@ -7713,6 +7999,8 @@ func init() {
 	pulumi.RegisterOutputType(EventTemplateTriggersVariablesArrayOutput{})
 	pulumi.RegisterOutputType(EventTopicsOutput{})
 	pulumi.RegisterOutputType(EventTopicsArrayOutput{})
+	pulumi.RegisterOutputType(ExpectedDnsRecordOutput{})
+	pulumi.RegisterOutputType(ExpectedDnsRecordArrayOutput{})
 	pulumi.RegisterOutputType(FieldFilterPartOutput{})
 	pulumi.RegisterOutputType(FieldFilterPartArrayOutput{})
 	pulumi.RegisterOutputType(IntegrationConfigurationsOutput{})

@@ -8,9 +8,11 @@ import typing
 # Export this package's modules as members:
 from ._enums import *
 from .context import *
+from .domain import *
 from .environment import *
 from .environment_variable import *
 from .get_contexts import *
+from .get_domains import *
 from .get_environments import *
 from .get_event import *
 from .get_events import *
@@ -48,6 +50,7 @@ _utilities.register(
   "fqn": "pulumi_notify",
   "classes": {
    "notify:index:Context": "Context",
+   "notify:index:Domain": "Domain",
    "notify:index:Environment": "Environment",
    "notify:index:EnvironmentVariable": "EnvironmentVariable",
    "notify:index:Integration": "Integration",

@@ -9,6 +9,7 @@ from enum import Enum
 __all__ = [
     'Channel',
     'ChannelType',
+    'DomainRoutesType',
     'EnvironmentVariableType',
     'FieldFilterOperator',
     'FieldFilterSource',
@@ -51,6 +52,15 @@ class ChannelType(_builtins.str, Enum):
     CHAT = "chat"
     PUSH = "push"
     TOOL = "tool"
+
+
+@pulumi.type_token("notify:index:DomainRoutesType")
+class DomainRoutesType(_builtins.str, Enum):
+    """
+    `webhook` (the environment's inbound webhook) or `agent`.
+    """
+    WEBHOOK = "webhook"
+    AGENT = "agent"
 
 
 @pulumi.type_token("notify:index:EnvironmentVariableType")

@@ -231,6 +231,18 @@ export const translationInputs = (suffix: string) => fc.record({
   content: jsonObject,
 }).map(strip);
 
+// ---------------------------------------------------------------- Domain
+
+const domainData = fc.dictionary(fc.stringMatching(/^[a-z][a-z0-9]{0,7}$/), fc.string({ maxLength: 20 }), { maxKeys: 4 });
+const routeAddress = fc.oneof(fc.constant("*"), fc.stringMatching(/^[a-z0-9][a-z0-9+_-]{0,10}$/));
+
+/** A domain under the suffix (names are claimed once on the service), with data and webhook routes or none. */
+export const domainInputs = (suffix: string) => fc.record({
+  name: fc.stringMatching(/^[a-z][a-z0-9]{0,10}$/).map((s) => `${s}.${suffix.toLowerCase()}.example.com`),
+  data: opt(domainData),
+  routes: opt(fc.dictionary(routeAddress, fc.record({ type: fc.constant("webhook" as const), data: opt(domainData) }).map(strip), { maxKeys: 3 })),
+}, { requiredKeys: ["name"] }).map(strip);
+
 /** Removes keys whose value is `undefined`, recursively. */
 export function strip<T>(v: T): T {
   if (Array.isArray(v)) return v.map(strip) as T;
