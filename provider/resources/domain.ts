@@ -23,7 +23,7 @@ import type { NotifyClient } from "../client";
 import { clientFor } from "../config";
 import { ExpectedDnsRecord, type Domain as ApiDomain, type DomainRoute as ApiRoute } from "../schemas";
 import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check";
-import { type DiffResult, declaredKeys, declaredKeysOf, stripUndefined, UNKNOWN } from "./diff";
+import { type DiffResult, declaredKeys, declaredKeysOf, deepEqual, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, type ArgsOf, type StateOf } from "./fields";
 import { controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
@@ -136,7 +136,8 @@ function outputsFor(d: ApiDomain, live: readonly ApiRoute[], declared: Props, ke
   return stripUndefined(out) as DomainState;
 }
 
-const sameRoute = (a: RouteInput, b: RouteInput) => JSON.stringify(stripUndefined({ ...a })) === JSON.stringify(stripUndefined({ ...b }));
+/** Key order is not a difference (the engine hands maps over in its own order). */
+const sameRoute = (a: RouteInput, b: RouteInput) => deepEqual(stripUndefined({ ...a }), stripUndefined({ ...b }));
 
 /** Brings the routes from `live` to `wanted`: each added, changed or removed address, nothing else. */
 async function syncRoutes(client: NotifyClient, domain: string, live: Record<string, RouteInput>, wanted: Record<string, RouteInput>): Promise<void> {
@@ -218,7 +219,7 @@ export const provider = {
     const keys = declaredKeys(news, DOMAIN.inputKeys);
     const client = clientFor();
     try {
-      if (inputs.data !== undefined && JSON.stringify(inputs.data) !== JSON.stringify(olds.data)) await client.domains.update(id, inputs.data);
+      if (inputs.data !== undefined && !deepEqual(inputs.data, olds.data)) await client.domains.update(id, inputs.data);
       if (inputs.routes !== undefined) await syncRoutes(client, id, routeMap(await liveRoutes(client, id), inputs.routes), inputs.routes);
       const { d, routes } = await readDomain(client, id);
       return { outs: outputsFor(d, routes, news, keys) };
