@@ -1,5 +1,5 @@
 /**
- * The benchmark's stacks: N resources of the provider (all seven kinds, in the proportions of
+ * The benchmark's stacks: N resources of the provider (every kind, in the proportions of
  * {@link mixCounts}), through the dynamic front end and through the
  * native plugin; N of the floor resource that makes no request; and N "wide" floor resources with
  * exactly the same arguments (secrets included) as the real ones, which separates what the engine
@@ -40,20 +40,21 @@ const args = {
   /** A value for the bench key's own environment (`env_env0` in the emulator). */
   EnvironmentVariable: (i: number) => ({ key: `BENCH_${i}`, values: { env_env0: `value-${i}` } }),
   Environment: (i: number) => ({ name: `Bench ${i}`, color: "#3498db" }),
+  Context: (i: number) => ({ type: "tenant", contextId: `bench-${i}`, data: { name: `Tenant ${i}`, plan: i % 2 ? "pro" : "free" } }),
 };
 type Kind = keyof typeof args;
 
 /**
- * How many of each kind N resources hold: a twentieth each of layouts, topics and environment
- * variables, a hundredth environments, a fifth each of workflows and subscriber credentials, the
- * rest integrations (N = 500: 220 integrations, 100 workflows, 100 credentials, 25 layouts, 25
- * topics, 25 variables, 5 environments). The emulator the bench runs against allows that many
+ * How many of each kind N resources hold: a twentieth each of layouts, topics, contexts and
+ * environment variables, a hundredth environments, a fifth each of workflows and subscriber
+ * credentials, the rest integrations (N = 500: 195 integrations, 100 workflows, 100 credentials,
+ * 25 layouts, 25 topics, 25 contexts, 25 variables, 5 environments). The emulator the bench runs against allows that many
  * environments and variables.
  */
 export function mixCounts(n: number): Record<Kind, number> {
   const counts = {
     Workflow: Math.floor(n / 5), SubscriberCredentials: Math.floor(n / 5),
-    Layout: Math.floor(n / 20), Topic: Math.floor(n / 20), EnvironmentVariable: Math.floor(n / 20), Environment: Math.floor(n / 100),
+    Layout: Math.floor(n / 20), Topic: Math.floor(n / 20), Context: Math.floor(n / 20), EnvironmentVariable: Math.floor(n / 20), Environment: Math.floor(n / 100),
   };
   return { Integration: n - Object.values(counts).reduce((a, b) => a + b, 0), ...counts };
 }

@@ -113,6 +113,9 @@ function seed(target: ControlTarget, body: z.infer<typeof SeedBody>, tenant: Ten
   };
 }
 
+/** The body of `POST /__emulator/dns`. */
+const DnsBody = z.strictObject({ domain: z.string().min(1).max(253), mx: z.string().min(1).max(253).nullable() });
+
 /** Answers one test control request. */
 export function control(target: ControlTarget, method: string, path: string, query: URLSearchParams, bodyText: string, tenant: Tenant): Reply {
   let body: unknown = {};
@@ -149,6 +152,17 @@ export function control(target: ControlTarget, method: string, path: string, que
         ...rest, ...(rateLimit !== undefined ? { rateLimit: rateLimit ?? undefined } : {}), ...(plan !== undefined ? { plan: plan ?? undefined } : {}),
       });
       return { status: 200, body: target.behaviour };
+    }
+    case "POST /__emulator/dns": {
+      // The emulator's public DNS: `{ domain, mx }` points a name's MX at a host (null removes it),
+      // so that a test can make `POST /v1/domains/{domain}/verify` find the record it expects.
+      const parsed = DnsBody.safeParse(body);
+      if (!parsed.success) return { status: 400, body: { message: issues(parsed.error) } };
+      const name = parsed.data.domain.toLowerCase();
+      if (parsed.data.mx === null) delete target.store.data.dnsMx[name];
+      else target.store.data.dnsMx[name] = parsed.data.mx;
+      target.store.touch();
+      return { status: 200, body: { dnsMx: target.store.data.dnsMx } };
     }
     case "GET /__emulator/state":
       return { status: 200, body: target.store.data };

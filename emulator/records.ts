@@ -243,3 +243,50 @@ export interface SubscriptionRecord extends Scoped {
   updatedAt: string;
   [extra: string]: unknown;
 }
+
+/** A context (`/v2/contexts`): per environment, unique by type and id; `key` is `type:id`. */
+export interface ContextRecord extends Scoped {
+  type: string;
+  id: string;
+  key: string;
+  data: JsonObject;
+  createdAt: string;
+  updatedAt: string;
+  [extra: string]: unknown;
+}
+
+/** A translation (`/v2/translations`): one locale's content of a workflow or layout, per environment. */
+export interface TranslationRecord extends Scoped {
+  resourceType: "workflow" | "layout";
+  /** The resource's identifier (workflowId or layoutId). */
+  resourceId: string;
+  /** The resource's database `_id`: the translations go with that object. */
+  _resourceInternalId: string;
+  /** Normalised to `_` separators (`en_US`). */
+  locale: string;
+  content: JsonObject;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An inbound-email domain (`/v1/domains`): unique by name across the whole service, per environment. */
+export interface DomainRecord extends Scoped {
+  /** Lower-cased. */
+  name: string;
+  status: "pending" | "verified";
+  mxRecordConfigured: boolean;
+  data?: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An address of a domain routed to a webhook or an agent. */
+export interface DomainRouteRecord extends Scoped {
+  _domainId: string;
+  address: string;
+  type: "agent" | "webhook";
+  agentId?: string;
+  data?: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}

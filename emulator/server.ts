@@ -22,6 +22,9 @@ import { layoutRoutes } from "./routes/layouts";
 import { messageRoutes } from "./routes/messages";
 import { subscriberRoutes } from "./routes/subscribers";
 import { topicRoutes } from "./routes/topics";
+import { contextRoutes } from "./routes/contexts";
+import { translationRoutes } from "./routes/translations";
+import { domainRoutes } from "./routes/domains";
 import { workflowRoutes } from "./routes/workflows";
 import { Store, type Tenant } from "./store";
 import type { Behaviour, Faults, LoggedRequest, Reply, Route } from "./types";
@@ -39,7 +42,7 @@ const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 export const ROUTES: readonly Route[] = [
   ...integrationRoutes, ...subscriberRoutes, ...workflowRoutes, ...eventRoutes, ...messageRoutes,
   ...environmentRoutes, ...environmentVariableRoutes,
-  ...layoutRoutes, ...topicRoutes,
+  ...layoutRoutes, ...topicRoutes, ...contextRoutes, ...translationRoutes, ...domainRoutes,
 ];
 
 interface CompiledRoute { route: Route; pattern: RegExp; names: string[] }

@@ -1,7 +1,7 @@
 /** The emulator's in-memory store, optionally saved to a JSON file. */
 import { readFileSync, writeFileSync, renameSync, existsSync } from "node:fs";
 import type {
-  EnvironmentRecord, EnvironmentVariableRecord, EventRecord, IntegrationRecord, LayoutRecord, MessageRecord, SubscriberRecord, SubscriptionRecord, TopicRecord, WorkflowRecord,
+  ContextRecord, DomainRecord, DomainRouteRecord, EnvironmentRecord, EnvironmentVariableRecord, EventRecord, IntegrationRecord, LayoutRecord, MessageRecord, SubscriberRecord, SubscriptionRecord, TopicRecord, TranslationRecord, WorkflowRecord,
 } from "./records";
 
 /** An API key and where its records live. */
@@ -25,12 +25,19 @@ export interface StoreData {
   layouts: LayoutRecord[];
   topics: TopicRecord[];
   subscriptions: SubscriptionRecord[];
+  contexts: ContextRecord[];
+  translations: TranslationRecord[];
+  domains: DomainRecord[];
+  domainRoutes: DomainRouteRecord[];
+  /** The emulator's stand-in for public DNS: the MX host each domain name points at (set by a test control). */
+  dnsMx: Record<string, string>;
 }
 
 const empty = (): StoreData => ({
   integrations: [], subscribers: [], workflows: [], events: [], messages: [],
   environments: [], environmentVariables: [],
   layouts: [], topics: [], subscriptions: [],
+  contexts: [], translations: [], domains: [], domainRoutes: [], dnsMx: {},
 });
 
 /**
@@ -43,6 +50,15 @@ export function ofTenant<T extends { _environmentId: string; _organizationId: st
   return scope === "environment"
     ? list.filter((r) => r._environmentId === tenant.environmentId)
     : list.filter((r) => r._organizationId === tenant.organizationId);
+}
+
+/**
+ * Removes the translations of a deleted workflow or layout (by its database `_id`): the service
+ * deletes the resource's translation group and every localization in it (the translation
+ * package's DeleteTranslationGroupCommand: "used when a workflow is deleted, a layout is deleted").
+ */
+export function dropTranslationsOf(store: Store, resourceInternalId: string): void {
+  store.data.translations = store.data.translations.filter((t) => t._resourceInternalId !== resourceInternalId);
 }
 
 /** Holds the records; `version` changes on every write so derived indexes can be cached. */

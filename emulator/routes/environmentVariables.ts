@@ -85,8 +85,10 @@ export const environmentVariableRoutes: Route[] = [
       };
       c.store.data.environmentVariables.push(rec);
       c.store.touch();
-      // The framework's POST default (the controller sets none), although openapi.json documents 200.
-      return { status: 201, body: shown(rec) };
+      // 200, not the framework's POST default: the current controller sets `@HttpCode(HttpStatus.OK)`
+      // on create (apps/api/src/app/environment-variables/environment-variables.controller.ts), as
+      // openapi.json documents; the service's official clients accept only 200 here.
+      return { status: 200, body: shown(rec) };
     },
   },
   {

@@ -9,7 +9,7 @@ import { HttpError, badRequest, conflict, notFound, validationFailed } from "../
 import { ParamReader } from "../params";
 import type { JsonObject, LayoutRecord, WorkflowRecord } from "../records";
 import { EMULATOR_ORIGIN, liveLayouts } from "../shared";
-import { ofTenant } from "../store";
+import { dropTranslationsOf, ofTenant } from "../store";
 import type { RequestContext, Route } from "../types";
 import { bodyOf, objectId } from "../util";
 
@@ -202,6 +202,7 @@ export const layoutRoutes: Route[] = [
       if (l.isDefault) throw conflict(`Layout with id ${c.params.layoutId} is being used as a default layout, it can not be deleted`);
       l.deleted = true;
       delete l.controlValues;
+      dropTranslationsOf(c.store, l._id);
       unlinkFromWorkflows(c, l.identifier);
       c.store.touch();
       return { status: 204 };

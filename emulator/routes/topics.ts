@@ -56,7 +56,7 @@ function newTopic(c: RequestContext, key: string, name: string | undefined): Top
  * service's base repository does it: `after`/`before` a record `_id`; an unknown cursor is an
  * empty page with null cursors and count 0.
  */
-function cursorPage<T extends { _id: string }>(c: RequestContext, all: T[], map: (x: T) => JsonObject): Reply {
+export function cursorPage<T extends { _id: string }>(c: RequestContext, all: T[], map: (x: T) => JsonObject): Reply {
   const q = c.query;
   const p = new ParamReader(q);
   const limit = p.int("limit", 10, 1, 100);

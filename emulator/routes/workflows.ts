@@ -4,7 +4,7 @@ import { badRequest, conflict, notFound, validationFailed } from "../errors";
 import { ParamReader } from "../params";
 import type { JsonObject, StepRecord, WorkflowRecord } from "../records";
 import { EMULATOR_ORIGIN, resolveStepLayoutId } from "../shared";
-import { ofTenant } from "../store";
+import { dropTranslationsOf, ofTenant } from "../store";
 import type { RequestContext, Route } from "../types";
 import { bodyOf, objectId, slugify } from "../util";
 
@@ -192,6 +192,7 @@ export const workflowRoutes: Route[] = [
     handler: (c) => {
       const w = findWorkflow(c, c.params.workflowId!);
       c.store.data.workflows = c.store.data.workflows.filter((x) => x !== w);
+      dropTranslationsOf(c.store, w._id);
       c.store.touch();
       return { status: 204 };
     },

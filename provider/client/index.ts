@@ -9,6 +9,9 @@ import { EnvironmentsApi } from "./environments";
 import { EnvironmentVariablesApi } from "./environmentVariables";
 import { LayoutsApi } from "./layouts";
 import { TopicsApi } from "./topics";
+import { ContextsApi } from "./contexts";
+import { TranslationsApi } from "./translations";
+import { DomainsApi } from "./domains";
 
 /** Typed access to every operation of the service. */
 export class NotifyClient {
@@ -22,6 +25,9 @@ export class NotifyClient {
   readonly environmentVariables: EnvironmentVariablesApi;
   readonly layouts: LayoutsApi;
   readonly topics: TopicsApi;
+  readonly contexts: ContextsApi;
+  readonly translations: TranslationsApi;
+  readonly domains: DomainsApi;
 
   constructor(options: TransportOptions) {
     this.http = new HttpTransport(options);
@@ -34,6 +40,9 @@ export class NotifyClient {
     this.environmentVariables = new EnvironmentVariablesApi(this.http);
     this.layouts = new LayoutsApi(this.http);
     this.topics = new TopicsApi(this.http);
+    this.contexts = new ContextsApi(this.http);
+    this.translations = new TranslationsApi(this.http);
+    this.domains = new DomainsApi(this.http);
   }
 
   /** Closes the connections. */
@@ -53,3 +62,6 @@ export type { ListMessagesQuery } from "./messages";
 export type { ListEventsQuery } from "./events";
 export type { ListLayoutsQuery } from "./layouts";
 export type { ListTopicsQuery, ListTopicSubscriptionsQuery } from "./topics";
+export type { ListContextsQuery } from "./contexts";
+export type { TranslationResourceType } from "./translations";
+export type { DomainRouteBody } from "./domains";

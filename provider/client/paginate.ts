@@ -7,6 +7,8 @@ import type { EventsApi, ListEventsQuery } from "./events";
 import type { LayoutSummary, Topic } from "../schemas";
 import type { LayoutsApi, ListLayoutsQuery } from "./layouts";
 import type { ListTopicsQuery, TopicsApi } from "./topics";
+import type { Context } from "../schemas";
+import type { ContextsApi, ListContextsQuery } from "./contexts";
 
 /** Upper bound on items a single iteration may pull unless the caller sets one. */
 export const DEFAULT_MAX_ITEMS = 10_000;
@@ -82,6 +84,24 @@ export async function* paginateTopics(
       if (yielded >= maxItems) return;
       yielded++;
       yield t;
+    }
+    if (!page.next || page.data.length === 0) return;
+    after = page.next;
+  }
+}
+
+/** Cursor pagination of contexts: follows `next` until it is null or `maxItems` are yielded. */
+export async function* paginateContexts(
+  api: ContextsApi, query: ListContextsQuery = {}, maxItems = DEFAULT_MAX_ITEMS,
+): AsyncGenerator<Context> {
+  let yielded = 0;
+  let after = query.after;
+  while (yielded < maxItems) {
+    const page = await api.list({ ...query, after, limit: Math.min(query.limit ?? 100, maxItems - yielded) });
+    for (const x of page.data) {
+      if (yielded >= maxItems) return;
+      yielded++;
+      yield x;
     }
     if (!page.next || page.data.length === 0) return;
     after = page.next;

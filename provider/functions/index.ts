@@ -7,11 +7,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { clientFor, isUnauthorized, providerSettings, settingsFromConfig, UNAUTHORIZED_HINT, type ConnectionSettings } from "../config";
-import { NotifyConfigError } from "../client/errors";
-import { collect, paginateEvents, paginateLayouts, paginateMessages, paginateSubscribers, paginateTopics, paginateWorkflows } from "../client/paginate";
+import { NotifyApiError, NotifyConfigError } from "../client/errors";
+import { collect, paginateContexts, paginateEvents, paginateLayouts, paginateMessages, paginateSubscribers, paginateTopics, paginateWorkflows } from "../client/paginate";
 import {
-  CHANNELS, Channel, ChannelType, ContextKey, EnvironmentResult, EventResult, IntegrationSummary, LayoutSummary, MessageResult, OrderDirection, Severity,
-  SubscriberResult, TopicSummary, WorkflowStatusInput, WorkflowSummary,
+  CHANNELS, Channel, ChannelType, ContextKey, ContextSummary, DomainSummary, EnvironmentResult, EventResult, IntegrationSummary, LayoutSummary, MessageResult, OrderDirection, Severity,
+  SubscriberResult, TopicSummary, TRANSLATION_RESOURCE_TYPES, TranslationResult, WorkflowStatusInput, WorkflowSummary,
 } from "../schemas";
 import { propertyPath } from "../resources/check";
 import { stripUndefined } from "../resources/diff";
@@ -234,8 +234,72 @@ const topics = defineFunction("getTopics", "Topics of the environment (without t
     ({ topics: await collect(paginateTopics(clientFor(connection()).topics, { ...rest, limit: 100 }, max)) }));
 export const { fn: getTopics, output: getTopicsOutput } = topics;
 
+const contexts = defineFunction("getContexts", "Contexts of the environment with their data, newest first unless ordered otherwise, following the cursor until `maxResults`.",
+  z.strictObject({
+    contextId: z.string().optional().describe("Only contexts with exactly this id (of any type)."),
+    search: z.string().optional().describe("Contexts whose key `type:id` contains this (case-insensitive)."),
+    orderDirection: OrderDirection.optional().describe("`ASC` or `DESC` (default `DESC`, newest first)."),
+    maxResults: maxResults.describe("Most contexts returned (default 1,000)."),
+  }),
+  z.object({ contexts: z.array(ContextSummary) }),
+  async ({ maxResults: max = 1000, contextId, ...rest }) =>
+    ({ contexts: await collect(paginateContexts(clientFor(connection()).contexts, stripUndefined({ ...rest, id: contextId, limit: 100 }), max)) }));
+export const { fn: getContexts, output: getContextsOutput } = contexts;
+
+const translations = defineFunction("getTranslations",
+  "The translations of one workflow or layout, one per locale with its content (the locales in alphabetical order, at most `maxResults`). " +
+  "A resource without translations (or one that does not exist) gives an empty list.",
+  z.strictObject({
+    resourceType: z.enum(TRANSLATION_RESOURCE_TYPES).describe("`workflow` or `layout`."),
+    resourceId: id.describe("The workflow's workflowId or the layout's layoutId."),
+    maxResults: z.number().int().min(1).max(1000).optional().describe("Most translations returned, one request each (1 to 1,000, default 100)."),
+  }),
+  z.object({ translations: z.array(TranslationResult) }),
+  async ({ resourceType, resourceId, maxResults: max = 100 }) => {
+    const api = clientFor(connection()).translations;
+    let locales: string[];
+    try {
+      locales = [...(await api.group(resourceType, resourceId)).locales].sort().slice(0, max);
+    } catch (err) {
+      if (err instanceof NotifyApiError && err.status === 404) return { translations: [] };
+      throw err;
+    }
+    const out: z.output<typeof TranslationResult>[] = [];
+    // One locale at a time: a resource has few, and the client paces itself.
+    for (const l of locales) {
+      try {
+        out.push(await api.get(resourceType, resourceId, l));
+      } catch (err) {
+        // Deleted between the two reads.
+        if (!(err instanceof NotifyApiError && err.status === 404)) throw err;
+      }
+    }
+    return { translations: out };
+  });
+export const { fn: getTranslations, output: getTranslationsOutput } = translations;
+
+const domains = defineFunction("getDomains", "Inbound-email domains of the environment with their status and expected DNS records, following the cursor until `maxResults`.",
+  z.strictObject({
+    name: z.string().optional().describe("Domains whose name contains this."),
+    maxResults: maxResults.describe("Most domains returned (default 1,000)."),
+  }),
+  z.object({ domains: z.array(DomainSummary) }),
+  async ({ maxResults: max = 1000, name }) => {
+    const api = clientFor(connection()).domains;
+    const out: z.output<typeof DomainSummary>[] = [];
+    let after: string | undefined;
+    while (out.length < max) {
+      const page = await api.list(stripUndefined({ name, after, limit: Math.min(100, max - out.length) }));
+      out.push(...page.data.slice(0, max - out.length));
+      if (!page.next || page.data.length === 0) break;
+      after = page.next;
+    }
+    return { domains: out };
+  });
+export const { fn: getDomains, output: getDomainsOutput } = domains;
+
 /** Every function, in the order schema.json and the docs list them. */
-export const FUNCTIONS: readonly FunctionDefinition[] = [subscriber, subscribers, messages, events, event, integrations, workflows, environments, layouts, topics];
+export const FUNCTIONS: readonly FunctionDefinition[] = [subscriber, subscribers, messages, events, event, integrations, workflows, environments, layouts, topics, contexts, translations, domains];
 
 /** Arguments and results of the functions, for programs that name them. */
 export type GetSubscriberArgs = z.input<typeof subscriber.args>;
@@ -250,5 +314,8 @@ export type GetEnvironmentsArgs = z.input<typeof environments.args>;
 export type GetEnvironmentsResult = z.output<typeof environments.result>;
 export type GetLayoutsArgs = z.input<typeof layouts.args>;
 export type GetTopicsArgs = z.input<typeof topics.args>;
+export type GetContextsArgs = z.input<typeof contexts.args>;
+export type GetTranslationsArgs = z.input<typeof translations.args>;
+export type GetDomainsArgs = z.input<typeof domains.args>;
 
 export { CHANNELS };

@@ -16,6 +16,9 @@ import { WORKFLOW, type WorkflowArgs, type WorkflowState } from "./workflow";
 import { ENVIRONMENT, type EnvironmentArgs, type EnvironmentState } from "./environment";
 import { ENVIRONMENT_VARIABLE, type EnvironmentVariableArgs, type EnvironmentVariableState } from "./environmentVariable";
 import { LAYOUT, type LayoutArgs, type LayoutState } from "./layout";
+import { CONTEXT, type ContextArgs, type ContextState } from "./context";
+import { TRANSLATION, type TranslationArgs, type TranslationState } from "./translation";
+import { DOMAIN, type DomainArgs, type DomainState } from "./domain";
 import { TOPIC, type TopicArgs, type TopicState } from "./topic";
 
 /**
@@ -173,5 +176,50 @@ export interface Topic extends OutputsOf<TopicState> {}
 export class Topic extends NotifyResource {
   constructor(name: string, args: TopicArgs, opts?: pulumi.CustomResourceOptions) {
     super(TOPIC, name, args, opts);
+  }
+}
+
+/**
+ * A context of the notification service: a tenant, app or workspace known by type and id, with
+ * custom data. Its inputs and outputs are the fields of {@link CONTEXT}; its id is the key `type:id`.
+ *
+ * @example
+ * const acme = new notify.Context("acme", { type: "tenant", contextId: "acme", data: { plan: "enterprise", region: "eu" } });
+ * // acme.key is "tenant:acme", as triggers name it.
+ */
+export interface Context extends OutputsOf<ContextState> {}
+export class Context extends NotifyResource {
+  constructor(name: string, args: ContextArgs, opts?: pulumi.CustomResourceOptions) {
+    super(CONTEXT, name, args, opts);
+  }
+}
+
+/**
+ * One locale's translation of a workflow or layout whose `isTranslationEnabled` is on. Its inputs
+ * and outputs are the fields of {@link TRANSLATION}; its id is `resourceType/resourceId/locale`.
+ *
+ * @example
+ * const welcome = new notify.Workflow("welcome", { workflowId: "welcome", name: "Welcome", isTranslationEnabled: true, steps: [...] });
+ * new notify.Translation("welcome-fr", { resourceType: "workflow", resourceId: welcome.workflowId, locale: "fr_FR", content: { hello: "Bonjour" } });
+ */
+export interface Translation extends OutputsOf<TranslationState> {}
+export class Translation extends NotifyResource {
+  constructor(name: string, args: TranslationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(TRANSLATION, name, args, opts);
+  }
+}
+
+/**
+ * An inbound-email domain with its routed addresses; its expected DNS records and status are
+ * outputs. Its inputs and outputs are the fields of {@link DOMAIN}; its id is the domain name.
+ *
+ * @example
+ * const mail = new notify.Domain("mail", { name: "mail.example.com", routes: { support: { type: "webhook" } } });
+ * // Declare mail.expectedDnsRecords with your DNS provider; the next refresh shows status "verified".
+ */
+export interface Domain extends OutputsOf<DomainState> {}
+export class Domain extends NotifyResource {
+  constructor(name: string, args: DomainArgs, opts?: pulumi.CustomResourceOptions) {
+    super(DOMAIN, name, args, opts);
   }
 }

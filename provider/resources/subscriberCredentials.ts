@@ -14,7 +14,7 @@ import { isNotFound } from "../client/errors";
 import { clientFor } from "../config";
 import { NotifyApiError } from "../client/errors";
 import {
-  CHANNEL_CREDENTIAL_KEYS, ChannelCredentialsInput, SafeString, SUBSCRIBER_PROVIDERS,
+  CHANNEL_CREDENTIAL_KEYS, CHAT_PROVIDERS, ChannelCredentialsInput, PUSH_PROVIDERS, SafeString, SUBSCRIBER_PROVIDERS,
   type ChannelCredentials, type ChannelSettings, type Subscriber, type SubscriberProviderId as ProviderIdT,
 } from "../schemas";
 import { checkWith, suggest, unknownKeyHint, type CheckFailure } from "./check";
@@ -70,8 +70,9 @@ export const SUBSCRIBER_CREDENTIALS = defineResource({
   inputs: {
     subscriberId: field(SafeString(200).min(1, { error: "must not be empty" }), "The subscriber (it must exist). Changing it replaces the resource.", { replaces: true }),
     providerId: field(SubscriberProviderIdInput,
-      "The chat or push provider: `slack`, `discord`, `msteams`, `webex-messaging`, `telegram`, `fcm`, `apns`, ... (the contract's list), " +
-      "or an id of the same shape the service added since. An id one edit away from a known one is refused as a typo. The environment " +
+      `The chat or push provider: a chat provider (${CHAT_PROVIDERS.map((p) => `\`${p}\``).join(", ")}), a push provider ` +
+      `(${PUSH_PROVIDERS.map((p) => `\`${p}\``).join(", ")}), or an id of the same shape the service added since (production spells ` +
+      "the `platform-` ids with the service's own name). An id one edit away from a known one is refused as a typo. The environment " +
       "needs an active integration of it. Changing it replaces the resource.", { replaces: true }),
     integrationIdentifier: field(SafeString(200).min(1).optional(), "Which integration of that provider, when there are several. Changing it replaces the resource.", { replaces: true }),
     credentials: field(ChannelCredentialsInput, "Webhook URL, device tokens, ...; stored as a secret.", { secret: true }),

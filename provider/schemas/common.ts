@@ -72,20 +72,28 @@ export const TimeUnit = z.enum(TIME_UNITS);
 export const OrderDirection = z.enum(["ASC", "DESC"]).meta({ id: "OrderDirection", description: "Sort order." });
 
 /**
- * The chat and push providers a subscriber can hold credentials for, as the contract lists them
- * (`ChatOrPushProviderEnum` of spec/openapi.json, 24 values, with the five newer ones
- * `webex-messaging`, `line`, `telegram`, `sendblue` and the service's own web chat). Production
- * adds providers, so the inputs also accept an unknown id of the same shape (see
- * SubscriberCredentials).
+ * The chat providers: the chat part of the contract's `ChatOrPushProviderEnum` (spec/openapi.json:
+ * with the newer `webex-messaging`, `line`, `telegram` and `sendblue`), and the service's own web
+ * chat, which its provider list also holds (packages/shared/src/consts/providers/... of the service,
+ * `novu-web-chat`; spelt `platform-web-chat` here, as `platform-slack` is, see the README's note on
+ * the service's name). The one list every other list of chat ids derives from.
  */
-export const SUBSCRIBER_PROVIDERS = [
+export const CHAT_PROVIDERS = [
   "slack", "discord", "msteams", "webex-messaging", "mattermost", "ryver", "zulip", "grafana-on-call", "getstream",
-  "rocket-chat", "whatsapp-business", "line", "chat-webhook", "platform-slack", "telegram", "sendblue", "fcm", "apns",
-  "expo", "one-signal", "pushpad", "push-webhook", "pusher-beams", "appio",
+  "rocket-chat", "whatsapp-business", "line", "chat-webhook", "platform-slack", "telegram", "sendblue", "platform-web-chat",
 ] as const;
+
+/** The push providers: the push part of the contract's `ChatOrPushProviderEnum`. */
+export const PUSH_PROVIDERS = ["fcm", "apns", "expo", "one-signal", "pushpad", "push-webhook", "pusher-beams", "appio"] as const;
+
+/**
+ * The chat and push providers a subscriber can hold credentials for. Production adds providers,
+ * so the inputs also accept an unknown id of the same shape (see SubscriberCredentials).
+ */
+export const SUBSCRIBER_PROVIDERS = [...CHAT_PROVIDERS, ...PUSH_PROVIDERS] as const;
 export type SubscriberProviderId = (typeof SUBSCRIBER_PROVIDERS)[number] | (string & {});
 
-/** Job provider enumeration. */
+/** Job provider enumeration: the email and SMS providers, then the push, in-app and chat ones. */
 export const JOB_PROVIDERS = [
   "emailjs", "mailgun", "mailjet", "mandrill", "nodemailer", "postmark", "sendgrid", "sendinblue", "ses", "netcore",
   "infobip-email", "resend", "plunk", "mailersend", "mailtrap", "clickatell", "outlook365", "platform-email",
@@ -93,9 +101,7 @@ export const JOB_PROVIDERS = [
   "gupshup", "firetext", "infobip-sms", "burst-sms", "bulk-sms", "isend-sms", "forty-six-elks", "kannel", "maqsam",
   "termii", "africas-talking", "platform-sms", "sendchamp", "generic-sms", "clicksend", "bandwidth", "messagebird",
   "simpletexting", "azure-sms", "ring-central", "brevo-sms", "eazy-sms", "mobishastra", "afro-message", "unifonic",
-  "smsmode", "imedia", "sinch", "isendpro-sms", "fcm", "apns", "expo", "one-signal", "pushpad", "push-webhook",
-  "pusher-beams", "appio", "platform", "slack", "discord", "msteams", "mattermost", "ryver", "zulip",
-  "grafana-on-call", "getstream", "rocket-chat", "whatsapp-business", "chat-webhook", "platform-slack",
+  "smsmode", "imedia", "sinch", "isendpro-sms", ...PUSH_PROVIDERS, "platform", ...CHAT_PROVIDERS,
 ] as const;
 /** A job's provider as the service returns it (open: production spells its own `<service>-...`). */
 export const JobProviderId = openEnum(JOB_PROVIDERS);

@@ -8,3 +8,6 @@ export * from "./event";
 export * from "./environment";
 export * from "./layout";
 export * from "./topic";
+export * from "./context";
+export * from "./translation";
+export * from "./domain";

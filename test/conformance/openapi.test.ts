@@ -209,4 +209,31 @@ describe.each(["production", "spec"] as const)("emulator responses conform to op
       },
     });
   });
+
+  it("every context operation's body validates", async () => {
+    await call("POST", "/v2/contexts", "/v2/contexts", 201, { type: "tenant", id: "acme", data: { plan: "pro" } });
+    await call("POST", "/v2/contexts", "/v2/contexts", 201, { type: "tenant", id: "bare" });
+    await call("GET", "/v2/contexts", "/v2/contexts?limit=1", 200);
+    await call("GET", "/v2/contexts/{type}/{id}", "/v2/contexts/tenant/acme", 200);
+    await call("PATCH", "/v2/contexts/{type}/{id}", "/v2/contexts/tenant/acme", 200, { data: { plan: "enterprise" } });
+  });
+
+  it("every translation operation's body validates", async () => {
+    await emu.api("POST", "/v2/workflows", { workflowId: "greet", name: "Greet", isTranslationEnabled: true, steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "hi" } }] });
+    await call("POST", "/v2/translations", "/v2/translations", 200, { resourceId: "greet", resourceType: "workflow", locale: "fr_FR", content: { hi: "Salut" } });
+    await call("GET", "/v2/translations/{resourceType}/{resourceId}/{locale}", "/v2/translations/workflow/greet/fr_FR", 200);
+    await call("GET", "/v2/translations/group/{resourceType}/{resourceId}", "/v2/translations/group/workflow/greet", 200);
+  });
+
+  it("every domain operation's body validates", async () => {
+    await call("POST", "/v1/domains", "/v1/domains", 201, { name: "mail.example.com", data: { team: "ops" } });
+    await call("GET", "/v1/domains", "/v1/domains", 200);
+    await call("GET", "/v1/domains/{domain}", "/v1/domains/mail.example.com", 200);
+    await call("PATCH", "/v1/domains/{domain}", "/v1/domains/mail.example.com", 200, { data: {} });
+    await call("POST", "/v1/domains/{domain}/verify", "/v1/domains/mail.example.com/verify", 200);
+    await call("POST", "/v1/domains/{domain}/routes", "/v1/domains/mail.example.com/routes", 201, { address: "support", type: "webhook" });
+    await call("GET", "/v1/domains/{domain}/routes", "/v1/domains/mail.example.com/routes", 200);
+    await call("GET", "/v1/domains/{domain}/routes/{address}", "/v1/domains/mail.example.com/routes/support", 200);
+    await call("PATCH", "/v1/domains/{domain}/routes/{address}", "/v1/domains/mail.example.com/routes/support", 200, { data: { a: "b" } });
+  });
 });

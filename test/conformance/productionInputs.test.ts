@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NotifyApiError, NotifyClient } from "../../provider/client";
 import { getEvents } from "../../provider/functions";
 import { provider as workflows } from "../../provider/resources/workflow";
-import { credentialsHint, nearProviderId, provider as credentials } from "../../provider/resources/subscriberCredentials";
+import { credentialsHint, nearProviderId, provider as credentials, SUBSCRIBER_CREDENTIALS } from "../../provider/resources/subscriberCredentials";
+import { SUBSCRIBER_PROVIDERS } from "../../provider/schemas";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { loadPackage } from "../helpers/pulumi";
 
@@ -85,6 +86,20 @@ describe("subscriber provider ids", () => {
     for (const providerId of ["webex-messaging", "line", "telegram", "sendblue", "novu-web-chat", "novu-slack", "brand-new_chat"]) {
       expect(await credFailures({ providerId }), providerId).toEqual([]);
     }
+  });
+
+  // production-notes.md, Second pass: the service's chat/push list also holds webex-messaging, line,
+  // telegram, sendblue and its own web chat (`novu-web-chat`: the chat provider schemas of the
+  // service's packages/shared/src/consts/providers/, spelt `platform-web-chat` in this project).
+  it("knows the newer chat providers in the typo rule, and names every known id in the schema description", async () => {
+    for (const id of ["webex-messaging", "line", "telegram", "sendblue", "platform-web-chat"]) {
+      expect(SUBSCRIBER_PROVIDERS, id).toContain(id);
+      expect(SUBSCRIBER_CREDENTIALS.inputs.providerId.doc, id).toContain(`\`${id}\``);
+    }
+    expect(nearProviderId("platform-webchat")).toBe("platform-web-chat");
+    expect(nearProviderId("telegramm")).toBe("telegram");
+    expect(nearProviderId("sendblu")).toBe("sendblue");
+    for (const id of SUBSCRIBER_PROVIDERS) expect(SUBSCRIBER_CREDENTIALS.inputs.providerId.doc).toContain(`\`${id}\``);
   });
 
   it("refuses a near miss of a known id with a suggestion, and an id of another shape naming the rule", async () => {

@@ -186,6 +186,30 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     const adoptedVar = await created(variable, { key: "EXISTING", values: { env_env0: "x" }, adopt: true });
     await client.environmentVariables.list("base");
     await notify.getEnvironments({ name: "Development" });
+
+    // Contexts, translations and domains: create, read, update, adopt, delete; their functions.
+    const context = loadPackage<ResourceModule>("/dist/provider/resources/context");
+    const translation = loadPackage<ResourceModule>("/dist/provider/resources/translation");
+    const domain = loadPackage<ResourceModule>("/dist/provider/resources/domain");
+    const acme = await created(context, { type: "tenant", contextId: "acme", data: { plan: "pro" } });
+    await context.provider.read(acme.id, acme.outs);
+    await context.provider.update(acme.id, acme.outs, { ...acme.inputs, data: { plan: "enterprise" } });
+    await client.contexts.create({ type: "tenant", id: "existing" });
+    const adoptedContext = await created(context, { type: "tenant", contextId: "existing", data: {}, adopt: true });
+    await notify.getContexts({ contextId: "acme", search: "tenant:", orderDirection: "ASC", maxResults: 10 });
+    const fr = await created(translation, { resourceType: "workflow", resourceId: "welcome", locale: "fr_FR", content: { hello: "Bonjour" } });
+    await translation.provider.read(fr.id, fr.outs);
+    await translation.provider.update(fr.id, fr.outs, { ...fr.inputs, content: { hello: "Salut" } });
+    await notify.getTranslations({ resourceType: "workflow", resourceId: "welcome" });
+    const mail = await created(domain, { name: "mail.example.com", data: { owner: "ops" }, routes: { support: { type: "webhook" }, old: { type: "webhook" } } });
+    await domain.provider.read(mail.id, mail.outs);
+    await domain.provider.update(mail.id, mail.outs, { ...mail.inputs, data: { owner: "dev" }, routes: { support: { type: "webhook", data: { a: "b" } }, fresh: { type: "webhook" } } });
+    await client.domains.create({ name: "existing.example.com" });
+    const adoptedDomain = await created(domain, { name: "existing.example.com", adopt: true });
+    await notify.getDomains({ name: "example", maxResults: 10 });
+    for (const [mod, r] of [[translation, fr], [context, acme], [context, adoptedContext], [domain, mail], [domain, adoptedDomain]] as const) {
+      await mod.provider.delete(r.id, r.outs);
+    }
     for (const [mod, r] of [[variable, baseUrl], [variable, adoptedVar], [environment, staging], [environment, adoptedEnv]] as const) {
       await mod.provider.delete(r.id, r.outs);
     }
@@ -215,6 +239,9 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     // service never deletes: a refused request would leave its operation's later calls unsent.
     // (Adopting looks before it creates, so no create meets an existing object.)
     expect(log.filter((r) => r.status >= 400).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+      // Context and Domain create first and adopt on the 409; a translation's create looks first
+      // (the service's write is an upsert).
+      "POST /v2/contexts 409", "GET /v2/translations/workflow/welcome/fr_FR 404", "POST /v1/domains 409",
       "DELETE /v2/layouts/" + frame.id + " 409",
     ]);
     expect([...new Set(log.map((r) => `${r.method} ${r.route}`))].sort()).toEqual(clientOperations());

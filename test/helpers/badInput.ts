@@ -20,6 +20,9 @@ const envVar = (over: Record<string, unknown>) => ({ key: "BASE_URL", values: { 
 const lay = (over: Record<string, unknown>) => ({ layoutId: "bad", name: "Bad", ...over });
 const lemail = (email: Record<string, unknown>) => lay({ controlValues: { email } });
 const topic = (over: Record<string, unknown>) => ({ key: "bad", ...over });
+const ctx = (over: Record<string, unknown>) => ({ type: "tenant", contextId: "bad", ...over });
+const dom = (over: Record<string, unknown>) => ({ name: "mail.example.com", ...over });
+const tr = (over: Record<string, unknown>) => ({ resourceType: "workflow", resourceId: "welcome", locale: "fr_FR", content: { hello: "Bonjour" }, ...over });
 const without = (o: Record<string, unknown>, k: string) => { const c = { ...o }; delete c[k]; return c; };
 
 /** Every bad input, by kind. */
@@ -88,6 +91,26 @@ export const ROWS: Row[] = [
   ["variable value over 256 characters", "EnvironmentVariable", envVar({ values: { env_env0: "v".repeat(300) } }), /values\.env_env0: must be at most 256 characters/],
   ["variable value that is the mask", "EnvironmentVariable", envVar({ values: { env_env0: "\u2022".repeat(8) } }), /values\.env_env0: must not be the mask/],
   ["variable of an unknown type", "EnvironmentVariable", envVar({ type: "number" }), /type: must be one of "string"/],
+  // Context
+  ["context type with a colon", "Context", ctx({ type: "tenant:eu" }), /type: must contain only letters, digits, _ and -/],
+  ["missing context id", "Context", without(ctx({}), "contextId"), /contextId: is required/],
+  ["context id over 100 characters", "Context", ctx({ contextId: "c".repeat(101) }), /contextId: must be at most 100 characters/],
+  ["context data not an object", "Context", ctx({ data: "plan=pro" }), /data: must be a record/],
+  ["context data over 64 KiB", "Context", ctx({ data: { blob: "x".repeat(64 * 1024) } }), /data: must be at most 64 KiB as JSON/],
+  ["misspelt context field", "Context", ctx({ contextID: "x" }), /contextID/],
+  // Translation
+  ["translation resource type unknown", "Translation", tr({ resourceType: "topic" }), /resourceType: must be one of "workflow", "layout"/],
+  ["translation locale with a dash", "Translation", tr({ locale: "fr-FR" }), /locale: write "fr_FR": the service stores locales with _ between the parts/],
+  ["translation locale not a locale", "Translation", tr({ locale: "French" }), /locale: must be a locale code/],
+  ["translation without content", "Translation", without(tr({}), "content"), /content: is required/],
+  ["translation content not an object", "Translation", tr({ content: ["Bonjour"] }), /content: must be a record/],
+  // Domain
+  ["domain name in upper case", "Domain", dom({ name: "Mail.Example.com" }), /name: write "mail\.example\.com": the service stores domain names in lower case/],
+  ["domain name not a domain", "Domain", dom({ name: "localhost" }), /name: must be a domain name/],
+  ["route address with an @", "Domain", dom({ routes: { "support@example.com": { type: "webhook" } } }), /routes\.support@example\.com: must be an inbox address local part/],
+  ["agent route without agentId", "Domain", dom({ routes: { bot: { type: "agent" } } }), /routes\.bot\.agentId: an agent route needs agentId/],
+  ["domain data over 10 keys", "Domain", dom({ data: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, "v"])) }), /data: must have at most 10 keys/],
+  ["route type unknown", "Domain", dom({ routes: { support: { type: "email" } } }), /routes\.support\.type: must be one of "webhook", "agent"/],
   // Functions (Environment)
   ["getEnvironments unknown argument", "fn:getEnvironments", { nmae: "Development" }, /getEnvironments: invalid arguments: unknown argument "nmae"/],
   // Layout
@@ -118,4 +141,7 @@ export const ROWS: Row[] = [
   ["getSubscriber empty id", "fn:getSubscriber", { subscriberId: "" }, /getSubscriber: invalid arguments: subscriberId: must not be empty/],
   ["getWorkflows unknown status", "fn:getWorkflows", { status: ["PAUSED"] }, /getWorkflows: invalid arguments: status\[0\]: must be one of/],
   ["getIntegrations unknown argument", "fn:getIntegrations", { chanel: "email" }, /getIntegrations: invalid arguments: unknown argument "chanel"/],
+  ["getTranslations unknown resource type", "fn:getTranslations", { resourceType: "topic", resourceId: "x" }, /getTranslations: invalid arguments: resourceType: must be one of "workflow", "layout"/],
+  ["getDomains maxResults 0", "fn:getDomains", { maxResults: 0 }, /getDomains: invalid arguments: maxResults/],
+  ["getContexts unknown argument", "fn:getContexts", { type: "tenant" }, /getContexts: invalid arguments: unknown argument "type"/],
 ];

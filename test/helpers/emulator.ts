@@ -15,7 +15,7 @@ export interface TestEmulator {
   /** The request log, each entry with its parsed JSON `body` (see LoggedRequest). */
   requests(): Promise<EmulatorModule.LoggedRequest[]>;
   clearRequests(): Promise<void>;
-  state(): Promise<{ integrations: any[]; subscribers: any[]; workflows: any[]; events: any[]; messages: any[]; environments: any[]; environmentVariables: any[]; layouts: any[]; topics: any[]; subscriptions: any[] }>;
+  state(): Promise<{ integrations: any[]; subscribers: any[]; workflows: any[]; events: any[]; messages: any[]; environments: any[]; environmentVariables: any[]; layouts: any[]; topics: any[]; subscriptions: any[]; contexts: any[] }>;
   /** Stack config that connects the provider to this emulator (the key secret), plus `extra` as plain values. */
   stackConfig(extra?: Record<string, string>): Record<string, { value: string; secret?: boolean }>;
   /**

@@ -28,6 +28,7 @@ export async function expectExactlyDeclared(emu: TestEmulator, n: number): Promi
   expect(layouts).toEqual(names("bench-layout-", counts.Layout));
   expect(s.topics.map((t) => t.key).sort()).toEqual(names("bench-topic-", counts.Topic));
   expect(s.subscriptions).toHaveLength(2 * counts.Topic);
+  expect(s.contexts.map((c) => c.key).sort()).toEqual(names("tenant:bench-", counts.Context));
   expect(s.environmentVariables.map((v) => v.key).sort()).toEqual(names("BENCH_", counts.EnvironmentVariable));
   expect(s.environments.filter((e) => e.name.startsWith("Bench ")).map((e) => e.name).sort()).toEqual(names("Bench ", counts.Environment));
 }

@@ -106,6 +106,21 @@ export function fieldEdits(r: Declared, mode: "production" | "spec"): Edit[] {
     const outsider = TOPIC_SUBSCRIBERS.find((x) => !subs.includes(x));
     if (outsider) add("subscribers", `${outsider} subscribed`, () => (emu, id) => ok(emu.api("POST", `${key(id)}/subscriptions`, { subscriptions: [outsider] }), "subscribe"));
     else add("subscribers", `${subs[0]} unsubscribed`, () => (emu, id) => ok(emu.api("DELETE", `${key(id)}/subscriptions`, { subscriptions: [subs[0]] }), "unsubscribe"));
+  } else if (r.kind === "Context") {
+    // The id is `type:id`; the dashboard's edit replaces the data whole, as every update does.
+    const path = (id: string) => `/v2/contexts/${id.split(":").map(encodeURIComponent).join("/")}`;
+    add("data", "one more key", () => (emu, id) => ok(emu.api("PATCH", path(id), { data: { ...(i.data as Obj), editedByHand: true } }), "patch context"));
+  } else if (r.kind === "Domain") {
+    const path = (id: string) => `/v1/domains/${encodeURIComponent(id)}`;
+    add("data", "one more key", () => (emu, id) => ok(emu.api("PATCH", path(id), { data: { ...(i.data as Record<string, string>), edited: "by hand" } }), "patch domain"));
+    const routes = (i.routes ?? {}) as Record<string, unknown>;
+    const extra = ["edited-by-hand", "*"].find((a) => !(a in routes))!;
+    add("routes", `${extra} routed`, () => (emu, id) => ok(emu.api("POST", `${path(id)}/routes`, { address: extra, type: "webhook" }), "add route"));
+  } else if (r.kind === "Translation") {
+    // The dashboard saves a locale's whole document (the service's POST replaces the content).
+    add("content", "one more key", () => (emu) => ok(emu.api("POST", "/v2/translations", {
+      resourceType: i.resourceType, resourceId: i.resourceId, locale: i.locale, content: { ...(i.content as Obj), editedByHand: "yes" },
+    }), "post translation"));
   } else if (r.kind === "SubscriberCredentials") {
     const creds = i.credentials as Obj;
     add("credentials", Array.isArray(creds.deviceTokens) ? "one more device token" : "webhook replaced", () => async (emu) => {
@@ -129,6 +144,9 @@ const DELETE_PATHS: Record<string, (r: Declared, id: string) => string> = {
   Layout: (_r, id) => `/v2/layouts/${encodeURIComponent(id)}`,
   Topic: (_r, id) => `/v2/topics/${encodeURIComponent(id)}`,
   SubscriberCredentials: (r) => `/v1/subscribers/${encodeURIComponent(String(r.inputs.subscriberId))}/credentials/${String(r.inputs.providerId)}`,
+  Domain: (_r, id) => `/v1/domains/${encodeURIComponent(id)}`,
+  Translation: (_r, id) => `/v2/translations/${id}`,
+  Context: (_r, id) => `/v2/contexts/${id.split(":").map(encodeURIComponent).join("/")}`,
 };
 
 /** Deleting the object behind the engine's back. */

@@ -1,6 +1,6 @@
 /**
  * The engine-layer oracle of exact diffs: K random stacks (ORACLE_RUNS; `npm test` runs 3,
- * `npm run test:oracle` 500), each a random mix of the seven resources built from the unit
+ * `npm run test:oracle` 500), each a random mix of the ten resources built from the unit
  * layer's arbitraries, through the real CLI against a fresh emulator in production or spec mode:
  * `up`; a preview that must be empty; a `preview --refresh` that must be empty; one random hand
  * edit through the API (a declared field of a resource, or a deletion); a `preview --refresh` that
@@ -16,7 +16,7 @@ import { createTestStack, exportedState, loadPackage, previewDiffs } from "../he
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import {
   createCredentialIntegrations, createTopicSubscribers, credentialsInputs, environmentInputs, environmentVariableInputs, integrationInputs,
-  layoutInputs, topicInputs, workflowInputs,
+  layoutInputs, topicInputs, workflowInputs, contextInputs, translationInputs, createTranslationTarget, translationTarget, domainInputs,
 } from "../unit/resources/arbitraries";
 import { deletion, fieldEdits, type Declared, type Edit } from "./handEdits";
 
@@ -28,6 +28,8 @@ const CONCURRENCY = Math.max(1, Number(process.env.ORACLE_CONCURRENCY ?? 1));
 const SEED = process.env.ORACLE_SEED !== undefined ? Number(process.env.ORACLE_SEED) : Math.floor(Math.random() * 2 ** 31);
 /** Engine events mask these on both sides, so their change shows as the update alone. */
 const SECRET_INPUTS = new Set(["credentials", "configurations", "values"]);
+/** The one suffix of every stack's identifiers (each stack has an emulator of its own). */
+const ORACLE_SUFFIX = "o";
 
 interface StackSpec {
   mode: "production" | "spec";
@@ -38,7 +40,7 @@ interface StackSpec {
 
 const stackSpec: fc.Arbitrary<StackSpec> = fc.constant(null).chain(() => {
   // Each stack has an emulator of its own, so one suffix serves them all (and replays stay equal).
-  const s = "o";
+  const s = ORACLE_SUFFIX;
   return fc.record({
     mode: fc.constantFrom("production" as const, "spec" as const),
     integrations: fc.uniqueArray(integrationInputs(s), { maxLength: 2, selector: (i) => i.identifier })
@@ -50,6 +52,9 @@ const stackSpec: fc.Arbitrary<StackSpec> = fc.constant(null).chain(() => {
     variables: fc.array(environmentVariableInputs(s), { maxLength: 1 }),
     layouts: fc.array(layoutInputs(s), { maxLength: 1 }),
     topics: fc.array(topicInputs(s), { maxLength: 1 }),
+    contexts: fc.array(contextInputs(s), { maxLength: 1 }),
+    translations: fc.array(translationInputs(s), { maxLength: 1 }),
+    domains: fc.array(domainInputs(s), { maxLength: 1 }),
     pick: fc.record({ resource: fc.nat(), edit: fc.nat(), remove: fc.boolean() }),
   }).map(({ mode, pick, ...kinds }) => ({
     mode,
@@ -62,6 +67,9 @@ const stackSpec: fc.Arbitrary<StackSpec> = fc.constant(null).chain(() => {
       ...kinds.variables.map((inputs, n) => ({ name: `var-${n}`, kind: "EnvironmentVariable" as const, inputs })),
       ...kinds.layouts.map((inputs, n) => ({ name: `layout-${n}`, kind: "Layout" as const, inputs })),
       ...kinds.topics.map((inputs, n) => ({ name: `topic-${n}`, kind: "Topic" as const, inputs })),
+      ...kinds.contexts.map((inputs, n) => ({ name: `context-${n}`, kind: "Context" as const, inputs })),
+      ...kinds.translations.map((inputs, n) => ({ name: `translation-${n}`, kind: "Translation" as const, inputs })),
+      ...kinds.domains.map((inputs, n) => ({ name: `domain-${n}`, kind: "Domain" as const, inputs })),
     ],
   }));
 }).filter((s) => s.resources.length > 0);
@@ -97,6 +105,8 @@ async function runStack(spec: StackSpec): Promise<Outcome> {
     await createCredentialIntegrations(emu);
     for (const r of spec.resources) if (r.kind === "SubscriberCredentials") await emu.api("POST", "/v2/subscribers", { subscriberId: r.inputs.subscriberId });
     await createTopicSubscribers(emu);
+    // Translations belong to a workflow made outside the stack (the stack's own workflows change under the edits).
+    await createTranslationTarget(emu, translationTarget(ORACLE_SUFFIX));
 
     const up = await ts.stack.up();
     const ids = up.outputs.ids!.value as Record<string, string>;
@@ -138,6 +148,9 @@ async function runStack(spec: StackSpec): Promise<Outcome> {
       // The default layout stays on the service (destroy only forgets it).
       ...mine(state.layouts!, "identifier", declared("Layout", "layoutId")).filter((l) => !l.isDefault),
       ...mine(state.topics!, "key", declared("Topic", "key")),
+      ...mine(state.contexts!, "id", declared("Context", "contextId")),
+      ...mine(state.domains ?? [], "name", declared("Domain", "name")),
+      ...(state.translations ?? []).filter((t: any) => spec.resources.some((r) => r.kind === "Translation" && r.inputs.locale === t.locale)),
       ...state.subscribers!.flatMap((s: any) => (s.channels ?? []).filter((c: any) => spec.resources.some((r) => r.kind === "SubscriberCredentials" && r.inputs.subscriberId === s.subscriberId && r.inputs.providerId === c.providerId))),
     ];
     if (left.length) out.spurious.push(`destroy left ${left.length} objects in the service`);

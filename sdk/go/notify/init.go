@@ -21,6 +21,10 @@ func (m *module) Version() semver.Version {
 
 func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi.Resource, err error) {
 	switch typ {
+	case "notify:index:Context":
+		r = &Context{}
+	case "notify:index:Domain":
+		r = &Domain{}
 	case "notify:index:Environment":
 		r = &Environment{}
 	case "notify:index:EnvironmentVariable":
@@ -33,6 +37,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &SubscriberCredentials{}
 	case "notify:index:Topic":
 		r = &Topic{}
+	case "notify:index:Translation":
+		r = &Translation{}
 	case "notify:index:Workflow":
 		r = &Workflow{}
 	default:

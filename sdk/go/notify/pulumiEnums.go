@@ -401,6 +401,172 @@ func (o ChannelTypeArrayOutput) Index(i pulumi.IntInput) ChannelTypeOutput {
 	}).(ChannelTypeOutput)
 }
 
+// `webhook` (the environment's inbound webhook) or `agent`.
+type DomainRoutesType string
+
+const (
+	DomainRoutesTypeWebhook = DomainRoutesType("webhook")
+	DomainRoutesTypeAgent   = DomainRoutesType("agent")
+)
+
+func (DomainRoutesType) ElementType() reflect.Type {
+	return reflect.TypeOf((*DomainRoutesType)(nil)).Elem()
+}
+
+func (e DomainRoutesType) ToDomainRoutesTypeOutput() DomainRoutesTypeOutput {
+	return pulumi.ToOutput(e).(DomainRoutesTypeOutput)
+}
+
+func (e DomainRoutesType) ToDomainRoutesTypeOutputWithContext(ctx context.Context) DomainRoutesTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(DomainRoutesTypeOutput)
+}
+
+func (e DomainRoutesType) ToDomainRoutesTypePtrOutput() DomainRoutesTypePtrOutput {
+	return e.ToDomainRoutesTypePtrOutputWithContext(context.Background())
+}
+
+func (e DomainRoutesType) ToDomainRoutesTypePtrOutputWithContext(ctx context.Context) DomainRoutesTypePtrOutput {
+	return DomainRoutesType(e).ToDomainRoutesTypeOutputWithContext(ctx).ToDomainRoutesTypePtrOutputWithContext(ctx)
+}
+
+func (e DomainRoutesType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e DomainRoutesType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e DomainRoutesType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e DomainRoutesType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type DomainRoutesTypeOutput struct{ *pulumi.OutputState }
+
+func (DomainRoutesTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DomainRoutesType)(nil)).Elem()
+}
+
+func (o DomainRoutesTypeOutput) ToDomainRoutesTypeOutput() DomainRoutesTypeOutput {
+	return o
+}
+
+func (o DomainRoutesTypeOutput) ToDomainRoutesTypeOutputWithContext(ctx context.Context) DomainRoutesTypeOutput {
+	return o
+}
+
+func (o DomainRoutesTypeOutput) ToDomainRoutesTypePtrOutput() DomainRoutesTypePtrOutput {
+	return o.ToDomainRoutesTypePtrOutputWithContext(context.Background())
+}
+
+func (o DomainRoutesTypeOutput) ToDomainRoutesTypePtrOutputWithContext(ctx context.Context) DomainRoutesTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v DomainRoutesType) *DomainRoutesType {
+		return &v
+	}).(DomainRoutesTypePtrOutput)
+}
+
+func (o DomainRoutesTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o DomainRoutesTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DomainRoutesType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o DomainRoutesTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o DomainRoutesTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DomainRoutesType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type DomainRoutesTypePtrOutput struct{ *pulumi.OutputState }
+
+func (DomainRoutesTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DomainRoutesType)(nil)).Elem()
+}
+
+func (o DomainRoutesTypePtrOutput) ToDomainRoutesTypePtrOutput() DomainRoutesTypePtrOutput {
+	return o
+}
+
+func (o DomainRoutesTypePtrOutput) ToDomainRoutesTypePtrOutputWithContext(ctx context.Context) DomainRoutesTypePtrOutput {
+	return o
+}
+
+func (o DomainRoutesTypePtrOutput) Elem() DomainRoutesTypeOutput {
+	return o.ApplyT(func(v *DomainRoutesType) DomainRoutesType {
+		if v != nil {
+			return *v
+		}
+		var ret DomainRoutesType
+		return ret
+	}).(DomainRoutesTypeOutput)
+}
+
+func (o DomainRoutesTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o DomainRoutesTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *DomainRoutesType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// DomainRoutesTypeInput is an input type that accepts values of the DomainRoutesType enum
+// A concrete instance of `DomainRoutesTypeInput` can be one of the following:
+//
+//	DomainRoutesTypeWebhook
+//	DomainRoutesTypeAgent
+type DomainRoutesTypeInput interface {
+	pulumi.Input
+
+	ToDomainRoutesTypeOutput() DomainRoutesTypeOutput
+	ToDomainRoutesTypeOutputWithContext(context.Context) DomainRoutesTypeOutput
+}
+
+var domainRoutesTypePtrType = reflect.TypeOf((**DomainRoutesType)(nil)).Elem()
+
+type DomainRoutesTypePtrInput interface {
+	pulumi.Input
+
+	ToDomainRoutesTypePtrOutput() DomainRoutesTypePtrOutput
+	ToDomainRoutesTypePtrOutputWithContext(context.Context) DomainRoutesTypePtrOutput
+}
+
+type domainRoutesTypePtr string
+
+func DomainRoutesTypePtr(v string) DomainRoutesTypePtrInput {
+	return (*domainRoutesTypePtr)(&v)
+}
+
+func (*domainRoutesTypePtr) ElementType() reflect.Type {
+	return domainRoutesTypePtrType
+}
+
+func (in *domainRoutesTypePtr) ToDomainRoutesTypePtrOutput() DomainRoutesTypePtrOutput {
+	return pulumi.ToOutput(in).(DomainRoutesTypePtrOutput)
+}
+
+func (in *domainRoutesTypePtr) ToDomainRoutesTypePtrOutputWithContext(ctx context.Context) DomainRoutesTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(DomainRoutesTypePtrOutput)
+}
+
 // The variable's type; `string`, the only one.
 type EnvironmentVariableType string
 
@@ -1263,6 +1429,172 @@ func (in *getSubscribersOrderByPtr) ToGetSubscribersOrderByPtrOutput() GetSubscr
 
 func (in *getSubscribersOrderByPtr) ToGetSubscribersOrderByPtrOutputWithContext(ctx context.Context) GetSubscribersOrderByPtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(GetSubscribersOrderByPtrOutput)
+}
+
+// `workflow` or `layout`.
+type GetTranslationsResourceType string
+
+const (
+	GetTranslationsResourceTypeWorkflow = GetTranslationsResourceType("workflow")
+	GetTranslationsResourceTypeLayout   = GetTranslationsResourceType("layout")
+)
+
+func (GetTranslationsResourceType) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetTranslationsResourceType)(nil)).Elem()
+}
+
+func (e GetTranslationsResourceType) ToGetTranslationsResourceTypeOutput() GetTranslationsResourceTypeOutput {
+	return pulumi.ToOutput(e).(GetTranslationsResourceTypeOutput)
+}
+
+func (e GetTranslationsResourceType) ToGetTranslationsResourceTypeOutputWithContext(ctx context.Context) GetTranslationsResourceTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(GetTranslationsResourceTypeOutput)
+}
+
+func (e GetTranslationsResourceType) ToGetTranslationsResourceTypePtrOutput() GetTranslationsResourceTypePtrOutput {
+	return e.ToGetTranslationsResourceTypePtrOutputWithContext(context.Background())
+}
+
+func (e GetTranslationsResourceType) ToGetTranslationsResourceTypePtrOutputWithContext(ctx context.Context) GetTranslationsResourceTypePtrOutput {
+	return GetTranslationsResourceType(e).ToGetTranslationsResourceTypeOutputWithContext(ctx).ToGetTranslationsResourceTypePtrOutputWithContext(ctx)
+}
+
+func (e GetTranslationsResourceType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GetTranslationsResourceType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GetTranslationsResourceType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e GetTranslationsResourceType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type GetTranslationsResourceTypeOutput struct{ *pulumi.OutputState }
+
+func (GetTranslationsResourceTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetTranslationsResourceType)(nil)).Elem()
+}
+
+func (o GetTranslationsResourceTypeOutput) ToGetTranslationsResourceTypeOutput() GetTranslationsResourceTypeOutput {
+	return o
+}
+
+func (o GetTranslationsResourceTypeOutput) ToGetTranslationsResourceTypeOutputWithContext(ctx context.Context) GetTranslationsResourceTypeOutput {
+	return o
+}
+
+func (o GetTranslationsResourceTypeOutput) ToGetTranslationsResourceTypePtrOutput() GetTranslationsResourceTypePtrOutput {
+	return o.ToGetTranslationsResourceTypePtrOutputWithContext(context.Background())
+}
+
+func (o GetTranslationsResourceTypeOutput) ToGetTranslationsResourceTypePtrOutputWithContext(ctx context.Context) GetTranslationsResourceTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GetTranslationsResourceType) *GetTranslationsResourceType {
+		return &v
+	}).(GetTranslationsResourceTypePtrOutput)
+}
+
+func (o GetTranslationsResourceTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o GetTranslationsResourceTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetTranslationsResourceType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o GetTranslationsResourceTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetTranslationsResourceTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetTranslationsResourceType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetTranslationsResourceTypePtrOutput struct{ *pulumi.OutputState }
+
+func (GetTranslationsResourceTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetTranslationsResourceType)(nil)).Elem()
+}
+
+func (o GetTranslationsResourceTypePtrOutput) ToGetTranslationsResourceTypePtrOutput() GetTranslationsResourceTypePtrOutput {
+	return o
+}
+
+func (o GetTranslationsResourceTypePtrOutput) ToGetTranslationsResourceTypePtrOutputWithContext(ctx context.Context) GetTranslationsResourceTypePtrOutput {
+	return o
+}
+
+func (o GetTranslationsResourceTypePtrOutput) Elem() GetTranslationsResourceTypeOutput {
+	return o.ApplyT(func(v *GetTranslationsResourceType) GetTranslationsResourceType {
+		if v != nil {
+			return *v
+		}
+		var ret GetTranslationsResourceType
+		return ret
+	}).(GetTranslationsResourceTypeOutput)
+}
+
+func (o GetTranslationsResourceTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetTranslationsResourceTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *GetTranslationsResourceType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// GetTranslationsResourceTypeInput is an input type that accepts values of the GetTranslationsResourceType enum
+// A concrete instance of `GetTranslationsResourceTypeInput` can be one of the following:
+//
+//	GetTranslationsResourceTypeWorkflow
+//	GetTranslationsResourceTypeLayout
+type GetTranslationsResourceTypeInput interface {
+	pulumi.Input
+
+	ToGetTranslationsResourceTypeOutput() GetTranslationsResourceTypeOutput
+	ToGetTranslationsResourceTypeOutputWithContext(context.Context) GetTranslationsResourceTypeOutput
+}
+
+var getTranslationsResourceTypePtrType = reflect.TypeOf((**GetTranslationsResourceType)(nil)).Elem()
+
+type GetTranslationsResourceTypePtrInput interface {
+	pulumi.Input
+
+	ToGetTranslationsResourceTypePtrOutput() GetTranslationsResourceTypePtrOutput
+	ToGetTranslationsResourceTypePtrOutputWithContext(context.Context) GetTranslationsResourceTypePtrOutput
+}
+
+type getTranslationsResourceTypePtr string
+
+func GetTranslationsResourceTypePtr(v string) GetTranslationsResourceTypePtrInput {
+	return (*getTranslationsResourceTypePtr)(&v)
+}
+
+func (*getTranslationsResourceTypePtr) ElementType() reflect.Type {
+	return getTranslationsResourceTypePtrType
+}
+
+func (in *getTranslationsResourceTypePtr) ToGetTranslationsResourceTypePtrOutput() GetTranslationsResourceTypePtrOutput {
+	return pulumi.ToOutput(in).(GetTranslationsResourceTypePtrOutput)
+}
+
+func (in *getTranslationsResourceTypePtr) ToGetTranslationsResourceTypePtrOutputWithContext(ctx context.Context) GetTranslationsResourceTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(GetTranslationsResourceTypePtrOutput)
 }
 
 // Sort field.
@@ -2492,6 +2824,172 @@ func (in *stepFilterTypePtr) ToStepFilterTypePtrOutputWithContext(ctx context.Co
 	return pulumi.ToOutputWithContext(ctx, in).(StepFilterTypePtrOutput)
 }
 
+// `workflow` or `layout`. Changing it replaces the translation.
+type TranslationResourceType string
+
+const (
+	TranslationResourceTypeWorkflow = TranslationResourceType("workflow")
+	TranslationResourceTypeLayout   = TranslationResourceType("layout")
+)
+
+func (TranslationResourceType) ElementType() reflect.Type {
+	return reflect.TypeOf((*TranslationResourceType)(nil)).Elem()
+}
+
+func (e TranslationResourceType) ToTranslationResourceTypeOutput() TranslationResourceTypeOutput {
+	return pulumi.ToOutput(e).(TranslationResourceTypeOutput)
+}
+
+func (e TranslationResourceType) ToTranslationResourceTypeOutputWithContext(ctx context.Context) TranslationResourceTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TranslationResourceTypeOutput)
+}
+
+func (e TranslationResourceType) ToTranslationResourceTypePtrOutput() TranslationResourceTypePtrOutput {
+	return e.ToTranslationResourceTypePtrOutputWithContext(context.Background())
+}
+
+func (e TranslationResourceType) ToTranslationResourceTypePtrOutputWithContext(ctx context.Context) TranslationResourceTypePtrOutput {
+	return TranslationResourceType(e).ToTranslationResourceTypeOutputWithContext(ctx).ToTranslationResourceTypePtrOutputWithContext(ctx)
+}
+
+func (e TranslationResourceType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TranslationResourceType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TranslationResourceType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TranslationResourceType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TranslationResourceTypeOutput struct{ *pulumi.OutputState }
+
+func (TranslationResourceTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TranslationResourceType)(nil)).Elem()
+}
+
+func (o TranslationResourceTypeOutput) ToTranslationResourceTypeOutput() TranslationResourceTypeOutput {
+	return o
+}
+
+func (o TranslationResourceTypeOutput) ToTranslationResourceTypeOutputWithContext(ctx context.Context) TranslationResourceTypeOutput {
+	return o
+}
+
+func (o TranslationResourceTypeOutput) ToTranslationResourceTypePtrOutput() TranslationResourceTypePtrOutput {
+	return o.ToTranslationResourceTypePtrOutputWithContext(context.Background())
+}
+
+func (o TranslationResourceTypeOutput) ToTranslationResourceTypePtrOutputWithContext(ctx context.Context) TranslationResourceTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TranslationResourceType) *TranslationResourceType {
+		return &v
+	}).(TranslationResourceTypePtrOutput)
+}
+
+func (o TranslationResourceTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TranslationResourceTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TranslationResourceType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TranslationResourceTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TranslationResourceTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TranslationResourceType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TranslationResourceTypePtrOutput struct{ *pulumi.OutputState }
+
+func (TranslationResourceTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TranslationResourceType)(nil)).Elem()
+}
+
+func (o TranslationResourceTypePtrOutput) ToTranslationResourceTypePtrOutput() TranslationResourceTypePtrOutput {
+	return o
+}
+
+func (o TranslationResourceTypePtrOutput) ToTranslationResourceTypePtrOutputWithContext(ctx context.Context) TranslationResourceTypePtrOutput {
+	return o
+}
+
+func (o TranslationResourceTypePtrOutput) Elem() TranslationResourceTypeOutput {
+	return o.ApplyT(func(v *TranslationResourceType) TranslationResourceType {
+		if v != nil {
+			return *v
+		}
+		var ret TranslationResourceType
+		return ret
+	}).(TranslationResourceTypeOutput)
+}
+
+func (o TranslationResourceTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TranslationResourceTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TranslationResourceType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TranslationResourceTypeInput is an input type that accepts values of the TranslationResourceType enum
+// A concrete instance of `TranslationResourceTypeInput` can be one of the following:
+//
+//	TranslationResourceTypeWorkflow
+//	TranslationResourceTypeLayout
+type TranslationResourceTypeInput interface {
+	pulumi.Input
+
+	ToTranslationResourceTypeOutput() TranslationResourceTypeOutput
+	ToTranslationResourceTypeOutputWithContext(context.Context) TranslationResourceTypeOutput
+}
+
+var translationResourceTypePtrType = reflect.TypeOf((**TranslationResourceType)(nil)).Elem()
+
+type TranslationResourceTypePtrInput interface {
+	pulumi.Input
+
+	ToTranslationResourceTypePtrOutput() TranslationResourceTypePtrOutput
+	ToTranslationResourceTypePtrOutputWithContext(context.Context) TranslationResourceTypePtrOutput
+}
+
+type translationResourceTypePtr string
+
+func TranslationResourceTypePtr(v string) TranslationResourceTypePtrInput {
+	return (*translationResourceTypePtr)(&v)
+}
+
+func (*translationResourceTypePtr) ElementType() reflect.Type {
+	return translationResourceTypePtrType
+}
+
+func (in *translationResourceTypePtr) ToTranslationResourceTypePtrOutput() TranslationResourceTypePtrOutput {
+	return pulumi.ToOutput(in).(TranslationResourceTypePtrOutput)
+}
+
+func (in *translationResourceTypePtr) ToTranslationResourceTypePtrOutputWithContext(ctx context.Context) TranslationResourceTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TranslationResourceTypePtrOutput)
+}
+
 // A workflow's status.
 type WorkflowStatus string
 
@@ -2893,6 +3391,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelTypeInput)(nil)).Elem(), ChannelType("in_app"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelTypePtrInput)(nil)).Elem(), ChannelType("in_app"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelTypeArrayInput)(nil)).Elem(), ChannelTypeArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DomainRoutesTypeInput)(nil)).Elem(), DomainRoutesType("webhook"))
+	pulumi.RegisterInputType(reflect.TypeOf((*DomainRoutesTypePtrInput)(nil)).Elem(), DomainRoutesType("webhook"))
 	pulumi.RegisterInputType(reflect.TypeOf((*EnvironmentVariableTypeInput)(nil)).Elem(), EnvironmentVariableType("string"))
 	pulumi.RegisterInputType(reflect.TypeOf((*EnvironmentVariableTypePtrInput)(nil)).Elem(), EnvironmentVariableType("string"))
 	pulumi.RegisterInputType(reflect.TypeOf((*FieldFilterOperatorInput)(nil)).Elem(), FieldFilterOperator("LARGER"))
@@ -2903,6 +3403,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*GetLayoutsOrderByPtrInput)(nil)).Elem(), GetLayoutsOrderBy("createdAt"))
 	pulumi.RegisterInputType(reflect.TypeOf((*GetSubscribersOrderByInput)(nil)).Elem(), GetSubscribersOrderBy("_id"))
 	pulumi.RegisterInputType(reflect.TypeOf((*GetSubscribersOrderByPtrInput)(nil)).Elem(), GetSubscribersOrderBy("_id"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GetTranslationsResourceTypeInput)(nil)).Elem(), GetTranslationsResourceType("workflow"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GetTranslationsResourceTypePtrInput)(nil)).Elem(), GetTranslationsResourceType("workflow"))
 	pulumi.RegisterInputType(reflect.TypeOf((*GetWorkflowsOrderByInput)(nil)).Elem(), GetWorkflowsOrderBy("createdAt"))
 	pulumi.RegisterInputType(reflect.TypeOf((*GetWorkflowsOrderByPtrInput)(nil)).Elem(), GetWorkflowsOrderBy("createdAt"))
 	pulumi.RegisterInputType(reflect.TypeOf((*IntegrationKindInput)(nil)).Elem(), IntegrationKind("delivery"))
@@ -2918,6 +3420,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*StepFilterJoinPtrInput)(nil)).Elem(), StepFilterJoin("AND"))
 	pulumi.RegisterInputType(reflect.TypeOf((*StepFilterTypeInput)(nil)).Elem(), StepFilterType("BOOLEAN"))
 	pulumi.RegisterInputType(reflect.TypeOf((*StepFilterTypePtrInput)(nil)).Elem(), StepFilterType("BOOLEAN"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TranslationResourceTypeInput)(nil)).Elem(), TranslationResourceType("workflow"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TranslationResourceTypePtrInput)(nil)).Elem(), TranslationResourceType("workflow"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkflowStatusInput)(nil)).Elem(), WorkflowStatus("ACTIVE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkflowStatusPtrInput)(nil)).Elem(), WorkflowStatus("ACTIVE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkflowStatusArrayInput)(nil)).Elem(), WorkflowStatusArray{})
@@ -2928,6 +3432,8 @@ func init() {
 	pulumi.RegisterOutputType(ChannelTypeOutput{})
 	pulumi.RegisterOutputType(ChannelTypePtrOutput{})
 	pulumi.RegisterOutputType(ChannelTypeArrayOutput{})
+	pulumi.RegisterOutputType(DomainRoutesTypeOutput{})
+	pulumi.RegisterOutputType(DomainRoutesTypePtrOutput{})
 	pulumi.RegisterOutputType(EnvironmentVariableTypeOutput{})
 	pulumi.RegisterOutputType(EnvironmentVariableTypePtrOutput{})
 	pulumi.RegisterOutputType(FieldFilterOperatorOutput{})
@@ -2938,6 +3444,8 @@ func init() {
 	pulumi.RegisterOutputType(GetLayoutsOrderByPtrOutput{})
 	pulumi.RegisterOutputType(GetSubscribersOrderByOutput{})
 	pulumi.RegisterOutputType(GetSubscribersOrderByPtrOutput{})
+	pulumi.RegisterOutputType(GetTranslationsResourceTypeOutput{})
+	pulumi.RegisterOutputType(GetTranslationsResourceTypePtrOutput{})
 	pulumi.RegisterOutputType(GetWorkflowsOrderByOutput{})
 	pulumi.RegisterOutputType(GetWorkflowsOrderByPtrOutput{})
 	pulumi.RegisterOutputType(IntegrationKindOutput{})
@@ -2953,6 +3461,8 @@ func init() {
 	pulumi.RegisterOutputType(StepFilterJoinPtrOutput{})
 	pulumi.RegisterOutputType(StepFilterTypeOutput{})
 	pulumi.RegisterOutputType(StepFilterTypePtrOutput{})
+	pulumi.RegisterOutputType(TranslationResourceTypeOutput{})
+	pulumi.RegisterOutputType(TranslationResourceTypePtrOutput{})
 	pulumi.RegisterOutputType(WorkflowStatusOutput{})
 	pulumi.RegisterOutputType(WorkflowStatusPtrOutput{})
 	pulumi.RegisterOutputType(WorkflowStatusArrayOutput{})

@@ -487,6 +487,286 @@ func (o ChannelPreferencesPtrOutput) Sms() ChannelPreferencePtrOutput {
 	}).(ChannelPreferencePtrOutput)
 }
 
+// A context: its type, id, custom data and timestamps.
+type ContextSummary struct {
+	// When the context was created (ISO 8601).
+	CreatedAt *string `pulumi:"createdAt"`
+	// The context's custom data.
+	Data map[string]interface{} `pulumi:"data"`
+	// The context's id within its type; the context key is `type:id`.
+	Id string `pulumi:"id"`
+	// The context type (`tenant`, `app`, ...).
+	Type string `pulumi:"type"`
+	// When the context was last changed (ISO 8601).
+	UpdatedAt *string `pulumi:"updatedAt"`
+}
+
+// A context: its type, id, custom data and timestamps.
+type ContextSummaryOutput struct{ *pulumi.OutputState }
+
+func (ContextSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ContextSummary)(nil)).Elem()
+}
+
+func (o ContextSummaryOutput) ToContextSummaryOutput() ContextSummaryOutput {
+	return o
+}
+
+func (o ContextSummaryOutput) ToContextSummaryOutputWithContext(ctx context.Context) ContextSummaryOutput {
+	return o
+}
+
+// When the context was created (ISO 8601).
+func (o ContextSummaryOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ContextSummary) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// The context's custom data.
+func (o ContextSummaryOutput) Data() pulumi.MapOutput {
+	return o.ApplyT(func(v ContextSummary) map[string]interface{} { return v.Data }).(pulumi.MapOutput)
+}
+
+// The context's id within its type; the context key is `type:id`.
+func (o ContextSummaryOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v ContextSummary) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The context type (`tenant`, `app`, ...).
+func (o ContextSummaryOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v ContextSummary) string { return v.Type }).(pulumi.StringOutput)
+}
+
+// When the context was last changed (ISO 8601).
+func (o ContextSummaryOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ContextSummary) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+}
+
+type ContextSummaryArrayOutput struct{ *pulumi.OutputState }
+
+func (ContextSummaryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ContextSummary)(nil)).Elem()
+}
+
+func (o ContextSummaryArrayOutput) ToContextSummaryArrayOutput() ContextSummaryArrayOutput {
+	return o
+}
+
+func (o ContextSummaryArrayOutput) ToContextSummaryArrayOutputWithContext(ctx context.Context) ContextSummaryArrayOutput {
+	return o
+}
+
+func (o ContextSummaryArrayOutput) Index(i pulumi.IntInput) ContextSummaryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ContextSummary {
+		return vs[0].([]ContextSummary)[vs[1].(int)]
+	}).(ContextSummaryOutput)
+}
+
+// DomainRoutes, as the service returns it.
+type DomainRoutes struct {
+	// The agent's identifier; required for an `agent` route.
+	AgentId *string `pulumi:"agentId"`
+	// String metadata of the route (at most 10 keys, 500 characters).
+	Data map[string]string `pulumi:"data"`
+	// `webhook` (the environment's inbound webhook) or `agent`.
+	Type DomainRoutesType `pulumi:"type"`
+}
+
+// DomainRoutesInput is an input type that accepts DomainRoutesArgs and DomainRoutesOutput values.
+// You can construct a concrete instance of `DomainRoutesInput` via:
+//
+//	DomainRoutesArgs{...}
+type DomainRoutesInput interface {
+	pulumi.Input
+
+	ToDomainRoutesOutput() DomainRoutesOutput
+	ToDomainRoutesOutputWithContext(context.Context) DomainRoutesOutput
+}
+
+// DomainRoutes, as the service returns it.
+type DomainRoutesArgs struct {
+	// The agent's identifier; required for an `agent` route.
+	AgentId pulumi.StringPtrInput `pulumi:"agentId"`
+	// String metadata of the route (at most 10 keys, 500 characters).
+	Data pulumi.StringMapInput `pulumi:"data"`
+	// `webhook` (the environment's inbound webhook) or `agent`.
+	Type DomainRoutesTypeInput `pulumi:"type"`
+}
+
+func (DomainRoutesArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*DomainRoutes)(nil)).Elem()
+}
+
+func (i DomainRoutesArgs) ToDomainRoutesOutput() DomainRoutesOutput {
+	return i.ToDomainRoutesOutputWithContext(context.Background())
+}
+
+func (i DomainRoutesArgs) ToDomainRoutesOutputWithContext(ctx context.Context) DomainRoutesOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DomainRoutesOutput)
+}
+
+// DomainRoutesMapInput is an input type that accepts DomainRoutesMap and DomainRoutesMapOutput values.
+// You can construct a concrete instance of `DomainRoutesMapInput` via:
+//
+//	DomainRoutesMap{ "key": DomainRoutesArgs{...} }
+type DomainRoutesMapInput interface {
+	pulumi.Input
+
+	ToDomainRoutesMapOutput() DomainRoutesMapOutput
+	ToDomainRoutesMapOutputWithContext(context.Context) DomainRoutesMapOutput
+}
+
+type DomainRoutesMap map[string]DomainRoutesInput
+
+func (DomainRoutesMap) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]DomainRoutes)(nil)).Elem()
+}
+
+func (i DomainRoutesMap) ToDomainRoutesMapOutput() DomainRoutesMapOutput {
+	return i.ToDomainRoutesMapOutputWithContext(context.Background())
+}
+
+func (i DomainRoutesMap) ToDomainRoutesMapOutputWithContext(ctx context.Context) DomainRoutesMapOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DomainRoutesMapOutput)
+}
+
+// DomainRoutes, as the service returns it.
+type DomainRoutesOutput struct{ *pulumi.OutputState }
+
+func (DomainRoutesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DomainRoutes)(nil)).Elem()
+}
+
+func (o DomainRoutesOutput) ToDomainRoutesOutput() DomainRoutesOutput {
+	return o
+}
+
+func (o DomainRoutesOutput) ToDomainRoutesOutputWithContext(ctx context.Context) DomainRoutesOutput {
+	return o
+}
+
+// The agent's identifier; required for an `agent` route.
+func (o DomainRoutesOutput) AgentId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DomainRoutes) *string { return v.AgentId }).(pulumi.StringPtrOutput)
+}
+
+// String metadata of the route (at most 10 keys, 500 characters).
+func (o DomainRoutesOutput) Data() pulumi.StringMapOutput {
+	return o.ApplyT(func(v DomainRoutes) map[string]string { return v.Data }).(pulumi.StringMapOutput)
+}
+
+// `webhook` (the environment's inbound webhook) or `agent`.
+func (o DomainRoutesOutput) Type() DomainRoutesTypeOutput {
+	return o.ApplyT(func(v DomainRoutes) DomainRoutesType { return v.Type }).(DomainRoutesTypeOutput)
+}
+
+type DomainRoutesMapOutput struct{ *pulumi.OutputState }
+
+func (DomainRoutesMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]DomainRoutes)(nil)).Elem()
+}
+
+func (o DomainRoutesMapOutput) ToDomainRoutesMapOutput() DomainRoutesMapOutput {
+	return o
+}
+
+func (o DomainRoutesMapOutput) ToDomainRoutesMapOutputWithContext(ctx context.Context) DomainRoutesMapOutput {
+	return o
+}
+
+func (o DomainRoutesMapOutput) MapIndex(k pulumi.StringInput) DomainRoutesOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) DomainRoutes {
+		return vs[0].(map[string]DomainRoutes)[vs[1].(string)]
+	}).(DomainRoutesOutput)
+}
+
+// An inbound-email domain: its name, status and expected DNS records.
+type DomainSummary struct {
+	// The domain's database id.
+	_id string `pulumi:"_id"`
+	// When the domain was created (ISO 8601).
+	CreatedAt *string `pulumi:"createdAt"`
+	// String metadata.
+	Data map[string]string `pulumi:"data"`
+	// The DNS records the service expects.
+	ExpectedDnsRecords []ExpectedDnsRecord `pulumi:"expectedDnsRecords"`
+	// Whether the MX record was found at the last verification.
+	MxRecordConfigured bool `pulumi:"mxRecordConfigured"`
+	// The domain name (lower case).
+	Name string `pulumi:"name"`
+	// `pending` until the service has verified the MX record, then `verified`.
+	Status string `pulumi:"status"`
+}
+
+// An inbound-email domain: its name, status and expected DNS records.
+type DomainSummaryOutput struct{ *pulumi.OutputState }
+
+func (DomainSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DomainSummary)(nil)).Elem()
+}
+
+func (o DomainSummaryOutput) ToDomainSummaryOutput() DomainSummaryOutput {
+	return o
+}
+
+func (o DomainSummaryOutput) ToDomainSummaryOutputWithContext(ctx context.Context) DomainSummaryOutput {
+	return o
+}
+
+// The domain's database id.
+func (o DomainSummaryOutput) _id() pulumi.StringOutput {
+	return o.ApplyT(func(v DomainSummary) string { return v._id }).(pulumi.StringOutput)
+}
+
+// When the domain was created (ISO 8601).
+func (o DomainSummaryOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DomainSummary) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// String metadata.
+func (o DomainSummaryOutput) Data() pulumi.StringMapOutput {
+	return o.ApplyT(func(v DomainSummary) map[string]string { return v.Data }).(pulumi.StringMapOutput)
+}
+
+// The DNS records the service expects.
+func (o DomainSummaryOutput) ExpectedDnsRecords() ExpectedDnsRecordArrayOutput {
+	return o.ApplyT(func(v DomainSummary) []ExpectedDnsRecord { return v.ExpectedDnsRecords }).(ExpectedDnsRecordArrayOutput)
+}
+
+// Whether the MX record was found at the last verification.
+func (o DomainSummaryOutput) MxRecordConfigured() pulumi.BoolOutput {
+	return o.ApplyT(func(v DomainSummary) bool { return v.MxRecordConfigured }).(pulumi.BoolOutput)
+}
+
+// The domain name (lower case).
+func (o DomainSummaryOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v DomainSummary) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// `pending` until the service has verified the MX record, then `verified`.
+func (o DomainSummaryOutput) Status() pulumi.StringOutput {
+	return o.ApplyT(func(v DomainSummary) string { return v.Status }).(pulumi.StringOutput)
+}
+
+type DomainSummaryArrayOutput struct{ *pulumi.OutputState }
+
+func (DomainSummaryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DomainSummary)(nil)).Elem()
+}
+
+func (o DomainSummaryArrayOutput) ToDomainSummaryArrayOutput() DomainSummaryArrayOutput {
+	return o
+}
+
+func (o DomainSummaryArrayOutput) ToDomainSummaryArrayOutputWithContext(ctx context.Context) DomainSummaryArrayOutput {
+	return o
+}
+
+func (o DomainSummaryArrayOutput) Index(i pulumi.IntInput) DomainSummaryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DomainSummary {
+		return vs[0].([]DomainSummary)[vs[1].(int)]
+	}).(DomainSummaryOutput)
+}
+
 // An environment of the organisation, with its API keys.
 type EnvironmentResult struct {
 	// The environment's id.
@@ -2225,6 +2505,80 @@ func (o EventTopicsArrayOutput) Index(i pulumi.IntInput) EventTopicsOutput {
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) EventTopics {
 		return vs[0].([]EventTopics)[vs[1].(int)]
 	}).(EventTopicsOutput)
+}
+
+// A DNS record the service expects for a domain: declare it with your DNS provider.
+type ExpectedDnsRecord struct {
+	// The record content (the service's mail server).
+	Content string `pulumi:"content"`
+	// The record name (the domain).
+	Name string `pulumi:"name"`
+	// The MX priority.
+	Priority *float64 `pulumi:"priority"`
+	// The TTL (`Auto`).
+	Ttl string `pulumi:"ttl"`
+	// The record type (`MX`).
+	Type string `pulumi:"type"`
+}
+
+// A DNS record the service expects for a domain: declare it with your DNS provider.
+type ExpectedDnsRecordOutput struct{ *pulumi.OutputState }
+
+func (ExpectedDnsRecordOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ExpectedDnsRecord)(nil)).Elem()
+}
+
+func (o ExpectedDnsRecordOutput) ToExpectedDnsRecordOutput() ExpectedDnsRecordOutput {
+	return o
+}
+
+func (o ExpectedDnsRecordOutput) ToExpectedDnsRecordOutputWithContext(ctx context.Context) ExpectedDnsRecordOutput {
+	return o
+}
+
+// The record content (the service's mail server).
+func (o ExpectedDnsRecordOutput) Content() pulumi.StringOutput {
+	return o.ApplyT(func(v ExpectedDnsRecord) string { return v.Content }).(pulumi.StringOutput)
+}
+
+// The record name (the domain).
+func (o ExpectedDnsRecordOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v ExpectedDnsRecord) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The MX priority.
+func (o ExpectedDnsRecordOutput) Priority() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ExpectedDnsRecord) *float64 { return v.Priority }).(pulumi.Float64PtrOutput)
+}
+
+// The TTL (`Auto`).
+func (o ExpectedDnsRecordOutput) Ttl() pulumi.StringOutput {
+	return o.ApplyT(func(v ExpectedDnsRecord) string { return v.Ttl }).(pulumi.StringOutput)
+}
+
+// The record type (`MX`).
+func (o ExpectedDnsRecordOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v ExpectedDnsRecord) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type ExpectedDnsRecordArrayOutput struct{ *pulumi.OutputState }
+
+func (ExpectedDnsRecordArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ExpectedDnsRecord)(nil)).Elem()
+}
+
+func (o ExpectedDnsRecordArrayOutput) ToExpectedDnsRecordArrayOutput() ExpectedDnsRecordArrayOutput {
+	return o
+}
+
+func (o ExpectedDnsRecordArrayOutput) ToExpectedDnsRecordArrayOutputWithContext(ctx context.Context) ExpectedDnsRecordArrayOutput {
+	return o
+}
+
+func (o ExpectedDnsRecordArrayOutput) Index(i pulumi.IntInput) ExpectedDnsRecordOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ExpectedDnsRecord {
+		return vs[0].([]ExpectedDnsRecord)[vs[1].(int)]
+	}).(ExpectedDnsRecordOutput)
 }
 
 // One condition on a field of the subscriber or of the trigger payload.
@@ -6463,6 +6817,87 @@ func (o TopicSummaryArrayOutput) Index(i pulumi.IntInput) TopicSummaryOutput {
 	}).(TopicSummaryOutput)
 }
 
+// One locale's translation of a workflow or layout.
+type TranslationResult struct {
+	// The translation content: keys to text, as the templates name them.
+	Content map[string]interface{} `pulumi:"content"`
+	// When the translation was created (ISO 8601).
+	CreatedAt *string `pulumi:"createdAt"`
+	// The locale code (`fr_FR`).
+	Locale string `pulumi:"locale"`
+	// The workflow's workflowId or the layout's layoutId.
+	ResourceId string `pulumi:"resourceId"`
+	// `workflow` or `layout`.
+	ResourceType string `pulumi:"resourceType"`
+	// When the translation was last changed (ISO 8601).
+	UpdatedAt *string `pulumi:"updatedAt"`
+}
+
+// One locale's translation of a workflow or layout.
+type TranslationResultOutput struct{ *pulumi.OutputState }
+
+func (TranslationResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TranslationResult)(nil)).Elem()
+}
+
+func (o TranslationResultOutput) ToTranslationResultOutput() TranslationResultOutput {
+	return o
+}
+
+func (o TranslationResultOutput) ToTranslationResultOutputWithContext(ctx context.Context) TranslationResultOutput {
+	return o
+}
+
+// The translation content: keys to text, as the templates name them.
+func (o TranslationResultOutput) Content() pulumi.MapOutput {
+	return o.ApplyT(func(v TranslationResult) map[string]interface{} { return v.Content }).(pulumi.MapOutput)
+}
+
+// When the translation was created (ISO 8601).
+func (o TranslationResultOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TranslationResult) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// The locale code (`fr_FR`).
+func (o TranslationResultOutput) Locale() pulumi.StringOutput {
+	return o.ApplyT(func(v TranslationResult) string { return v.Locale }).(pulumi.StringOutput)
+}
+
+// The workflow's workflowId or the layout's layoutId.
+func (o TranslationResultOutput) ResourceId() pulumi.StringOutput {
+	return o.ApplyT(func(v TranslationResult) string { return v.ResourceId }).(pulumi.StringOutput)
+}
+
+// `workflow` or `layout`.
+func (o TranslationResultOutput) ResourceType() pulumi.StringOutput {
+	return o.ApplyT(func(v TranslationResult) string { return v.ResourceType }).(pulumi.StringOutput)
+}
+
+// When the translation was last changed (ISO 8601).
+func (o TranslationResultOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TranslationResult) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+}
+
+type TranslationResultArrayOutput struct{ *pulumi.OutputState }
+
+func (TranslationResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TranslationResult)(nil)).Elem()
+}
+
+func (o TranslationResultArrayOutput) ToTranslationResultArrayOutput() TranslationResultArrayOutput {
+	return o
+}
+
+func (o TranslationResultArrayOutput) ToTranslationResultArrayOutputWithContext(ctx context.Context) TranslationResultArrayOutput {
+	return o
+}
+
+func (o TranslationResultArrayOutput) Index(i pulumi.IntInput) TranslationResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TranslationResult {
+		return vs[0].([]TranslationResult)[vs[1].(int)]
+	}).(TranslationResultOutput)
+}
+
 // Default and per-channel preferences of a workflow.
 type WorkflowPreferences struct {
 	// The preferences subscribers start with (null clears them).
@@ -7501,6 +7936,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelPreferencePtrInput)(nil)).Elem(), ChannelPreferenceArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelPreferencesInput)(nil)).Elem(), ChannelPreferencesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelPreferencesPtrInput)(nil)).Elem(), ChannelPreferencesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DomainRoutesInput)(nil)).Elem(), DomainRoutesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DomainRoutesMapInput)(nil)).Elem(), DomainRoutesMap{})
 	pulumi.RegisterInputType(reflect.TypeOf((*FieldFilterPartInput)(nil)).Elem(), FieldFilterPartArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*FieldFilterPartArrayInput)(nil)).Elem(), FieldFilterPartArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IntegrationConfigurationsInput)(nil)).Elem(), IntegrationConfigurationsArgs{})
@@ -7526,6 +7963,12 @@ func init() {
 	pulumi.RegisterOutputType(ChannelPreferencePtrOutput{})
 	pulumi.RegisterOutputType(ChannelPreferencesOutput{})
 	pulumi.RegisterOutputType(ChannelPreferencesPtrOutput{})
+	pulumi.RegisterOutputType(ContextSummaryOutput{})
+	pulumi.RegisterOutputType(ContextSummaryArrayOutput{})
+	pulumi.RegisterOutputType(DomainRoutesOutput{})
+	pulumi.RegisterOutputType(DomainRoutesMapOutput{})
+	pulumi.RegisterOutputType(DomainSummaryOutput{})
+	pulumi.RegisterOutputType(DomainSummaryArrayOutput{})
 	pulumi.RegisterOutputType(EnvironmentResultOutput{})
 	pulumi.RegisterOutputType(EnvironmentResultArrayOutput{})
 	pulumi.RegisterOutputType(EventOutput{})
@@ -7556,6 +7999,8 @@ func init() {
 	pulumi.RegisterOutputType(EventTemplateTriggersVariablesArrayOutput{})
 	pulumi.RegisterOutputType(EventTopicsOutput{})
 	pulumi.RegisterOutputType(EventTopicsArrayOutput{})
+	pulumi.RegisterOutputType(ExpectedDnsRecordOutput{})
+	pulumi.RegisterOutputType(ExpectedDnsRecordArrayOutput{})
 	pulumi.RegisterOutputType(FieldFilterPartOutput{})
 	pulumi.RegisterOutputType(FieldFilterPartArrayOutput{})
 	pulumi.RegisterOutputType(IntegrationConfigurationsOutput{})
@@ -7608,6 +8053,8 @@ func init() {
 	pulumi.RegisterOutputType(SubscriberChannelsCredentialsPtrOutput{})
 	pulumi.RegisterOutputType(TopicSummaryOutput{})
 	pulumi.RegisterOutputType(TopicSummaryArrayOutput{})
+	pulumi.RegisterOutputType(TranslationResultOutput{})
+	pulumi.RegisterOutputType(TranslationResultArrayOutput{})
 	pulumi.RegisterOutputType(WorkflowPreferencesOutput{})
 	pulumi.RegisterOutputType(WorkflowPreferencesPtrOutput{})
 	pulumi.RegisterOutputType(WorkflowStepOutput{})

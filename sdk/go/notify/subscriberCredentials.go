@@ -24,7 +24,7 @@ type SubscriberCredentials struct {
 	IntegrationId pulumi.StringOutput `pulumi:"integrationId"`
 	// Which integration of that provider, when there are several. Changing it replaces the resource.
 	IntegrationIdentifier pulumi.StringPtrOutput `pulumi:"integrationIdentifier"`
-	// The chat or push provider: `slack`, `discord`, `msteams`, `webex-messaging`, `telegram`, `fcm`, `apns`, ... (the contract's list), or an id of the same shape the service added since. An id one edit away from a known one is refused as a typo. The environment needs an active integration of it. Changing it replaces the resource.
+	// The chat or push provider: a chat provider (`slack`, `discord`, `msteams`, `webex-messaging`, `mattermost`, `ryver`, `zulip`, `grafana-on-call`, `getstream`, `rocket-chat`, `whatsapp-business`, `line`, `chat-webhook`, `platform-slack`, `telegram`, `sendblue`, `platform-web-chat`), a push provider (`fcm`, `apns`, `expo`, `one-signal`, `pushpad`, `push-webhook`, `pusher-beams`, `appio`), or an id of the same shape the service added since (production spells the `platform-` ids with the service's own name). An id one edit away from a known one is refused as a typo. The environment needs an active integration of it. Changing it replaces the resource.
 	ProviderId pulumi.StringOutput `pulumi:"providerId"`
 	// The subscriber (it must exist). Changing it replaces the resource.
 	SubscriberId pulumi.StringOutput `pulumi:"subscriberId"`
@@ -92,7 +92,7 @@ type subscriberCredentialsArgs struct {
 	Credentials ChannelCredentials `pulumi:"credentials"`
 	// Which integration of that provider, when there are several. Changing it replaces the resource.
 	IntegrationIdentifier *string `pulumi:"integrationIdentifier"`
-	// The chat or push provider: `slack`, `discord`, `msteams`, `webex-messaging`, `telegram`, `fcm`, `apns`, ... (the contract's list), or an id of the same shape the service added since. An id one edit away from a known one is refused as a typo. The environment needs an active integration of it. Changing it replaces the resource.
+	// The chat or push provider: a chat provider (`slack`, `discord`, `msteams`, `webex-messaging`, `mattermost`, `ryver`, `zulip`, `grafana-on-call`, `getstream`, `rocket-chat`, `whatsapp-business`, `line`, `chat-webhook`, `platform-slack`, `telegram`, `sendblue`, `platform-web-chat`), a push provider (`fcm`, `apns`, `expo`, `one-signal`, `pushpad`, `push-webhook`, `pusher-beams`, `appio`), or an id of the same shape the service added since (production spells the `platform-` ids with the service's own name). An id one edit away from a known one is refused as a typo. The environment needs an active integration of it. Changing it replaces the resource.
 	ProviderId string `pulumi:"providerId"`
 	// The subscriber (it must exist). Changing it replaces the resource.
 	SubscriberId string `pulumi:"subscriberId"`
@@ -106,7 +106,7 @@ type SubscriberCredentialsArgs struct {
 	Credentials ChannelCredentialsInput
 	// Which integration of that provider, when there are several. Changing it replaces the resource.
 	IntegrationIdentifier pulumi.StringPtrInput
-	// The chat or push provider: `slack`, `discord`, `msteams`, `webex-messaging`, `telegram`, `fcm`, `apns`, ... (the contract's list), or an id of the same shape the service added since. An id one edit away from a known one is refused as a typo. The environment needs an active integration of it. Changing it replaces the resource.
+	// The chat or push provider: a chat provider (`slack`, `discord`, `msteams`, `webex-messaging`, `mattermost`, `ryver`, `zulip`, `grafana-on-call`, `getstream`, `rocket-chat`, `whatsapp-business`, `line`, `chat-webhook`, `platform-slack`, `telegram`, `sendblue`, `platform-web-chat`), a push provider (`fcm`, `apns`, `expo`, `one-signal`, `pushpad`, `push-webhook`, `pusher-beams`, `appio`), or an id of the same shape the service added since (production spells the `platform-` ids with the service's own name). An id one edit away from a known one is refused as a typo. The environment needs an active integration of it. Changing it replaces the resource.
 	ProviderId pulumi.StringInput
 	// The subscriber (it must exist). Changing it replaces the resource.
 	SubscriberId pulumi.StringInput
@@ -169,7 +169,7 @@ func (o SubscriberCredentialsOutput) IntegrationIdentifier() pulumi.StringPtrOut
 	return o.ApplyT(func(v *SubscriberCredentials) pulumi.StringPtrOutput { return v.IntegrationIdentifier }).(pulumi.StringPtrOutput)
 }
 
-// The chat or push provider: `slack`, `discord`, `msteams`, `webex-messaging`, `telegram`, `fcm`, `apns`, ... (the contract's list), or an id of the same shape the service added since. An id one edit away from a known one is refused as a typo. The environment needs an active integration of it. Changing it replaces the resource.
+// The chat or push provider: a chat provider (`slack`, `discord`, `msteams`, `webex-messaging`, `mattermost`, `ryver`, `zulip`, `grafana-on-call`, `getstream`, `rocket-chat`, `whatsapp-business`, `line`, `chat-webhook`, `platform-slack`, `telegram`, `sendblue`, `platform-web-chat`), a push provider (`fcm`, `apns`, `expo`, `one-signal`, `pushpad`, `push-webhook`, `pusher-beams`, `appio`), or an id of the same shape the service added since (production spells the `platform-` ids with the service's own name). An id one edit away from a known one is refused as a typo. The environment needs an active integration of it. Changing it replaces the resource.
 func (o SubscriberCredentialsOutput) ProviderId() pulumi.StringOutput {
 	return o.ApplyT(func(v *SubscriberCredentials) pulumi.StringOutput { return v.ProviderId }).(pulumi.StringOutput)
 }

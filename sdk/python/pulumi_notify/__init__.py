@@ -7,8 +7,12 @@ from . import _utilities
 import typing
 # Export this package's modules as members:
 from ._enums import *
+from .context import *
+from .domain import *
 from .environment import *
 from .environment_variable import *
+from .get_contexts import *
+from .get_domains import *
 from .get_environments import *
 from .get_event import *
 from .get_events import *
@@ -18,12 +22,14 @@ from .get_messages import *
 from .get_subscriber import *
 from .get_subscribers import *
 from .get_topics import *
+from .get_translations import *
 from .get_workflows import *
 from .integration import *
 from .layout import *
 from .provider import *
 from .subscriber_credentials import *
 from .topic import *
+from .translation import *
 from .workflow import *
 from ._inputs import *
 from . import outputs
@@ -43,12 +49,15 @@ _utilities.register(
   "mod": "index",
   "fqn": "pulumi_notify",
   "classes": {
+   "notify:index:Context": "Context",
+   "notify:index:Domain": "Domain",
    "notify:index:Environment": "Environment",
    "notify:index:EnvironmentVariable": "EnvironmentVariable",
    "notify:index:Integration": "Integration",
    "notify:index:Layout": "Layout",
    "notify:index:SubscriberCredentials": "SubscriberCredentials",
    "notify:index:Topic": "Topic",
+   "notify:index:Translation": "Translation",
    "notify:index:Workflow": "Workflow"
   }
  }

@@ -9,11 +9,13 @@ from enum import Enum
 __all__ = [
     'Channel',
     'ChannelType',
+    'DomainRoutesType',
     'EnvironmentVariableType',
     'FieldFilterOperator',
     'FieldFilterSource',
     'GetLayoutsOrderBy',
     'GetSubscribersOrderBy',
+    'GetTranslationsResourceType',
     'GetWorkflowsOrderBy',
     'IntegrationKind',
     'LayoutEmailControlsEditorType',
@@ -21,6 +23,7 @@ __all__ = [
     'Severity',
     'StepFilterJoin',
     'StepFilterType',
+    'TranslationResourceType',
     'WorkflowStatus',
     'WorkflowStepKind',
 ]
@@ -49,6 +52,15 @@ class ChannelType(_builtins.str, Enum):
     CHAT = "chat"
     PUSH = "push"
     TOOL = "tool"
+
+
+@pulumi.type_token("notify:index:DomainRoutesType")
+class DomainRoutesType(_builtins.str, Enum):
+    """
+    `webhook` (the environment's inbound webhook) or `agent`.
+    """
+    WEBHOOK = "webhook"
+    AGENT = "agent"
 
 
 @pulumi.type_token("notify:index:EnvironmentVariableType")
@@ -111,6 +123,15 @@ class GetSubscribersOrderBy(_builtins.str, Enum):
     EMAIL = "email"
     FIRST_NAME = "firstName"
     LAST_NAME = "lastName"
+
+
+@pulumi.type_token("notify:index:GetTranslationsResourceType")
+class GetTranslationsResourceType(_builtins.str, Enum):
+    """
+    `workflow` or `layout`.
+    """
+    WORKFLOW = "workflow"
+    LAYOUT = "layout"
 
 
 @pulumi.type_token("notify:index:GetWorkflowsOrderBy")
@@ -184,6 +205,15 @@ class StepFilterType(_builtins.str, Enum):
     LIST = "LIST"
     MULTILIST = "MULTI_LIST"
     GROUP = "GROUP"
+
+
+@pulumi.type_token("notify:index:TranslationResourceType")
+class TranslationResourceType(_builtins.str, Enum):
+    """
+    `workflow` or `layout`. Changing it replaces the translation.
+    """
+    WORKFLOW = "workflow"
+    LAYOUT = "layout"
 
 
 @pulumi.type_token("notify:index:WorkflowStatus")

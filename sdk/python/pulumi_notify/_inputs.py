@@ -22,6 +22,8 @@ __all__ = [
     'ChannelPreferenceArgsDict',
     'ChannelPreferencesArgs',
     'ChannelPreferencesArgsDict',
+    'DomainRoutesArgs',
+    'DomainRoutesArgsDict',
     'FieldFilterPartArgs',
     'FieldFilterPartArgsDict',
     'IntegrationConfigurationsArgs',
@@ -363,6 +365,79 @@ class ChannelPreferencesArgs:
     @sms.setter
     def sms(self, value: pulumi.Input[Optional['ChannelPreferenceArgs']]):
         pulumi.set(self, "sms", value)
+
+
+class DomainRoutesArgsDict(TypedDict):
+    """
+    DomainRoutes, as the service returns it.
+    """
+    type: pulumi.Input['DomainRoutesType']
+    """
+    `webhook` (the environment's inbound webhook) or `agent`.
+    """
+    agent_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The agent's identifier; required for an `agent` route.
+    """
+    data: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    String metadata of the route (at most 10 keys, 500 characters).
+    """
+
+@pulumi.input_type
+class DomainRoutesArgs:
+    def __init__(__self__, *,
+                 type: pulumi.Input['DomainRoutesType'],
+                 agent_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 data: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None):
+        """
+        DomainRoutes, as the service returns it.
+
+        :param pulumi.Input['DomainRoutesType'] type: `webhook` (the environment's inbound webhook) or `agent`.
+        :param pulumi.Input[_builtins.str] agent_id: The agent's identifier; required for an `agent` route.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] data: String metadata of the route (at most 10 keys, 500 characters).
+        """
+        pulumi.set(__self__, "type", type)
+        if agent_id is not None:
+            pulumi.set(__self__, "agent_id", agent_id)
+        if data is not None:
+            pulumi.set(__self__, "data", data)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input['DomainRoutesType']:
+        """
+        `webhook` (the environment's inbound webhook) or `agent`.
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input['DomainRoutesType']):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter(name="agentId")
+    def agent_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The agent's identifier; required for an `agent` route.
+        """
+        return pulumi.get(self, "agent_id")
+
+    @agent_id.setter
+    def agent_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "agent_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def data(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        String metadata of the route (at most 10 keys, 500 characters).
+        """
+        return pulumi.get(self, "data")
+
+    @data.setter
+    def data(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "data", value)
 
 
 class FieldFilterPartArgsDict(TypedDict):

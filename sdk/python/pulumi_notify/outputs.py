@@ -20,6 +20,9 @@ __all__ = [
     'ChannelCredentials',
     'ChannelPreference',
     'ChannelPreferences',
+    'ContextSummary',
+    'DomainRoutes',
+    'DomainSummary',
     'EnvironmentResult',
     'Event',
     'EventJobs',
@@ -35,6 +38,7 @@ __all__ = [
     'EventTemplateTriggersSubscriberVariables',
     'EventTemplateTriggersVariables',
     'EventTopics',
+    'ExpectedDnsRecord',
     'FieldFilterPart',
     'IntegrationConfigurations',
     'IntegrationCredentials',
@@ -61,6 +65,7 @@ __all__ = [
     'SubscriberChannels',
     'SubscriberChannelsCredentials',
     'TopicSummary',
+    'TranslationResult',
     'WorkflowPreferences',
     'WorkflowStepOutput',
     'WorkflowSummary',
@@ -298,6 +303,232 @@ class ChannelPreferences(dict):
         The SMS channel.
         """
         return pulumi.get(self, "sms")
+
+
+@pulumi.output_type
+class ContextSummary(dict):
+    """
+    A context: its type, id, custom data and timestamps.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str,
+                 created_at: Optional[_builtins.str] = None,
+                 data: Optional[Mapping[str, Any]] = None,
+                 updated_at: Optional[_builtins.str] = None):
+        """
+        A context: its type, id, custom data and timestamps.
+
+        :param _builtins.str id: The context's id within its type; the context key is `type:id`.
+        :param _builtins.str type: The context type (`tenant`, `app`, ...).
+        :param _builtins.str created_at: When the context was created (ISO 8601).
+        :param Mapping[str, Any] data: The context's custom data.
+        :param _builtins.str updated_at: When the context was last changed (ISO 8601).
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if data is not None:
+            pulumi.set(__self__, "data", data)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The context's id within its type; the context key is `type:id`.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        The context type (`tenant`, `app`, ...).
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        When the context was created (ISO 8601).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def data(self) -> Optional[Mapping[str, Any]]:
+        """
+        The context's custom data.
+        """
+        return pulumi.get(self, "data")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.str]:
+        """
+        When the context was last changed (ISO 8601).
+        """
+        return pulumi.get(self, "updated_at")
+
+
+@pulumi.output_type
+class DomainRoutes(dict):
+    """
+    DomainRoutes, as the service returns it.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "agentId":
+            suggest = "agent_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in DomainRoutes. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        DomainRoutes.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        DomainRoutes.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 type: 'DomainRoutesType',
+                 agent_id: Optional[_builtins.str] = None,
+                 data: Optional[Mapping[str, _builtins.str]] = None):
+        """
+        DomainRoutes, as the service returns it.
+
+        :param 'DomainRoutesType' type: `webhook` (the environment's inbound webhook) or `agent`.
+        :param _builtins.str agent_id: The agent's identifier; required for an `agent` route.
+        :param Mapping[str, _builtins.str] data: String metadata of the route (at most 10 keys, 500 characters).
+        """
+        pulumi.set(__self__, "type", type)
+        if agent_id is not None:
+            pulumi.set(__self__, "agent_id", agent_id)
+        if data is not None:
+            pulumi.set(__self__, "data", data)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> 'DomainRoutesType':
+        """
+        `webhook` (the environment's inbound webhook) or `agent`.
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter(name="agentId")
+    def agent_id(self) -> Optional[_builtins.str]:
+        """
+        The agent's identifier; required for an `agent` route.
+        """
+        return pulumi.get(self, "agent_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def data(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        String metadata of the route (at most 10 keys, 500 characters).
+        """
+        return pulumi.get(self, "data")
+
+
+@pulumi.output_type
+class DomainSummary(dict):
+    """
+    An inbound-email domain: its name, status and expected DNS records.
+    """
+    def __init__(__self__, *,
+                 _id: _builtins.str,
+                 mx_record_configured: _builtins.bool,
+                 name: _builtins.str,
+                 status: _builtins.str,
+                 created_at: Optional[_builtins.str] = None,
+                 data: Optional[Mapping[str, _builtins.str]] = None,
+                 expected_dns_records: Optional[Sequence['outputs.ExpectedDnsRecord']] = None):
+        """
+        An inbound-email domain: its name, status and expected DNS records.
+
+        :param _builtins.str _id: The domain's database id.
+        :param _builtins.bool mx_record_configured: Whether the MX record was found at the last verification.
+        :param _builtins.str name: The domain name (lower case).
+        :param _builtins.str status: `pending` until the service has verified the MX record, then `verified`.
+        :param _builtins.str created_at: When the domain was created (ISO 8601).
+        :param Mapping[str, _builtins.str] data: String metadata.
+        :param Sequence['ExpectedDnsRecord'] expected_dns_records: The DNS records the service expects.
+        """
+        pulumi.set(__self__, "_id", _id)
+        pulumi.set(__self__, "mx_record_configured", mx_record_configured)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "status", status)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if data is not None:
+            pulumi.set(__self__, "data", data)
+        if expected_dns_records is not None:
+            pulumi.set(__self__, "expected_dns_records", expected_dns_records)
+
+    @_builtins.property
+    @pulumi.getter
+    def _id(self) -> _builtins.str:
+        """
+        The domain's database id.
+        """
+        return pulumi.get(self, "_id")
+
+    @_builtins.property
+    @pulumi.getter(name="mxRecordConfigured")
+    def mx_record_configured(self) -> _builtins.bool:
+        """
+        Whether the MX record was found at the last verification.
+        """
+        return pulumi.get(self, "mx_record_configured")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The domain name (lower case).
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def status(self) -> _builtins.str:
+        """
+        `pending` until the service has verified the MX record, then `verified`.
+        """
+        return pulumi.get(self, "status")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        When the domain was created (ISO 8601).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def data(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        String metadata.
+        """
+        return pulumi.get(self, "data")
+
+    @_builtins.property
+    @pulumi.getter(name="expectedDnsRecords")
+    def expected_dns_records(self) -> Optional[Sequence['outputs.ExpectedDnsRecord']]:
+        """
+        The DNS records the service expects.
+        """
+        return pulumi.get(self, "expected_dns_records")
 
 
 @pulumi.output_type
@@ -1711,6 +1942,74 @@ class EventTopics(dict):
         `topicKey`, as the service returns it.
         """
         return pulumi.get(self, "topic_key")
+
+
+@pulumi.output_type
+class ExpectedDnsRecord(dict):
+    """
+    A DNS record the service expects for a domain: declare it with your DNS provider.
+    """
+    def __init__(__self__, *,
+                 content: _builtins.str,
+                 name: _builtins.str,
+                 ttl: _builtins.str,
+                 type: _builtins.str,
+                 priority: Optional[_builtins.float] = None):
+        """
+        A DNS record the service expects for a domain: declare it with your DNS provider.
+
+        :param _builtins.str content: The record content (the service's mail server).
+        :param _builtins.str name: The record name (the domain).
+        :param _builtins.str ttl: The TTL (`Auto`).
+        :param _builtins.str type: The record type (`MX`).
+        :param _builtins.float priority: The MX priority.
+        """
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "ttl", ttl)
+        pulumi.set(__self__, "type", type)
+        if priority is not None:
+            pulumi.set(__self__, "priority", priority)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> _builtins.str:
+        """
+        The record content (the service's mail server).
+        """
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The record name (the domain).
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def ttl(self) -> _builtins.str:
+        """
+        The TTL (`Auto`).
+        """
+        return pulumi.get(self, "ttl")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        The record type (`MX`).
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def priority(self) -> Optional[_builtins.float]:
+        """
+        The MX priority.
+        """
+        return pulumi.get(self, "priority")
 
 
 @pulumi.output_type
@@ -4638,6 +4937,86 @@ class TopicSummary(dict):
     def updated_at(self) -> Optional[_builtins.str]:
         """
         `updatedAt`, as the service returns it.
+        """
+        return pulumi.get(self, "updated_at")
+
+
+@pulumi.output_type
+class TranslationResult(dict):
+    """
+    One locale's translation of a workflow or layout.
+    """
+    def __init__(__self__, *,
+                 content: Mapping[str, Any],
+                 locale: _builtins.str,
+                 resource_id: _builtins.str,
+                 resource_type: _builtins.str,
+                 created_at: Optional[_builtins.str] = None,
+                 updated_at: Optional[_builtins.str] = None):
+        """
+        One locale's translation of a workflow or layout.
+
+        :param Mapping[str, Any] content: The translation content: keys to text, as the templates name them.
+        :param _builtins.str locale: The locale code (`fr_FR`).
+        :param _builtins.str resource_id: The workflow's workflowId or the layout's layoutId.
+        :param _builtins.str resource_type: `workflow` or `layout`.
+        :param _builtins.str created_at: When the translation was created (ISO 8601).
+        :param _builtins.str updated_at: When the translation was last changed (ISO 8601).
+        """
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "locale", locale)
+        pulumi.set(__self__, "resource_id", resource_id)
+        pulumi.set(__self__, "resource_type", resource_type)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> Mapping[str, Any]:
+        """
+        The translation content: keys to text, as the templates name them.
+        """
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def locale(self) -> _builtins.str:
+        """
+        The locale code (`fr_FR`).
+        """
+        return pulumi.get(self, "locale")
+
+    @_builtins.property
+    @pulumi.getter(name="resourceId")
+    def resource_id(self) -> _builtins.str:
+        """
+        The workflow's workflowId or the layout's layoutId.
+        """
+        return pulumi.get(self, "resource_id")
+
+    @_builtins.property
+    @pulumi.getter(name="resourceType")
+    def resource_type(self) -> _builtins.str:
+        """
+        `workflow` or `layout`.
+        """
+        return pulumi.get(self, "resource_type")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        When the translation was created (ISO 8601).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.str]:
+        """
+        When the translation was last changed (ISO 8601).
         """
         return pulumi.get(self, "updated_at")
 

@@ -30,7 +30,7 @@ class SubscriberCredentialsArgs:
         The set of arguments for constructing a SubscriberCredentials resource.
 
         :param pulumi.Input['ChannelCredentialsArgs'] credentials: Webhook URL, device tokens, ...; stored as a secret.
-        :param pulumi.Input[_builtins.str] provider_id: The chat or push provider: `slack`, `discord`, `msteams`, `webex-messaging`, `telegram`, `fcm`, `apns`, ... (the contract's list), or an id of the same shape the service added since. An id one edit away from a known one is refused as a typo. The environment needs an active integration of it. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.str] provider_id: The chat or push provider: a chat provider (`slack`, `discord`, `msteams`, `webex-messaging`, `mattermost`, `ryver`, `zulip`, `grafana-on-call`, `getstream`, `rocket-chat`, `whatsapp-business`, `line`, `chat-webhook`, `platform-slack`, `telegram`, `sendblue`, `platform-web-chat`), a push provider (`fcm`, `apns`, `expo`, `one-signal`, `pushpad`, `push-webhook`, `pusher-beams`, `appio`), or an id of the same shape the service added since (production spells the `platform-` ids with the service's own name). An id one edit away from a known one is refused as a typo. The environment needs an active integration of it. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] subscriber_id: The subscriber (it must exist). Changing it replaces the resource.
         :param pulumi.Input[_builtins.bool] adopt: Take over credentials already set for this subscriber and provider instead of failing.
         :param pulumi.Input[_builtins.str] integration_identifier: Which integration of that provider, when there are several. Changing it replaces the resource.
@@ -59,7 +59,7 @@ class SubscriberCredentialsArgs:
     @pulumi.getter(name="providerId")
     def provider_id(self) -> pulumi.Input[_builtins.str]:
         """
-        The chat or push provider: `slack`, `discord`, `msteams`, `webex-messaging`, `telegram`, `fcm`, `apns`, ... (the contract's list), or an id of the same shape the service added since. An id one edit away from a known one is refused as a typo. The environment needs an active integration of it. Changing it replaces the resource.
+        The chat or push provider: a chat provider (`slack`, `discord`, `msteams`, `webex-messaging`, `mattermost`, `ryver`, `zulip`, `grafana-on-call`, `getstream`, `rocket-chat`, `whatsapp-business`, `line`, `chat-webhook`, `platform-slack`, `telegram`, `sendblue`, `platform-web-chat`), a push provider (`fcm`, `apns`, `expo`, `one-signal`, `pushpad`, `push-webhook`, `pusher-beams`, `appio`), or an id of the same shape the service added since (production spells the `platform-` ids with the service's own name). An id one edit away from a known one is refused as a typo. The environment needs an active integration of it. Changing it replaces the resource.
         """
         return pulumi.get(self, "provider_id")
 
@@ -124,7 +124,7 @@ class SubscriberCredentials(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] adopt: Take over credentials already set for this subscriber and provider instead of failing.
         :param pulumi.Input[Union['ChannelCredentialsArgs', 'ChannelCredentialsArgsDict']] credentials: Webhook URL, device tokens, ...; stored as a secret.
         :param pulumi.Input[_builtins.str] integration_identifier: Which integration of that provider, when there are several. Changing it replaces the resource.
-        :param pulumi.Input[_builtins.str] provider_id: The chat or push provider: `slack`, `discord`, `msteams`, `webex-messaging`, `telegram`, `fcm`, `apns`, ... (the contract's list), or an id of the same shape the service added since. An id one edit away from a known one is refused as a typo. The environment needs an active integration of it. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.str] provider_id: The chat or push provider: a chat provider (`slack`, `discord`, `msteams`, `webex-messaging`, `mattermost`, `ryver`, `zulip`, `grafana-on-call`, `getstream`, `rocket-chat`, `whatsapp-business`, `line`, `chat-webhook`, `platform-slack`, `telegram`, `sendblue`, `platform-web-chat`), a push provider (`fcm`, `apns`, `expo`, `one-signal`, `pushpad`, `push-webhook`, `pusher-beams`, `appio`), or an id of the same shape the service added since (production spells the `platform-` ids with the service's own name). An id one edit away from a known one is refused as a typo. The environment needs an active integration of it. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] subscriber_id: The subscriber (it must exist). Changing it replaces the resource.
         """
         ...
@@ -246,7 +246,7 @@ class SubscriberCredentials(pulumi.CustomResource):
     @pulumi.getter(name="providerId")
     def provider_id(self) -> pulumi.Output[_builtins.str]:
         """
-        The chat or push provider: `slack`, `discord`, `msteams`, `webex-messaging`, `telegram`, `fcm`, `apns`, ... (the contract's list), or an id of the same shape the service added since. An id one edit away from a known one is refused as a typo. The environment needs an active integration of it. Changing it replaces the resource.
+        The chat or push provider: a chat provider (`slack`, `discord`, `msteams`, `webex-messaging`, `mattermost`, `ryver`, `zulip`, `grafana-on-call`, `getstream`, `rocket-chat`, `whatsapp-business`, `line`, `chat-webhook`, `platform-slack`, `telegram`, `sendblue`, `platform-web-chat`), a push provider (`fcm`, `apns`, `expo`, `one-signal`, `pushpad`, `push-webhook`, `pusher-beams`, `appio`), or an id of the same shape the service added since (production spells the `platform-` ids with the service's own name). An id one edit away from a known one is refused as a typo. The environment needs an active integration of it. Changing it replaces the resource.
         """
         return pulumi.get(self, "provider_id")
 

@@ -202,6 +202,47 @@ export const topicInputs = (suffix: string) => fc.record({
   subscribers: opt(fc.shuffledSubarray([...TOPIC_SUBSCRIBERS])),
 }, { requiredKeys: ["key"] }).map(strip);
 
+// ---------------------------------------------------------------- Context
+
+const contextPart = fc.stringMatching(/^[a-zA-Z0-9_-]{1,12}$/);
+
+/** A context: type and id by the service's rule (the id carries the run's suffix), data a JSON object or none. */
+export const contextInputs = (suffix: string) => fc.record({
+  type: contextPart,
+  contextId: contextPart.map((s) => `${s}-${suffix}`),
+  data: opt(jsonObject),
+}, { requiredKeys: ["type", "contextId"] }).map(strip);
+
+// ---------------------------------------------------------------- Translation
+
+/** The workflow a translation of `translationInputs(suffix)` belongs to; {@link createTranslationTarget} makes it. */
+export const translationTarget = (suffix: string) => `tr-${suffix}`;
+
+/** Creates the workflow translations are generated for (a 409 for one that exists is ignored). */
+export async function createTranslationTarget(emu: TestEmulator, workflowId: string): Promise<void> {
+  await emu.api("POST", "/v2/workflows", { workflowId, name: "Translated", isTranslationEnabled: true, steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "{{t.hello}}" } }] });
+}
+
+/** A translation of the suffix's workflow: a locale by the service's rule and content a JSON object. */
+export const translationInputs = (suffix: string) => fc.record({
+  resourceType: fc.constant("workflow" as const),
+  resourceId: fc.constant(translationTarget(suffix)),
+  locale: fc.constantFrom("en_US", "fr_FR", "de_DE", "pt_BR", "zh_Hans_CN", "es"),
+  content: jsonObject,
+}).map(strip);
+
+// ---------------------------------------------------------------- Domain
+
+const domainData = fc.dictionary(fc.stringMatching(/^[a-z][a-z0-9]{0,7}$/), fc.string({ maxLength: 20 }), { maxKeys: 4 });
+const routeAddress = fc.oneof(fc.constant("*"), fc.stringMatching(/^[a-z0-9][a-z0-9+_-]{0,10}$/));
+
+/** A domain under the suffix (names are claimed once on the service), with data and webhook routes or none. */
+export const domainInputs = (suffix: string) => fc.record({
+  name: fc.stringMatching(/^[a-z][a-z0-9]{0,10}$/).map((s) => `${s}.${suffix.toLowerCase()}.example.com`),
+  data: opt(domainData),
+  routes: opt(fc.dictionary(routeAddress, fc.record({ type: fc.constant("webhook" as const), data: opt(domainData) }).map(strip), { maxKeys: 3 })),
+}, { requiredKeys: ["name"] }).map(strip);
+
 /** Removes keys whose value is `undefined`, recursively. */
 export function strip<T>(v: T): T {
   if (Array.isArray(v)) return v.map(strip) as T;

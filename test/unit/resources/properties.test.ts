@@ -20,13 +20,16 @@ import { INTEGRATION } from "../../../provider/resources/integration";
 import { LAYOUT } from "../../../provider/resources/layout";
 import { SUBSCRIBER_CREDENTIALS } from "../../../provider/resources/subscriberCredentials";
 import { TOPIC } from "../../../provider/resources/topic";
+import { CONTEXT } from "../../../provider/resources/context";
+import { TRANSLATION } from "../../../provider/resources/translation";
+import { DOMAIN } from "../../../provider/resources/domain";
 import { WORKFLOW } from "../../../provider/resources/workflow";
 import { startTestEmulator, type TestEmulator } from "../../helpers/emulator";
 import { loadPackage } from "../../helpers/pulumi";
 import { ENVIRONMENT } from "../../../provider/resources/environment";
 import { ENVIRONMENT_VARIABLE } from "../../../provider/resources/environmentVariable";
 import {
-  createCredentialIntegrations, createTopicSubscribers, credentialsInputs, environmentInputs, environmentVariableInputs, integrationInputs, layoutInputs, topicInputs, workflowInputs,
+  createCredentialIntegrations, createTopicSubscribers, credentialsInputs, environmentInputs, environmentVariableInputs, integrationInputs, layoutInputs, topicInputs, workflowInputs, contextInputs, translationInputs, createTranslationTarget, domainInputs,
 } from "./arbitraries";
 
 type Obj = Record<string, unknown>;
@@ -95,6 +98,24 @@ const KINDS: Kind[] = [
     name: "Topic", provider: () => impl("topic"), inputs: topicInputs, keys: TOPIC.inputKeys, replaceOnChange: ["key"], providerExact: [],
     prepare: (emu) => createTopicSubscribers(emu),
   },
+  {
+    // A context is addressed by type and id (the path of every call); its update takes only the
+    // data, which the service replaces whole (update-context.usecase.ts, `$set: { data }`).
+    name: "Context", provider: () => impl("context"), inputs: contextInputs, keys: CONTEXT.inputKeys, replaceOnChange: ["type", "contextId"],
+    exact: ["data"], providerExact: CONTEXT.exactKeys,
+  },
+  {
+    // A translation is addressed by resource and locale (every path names them); the service's
+    // POST replaces the content whole (e2e/v2/create-translation.e2e-ee.ts).
+    name: "Translation", provider: () => impl("translation"), inputs: translationInputs, keys: TRANSLATION.inputKeys,
+    replaceOnChange: ["resourceType", "resourceId", "locale"], exact: ["content"], providerExact: TRANSLATION.exactKeys,
+    prepare: (emu, inputs) => createTranslationTarget(emu, String(inputs.resourceId)),
+  },
+  {
+    // The service's PATCH takes only data (UpdateDomainDto); routes have their own calls.
+    name: "Domain", provider: () => impl("domain"), inputs: domainInputs, keys: DOMAIN.inputKeys, replaceOnChange: ["name"],
+    exact: ["data", "routes"], providerExact: DOMAIN.exactKeys,
+  },
 ];
 
 
@@ -111,6 +132,9 @@ describe("the arbitraries", () => {
     ["EnvironmentVariable", ENVIRONMENT_VARIABLE, environmentVariableInputs],
     ["Layout", LAYOUT, layoutInputs],
     ["Topic", TOPIC, topicInputs],
+    ["Context", CONTEXT, contextInputs],
+    ["Translation", TRANSLATION, translationInputs],
+    ["Domain", DOMAIN, domainInputs],
   ] as const)("generate every input field of %s but adopt (which needs an object made outside the stack)", (_name, table, inputs) => {
     const seen = new Set(fc.sample(inputs("cover"), { numRuns: 300, seed: 1 }).flatMap((i) => Object.keys(i)));
     expect([...seen].sort()).toEqual(Object.keys(table.inputs).filter((k) => k !== "adopt").sort());

@@ -1,0 +1,183 @@
+/**
+ * Inbound-email domains: `/v1/domains` (create, list), `/v1/domains/{domain}` (get, patch, delete),
+ * `/v1/domains/{domain}/verify` and `/v1/domains/{domain}/routes[/{address}]`, as the service's
+ * apps/api/src/app/domains/ does it, in both modes (api.md does not describe them):
+ * - a domain is named once across the whole service, lower-cased; a second create is a 409
+ *   (usecases/create-domain/create-domain.usecase.ts); Free and Pro plans answer 402;
+ * - it starts `pending` with `mxRecordConfigured: false` and one expected MX record pointing at the
+ *   service's mail server (utils/dns-records.ts); `verify` looks the MX up and sets `verified` or
+ *   back to `pending` (usecases/verify-domain/verify-domain.usecase.ts). The emulator's DNS is the
+ *   test control `POST /__emulator/dns`;
+ * - deleting a domain deletes its routes (usecases/delete-domain/delete-domain.usecase.ts);
+ * - a route's address is an e-mail local part or `*` (validators/email-local-part.validator.ts),
+ *   once per domain (409); an agent route needs an existing agent (domain-route.utils.ts; the
+ *   emulator holds no agents, so it answers 404 for every agentId);
+ * - `data` is a string map of at most 10 keys and 500 characters (validators/bounded-record.validator.ts).
+ */
+import { HttpError, badRequest, conflict, notFound, validationFailed } from "../errors";
+import type { DomainRecord, DomainRouteRecord, JsonObject } from "../records";
+import { ofTenant } from "../store";
+import type { Reply, RequestContext, Route } from "../types";
+import { objectId } from "../util";
+import { cursorPage } from "./topics";
+
+/** The host the expected MX record names (the service's MAIL_SERVER_DOMAIN setting). */
+export const EMULATOR_MAIL_SERVER = "inbound.notify-emulator.test";
+
+const LOCAL_PART = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/i;
+
+function checkData(data: unknown): void {
+  if (data === undefined || data === null) return;
+  const entries = Object.entries(data as Record<string, unknown>);
+  const total = entries.reduce((n, [k, v]) => n + k.length + String(v).length, 0);
+  if (entries.length > 10 || total > 500 || entries.some(([, v]) => typeof v !== "string")) {
+    throw validationFailed(["data must be an object with at most 10 string keys and string values, with combined key+value length at most 500 characters."]);
+  }
+}
+
+function checkAddress(address: string): void {
+  if (address === "*") return;
+  if (!address || address.length > 64 || address !== address.trim() || address.includes("@") || !LOCAL_PART.test(address)) {
+    throw validationFailed([`address must be a valid inbox address local part, for example "hello" or "sales+vip".`]);
+  }
+}
+
+/** The service's domain lookup (domain-route.utils.ts `resolveDomainName`): by name in the caller's environment. */
+function findDomain(c: RequestContext): DomainRecord {
+  const name = c.params.domain!.toLowerCase();
+  const d = ofTenant(c.store.data.domains, c.tenant).find((x) => x.name === name);
+  if (!d) throw notFound(`Domain "${name}" not found.`);
+  return d;
+}
+
+const expectedDnsRecords = (name: string) => [{ type: "MX", name, content: EMULATOR_MAIL_SERVER, ttl: "Auto", priority: 10 }];
+
+const domainOut = (d: DomainRecord): JsonObject => ({
+  _id: d._id, name: d.name, status: d.status, mxRecordConfigured: d.mxRecordConfigured, _environmentId: d._environmentId, _organizationId: d._organizationId,
+  createdAt: d.createdAt, updatedAt: d.updatedAt, expectedDnsRecords: expectedDnsRecords(d.name), ...(d.data ? { data: d.data } : {}),
+});
+
+const routeOut = (r: DomainRouteRecord): JsonObject => ({
+  _id: r._id, _domainId: r._domainId, address: r.address, type: r.type, ...(r.agentId ? { agentId: r.agentId } : {}),
+  _environmentId: r._environmentId, _organizationId: r._organizationId, createdAt: r.createdAt, updatedAt: r.updatedAt, ...(r.data ? { data: r.data } : {}),
+});
+
+const routesOf = (c: RequestContext, d: DomainRecord) => ofTenant(c.store.data.domainRoutes, c.tenant).filter((r) => r._domainId === d._id);
+
+function findRoute(c: RequestContext): DomainRouteRecord {
+  const d = findDomain(c);
+  const r = routesOf(c, d).find((x) => x.address === c.params.address);
+  if (!r) throw notFound(`Route for address "${c.params.address}" not found on domain "${d.name}".`);
+  return r;
+}
+
+/** Agent routes need an agent of the environment; the emulator has none. */
+function checkAgent(type: string, agentId: string | undefined): void {
+  if (type !== "agent") return;
+  if (!agentId) throw badRequest("agentId is required for agent routes.");
+  throw notFound(`Agent with identifier "${agentId}" not found.`);
+}
+
+function createDomain(c: RequestContext): Reply {
+  // The CUSTOM_DOMAINS product feature blocks Free and Pro (create-domain.usecase.ts).
+  if (c.behaviour.plan === "free" || c.behaviour.plan === "pro") throw new HttpError(402, "Payment Required");
+  const b = c.body as { name: string; data?: Record<string, string> };
+  checkData(b.data);
+  const name = b.name.toLowerCase();
+  // findByName looks across every organisation: a name is claimed once on the service.
+  if (c.store.data.domains.some((x) => x.name === name)) throw conflict(`A domain with name "${name}" already exists.`);
+  const now = new Date().toISOString();
+  const d: DomainRecord = {
+    _id: objectId(), _environmentId: c.tenant.environmentId, _organizationId: c.tenant.organizationId, name, status: "pending",
+    mxRecordConfigured: false, ...(b.data !== undefined ? { data: b.data } : {}), createdAt: now, updatedAt: now,
+  };
+  c.store.data.domains.push(d);
+  c.store.touch();
+  return { status: 201, body: domainOut(d) };
+}
+
+function verifyDomain(c: RequestContext): Reply {
+  const d = findDomain(c);
+  const mx = (c.store.data.dnsMx[d.name] ?? "").toLowerCase() === EMULATOR_MAIL_SERVER;
+  if (mx !== d.mxRecordConfigured || (mx && d.status !== "verified")) {
+    Object.assign(d, { mxRecordConfigured: mx, status: mx ? "verified" : "pending", updatedAt: new Date().toISOString() });
+    c.store.touch();
+  }
+  return { status: 200, body: domainOut(d) };
+}
+
+function createRoute(c: RequestContext): Reply {
+  const d = findDomain(c);
+  const b = c.body as { address: string; type: "agent" | "webhook"; agentId?: string; data?: Record<string, string> };
+  checkAddress(b.address);
+  checkData(b.data);
+  checkAgent(b.type, b.agentId);
+  if (routesOf(c, d).some((x) => x.address === b.address)) throw conflict(`A ${b.type} route for address "${b.address}" already exists.`);
+  const now = new Date().toISOString();
+  const r: DomainRouteRecord = {
+    _id: objectId(), _environmentId: c.tenant.environmentId, _organizationId: c.tenant.organizationId, _domainId: d._id, address: b.address,
+    type: b.type, ...(b.data !== undefined ? { data: b.data } : {}), createdAt: now, updatedAt: now,
+  };
+  c.store.data.domainRoutes.push(r);
+  c.store.touch();
+  return { status: 201, body: routeOut(r) };
+}
+
+export const domainRoutes: Route[] = [
+  { method: "POST", path: "/v1/domains", handler: createDomain },
+  {
+    method: "GET", path: "/v1/domains",
+    handler: (c) => {
+      const name = (c.query.get("name") ?? "").toLowerCase();
+      return cursorPage(c, ofTenant(c.store.data.domains, c.tenant).filter((d) => !name || d.name.includes(name)), domainOut);
+    },
+  },
+  { method: "GET", path: "/v1/domains/{domain}", handler: (c) => ({ status: 200, body: domainOut(findDomain(c)) }) },
+  {
+    method: "PATCH", path: "/v1/domains/{domain}",
+    handler: (c) => {
+      const d = findDomain(c);
+      const data = (c.body as { data?: Record<string, string> }).data;
+      checkData(data);
+      // UpdateDomainDto: "Replaces domain metadata when provided".
+      if (data !== undefined) Object.assign(d, { data, updatedAt: new Date().toISOString() });
+      c.store.touch();
+      return { status: 200, body: domainOut(d) };
+    },
+  },
+  {
+    method: "DELETE", path: "/v1/domains/{domain}",
+    handler: (c) => {
+      const d = findDomain(c);
+      c.store.data.domains = c.store.data.domains.filter((x) => x !== d);
+      c.store.data.domainRoutes = c.store.data.domainRoutes.filter((r) => r._domainId !== d._id);
+      c.store.touch();
+      return { status: 204 };
+    },
+  },
+  { method: "POST", path: "/v1/domains/{domain}/verify", handler: verifyDomain },
+  { method: "POST", path: "/v1/domains/{domain}/routes", handler: createRoute },
+  { method: "GET", path: "/v1/domains/{domain}/routes", handler: (c) => cursorPage(c, routesOf(c, findDomain(c)), routeOut) },
+  { method: "GET", path: "/v1/domains/{domain}/routes/{address}", handler: (c) => ({ status: 200, body: routeOut(findRoute(c)) }) },
+  {
+    method: "PATCH", path: "/v1/domains/{domain}/routes/{address}",
+    handler: (c) => {
+      const r = findRoute(c);
+      const b = c.body as { type?: "agent" | "webhook"; agentId?: string; data?: Record<string, string> };
+      checkData(b.data);
+      checkAgent(b.type ?? r.type, b.agentId ?? r.agentId);
+      Object.assign(r, { ...(b.type ? { type: b.type } : {}), ...(b.data !== undefined ? { data: b.data } : {}), updatedAt: new Date().toISOString() });
+      c.store.touch();
+      return { status: 200, body: routeOut(r) };
+    },
+  },
+  {
+    method: "DELETE", path: "/v1/domains/{domain}/routes/{address}",
+    handler: (c) => {
+      const r = findRoute(c);
+      c.store.data.domainRoutes = c.store.data.domainRoutes.filter((x) => x !== r);
+      c.store.touch();
+      return { status: 204 };
+    },
+  },
+];

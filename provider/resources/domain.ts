@@ -1,0 +1,237 @@
+/**
+ * Domain: an inbound-email domain of the environment, with the addresses routed from it, its
+ * expected DNS records and its verification status.
+ *
+ *   check   no request
+ *   diff    no request
+ *   create  POST /v1/domains (409 when the name is claimed anywhere on the service; with adopt,
+ *           one of this environment is taken over: GET, PATCH the data), then POST each declared
+ *           route; a failure removes a domain made here again
+ *   read    GET /v1/domains/{domain}, POST .../verify while it is pending (so a refresh after the
+ *           DNS change shows `verified`), GET .../routes (every page)
+ *   update  PATCH /v1/domains/{domain} when the data changes; the routes added, changed and
+ *           removed (only those)
+ *   delete  DELETE /v1/domains/{domain} (the service deletes its routes with it; a 404 counts as done)
+ *
+ * One resource, routes included: a route has no life without its domain (the service deletes
+ * routes with the domain), an address is unique only within it, and a user reads "mail to
+ * support@ goes to this webhook" as part of the domain's configuration, beside its DNS records.
+ */
+import { z } from "zod";
+import { NotifyApiError, isNotFound } from "../client/errors";
+import type { NotifyClient } from "../client";
+import { clientFor } from "../config";
+import { ExpectedDnsRecord, type Domain as ApiDomain, type DomainRoute as ApiRoute } from "../schemas";
+import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check";
+import { type DiffResult, declaredKeys, declaredKeysOf, deepEqual, stripUndefined, UNKNOWN } from "./diff";
+import { dynamicProvider as makeDynamicProvider } from "./dynamic";
+import { defineResource, diffOf, field, output, type ArgsOf, type StateOf } from "./fields";
+import { controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
+
+/** A domain name as the service stores it: lower case, dot-separated labels (the service lower-cases what it is given). */
+export const DOMAIN_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/;
+/** An inbox address local part, or `*` for every address (the service's validators/email-local-part.validator.ts). */
+export const ROUTE_ADDRESS = /^(?:\*|[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*)$/i;
+
+/** The service's bound on a domain's or route's data (validators/bounded-record.validator.ts): 10 keys, 500 characters in all. */
+const BoundedData = z.record(z.string(), z.string()).refine((d) => Object.keys(d).length <= 10, { error: "must have at most 10 keys" })
+  .refine((d) => Object.entries(d).reduce((n, [k, v]) => n + k.length + v.length, 0) <= 500, { error: "must be at most 500 characters, keys and values together" });
+
+const name = z.string().superRefine((v, ctx) => {
+  if (v === UNKNOWN || DOMAIN_NAME.test(v)) return;
+  ctx.addIssue({
+    code: "custom",
+    message: DOMAIN_NAME.test(v.toLowerCase()) ? `write ${JSON.stringify(v.toLowerCase())}: the service stores domain names in lower case`
+      : "must be a domain name (e.g. mail.example.com)",
+  });
+});
+
+const Route = z.strictObject({
+  type: z.enum(["webhook", "agent"]).describe("`webhook` (the environment's inbound webhook) or `agent`."),
+  agentId: z.string().min(1).optional().describe("The agent's identifier; required for an `agent` route."),
+  data: BoundedData.optional().describe("String metadata of the route (at most 10 keys, 500 characters)."),
+}).refine((r) => r.type !== "agent" || r.agentId !== undefined, { error: "an agent route needs agentId", path: ["agentId"] });
+
+const Routes = z.record(z.string(), Route).superRefine((routes, ctx) => {
+  for (const address of Object.keys(routes)) {
+    if (address.length > 64 || address.includes("@") || !ROUTE_ADDRESS.test(address)) {
+      ctx.addIssue({ code: "custom", path: [address], message: "must be an inbox address local part (e.g. support, sales+vip) or * for every address" });
+    }
+  }
+});
+
+/** The field table of a {@link Domain}. */
+export const DOMAIN = defineResource({
+  name: "Domain",
+  module: "domain",
+  doc: "An inbound-email domain of the environment: its name, the addresses routed from it (to the inbound webhook or an agent), " +
+    "the DNS records the service expects (declare them with your DNS provider from `expectedDnsRecords`) and its verification " +
+    "status. The id, and the import id, is the domain name.",
+  inputs: {
+    name: field(name, "The domain name, lower case (`mail.example.com`); claimed once on the whole service. Changing it replaces the domain.", { replaces: true }),
+    data: field(BoundedData.optional(), "String metadata (at most 10 keys, 500 characters), compared whole. Left out, it is not managed.", { exact: true }),
+    routes: field(Routes.optional(),
+      "The routed addresses: a map from an inbox local part (`support`, or `*` for every address) to `{ type, agentId?, data? }`, compared whole " +
+      "(an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.", { exact: true }),
+    adopt: field(z.boolean().optional(), "Take over an existing domain of this environment with the same name instead of failing.", { control: true }),
+  },
+  outputs: {
+    status: output(z.string(), "`pending` until the service has found the MX record, then `verified` (checked on every refresh while pending)."),
+    mxRecordConfigured: output(z.boolean(), "Whether the MX record was found at the last check."),
+    expectedDnsRecords: output(z.array(ExpectedDnsRecord), "The DNS records the service expects (an MX record to its mail server)."),
+    databaseId: output(z.string(), "The service's `_id` of the domain."),
+    createdAt: output(z.string().optional(), "When the domain was created (ISO 8601)."),
+  },
+});
+
+/** Inputs of a {@link Domain}. */
+export type DomainArgs = ArgsOf<typeof DOMAIN>;
+/** The state of a {@link Domain}: the service's view, each declared input as declared. */
+export type DomainState = StateOf<typeof DOMAIN>;
+
+type Inputs = z.infer<typeof DOMAIN.schema>;
+type RouteInput = z.infer<typeof Route>;
+/** A property map as the engine passes it: inputs or old state, not yet checked. */
+type Props = Record<string, unknown>;
+
+/** Routes a domain may hold here: bounded so a read stays a bounded number of pages. */
+const MAX_ROUTES = 1000;
+
+/** The live routes as the input map; an agent route's declared `agentId` is kept (the service answers its internal id). */
+function routeMap(live: readonly ApiRoute[], declared: Record<string, RouteInput> | undefined): Record<string, RouteInput> {
+  const out: Record<string, RouteInput> = {};
+  for (const r of live) {
+    const agentId = r.type === "agent" ? declared?.[r.address]?.agentId ?? r.agentId : undefined;
+    // The service holds no data and `{}` alike; a declared `{}` reads back as declared.
+    const empty = declared?.[r.address]?.data !== undefined && Object.keys(declared[r.address]!.data!).length === 0 ? {} : undefined;
+    out[r.address] = stripUndefined({ type: r.type as RouteInput["type"], agentId, data: r.data && Object.keys(r.data).length ? r.data : empty }) as RouteInput;
+  }
+  return out;
+}
+
+async function liveRoutes(client: NotifyClient, domain: string): Promise<ApiRoute[]> {
+  const routes: ApiRoute[] = [];
+  let after: string | undefined;
+  for (let pages = 0; pages < MAX_ROUTES / 100; pages++) {
+    const page = await client.domains.listRoutes(domain, { limit: 100, after });
+    routes.push(...page.data);
+    if (!page.next || page.data.length === 0) break;
+    after = page.next;
+  }
+  return routes;
+}
+
+/** Maps the service's domain and routes to outputs. */
+export function toDomainOutputs(d: ApiDomain, routes: Record<string, RouteInput>): Props {
+  return stripUndefined({
+    name: d.name, data: d.data && Object.keys(d.data).length ? d.data : undefined, routes, status: d.status, mxRecordConfigured: d.mxRecordConfigured,
+    expectedDnsRecords: d.expectedDnsRecords ?? [], databaseId: d._id, createdAt: d.createdAt,
+  });
+}
+
+function outputsFor(d: ApiDomain, live: readonly ApiRoute[], declared: Props, keys: string[]): DomainState {
+  const out: Props = { ...toDomainOutputs(d, routeMap(live, declared.routes as Record<string, RouteInput> | undefined)), ...controlInputs(declared, DOMAIN.controlKeys), declaredKeys: keys };
+  // An undeclared data reads as {} when the service holds none, so a declared {} is no change.
+  if (keys.includes("data") && out.data === undefined) out.data = {};
+  return stripUndefined(out) as DomainState;
+}
+
+/** Key order is not a difference (the engine hands maps over in its own order). */
+const sameRoute = (a: RouteInput, b: RouteInput) => deepEqual(stripUndefined({ ...a }), stripUndefined({ ...b }));
+
+/** Brings the routes from `live` to `wanted`: each added, changed or removed address, nothing else. */
+async function syncRoutes(client: NotifyClient, domain: string, live: Record<string, RouteInput>, wanted: Record<string, RouteInput>): Promise<void> {
+  for (const [address, r] of Object.entries(wanted)) {
+    const have = live[address];
+    if (!have) await client.domains.createRoute(domain, address, r);
+    else if (!sameRoute(have, r)) await client.domains.updateRoute(domain, address, { ...r, data: r.data ?? {} });
+  }
+  for (const address of Object.keys(live)) if (!(address in wanted)) await client.domains.deleteRoute(domain, address);
+}
+
+/** Reads the domain, verifying it first while it is pending, and its routes. */
+async function readDomain(client: NotifyClient, domain: string): Promise<{ d: ApiDomain; routes: ApiRoute[] }> {
+  let d = await client.domains.get(domain);
+  if (d.status !== "verified") d = await client.domains.verify(domain);
+  return { d, routes: await liveRoutes(client, domain) };
+}
+
+/** The provider implementation, loaded in the engine's provider process. */
+export const provider = {
+  async check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
+    return { inputs: stripUndefined(news), failures: checkWith(DOMAIN.schema, news, topLevel(unknownKeyHint(Object.keys(DOMAIN.inputs)))) };
+  },
+
+  async diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {
+    return diffOf(DOMAIN, olds, news);
+  },
+
+  async create(raw: Props) {
+    const inputs = raw as Inputs;
+    const keys = declaredKeys(raw, DOMAIN.inputKeys);
+    const client = clientFor();
+    const action = `create domain "${inputs.name}"`;
+    let adopted = false;
+    try {
+      await client.domains.create(stripUndefined({ name: inputs.name, data: inputs.data }));
+    } catch (err) {
+      if (!(err instanceof NotifyApiError && err.status === 409)) throw failure(action, err);
+      if (!inputs.adopt && err.attempts <= 1) {
+        throw failure(action, err, `Set adopt: true to manage a domain of this environment with this stack (a name claimed by another environment or organisation cannot be taken over)`);
+      }
+      adopted = true;
+    }
+    try {
+      if (adopted && inputs.data !== undefined) await client.domains.update(inputs.name, inputs.data);
+      if (inputs.routes !== undefined) {
+        const live = adopted ? routeMap(await liveRoutes(client, inputs.name), inputs.routes) : {};
+        await syncRoutes(client, inputs.name, live, inputs.routes);
+      }
+    } catch (err) {
+      // A domain made here whose routes failed is removed again, so that a rerun starts afresh.
+      if (!adopted) await client.domains.delete(inputs.name).catch(() => undefined);
+      throw failure(adopted ? `adopt domain "${inputs.name}"` : action, err,
+        isNotFound(err) && adopted ? "The name is claimed by another environment or organisation" : undefined);
+    }
+    try {
+      const { d, routes } = await readDomain(client, inputs.name);
+      return { id: d.name, outs: outputsFor(d, routes, raw, keys) };
+    } catch (err) {
+      throw failure(`read domain "${inputs.name}"`, err);
+    }
+  },
+
+  async read(id: string, props: Props) {
+    const keys = declaredKeysOf(props) ?? [];
+    let live: { d: ApiDomain; routes: ApiRoute[] };
+    try {
+      live = await readDomain(clientFor(), id);
+    } catch (err) {
+      if (isNotFound(err)) return { id: "", props: {} };
+      throw failure(`read domain ${id}`, err);
+    }
+    const outs = outputsFor(live.d, live.routes, props, keys);
+    return { id: live.d.name, props: outs, inputs: readInputs(props, outs, keys, DOMAIN.controlKeys) };
+  },
+
+  async update(id: string, olds: Props, news: Props) {
+    const inputs = news as Inputs;
+    const keys = declaredKeys(news, DOMAIN.inputKeys);
+    const client = clientFor();
+    try {
+      if (inputs.data !== undefined && !deepEqual(inputs.data, olds.data)) await client.domains.update(id, inputs.data);
+      if (inputs.routes !== undefined) await syncRoutes(client, id, routeMap(await liveRoutes(client, id), inputs.routes), inputs.routes);
+      const { d, routes } = await readDomain(client, id);
+      return { outs: outputsFor(d, routes, news, keys) };
+    } catch (err) {
+      throw failure(`update domain "${id}"`, err);
+    }
+  },
+
+  async delete(id: string) {
+    await deleteIfPresent(`delete domain "${id}"`, () => clientFor().domains.delete(id));
+  },
+};
+
+/** What this module's `__provider` line hands the engine's dynamic-provider plugin. */
+export const dynamicProvider = makeDynamicProvider(provider);
