@@ -5,6 +5,16 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 // Export members:
+export { ContextArgs } from "./context";
+export type Context = import("./context").Context;
+export const Context: typeof import("./context").Context = null as any;
+utilities.lazyLoad(exports, ["Context"], () => require("./context"));
+
+export { DomainArgs } from "./domain";
+export type Domain = import("./domain").Domain;
+export const Domain: typeof import("./domain").Domain = null as any;
+utilities.lazyLoad(exports, ["Domain"], () => require("./domain"));
+
 export { EnvironmentArgs } from "./environment";
 export type Environment = import("./environment").Environment;
 export const Environment: typeof import("./environment").Environment = null as any;
@@ -14,6 +24,16 @@ export { EnvironmentVariableArgs } from "./environmentVariable";
 export type EnvironmentVariable = import("./environmentVariable").EnvironmentVariable;
 export const EnvironmentVariable: typeof import("./environmentVariable").EnvironmentVariable = null as any;
 utilities.lazyLoad(exports, ["EnvironmentVariable"], () => require("./environmentVariable"));
+
+export { GetContextsArgs, GetContextsResult, GetContextsOutputArgs } from "./getContexts";
+export const getContexts: typeof import("./getContexts").getContexts = null as any;
+export const getContextsOutput: typeof import("./getContexts").getContextsOutput = null as any;
+utilities.lazyLoad(exports, ["getContexts","getContextsOutput"], () => require("./getContexts"));
+
+export { GetDomainsArgs, GetDomainsResult, GetDomainsOutputArgs } from "./getDomains";
+export const getDomains: typeof import("./getDomains").getDomains = null as any;
+export const getDomainsOutput: typeof import("./getDomains").getDomainsOutput = null as any;
+utilities.lazyLoad(exports, ["getDomains","getDomainsOutput"], () => require("./getDomains"));
 
 export { GetEnvironmentsArgs, GetEnvironmentsResult, GetEnvironmentsOutputArgs } from "./getEnvironments";
 export const getEnvironments: typeof import("./getEnvironments").getEnvironments = null as any;
@@ -60,6 +80,11 @@ export const getTopics: typeof import("./getTopics").getTopics = null as any;
 export const getTopicsOutput: typeof import("./getTopics").getTopicsOutput = null as any;
 utilities.lazyLoad(exports, ["getTopics","getTopicsOutput"], () => require("./getTopics"));
 
+export { GetTranslationsArgs, GetTranslationsResult, GetTranslationsOutputArgs } from "./getTranslations";
+export const getTranslations: typeof import("./getTranslations").getTranslations = null as any;
+export const getTranslationsOutput: typeof import("./getTranslations").getTranslationsOutput = null as any;
+utilities.lazyLoad(exports, ["getTranslations","getTranslationsOutput"], () => require("./getTranslations"));
+
 export { GetWorkflowsArgs, GetWorkflowsResult, GetWorkflowsOutputArgs } from "./getWorkflows";
 export const getWorkflows: typeof import("./getWorkflows").getWorkflows = null as any;
 export const getWorkflowsOutput: typeof import("./getWorkflows").getWorkflowsOutput = null as any;
@@ -90,6 +115,11 @@ export type Topic = import("./topic").Topic;
 export const Topic: typeof import("./topic").Topic = null as any;
 utilities.lazyLoad(exports, ["Topic"], () => require("./topic"));
 
+export { TranslationArgs } from "./translation";
+export type Translation = import("./translation").Translation;
+export const Translation: typeof import("./translation").Translation = null as any;
+utilities.lazyLoad(exports, ["Translation"], () => require("./translation"));
+
 export { WorkflowArgs } from "./workflow";
 export type Workflow = import("./workflow").Workflow;
 export const Workflow: typeof import("./workflow").Workflow = null as any;
@@ -112,6 +142,10 @@ const _module = {
     version: utilities.getVersion(),
     construct: (name: string, type: string, urn: string): pulumi.Resource => {
         switch (type) {
+            case "notify:index:Context":
+                return new Context(name, <any>undefined, { urn })
+            case "notify:index:Domain":
+                return new Domain(name, <any>undefined, { urn })
             case "notify:index:Environment":
                 return new Environment(name, <any>undefined, { urn })
             case "notify:index:EnvironmentVariable":
@@ -124,6 +158,8 @@ const _module = {
                 return new SubscriberCredentials(name, <any>undefined, { urn })
             case "notify:index:Topic":
                 return new Topic(name, <any>undefined, { urn })
+            case "notify:index:Translation":
+                return new Translation(name, <any>undefined, { urn })
             case "notify:index:Workflow":
                 return new Workflow(name, <any>undefined, { urn })
             default:

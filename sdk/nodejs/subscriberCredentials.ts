@@ -54,7 +54,7 @@ export class SubscriberCredentials extends pulumi.CustomResource {
      */
     declare public readonly integrationIdentifier: pulumi.Output<string | undefined>;
     /**
-     * The chat or push provider: `slack`, `discord`, `msteams`, `webex-messaging`, `telegram`, `fcm`, `apns`, ... (the contract's list), or an id of the same shape the service added since. An id one edit away from a known one is refused as a typo. The environment needs an active integration of it. Changing it replaces the resource.
+     * The chat or push provider: a chat provider (`slack`, `discord`, `msteams`, `webex-messaging`, `mattermost`, `ryver`, `zulip`, `grafana-on-call`, `getstream`, `rocket-chat`, `whatsapp-business`, `line`, `chat-webhook`, `platform-slack`, `telegram`, `sendblue`, `platform-web-chat`), a push provider (`fcm`, `apns`, `expo`, `one-signal`, `pushpad`, `push-webhook`, `pusher-beams`, `appio`), or an id of the same shape the service added since (production spells the `platform-` ids with the service's own name). An id one edit away from a known one is refused as a typo. The environment needs an active integration of it. Changing it replaces the resource.
      */
     declare public readonly providerId: pulumi.Output<string>;
     /**
@@ -121,7 +121,7 @@ export interface SubscriberCredentialsArgs {
      */
     integrationIdentifier?: pulumi.Input<string | undefined>;
     /**
-     * The chat or push provider: `slack`, `discord`, `msteams`, `webex-messaging`, `telegram`, `fcm`, `apns`, ... (the contract's list), or an id of the same shape the service added since. An id one edit away from a known one is refused as a typo. The environment needs an active integration of it. Changing it replaces the resource.
+     * The chat or push provider: a chat provider (`slack`, `discord`, `msteams`, `webex-messaging`, `mattermost`, `ryver`, `zulip`, `grafana-on-call`, `getstream`, `rocket-chat`, `whatsapp-business`, `line`, `chat-webhook`, `platform-slack`, `telegram`, `sendblue`, `platform-web-chat`), a push provider (`fcm`, `apns`, `expo`, `one-signal`, `pushpad`, `push-webhook`, `pusher-beams`, `appio`), or an id of the same shape the service added since (production spells the `platform-` ids with the service's own name). An id one edit away from a known one is refused as a typo. The environment needs an active integration of it. Changing it replaces the resource.
      */
     providerId: pulumi.Input<string>;
     /**

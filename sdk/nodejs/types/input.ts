@@ -81,6 +81,24 @@ export interface ChannelPreferencesArgs {
 }
 
 /**
+ * DomainRoutes, as the service returns it.
+ */
+export interface DomainRoutesArgs {
+    /**
+     * The agent's identifier; required for an `agent` route.
+     */
+    agentId?: pulumi.Input<string | undefined>;
+    /**
+     * String metadata of the route (at most 10 keys, 500 characters).
+     */
+    data?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * `webhook` (the environment's inbound webhook) or `agent`.
+     */
+    type: pulumi.Input<enums.DomainRoutesType>;
+}
+
+/**
  * One condition on a field of the subscriber or of the trigger payload.
  */
 export interface FieldFilterPartArgs {

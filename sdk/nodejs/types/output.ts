@@ -81,6 +81,84 @@ export interface ChannelPreferences {
 }
 
 /**
+ * A context: its type, id, custom data and timestamps.
+ */
+export interface ContextSummary {
+    /**
+     * When the context was created (ISO 8601).
+     */
+    createdAt?: string;
+    /**
+     * The context's custom data.
+     */
+    data?: {[key: string]: any};
+    /**
+     * The context's id within its type; the context key is `type:id`.
+     */
+    id: string;
+    /**
+     * The context type (`tenant`, `app`, ...).
+     */
+    type: string;
+    /**
+     * When the context was last changed (ISO 8601).
+     */
+    updatedAt?: string;
+}
+
+/**
+ * DomainRoutes, as the service returns it.
+ */
+export interface DomainRoutes {
+    /**
+     * The agent's identifier; required for an `agent` route.
+     */
+    agentId?: string;
+    /**
+     * String metadata of the route (at most 10 keys, 500 characters).
+     */
+    data?: {[key: string]: string};
+    /**
+     * `webhook` (the environment's inbound webhook) or `agent`.
+     */
+    type: enums.DomainRoutesType;
+}
+
+/**
+ * An inbound-email domain: its name, status and expected DNS records.
+ */
+export interface DomainSummary {
+    /**
+     * The domain's database id.
+     */
+    _id: string;
+    /**
+     * When the domain was created (ISO 8601).
+     */
+    createdAt?: string;
+    /**
+     * String metadata.
+     */
+    data?: {[key: string]: string};
+    /**
+     * The DNS records the service expects.
+     */
+    expectedDnsRecords?: outputs.ExpectedDnsRecord[];
+    /**
+     * Whether the MX record was found at the last verification.
+     */
+    mxRecordConfigured: boolean;
+    /**
+     * The domain name (lower case).
+     */
+    name: string;
+    /**
+     * `pending` until the service has verified the MX record, then `verified`.
+     */
+    status: string;
+}
+
+/**
  * An environment of the organisation, with its API keys.
  */
 export interface EnvironmentResult {
@@ -588,6 +666,32 @@ export interface EventTopics {
      * `topicKey`, as the service returns it.
      */
     topicKey: string;
+}
+
+/**
+ * A DNS record the service expects for a domain: declare it with your DNS provider.
+ */
+export interface ExpectedDnsRecord {
+    /**
+     * The record content (the service's mail server).
+     */
+    content: string;
+    /**
+     * The record name (the domain).
+     */
+    name: string;
+    /**
+     * The MX priority.
+     */
+    priority?: number;
+    /**
+     * The TTL (`Auto`).
+     */
+    ttl: string;
+    /**
+     * The record type (`MX`).
+     */
+    type: string;
 }
 
 /**
@@ -1582,6 +1686,36 @@ export interface TopicSummary {
     name?: string;
     /**
      * `updatedAt`, as the service returns it.
+     */
+    updatedAt?: string;
+}
+
+/**
+ * One locale's translation of a workflow or layout.
+ */
+export interface TranslationResult {
+    /**
+     * The translation content: keys to text, as the templates name them.
+     */
+    content: {[key: string]: any};
+    /**
+     * When the translation was created (ISO 8601).
+     */
+    createdAt?: string;
+    /**
+     * The locale code (`fr_FR`).
+     */
+    locale: string;
+    /**
+     * The workflow's workflowId or the layout's layoutId.
+     */
+    resourceId: string;
+    /**
+     * `workflow` or `layout`.
+     */
+    resourceType: string;
+    /**
+     * When the translation was last changed (ISO 8601).
      */
     updatedAt?: string;
 }

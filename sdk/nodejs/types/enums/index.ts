@@ -29,6 +29,16 @@ export const ChannelType = {
  */
 export type ChannelType = (typeof ChannelType)[keyof typeof ChannelType];
 
+export const DomainRoutesType = {
+    Webhook: "webhook",
+    Agent: "agent",
+} as const;
+
+/**
+ * `webhook` (the environment's inbound webhook) or `agent`.
+ */
+export type DomainRoutesType = (typeof DomainRoutesType)[keyof typeof DomainRoutesType];
+
 export const EnvironmentVariableType = {
     String: "string",
 } as const;
@@ -95,6 +105,16 @@ export const GetSubscribersOrderBy = {
  * Sort field (default `_id`).
  */
 export type GetSubscribersOrderBy = (typeof GetSubscribersOrderBy)[keyof typeof GetSubscribersOrderBy];
+
+export const GetTranslationsResourceType = {
+    Workflow: "workflow",
+    Layout: "layout",
+} as const;
+
+/**
+ * `workflow` or `layout`.
+ */
+export type GetTranslationsResourceType = (typeof GetTranslationsResourceType)[keyof typeof GetTranslationsResourceType];
 
 export const GetWorkflowsOrderBy = {
     CreatedAt: "createdAt",
@@ -175,6 +195,16 @@ export const StepFilterType = {
  * The kind of value a condition group compares.
  */
 export type StepFilterType = (typeof StepFilterType)[keyof typeof StepFilterType];
+
+export const TranslationResourceType = {
+    Workflow: "workflow",
+    Layout: "layout",
+} as const;
+
+/**
+ * `workflow` or `layout`. Changing it replaces the translation.
+ */
+export type TranslationResourceType = (typeof TranslationResourceType)[keyof typeof TranslationResourceType];
 
 export const WorkflowStatus = {
     ACTIVE: "ACTIVE",
