@@ -110,6 +110,8 @@ export function buildModel(raw: RawEnvironment): ExportModel {
   const skipped: Skipped[] = [];
   const secrets: (ConfigSecret & { owner: string })[] = [];
   const usedKeys = new Set<string>();
+  /** Each secret key's value where the service returned it: the input check sees the real value. */
+  const known = new Map<string, string>();
   const byKey = new Map<string, ExportedResource>();
   const sortBy = <T>(list: readonly T[], key: (t: T) => string) => [...list].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 
@@ -120,6 +122,7 @@ export function buildModel(raw: RawEnvironment): ExportModel {
       // walked in a stable order, so the same environment gives the same keys.
       const key = uniqueName(configKey(kind, name, path), usedKeys);
       secrets.push({ key, value: isMasked(value) ? undefined : value, what, owner: `${kind}/${name}` });
+      if (!isMasked(value)) known.set(key, value);
       return new SecretRef(key);
     }
     if (Array.isArray(value)) return value.map((v, i) => secretLeaves(kind, name, [...path, String(i)], v, what));
@@ -135,7 +138,7 @@ export function buildModel(raw: RawEnvironment): ExportModel {
       skipped.push({ kind, name, reason: `a second ${kind} with the same name (the service listed it twice)` });
       return;
     }
-    const check = table.schema.safeParse(placeholders(inputs));
+    const check = table.schema.safeParse(placeholders(inputs, known));
     if (!check.success) {
       const issue = check.error.issues[0]!;
       skipped.push({ kind, name, reason: `the provider cannot declare it: ${issue.path.join(".") || "(object)"}: ${issue.message}` });
@@ -233,12 +236,16 @@ export function buildModel(raw: RawEnvironment): ExportModel {
   };
 }
 
-/** The inputs with references and secrets as strings, for the provider's input check. */
-function placeholders(v: unknown): unknown {
-  if (v instanceof Ref || v instanceof SecretRef) return "placeholder";
-  if (Array.isArray(v)) return v.map(placeholders);
+/**
+ * The inputs with references and secrets as strings, for the provider's input check: a secret's
+ * value where it is known, else a string any string field takes (a URL, since some fields are).
+ */
+function placeholders(v: unknown, known: ReadonlyMap<string, string>): unknown {
+  if (v instanceof SecretRef) return known.get(v.key) ?? "https://placeholder.example.com/value";
+  if (v instanceof Ref) return "placeholder";
+  if (Array.isArray(v)) return v.map((x) => placeholders(x, known));
   if (isPlainObject(v)) {
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, placeholders(x)]));
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, placeholders(x, known)]));
   }
   return v;
 }
