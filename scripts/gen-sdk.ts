@@ -1,9 +1,11 @@
 /**
- * `npm run gen-sdk`: regenerates the Python and Go SDKs, sdk/python and sdk/go, from the committed
- * schema.json (`npm run schema` rewrites that first when the provider changed) with Pulumi's code
- * generators: scripts/gen-sdk/main.go, built once by scripts/ensure-gen-sdk. The schema's
- * `language` section (scripts/schema.ts) names the Python package `pulumi_notify` and the Go
- * module. test/unit/sdk.test.ts checks that the committed SDKs are what this writes.
+ * `npm run gen-sdk`: regenerates the Python, Go and TypeScript SDKs, sdk/python, sdk/go and
+ * sdk/nodejs, from the committed schema.json (`npm run schema` rewrites that first when the
+ * provider changed) with Pulumi's code generators: scripts/gen-sdk/main.go, built once by
+ * scripts/ensure-gen-sdk. The schema's `language` section (scripts/schema.ts) names the Python
+ * package `pulumi_notify`, the Go module and the npm package (NODEJS_PACKAGE).
+ * test/unit/sdk.test.ts checks that the committed SDKs are what this writes; scripts/nodejs-sdk.ts
+ * compiles the TypeScript one for programs.
  *
  * Usage: node dist/scripts/gen-sdk.js [<out>]   (default: sdk/ of this checkout)
  */
@@ -18,7 +20,7 @@ export function genSdkPath(): string {
   return out.trim().split("\n").pop()!;
 }
 
-/** Writes `<out>/python` and `<out>/go` (each replaced) from `schema` (default: the committed schema.json). */
+/** Writes `<out>/python`, `<out>/go` and `<out>/nodejs` (each replaced) from `schema` (default: the committed schema.json). */
 export function generateSdks(out: string, schema = path.join(REPO_ROOT, "schema.json")): void {
   execFileSync(genSdkPath(), [schema, out], { stdio: ["ignore", "inherit", "inherit"] });
   // The generated pyproject.toml names `readme = "README.md"` beside it, but the Python generator

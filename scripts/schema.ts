@@ -23,6 +23,14 @@ const ANY: Spec = { $ref: "pulumi.json#/Any" };
 /** Module path of the generated Go SDK (sdk/go of this repository). */
 export const GO_MODULE = "github.com/pulumi-notify/pulumi-notify/sdk/go";
 
+/**
+ * npm name of the generated TypeScript SDK of the native plugin (sdk/nodejs). Not `pulumi-notify`,
+ * the package of the dynamic resources (the package's main interface), which a program may use
+ * beside it; not `@pulumi/notify`, the generator's default, a scope only Pulumi publishes to. The
+ * scope is the project's own (as in GO_MODULE), and `native` names the front end a user picks.
+ */
+export const NODEJS_PACKAGE = "@pulumi-notify/native";
+
 /** Title-cases `in_app` → `InApp`, `platform-cloud` → `PlatformCloud`. */
 const pascal = (s: string) => s.replace(/(^|[^a-zA-Z0-9]+)([a-zA-Z0-9])/g, (_m, _p, c: string) => c.toUpperCase());
 
@@ -188,10 +196,16 @@ export function buildSchema(): Json {
     meta: { moduleFormat: "(.*)", supportPack: true },
     // For `npm run gen-sdk` (scripts/gen-sdk): the Python distribution and import name
     // pulumi_notify, with a pyproject.toml; the Go module GO_MODULE (this repo's sdk/go), package
-    // `notify` in sdk/go/notify.
+    // `notify` in sdk/go/notify; the npm package NODEJS_PACKAGE (sdk/nodejs), of the schema's
+    // version (its resources then ask the engine for this version of the plugin).
     language: {
       python: { packageName: "pulumi_notify", respectSchemaVersion: true, pyproject: { enabled: true } },
       go: { importBasePath: `${GO_MODULE}/notify`, respectSchemaVersion: true },
+      nodejs: {
+        packageName: NODEJS_PACKAGE,
+        packageDescription: "Typed TypeScript SDK of the pulumi-notify native provider plugin (pulumi-resource-notify).",
+        respectSchemaVersion: true,
+      },
     },
     config: { variables: CONFIG_VARIABLES },
     // The provider resource's inputs are the same settings, so an explicit provider instance

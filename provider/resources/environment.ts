@@ -3,10 +3,11 @@
  *
  *   check   no request
  *   diff    no request
- *   create  POST /v1/environments (+ PUT /v1/environments/{id} for parentId), then GET /v1/environments;
- *           with adopt (or for Development and Production): GET /v1/environments, then PUT
+ *   create  POST /v1/environments, then GET /v1/environments (+ PUT /v1/environments/{id} and GET for
+ *           parentId); with adopt (and for Development and Production): GET /v1/environments first,
+ *           then nothing when it is as declared, else one PUT of what differs and GET
  *   read    GET /v1/environments (the service has no read-one route)
- *   update  PUT /v1/environments/{id} (partial: only the fields sent), then GET /v1/environments
+ *   update  PUT /v1/environments/{id} (partial: only the fields that differ), then GET /v1/environments
  *   delete  DELETE /v1/environments/{id} (a 404 counts as done; Development and Production are only forgotten)
  */
 import { z } from "zod";
@@ -17,7 +18,7 @@ import { checkWith, unknownKeyHint, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, type ArgsOf, type StateOf } from "./fields";
-import { controlInputs, failure, readInputs } from "./lifecycle";
+import { adoptExisting, controlInputs, failure, readInputs, without } from "./lifecycle";
 
 /** The two environments every organisation has; the service refuses to create, rename or delete them. */
 export const SYSTEM_ENVIRONMENTS = ["Development", "Production"] as const;
@@ -110,11 +111,29 @@ async function current(id: string): Promise<ApiEnvironment> {
   return e;
 }
 
-/** Takes over `existing`: writes the declared fields that differ, and answers it as it then is. */
-async function adopt(existing: ApiEnvironment, inputs: Inputs): Promise<ApiEnvironment> {
+/** Writes the declared fields that differ from `existing` (one partial PUT, none when nothing does), and answers it as it then is. */
+async function write(existing: ApiEnvironment, inputs: Inputs): Promise<ApiEnvironment> {
   const body = updateBody(inputs, existing.name);
-  if (Object.keys(body).length) await clientFor().environments.update(existing._id, body);
+  if (body.color === existing.color) delete body.color;
+  if (body.parentId !== undefined && body.parentId === existing._parentId) delete body.parentId;
+  if (!Object.keys(body).length) return existing;
+  await clientFor().environments.update(existing._id, body);
   return current(existing._id);
+}
+
+/**
+ * Takes over `existing` (listed already): no request when it is as declared, else one PUT of what
+ * differs. A parent or colour the service does not return cannot be compared: declared, it is written.
+ */
+async function adopt(existing: ApiEnvironment, raw: Props, keys: string[]) {
+  return adoptExisting(`environment "${String(raw.name)}"`, {
+    id: existing._id,
+    compared: outputsFor(existing, without(raw, ["parentId", "color"]), keys),
+    adopted: () => outputsFor(existing, raw, keys),
+    inputs: raw,
+    diff: provider.diff,
+    update: async () => outputsFor(await write(existing, raw as Inputs), raw, keys),
+  });
 }
 
 /** The provider implementation, loaded in the engine's provider process. */
@@ -140,26 +159,27 @@ export const provider = {
     const action = `create environment "${inputs.name}"`;
     let env: ApiEnvironment;
     try {
-      if (isSystem(inputs.name)) {
+      // Development, Production, and any environment with adopt: look first, and write only what differs.
+      if (isSystem(inputs.name) || inputs.adopt) {
         const existing = (await api.list()).find((e) => e.name === inputs.name);
-        if (!existing) throw new Error(`the organisation has no ${inputs.name} environment`);
-        env = await adopt(existing, inputs);
-      } else {
-        let id: string;
-        try {
-          id = (await api.create({ name: inputs.name, color: inputs.color! }))._id;
-        } catch (err) {
-          if (!nameTaken(err)) throw failure(action, err, planHint(err));
-          const existing = (await api.list()).find((e) => e.name === inputs.name);
-          // Our own earlier attempt may have gone through before a retry: take that one over.
-          if (!existing || (!inputs.adopt && (err as NotifyApiError).attempts <= 1)) {
-            throw failure(action, err, `An environment named "${inputs.name}" already exists; set adopt: true to manage it with this stack`);
-          }
-          id = existing._id;
-        }
-        // parentId is ignored by create; an update stores it.
-        env = await adopt(await current(id), inputs);
+        if (existing) return await adopt(existing, raw, keys);
+        if (isSystem(inputs.name)) throw new Error(`the organisation has no ${inputs.name} environment`);
       }
+      let id: string;
+      try {
+        id = (await api.create({ name: inputs.name, color: inputs.color! }))._id;
+      } catch (err) {
+        if (!nameTaken(err)) throw failure(action, err, planHint(err));
+        const existing = (await api.list()).find((e) => e.name === inputs.name);
+        // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.
+        if (!existing || (!inputs.adopt && (err as NotifyApiError).attempts <= 1)) {
+          throw failure(action, err, `An environment named "${inputs.name}" already exists; set adopt: true to manage it with this stack`);
+        }
+        return await adopt(existing, raw, keys);
+      }
+      // parentId is ignored by create; an update stores it.
+      env = await current(id);
+      if (inputs.parentId !== undefined) env = await write(env, inputs);
     } catch (err) {
       throw err instanceof Error && err.message.startsWith("Unable to") ? err : failure(action, err, planHint(err));
     }
@@ -187,7 +207,7 @@ export const provider = {
       throw new Error(`Unable to ${action}: the ${String(olds.name)} environment cannot be renamed; declare another Environment for "${inputs.name}"`);
     }
     try {
-      const env = await adopt(await current(id), inputs);
+      const env = await write(await current(id), inputs);
       return { outs: outputsFor(env, news, keys) };
     } catch (err) {
       throw failure(action, err);

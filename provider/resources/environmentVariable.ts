@@ -4,7 +4,8 @@
  *
  *   check   no request
  *   diff    no request
- *   create  POST /v1/environment-variables; with adopt: GET, then PATCH /v1/environment-variables/{key}
+ *   create  POST /v1/environment-variables; with adopt: GET /v1/environment-variables/{key} first, then
+ *           nothing when it is as declared, else PATCH /v1/environment-variables/{key} of what differs
  *   read    GET /v1/environment-variables/{key}
  *   update  PATCH /v1/environment-variables/{key} with the values that changed (the service merges by environment)
  *   delete  GET, then DELETE /v1/environment-variables/{key} (a 404 counts as done; a variable holding
@@ -18,7 +19,7 @@ import { checkWith, unknownKeyHint, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, type ArgsOf, type StateOf } from "./fields";
-import { controlInputs, failure, readInputs } from "./lifecycle";
+import { adoptExisting, controlInputs, failure, readInputs, without } from "./lifecycle";
 
 const VariableKey = z.string().max(256, { error: "must be at most 256 characters" })
   .regex(/^[A-Za-z][A-Za-z0-9_]*$/, { error: "must start with a letter followed by letters, digits or underscores (e.g. BASE_URL)" });
@@ -96,13 +97,40 @@ function scopeHint(err: unknown): string | undefined {
     "environments' keys (an EnvironmentVariable with adopt: true each) or in the dashboard";
 }
 
-/** The PATCH body of a change from `olds` to `inputs`: the declared fields, and only the values that changed (the service merges them). */
+/** The PATCH body of a change from `olds` to `inputs`: only the declared fields and values that differ (the service merges them). */
 function patchBody(inputs: Inputs, olds: Props): UpdateEnvironmentVariableBody {
   const before = valuesOf(olds);
   const changed = Object.entries(inputs.values ?? {}).filter(([env, value]) => before[env] !== value);
   return stripUndefined({
-    type: inputs.type, isSecret: inputs.isSecret,
+    type: inputs.type !== olds.type ? inputs.type : undefined,
+    isSecret: inputs.isSecret !== olds.isSecret ? inputs.isSecret : undefined,
     values: changed.length ? changed.map(([_environmentId, value]) => ({ _environmentId, value })) : undefined,
+  });
+}
+
+/** The variable with this key, or undefined when there is none. */
+async function find(key: string): Promise<ApiVariable | undefined> {
+  try {
+    return await clientFor().environmentVariables.get(key);
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Takes over `existing` (read already): no request when it is as declared, else one PATCH of the
+ * fields and the values that differ. A secret value reads back masked and cannot be compared:
+ * declared, it is written.
+ */
+async function adopt(existing: ApiVariable, raw: Props, keys: string[]) {
+  return adoptExisting(`environment variable "${String(raw.key)}"`, {
+    id: existing.key,
+    compared: outputsFor(existing, without(raw, ["values"]), keys),
+    adopted: () => outputsFor(existing, raw, keys),
+    inputs: raw,
+    diff: provider.diff,
+    update: async (olds) => (await provider.update(existing.key, olds, raw)).outs,
   });
 }
 
@@ -121,21 +149,23 @@ export const provider = {
     const keys = declaredKeys(raw, ENVIRONMENT_VARIABLE.inputKeys);
     const api = clientFor().environmentVariables;
     const action = `create environment variable "${inputs.key}"`;
+    // With adopt, look first: an existing variable is compared, and written only where it differs.
+    if (inputs.adopt) {
+      const existing = await find(inputs.key).catch((e: unknown) => { throw failure(`adopt environment variable "${inputs.key}"`, e, scopeHint(e)); });
+      if (existing) return adopt(existing, raw, keys);
+    }
     let v: ApiVariable;
     try {
       v = await api.create(stripUndefined({ key: inputs.key, type: inputs.type, isSecret: inputs.isSecret, values: valueList(inputs.values) }));
     } catch (err) {
       if (!isConflict(err)) throw failure(action, err, scopeHint(err));
-      // Our own earlier attempt may have gone through before a retry: take that one over.
+      // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.
       if (!inputs.adopt && err.attempts <= 1) {
         throw failure(action, err, `A variable with key "${inputs.key}" already exists; set adopt: true to manage it with this stack`);
       }
-      try {
-        const body = patchBody(inputs, {});
-        v = Object.keys(body).length ? await api.update(inputs.key, body) : await api.get(inputs.key);
-      } catch (e) {
-        throw failure(`adopt environment variable "${inputs.key}"`, e, scopeHint(e));
-      }
+      const existing = await find(inputs.key).catch((e: unknown) => { throw failure(`adopt environment variable "${inputs.key}"`, e, scopeHint(e)); });
+      if (!existing) throw failure(action, err, scopeHint(err));
+      return adopt(existing, raw, keys);
     }
     return { id: v.key, outs: outputsFor(v, raw, keys) };
   },

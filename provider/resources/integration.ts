@@ -4,9 +4,10 @@
  *   check   no request
  *   diff    no request
  *   create  POST /v1/integrations (+ POST /v1/integrations/{id}/set-primary when primary);
- *           with adopt: GET /v1/integrations, then PUT /v1/integrations/{id}
+ *           with adopt: GET /v1/integrations first, then nothing when it is as declared, else the
+ *           update's requests (credentials, which the service hides, count as differing)
  *   read    GET /v1/integrations (one listing shared by concurrent reads)
- *   update  PUT /v1/integrations/{id} (+ set-primary)
+ *   update  PUT /v1/integrations/{id} (+ set-primary); a change of primary alone: GET /v1/integrations + set-primary
  *   delete  DELETE /v1/integrations/{id} (soft delete; a 404 counts as done)
  */
 import { z } from "zod";
@@ -20,7 +21,7 @@ import { checkWith, unknownKeyHint, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
-import { controlInputs, failure, readInputs } from "./lifecycle";
+import { adoptExisting, controlInputs, failure, readInputs, without } from "./lifecycle";
 
 /** The field table of an {@link Integration}. */
 export const INTEGRATION = defineResource({
@@ -105,6 +106,26 @@ async function applyPrimary(id: string, inputs: Inputs, current: ApiIntegration)
   return current;
 }
 
+/**
+ * Takes over `existing` (read already): no request when it is as declared, else the update's
+ * requests for what differs. Credentials the service does not return cannot be compared: declared,
+ * they are written (one PUT); the configurations it returns are compared.
+ */
+async function adopt(existing: ApiIntegration, raw: Props, keys: string[], action: string) {
+  const inputs = raw as Inputs;
+  if (existing.providerId !== inputs.providerId || existing.channel !== inputs.channel) {
+    throw new Error(`Unable to ${action}: the existing integration is ${existing.providerId}/${existing.channel}, not ${inputs.providerId}/${inputs.channel}, so it cannot be adopted`);
+  }
+  return adoptExisting(`integration "${inputs.identifier}"`, {
+    id: existing._id,
+    compared: outputsFor(existing, without(raw, ["credentials"]), keys),
+    adopted: () => outputsFor(existing, raw, keys),
+    inputs: raw,
+    diff: provider.diff,
+    update: async (olds) => (await provider.update(existing._id, olds, raw)).outs,
+  });
+}
+
 /** The provider implementation, loaded in the engine's provider process. */
 export const provider = {
   async check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
@@ -127,25 +148,28 @@ export const provider = {
     const keys = declaredKeys(raw, INTEGRATION.inputKeys);
     const api = clientFor().integrations;
     const action = `create integration "${inputs.identifier}"`;
+    // With adopt, look first: an existing integration is compared, and written only where it differs.
+    if (inputs.adopt) {
+      let existing: ApiIntegration | undefined;
+      try {
+        existing = await api.findByIdentifier(inputs.identifier, inputs.environmentId);
+      } catch (e) {
+        throw failure(`adopt integration "${inputs.identifier}"`, e);
+      }
+      if (existing) return adopt(existing, raw, keys, action);
+    }
     let created: ApiIntegration;
     try {
       created = await api.create(body(inputs, "create"));
     } catch (err) {
       if (!isConflict(err)) throw failure(action, err);
-      // Our own earlier attempt may have gone through before a retry: take that one over.
+      // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.
       const existing = await api.findByIdentifier(inputs.identifier, inputs.environmentId);
       const ours = err.attempts > 1 && existing && existing.providerId === inputs.providerId && existing.channel === inputs.channel;
       if (!existing || (!inputs.adopt && !ours)) {
         throw failure(action, err, `An integration with identifier "${inputs.identifier}" already exists; set adopt: true to manage it with this stack`);
       }
-      if (existing.providerId !== inputs.providerId || existing.channel !== inputs.channel) {
-        throw failure(action, err, `The existing integration is ${existing.providerId}/${existing.channel}, not ${inputs.providerId}/${inputs.channel}, so it cannot be adopted`);
-      }
-      try {
-        created = await api.update(existing._id, body(inputs, "update"));
-      } catch (e) {
-        throw failure(`adopt integration "${inputs.identifier}"`, e);
-      }
+      return adopt(existing, raw, keys, action);
     }
     try {
       created = await applyPrimary(created._id, inputs, created);
@@ -168,12 +192,16 @@ export const provider = {
     return { id, props: outs, inputs: readInputs(props, outs, keys, INTEGRATION.controlKeys) };
   },
 
-  async update(id: string, _olds: Props, news: Props) {
+  async update(id: string, olds: Props, news: Props) {
     const inputs = news as Inputs;
     const keys = declaredKeys(news, INTEGRATION.inputKeys);
     const api = clientFor().integrations;
     try {
-      let updated = await api.update(id, body(inputs, "update"));
+      // A change of `primary` alone is the set-primary call alone.
+      const local = Object.entries(INTEGRATION.inputs).filter(([, f]) => f.local).map(([k]) => k);
+      const changed = diffOf(INTEGRATION, olds, news).changed;
+      const current = changed.length && changed.every((k) => local.includes(k)) ? await api.get(id) : undefined;
+      let updated = current ?? await api.update(id, body(inputs, "update"));
       updated = await applyPrimary(id, inputs, updated);
       // What was just sent is what the service now holds (it may not echo credentials back).
       return { outs: outputsFor(updated, news, keys) };

@@ -4,7 +4,8 @@
  *   check   no request
  *   diff    no request
  *   create  POST /v2/layouts, then PUT /v2/layouts/{layoutId} when controlValues are declared
- *           (create ignores them); with adopt (or after our own retried create): GET, then PUT
+ *           (create ignores them); with adopt: GET /v2/layouts/{layoutId} first, then nothing when it
+ *           is as declared, else PUT (so too after our own retried create)
  *   read    GET /v2/layouts/{layoutId} (the path also takes the database id or the slug)
  *   update  PUT /v2/layouts/{layoutId}
  *   delete  DELETE /v2/layouts/{layoutId} (a 404 counts as done; the environment's default layout,
@@ -18,7 +19,7 @@ import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check"
 import { type DiffResult, declaredKeys, declaredKeysOf, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, serviceFields, type ArgsOf, type StateOf } from "./fields";
-import { controlInputs, failure, readInputs } from "./lifecycle";
+import { adoptExisting, controlInputs, failure, readInputs } from "./lifecycle";
 import { project } from "./diff";
 
 /** Whether a block-editor document (parsed JSON) holds the variable node `content`. */
@@ -139,6 +140,31 @@ function isAlreadyExists(err: unknown): err is NotifyApiError {
   return err instanceof NotifyApiError && (err.status === 409 || (err.status === 400 && /already exist/i.test(err.message)));
 }
 
+/** The layout with this layoutId, or undefined when there is none. */
+async function find(layoutId: string): Promise<ApiLayout | undefined> {
+  try {
+    return await clientFor().layouts.get(layoutId);
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/** Takes over `existing` (read already): no request when it is as declared, else one PUT. */
+async function adopt(existing: ApiLayout, raw: Props, keys: string[]) {
+  const seen = outputsFor(existing, raw, keys);
+  return adoptExisting(`layout "${String(raw.layoutId)}"`, {
+    id: existing.layoutId, compared: seen as unknown as Props, adopted: () => seen as unknown as Props, inputs: raw, diff: provider.diff,
+    update: async () => {
+      try {
+        return outputsFor(await clientFor().layouts.update(existing.layoutId, updateBody(raw as Inputs, existing)), raw, keys);
+      } catch (e) {
+        throw failure(`adopt layout "${String(raw.layoutId)}"`, e);
+      }
+    },
+  });
+}
+
 /** The provider implementation, loaded in the engine's provider process. */
 export const provider = {
   async check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
@@ -154,31 +180,32 @@ export const provider = {
     const keys = declaredKeys(raw, LAYOUT.inputKeys);
     const api = clientFor().layouts;
     const action = `create layout "${inputs.layoutId}"`;
+    // With adopt, look first: an existing layout is compared, and written only where it differs.
+    if (inputs.adopt) {
+      const existing = await find(inputs.layoutId).catch((e: unknown) => { throw failure(`adopt layout "${inputs.layoutId}"`, e); });
+      if (existing) return adopt(existing, raw, keys);
+    }
     let layout: ApiLayout;
-    let adopted = false;
     try {
       layout = await api.create(stripUndefined({ layoutId: inputs.layoutId, name: inputs.name, isTranslationEnabled: inputs.isTranslationEnabled }));
     } catch (err) {
       if (!isAlreadyExists(err)) throw failure(action, err);
-      // Our own earlier attempt may have gone through before a retry: take that one over.
+      // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.
       if (!inputs.adopt && err.attempts <= 1) {
         throw failure(action, err, `A layout with layoutId "${inputs.layoutId}" already exists; set adopt: true to manage it with this stack`);
       }
-      try {
-        layout = await api.get(inputs.layoutId);
-        adopted = true;
-      } catch (e) {
-        throw failure(`adopt layout "${inputs.layoutId}"`, e);
-      }
+      const existing = await find(inputs.layoutId).catch((e: unknown) => { throw failure(`adopt layout "${inputs.layoutId}"`, e); });
+      if (!existing) throw failure(action, err);
+      return adopt(existing, raw, keys);
     }
-    // The create takes no control values: they (and an adopted layout's other fields) go in an update.
-    if (adopted || inputs.controlValues !== undefined) {
+    // The create takes no control values: they go in an update.
+    if (inputs.controlValues !== undefined) {
       try {
         layout = await api.update(layout.layoutId, updateBody(inputs, layout));
       } catch (err) {
-        if (!adopted) await api.delete(layout.layoutId).catch(() => undefined);
-        throw failure(`${adopted ? "adopt" : "set the control values of"} layout "${inputs.layoutId}"`, err,
-          adopted ? undefined : "The layout was removed again (unless it became the environment's default; then set adopt: true)");
+        await api.delete(layout.layoutId).catch(() => undefined);
+        throw failure(`set the control values of layout "${inputs.layoutId}"`, err,
+          "The layout was removed again (unless it became the environment's default; then set adopt: true)");
       }
     }
     return { id: layout.layoutId, outs: outputsFor(layout, raw, keys) };

@@ -1,7 +1,9 @@
 /** Lifecycle helpers of create, read, update and delete: errors the engine shows, deletes that tolerate gone objects, the inputs a read returns. */
 import { NotifyApiError, NotifyError, isNotFound } from "../client/errors";
+import type { DiffResult } from "./diff";
 
 type Obj = Record<string, unknown>;
+type Props = Obj;
 
 /** `Unable to <action>: <cause>` with the cause's own message, for errors the engine shows. */
 export function failure(action: string, err: unknown, hint?: string): Error {
@@ -36,4 +38,46 @@ export function readInputs(props: Obj, outs: Obj, keys: readonly string[], contr
   const inputs = controlInputs(props, controlKeys);
   for (const k of keys) inputs[k] = outs[k];
   return inputs;
+}
+
+/** What {@link adoptExisting} needs of a resource module, for one existing object. */
+export interface Adoption {
+  /** The resource id of the existing object. */
+  id: string;
+  /**
+   * The existing object's state as the module's read gives it from the service alone: nothing a
+   * service hides (an integration's credentials, a secret variable's values) is carried from the
+   * program, so such a value cannot compare equal and is written.
+   */
+  compared: Props;
+  /** The state an adoption that writes nothing answers: the existing object seen through the declared inputs. */
+  adopted: () => Props;
+  /** The declared (checked) inputs. */
+  inputs: Props;
+  /** The module's diff. */
+  diff(id: string, olds: Props, news: Props): Promise<DiffResult>;
+  /** Brings the object from `compared` to the inputs, sending only what differs; answers the new state. */
+  update(olds: Props): Promise<object>;
+}
+
+/**
+ * Takes an existing object over, writing nothing when it already is as declared: the module's own
+ * diff compares the declared inputs with the service's values (the comparison a preview makes);
+ * no change answers {@link Adoption.adopted} with no request sent, a change goes through the
+ * module's update, which sends only what differs. A difference that only a replacement could make
+ * fails, naming the fields: adopting never deletes what exists.
+ */
+export async function adoptExisting(what: string, a: Adoption): Promise<{ id: string; outs: object }> {
+  const diff = await a.diff(a.id, a.compared, a.inputs);
+  if (!diff.changes) return { id: a.id, outs: a.adopted() };
+  if (diff.replaces.length) {
+    throw new Error(`Unable to adopt ${what}: the existing object differs in ${diff.replaces.join(", ")}, which the service cannot change in place; ` +
+      "declare the values it holds, or remove adopt: true and give the resource another natural key");
+  }
+  return { id: a.id, outs: await a.update(a.compared) };
+}
+
+/** `props` without `keys`: the prior state a comparison reads with, so nothing hidden is carried from the program. */
+export function without(props: Props, keys: readonly string[]): Props {
+  return Object.fromEntries(Object.entries(props).filter(([k]) => !keys.includes(k)));
 }

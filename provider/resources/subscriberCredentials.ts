@@ -3,7 +3,8 @@
  *
  *   check   no request
  *   diff    no request
- *   create  GET /v2/subscribers/{subscriberId}, then PUT /v1/subscribers/{subscriberId}/credentials
+ *   create  GET /v2/subscribers/{subscriberId}, then PUT /v1/subscribers/{subscriberId}/credentials (with
+ *           adopt, of existing credentials only when they differ from the declared ones)
  *   read    GET /v2/subscribers/{subscriberId}
  *   update  PUT /v1/subscribers/{subscriberId}/credentials (only credentials change in place)
  *   delete  DELETE /v1/subscribers/{subscriberId}/credentials/{providerId} (gone already counts as done)
@@ -20,7 +21,7 @@ import { checkWith, suggest, unknownKeyHint, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, type ArgsOf, type StateOf } from "./fields";
-import { controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
+import { adoptExisting, controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
 
 /** The shape of a provider id: lowercase letters and digits, with `-` or `_` between them. */
 const PROVIDER_ID_SHAPE = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
@@ -197,8 +198,19 @@ export const provider = {
     } catch (err) {
       throw failure(action, err, isNotFound(err) ? missingSubscriberHint(inputs.subscriberId) : undefined);
     }
-    if (await findChannel(sub, inputs.providerId, inputs.integrationIdentifier) && !inputs.adopt) {
+    const existing = await findChannel(sub, inputs.providerId, inputs.integrationIdentifier);
+    if (existing && !inputs.adopt) {
       throw new Error(`Unable to ${action}: the subscriber already has ${inputs.providerId} credentials; set adopt: true to manage them with this stack`);
+    }
+    if (existing) {
+      // Compared as a read compares them: the fields the service stores from the service, the
+      // others (which it drops) as declared; written only when they differ.
+      const seen = outputsFor(inputs.subscriberId, existing, raw, keys);
+      return adoptExisting(`${inputs.providerId} credentials of subscriber "${inputs.subscriberId}"`, {
+        id: credentialsId(inputs.subscriberId, inputs.providerId, inputs.integrationIdentifier),
+        compared: seen, adopted: () => seen, inputs: raw, diff: provider.diff,
+        update: async (olds) => (await provider.update("", olds, raw)).outs,
+      });
     }
     try {
       const entry = await put(inputs);

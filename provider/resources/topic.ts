@@ -3,9 +3,10 @@
  *
  *   check   no request
  *   diff    no request
- *   create  POST /v2/topics?failIfExists=true, then POST .../subscriptions (100 a call); with adopt
- *           (or after our own retried create): PATCH the name and bring the subscriptions to the
- *           declared set; then GET the topic and its subscriptions
+ *   create  POST /v2/topics?failIfExists=true, then POST .../subscriptions (100 a call), then GET the
+ *           topic and its subscriptions; with adopt: GET the topic and its subscriptions first, then
+ *           nothing when it is as declared, else the update's requests (so too after our own
+ *           retried create)
  *   read    GET /v2/topics/{key}, GET /v2/topics/{key}/subscriptions (every page)
  *   update  PATCH /v2/topics/{key} when the name changes; GET the subscriptions, then POST the
  *           subscribers added and DELETE the subscribers removed (only those)
@@ -24,7 +25,7 @@ import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check"
 import { type DiffResult, declaredKeys, declaredKeysOf, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, type ArgsOf, type StateOf } from "./fields";
-import { controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
+import { adoptExisting, controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
 
 /**
  * The key rule the service applies when a topic is created (packages/shared/src/consts/validIdRegex.ts
@@ -139,6 +140,35 @@ async function syncSubscribers(client: NotifyClient, key: string, live: readonly
   }
 }
 
+/** The topic with this key and its subscribers, or undefined when there is none. */
+async function find(client: NotifyClient, key: string): Promise<{ topic: ApiTopic; subscribers: string[] } | undefined> {
+  try {
+    const topic = await client.topics.get(key);
+    return { topic, subscribers: await liveSubscribers(client, key) };
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Takes over `existing` (read already): no request when it is as declared, else the update's:
+ * a PATCH of the name when it differs, and subscriptions added and removed, only those.
+ */
+async function adopt(client: NotifyClient, existing: { topic: ApiTopic; subscribers: string[] }, raw: Props, keys: string[]) {
+  const seen = outputsFor(existing.topic, existing.subscribers, raw, keys) as unknown as Props;
+  return adoptExisting(`topic "${String(raw.key)}"`, {
+    id: existing.topic.key, compared: seen, adopted: () => seen, inputs: raw, diff: provider.diff,
+    update: async (olds) => {
+      try {
+        return (await provider.update(existing.topic.key, olds, raw)).outs;
+      } catch (e) {
+        throw failure(`adopt topic "${String(raw.key)}"`, e);
+      }
+    },
+  });
+}
+
 /** The provider implementation, loaded in the engine's provider process. */
 export const provider = {
   async check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
@@ -159,26 +189,29 @@ export const provider = {
     const keys = declaredKeys(raw, TOPIC.inputKeys);
     const client = clientFor();
     const action = `create topic "${inputs.key}"`;
-    let adopted = false;
+    // With adopt, look first: an existing topic is compared, and written only where it differs.
+    if (inputs.adopt) {
+      const existing = await find(client, inputs.key).catch((e: unknown) => { throw failure(`adopt topic "${inputs.key}"`, e); });
+      if (existing) return adopt(client, existing, raw, keys);
+    }
     try {
       await client.topics.create(stripUndefined({ key: inputs.key, name: inputs.name }));
     } catch (err) {
       if (!(err instanceof NotifyApiError && err.status === 409)) throw failure(action, err);
-      // Our own earlier attempt may have gone through before a retry: take that one over.
+      // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.
       if (!inputs.adopt && err.attempts <= 1) {
         throw failure(action, err, `A topic with key "${inputs.key}" already exists; set adopt: true to manage it with this stack`);
       }
-      adopted = true;
+      const existing = await find(client, inputs.key).catch((e: unknown) => { throw failure(`adopt topic "${inputs.key}"`, e); });
+      if (!existing) throw failure(action, err);
+      return adopt(client, existing, raw, keys);
     }
     try {
-      if (adopted && inputs.name !== undefined) await client.topics.rename(inputs.key, inputs.name);
-      if (inputs.subscribers !== undefined) {
-        await syncSubscribers(client, inputs.key, adopted ? await liveSubscribers(client, inputs.key) : [], inputs.subscribers);
-      }
+      if (inputs.subscribers !== undefined) await syncSubscribers(client, inputs.key, [], inputs.subscribers);
     } catch (err) {
       // A topic made here whose subscribers failed is removed again, so that a rerun starts afresh.
-      if (!adopted) await client.topics.delete(inputs.key).catch(() => undefined);
-      throw failure(adopted ? `adopt topic "${inputs.key}"` : action, err);
+      await client.topics.delete(inputs.key).catch(() => undefined);
+      throw failure(action, err);
     }
     try {
       const topic = await client.topics.get(inputs.key);

@@ -3,7 +3,8 @@
  *
  *   check   no request
  *   diff    no request
- *   create  POST /v2/workflows; with adopt (or after our own retried create): GET + PUT
+ *   create  POST /v2/workflows; with adopt: GET /v2/workflows/{workflowId} first, then nothing when
+ *           it is as declared, else PUT (so too after our own retried create)
  *   read    GET /v2/workflows/{databaseId}
  *   update  GET /v2/workflows/{databaseId}, then PUT with each kept step's _id
  *   delete  DELETE /v2/workflows/{databaseId} (a 404 counts as done)
@@ -19,7 +20,7 @@ import { checkWith, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, type ArgsOf, type StateOf } from "./fields";
-import { controlInputs, deleteIfPresent, failure } from "./lifecycle";
+import { adoptExisting, controlInputs, deleteIfPresent, failure } from "./lifecycle";
 
 /** The fields of a step, as a program declares it and as the service holds it. */
 const stepFields = {
@@ -214,6 +215,34 @@ function isAlreadyExists(err: unknown): err is NotifyApiError {
   return err instanceof NotifyApiError && (err.status === 409 || (err.status === 400 && /already exist/i.test(err.message)));
 }
 
+/** The workflow with this workflowId, or undefined when there is none. */
+async function find(workflowId: string): Promise<ApiWorkflow | undefined> {
+  try {
+    return await clientFor().workflows.get(workflowId);
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Takes over `live` (read already): no request when it is as declared (steps compared by name,
+ * type, control values and declared step ids, as a preview compares them), else one PUT.
+ */
+async function adopt(live: ApiWorkflow, raw: Props, keys: string[]) {
+  const seen = outputsFor(live, raw, keys).outs as unknown as Props;
+  return adoptExisting(`workflow "${String(raw.workflowId)}"`, {
+    id: live._id, compared: seen, adopted: () => seen, inputs: raw, diff: provider.diff,
+    update: async () => {
+      try {
+        return outputsFor(await clientFor().workflows.update(live._id, updateBody(raw as Inputs, live)), raw, keys).outs;
+      } catch (e) {
+        throw failure(`adopt workflow "${String(raw.workflowId)}"`, e);
+      }
+    },
+  });
+}
+
 /** The provider implementation, loaded in the engine's provider process. */
 export const provider = {
   async check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
@@ -229,6 +258,11 @@ export const provider = {
     const keys = workflowDeclaredKeys(raw);
     const api = clientFor().workflows;
     const action = `create workflow "${inputs.workflowId}"`;
+    // With adopt, look first: an existing workflow is compared, and written only where it differs.
+    if (inputs.adopt) {
+      const existing = await find(inputs.workflowId).catch((e: unknown) => { throw failure(`adopt workflow "${inputs.workflowId}"`, e); });
+      if (existing) return adopt(existing, raw, keys);
+    }
     let result: ApiWorkflow;
     try {
       result = await api.create(stripUndefined({
@@ -239,15 +273,13 @@ export const provider = {
       }));
     } catch (err) {
       if (!isAlreadyExists(err)) throw failure(action, err);
+      // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.
       if (!inputs.adopt && err.attempts <= 1) {
         throw failure(action, err, `A workflow with workflowId "${inputs.workflowId}" already exists; set adopt: true to manage it with this stack`);
       }
-      try {
-        const live = await api.get(inputs.workflowId);
-        result = await api.update(live._id, updateBody(inputs, live));
-      } catch (e) {
-        throw failure(`adopt workflow "${inputs.workflowId}"`, e);
-      }
+      const existing = await find(inputs.workflowId).catch((e: unknown) => { throw failure(`adopt workflow "${inputs.workflowId}"`, e); });
+      if (!existing) throw failure(action, err);
+      return adopt(existing, raw, keys);
     }
     return { id: result._id, outs: outputsFor(result, raw, keys).outs };
   },

@@ -1,10 +1,11 @@
-// Command gen-sdk writes the Python and Go SDKs of a Pulumi package schema with Pulumi's own
-// code generators (github.com/pulumi/pulumi/pkg/v3/codegen/python and .../codegen/go), in
-// process, without the language hosts that `pulumi package gen-sdk` would start.
+// Command gen-sdk writes the Python, Go and Node.js (TypeScript) SDKs of a Pulumi package schema
+// with Pulumi's own code generators (github.com/pulumi/pulumi/pkg/v3/codegen/python, .../codegen/go
+// and .../codegen/nodejs), in process, without the language hosts that `pulumi package gen-sdk`
+// would start.
 //
 //	gen-sdk <schema.json> <out>
 //
-// writes <out>/python and <out>/go, each removed first (as `pulumi package gen-sdk` does). The
+// writes <out>/python, <out>/go and <out>/nodejs, each removed first (as `pulumi package gen-sdk` does). The
 // schema is bound and validated with schema.BindSpec, as the language hosts bind it; it may
 // reference no other package (no loader is given one to load). scripts/ensure-gen-sdk builds
 // this program against the Pulumi version pinned in package.json; `npm run gen-sdk` runs it.
@@ -20,6 +21,7 @@ import (
 
 	"github.com/blang/semver"
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
+	nodegen "github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	pygen "github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 )
@@ -111,6 +113,11 @@ func run(schemaFile, out string) error {
 		{"go", func(p *schema.Package) (map[string][]byte, error) {
 			return gogen.GeneratePackage(tool, p, nil)
 		}},
+		// A package to publish (localSDK false): sources, package.json and tsconfig.json, compiled
+		// to JavaScript by whoever builds it (this repo: `npm run build`), not on install.
+		{"nodejs", func(p *schema.Package) (map[string][]byte, error) {
+			return nodegen.GeneratePackage(tool, p, nil, nil, false, noLoader{})
+		}},
 	}
 	for _, g := range generators {
 		pkg, err := bind(schemaFile)
@@ -132,7 +139,7 @@ func run(schemaFile, out string) error {
 
 func main() {
 	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: gen-sdk <schema.json> <out>  (writes <out>/python and <out>/go)")
+		fmt.Fprintln(os.Stderr, "usage: gen-sdk <schema.json> <out>  (writes <out>/python, <out>/go and <out>/nodejs)")
 		os.Exit(2)
 	}
 	if err := run(os.Args[1], os.Args[2]); err != nil {

@@ -1,18 +1,22 @@
 /**
- * The committed SDKs sdk/python and sdk/go are what `npm run gen-sdk` writes from the committed
- * schema.json: regenerated into a temp directory, every file compared. Needs Go (the generator,
+ * The committed SDKs sdk/python, sdk/go and sdk/nodejs are what `npm run gen-sdk` writes from the
+ * committed schema.json: regenerated into a temp directory, every file compared; the TypeScript
+ * SDK compiles with `tsc` (its own tsconfig.json, strict) and a program importing it by name
+ * type-checks. Needs Go (the generator,
  * scripts/gen-sdk, is built with it on first use, from the Go module cache or proxy); without Go
  * on PATH the test is skipped, saying so.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateSdks } from "../../scripts/gen-sdk";
+import { buildNodejsSdk, linkNodejsSdk, nodejsSdkName } from "../../scripts/nodejs-sdk";
+import { linkProjectDir } from "../../scripts/workspace";
 
 const ROOT = path.resolve(__dirname, "../..");
-const LANGUAGES = ["python", "go"] as const;
+const LANGUAGES = ["python", "go", "nodejs"] as const;
 const hasGo = spawnSync("go", ["version"], { stdio: "ignore" }).status === 0;
 if (!hasGo) process.stderr.write("test/unit/sdk.test.ts: skipped, Go is not on PATH (the SDK generator is built with Go)\n");
 
@@ -34,7 +38,7 @@ function differences(committed: string, generated: string): string[] {
   ];
 }
 
-describe.skipIf(!hasGo)("the committed SDKs (sdk/python, sdk/go)", () => {
+describe.skipIf(!hasGo)("the committed SDKs (sdk/python, sdk/go, sdk/nodejs)", () => {
   const tmp = mkdtempSync(path.join(os.tmpdir(), "notify-sdk-"));
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
   let generated = false;
@@ -77,4 +81,53 @@ describe.skipIf(!hasGo)("the committed SDKs (sdk/python, sdk/go)", () => {
       expect(JSON.parse(readFileSync(path.join(ROOT, plugin), "utf8"))).toMatchObject({ resource: true, name: "notify", version: schema.version });
     }
   });
+});
+
+describe("the TypeScript SDK of the native plugin (sdk/nodejs)", () => {
+  const tsc = (args: string[], cwd = ROOT) => spawnSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), ...args], { cwd, encoding: "utf8" });
+
+  it("compiles with tsc under its own tsconfig.json (strict)", () => {
+    const r = tsc(["-p", path.join(ROOT, "sdk/nodejs/tsconfig.json"), "--noEmit"]);
+    expect(`${r.stdout}${r.stderr}`).toBe("");
+    expect(r.status).toBe(0);
+  }, 300_000);
+
+  it("is the npm package @pulumi-notify/native of the schema's version, asking the engine for the notify plugin of that version", () => {
+    const schema = JSON.parse(readFileSync(path.join(ROOT, "schema.json"), "utf8")) as { version: string; language: { nodejs: { packageName: string } } };
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, "sdk/nodejs/package.json"), "utf8")) as { name: string; version: string; pulumi: object };
+    // Not the dynamic package's name: a program may depend on both.
+    expect(nodejsSdkName()).toBe(schema.language.nodejs.packageName);
+    expect(pkg.name).not.toBe(JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).name);
+    expect(pkg.version).toBe(schema.version);
+    expect(pkg.pulumi).toEqual({ resource: true, name: "notify", version: schema.version });
+  });
+
+  it("a program importing it by name type-checks, and a wrong argument is a type error", () => {
+    buildNodejsSdk();
+    const dir = mkdtempSync(path.join(os.tmpdir(), "notify-native-ts-"));
+    try {
+      linkProjectDir(dir);
+      linkNodejsSdk(dir);
+      mkdirSync(path.join(dir, "node_modules/@types"), { recursive: true });
+      spawnSync("ln", ["-s", path.join(ROOT, "node_modules/@types/node"), path.join(dir, "node_modules/@types/node")]);
+      const program = (extra: string) => `import * as notify from "${nodejsSdkName()}";
+const sg = new notify.Integration("sg", { identifier: "sg", providerId: "sendgrid", channel: notify.Channel.Email, credentials: { apiKey: "k" } });
+new notify.Workflow("wf", { workflowId: "wf", name: "Welcome", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "Hi" } }] });
+export const id: notify.Integration["integrationId"] = sg.integrationId;
+${extra}
+`;
+      const check = (extra: string) => {
+        writeFileSync(path.join(dir, "index.ts"), program(extra));
+        const r = tsc(["--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", "index.ts"], dir);
+        return { status: r.status, out: `${r.stdout}${r.stderr}` };
+      };
+      expect(check("")).toEqual({ status: 0, out: "" });
+      const wrong = check('new notify.Topic("t", { key: "news", subscribers: "alice" });');
+      expect(wrong.status).not.toBe(0);
+      // Line 5 col 38: the string given for `subscribers`, a list of subscriber ids.
+      expect(wrong.out).toMatch(/^index\.ts\(5,38\): error TS2322: Type 'string' is not assignable/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });

@@ -1,0 +1,125 @@
+/**
+ * Adoption that writes nothing, through the dynamic resources (the package's classes) under the
+ * real engine: an environment made through the API (one object of each of the seven kinds, as the
+ * dashboard would leave them) is declared as it is, every resource with `adopt: true`, secrets
+ * read from stack config. The first `up` sends reads, and one write only: the integration's
+ * credentials, which production never returns, so they cannot be compared. Then `preview` shows
+ * no change and `preview --refresh` no drift. A second program that differs in one field of one
+ * object writes that object alone.
+ * (test/unit/resources/adopt.test.ts asserts each module's exact requests; test/e2e/nativeSdk.test.ts
+ * the native front end's `import` option.)
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type * as automation from "@pulumi/pulumi/automation";
+import type * as pulumiModule from "@pulumi/pulumi";
+import { createTestStack, loadPackage, nativeRequire, type TestStack } from "../helpers/pulumi";
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+
+const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
+
+const SENDGRID_KEY = "SG.adopted-secret-key";
+const SLACK_HOOK = "https://hooks.slack.example/services/T000/B000/adopted";
+const HTML = "<html><body>{{ content }}</body></html>";
+const STEPS = [
+  { name: "Inbox", type: "in_app" as const, controlValues: { body: "Hi {{subscriber.firstName}}" } },
+  { name: "Email", type: "email" as const, controlValues: { subject: "Welcome", body: "<p>Hi</p>", editorType: "html" } },
+];
+
+describe("adopting an existing environment through the dynamic resources", () => {
+  let emu: TestEmulator;
+  let ts: TestStack;
+  let devColor = "";
+  const spec = { topicName: "News" };
+
+  const program: automation.PulumiFn = async () => {
+    const notify = loadPackage();
+    const config = new pulumi.Config();
+    new notify.Integration("sendgrid", {
+      identifier: "sendgrid-main", name: "SendGrid", providerId: "sendgrid", channel: "email", active: true,
+      credentials: config.requireSecretObject<{ apiKey: string }>("sendgridCredentials"), adopt: true,
+    });
+    const slack = new notify.Integration("slack", { identifier: "slack-main", name: "Slack", providerId: "slack", channel: "chat", active: true, adopt: true });
+    new notify.SubscriberCredentials("alice-slack", {
+      subscriberId: "alice", providerId: "slack", integrationIdentifier: slack.identifier,
+      credentials: { webhookUrl: config.requireSecret("slackHook") }, adopt: true,
+    });
+    new notify.Workflow("welcome", { workflowId: "welcome", name: "Welcome", tags: ["onboarding"], steps: STEPS, adopt: true });
+    new notify.Environment("dev", { name: "Development", color: devColor, adopt: true });
+    new notify.EnvironmentVariable("base-url", { key: "BASE_URL", values: { env_env0: "https://app.example.com" }, adopt: true });
+    new notify.Layout("brand", { layoutId: "brand", name: "Brand", controlValues: { email: { body: HTML, editorType: "html" } }, adopt: true });
+    new notify.Topic("news", { key: "news", name: spec.topicName, subscribers: ["alice", "bob"], adopt: true });
+  };
+
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+    const ok = async (method: string, p: string, body?: unknown) => {
+      const r = await emu.api(method, p, body);
+      if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${JSON.stringify(r.body)}`);
+      return r.body;
+    };
+    for (const subscriberId of ["alice", "bob"]) await ok("POST", "/v2/subscribers", { subscriberId });
+    await ok("POST", "/v1/integrations", { identifier: "sendgrid-main", name: "SendGrid", providerId: "sendgrid", channel: "email", active: true, check: false, credentials: { apiKey: SENDGRID_KEY } });
+    await ok("POST", "/v1/integrations", { identifier: "slack-main", name: "Slack", providerId: "slack", channel: "chat", active: true, check: false });
+    await ok("PUT", "/v1/subscribers/alice/credentials", { providerId: "slack", integrationIdentifier: "slack-main", credentials: { webhookUrl: SLACK_HOOK } });
+    await ok("POST", "/v2/workflows", { workflowId: "welcome", name: "Welcome", tags: ["onboarding"], steps: STEPS });
+    devColor = (await ok("GET", "/v1/environments")).find((e: { name: string }) => e.name === "Development").color;
+    await ok("POST", "/v1/environment-variables", { key: "BASE_URL", type: "string", values: [{ _environmentId: "env_env0", value: "https://app.example.com" }] });
+    await ok("POST", "/v2/layouts", { layoutId: "brand", name: "Brand" });
+    await ok("PUT", "/v2/layouts/brand", { name: "Brand", controlValues: { email: { body: HTML, editorType: "html" } } });
+    await ok("POST", "/v2/topics", { key: "news", name: "News" });
+    await ok("POST", "/v2/topics/news/subscriptions", { subscriptions: ["alice", "bob"] });
+    ts = await createTestStack({
+      program,
+      config: {
+        ...emu.stackConfig(),
+        "notify-test:sendgridCredentials": { value: JSON.stringify({ apiKey: SENDGRID_KEY }), secret: true },
+        "notify-test:slackHook": { value: SLACK_HOOK, secret: true },
+      },
+    });
+  });
+  afterAll(async () => {
+    await ts?.cleanup();
+    await emu?.close();
+  });
+
+  const writes = async () => (await emu.requests()).filter((r) => r.method !== "GET" && !r.path.startsWith("/__emulator")).map((r) => `${r.method} ${r.route}`);
+
+  it("takes the eight objects over with reads alone, but for the credentials the service hides", async () => {
+    await emu.clearRequests();
+    const up = await ts.stack.up();
+    expect(up.summary.result).toBe("succeeded");
+    expect(up.summary.resourceChanges?.create).toBe(9); // the stack and eight resources
+    // Production does not return an integration's credentials: declared, they are written, once.
+    expect(await writes()).toEqual(["PUT /v1/integrations/{integrationId}"]);
+  });
+
+  it("then previews no change, and no drift with refresh, with no write", async () => {
+    await emu.clearRequests();
+    await ts.stack.preview({ expectNoChanges: true });
+    await ts.stack.preview({ expectNoChanges: true, refresh: true });
+    expect(await writes()).toEqual([]);
+  });
+
+  it("a program that differs in one field writes that field of that object alone", async () => {
+    // A new stack over the same objects, so that the topic is adopted again, now with another name.
+    const other = await createTestStack({
+      program, projectName: "notify-test",
+      config: {
+        ...emu.stackConfig(),
+        "notify-test:sendgridCredentials": { value: JSON.stringify({ apiKey: SENDGRID_KEY }), secret: true },
+        "notify-test:slackHook": { value: SLACK_HOOK, secret: true },
+      },
+    });
+    try {
+      spec.topicName = "Daily news";
+      await emu.clearRequests();
+      await other.stack.up();
+      expect(await writes()).toEqual(["PUT /v1/integrations/{integrationId}", "PATCH /v2/topics/{topicKey}"]);
+      expect((await emu.api("GET", "/v2/topics/news")).body.name).toBe("Daily news");
+      await other.stack.preview({ expectNoChanges: true, refresh: true });
+    } finally {
+      spec.topicName = "News";
+      await other.cleanup();
+    }
+  });
+});
