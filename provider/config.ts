@@ -1,23 +1,17 @@
 /**
- * Where a connection comes from: stack config (`notify:apiUrl`, secret `notify:apiKey`,
- * `notify:allowInsecureHttp`), then the environment (`NOTIFY_API_URL`, `NOTIFY_API_KEY`,
- * `NOTIFY_ALLOW_INSECURE_HTTP`). Resources get the stack config through the dynamic provider's
- * `configure`; functions run in the program and read `new pulumi.Config("notify")`.
+ * Where a connection comes from: stack config (`notify:<key>`), then the environment variable of
+ * the same setting. The settings, their variables, defaults and ranges are one table,
+ * CONNECTION_SETTINGS (client/settings.ts). Resources get the stack config through the dynamic
+ * provider's `configure`; functions run in the program and read `new pulumi.Config("notify")`.
  */
 import type { NotifyClient } from "./client";
 import { NotifyConfigError } from "./client/errors";
+import { CONNECTION_KEYS, CONNECTION_SETTINGS, connectionSetting, REQUEST_TIMEOUT, type ConnectionKey } from "./client/settings";
 
-/** The settings of a connection, before defaults. */
-export interface ConnectionSettings {
-  apiUrl?: string;
-  apiKey?: string;
-  allowInsecureHttp?: string | boolean;
-  /** Per-attempt request timeout in ms (default 30,000). */
-  requestTimeoutMs?: string | number;
-}
+export { CONNECTION_KEYS, CONNECTION_SETTINGS };
 
-/** The connection settings, each also the stack config key `notify:<key>`. */
-export const CONNECTION_KEYS = ["apiUrl", "apiKey", "allowInsecureHttp", "requestTimeoutMs"] as const satisfies readonly (keyof ConnectionSettings)[];
+/** The settings of a connection, before defaults: each as config or an environment variable gives it. */
+export type ConnectionSettings = { [K in ConnectionKey]?: K extends "allowInsecureHttp" ? string | boolean : K extends "requestTimeoutMs" ? string | number : string };
 
 /** The settings read from config by `get` (`notify:apiUrl`, ...), those set only. */
 export function settingsFromConfig(get: (key: string) => string | undefined): ConnectionSettings {
@@ -50,29 +44,41 @@ export function configureFromStack(req: { config: { get(key: string): string | u
   setProviderConfig(settingsFromConfig((key) => req.config.get(key)));
 }
 
+/** A setting's value: the explicit one if set, else its environment variable. */
+function lookup(settings: ConnectionSettings, key: ConnectionKey): string | boolean | number | undefined {
+  const v = settings[key];
+  return v !== undefined && v !== "" ? v : process.env[connectionSetting(key).env];
+}
+
+/** Where a setting is read from, for messages: `stack config notify:apiKey, or NOTIFY_API_KEY`. */
+export function settingSources(key: ConnectionKey): string {
+  const s = connectionSetting(key);
+  return `${s.secret ? "secret " : ""}stack config notify:${s.key}, or ${s.env}`;
+}
+
 /** Resolves settings: explicit values first, then the environment. Throws naming both sources. */
 export function resolveConnection(settings: ConnectionSettings = providerConfig): { apiUrl: string; apiKey: string; allowInsecureHttp: boolean; timeoutMs?: number } {
-  const apiUrl = settings.apiUrl || process.env.NOTIFY_API_URL;
-  const apiKey = settings.apiKey || process.env.NOTIFY_API_KEY;
+  const apiUrl = lookup(settings, "apiUrl");
+  const apiKey = lookup(settings, "apiKey");
   const missing: string[] = [];
-  if (!apiUrl) missing.push("the service address (stack config notify:apiUrl, or NOTIFY_API_URL)");
-  if (!apiKey) missing.push("the API key (secret stack config notify:apiKey, or NOTIFY_API_KEY)");
+  if (!apiUrl) missing.push(`the service address (${settingSources("apiUrl")})`);
+  if (!apiKey) missing.push(`the API key (${settingSources("apiKey")})`);
   if (missing.length) {
     throw new NotifyConfigError(
       `pulumi-notify has no connection: set ${missing.join(" and ")}. ` +
       "For example: pulumi config set notify:apiUrl https://api.example.com && pulumi config set --secret notify:apiKey <key>",
     );
   }
-  const insecure = settings.allowInsecureHttp ?? process.env.NOTIFY_ALLOW_INSECURE_HTTP;
-  const rawTimeout = settings.requestTimeoutMs ?? process.env.NOTIFY_REQUEST_TIMEOUT_MS;
+  const insecure = lookup(settings, "allowInsecureHttp");
+  const rawTimeout = lookup(settings, "requestTimeoutMs");
   let timeoutMs: number | undefined;
   if (rawTimeout !== undefined && rawTimeout !== "") {
     timeoutMs = Number(rawTimeout);
-    if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 600_000) {
-      throw new NotifyConfigError(`notify:requestTimeoutMs (or NOTIFY_REQUEST_TIMEOUT_MS) must be an integer number of milliseconds from 100 to 600000, got ${JSON.stringify(rawTimeout)}`);
+    if (!Number.isInteger(timeoutMs) || timeoutMs < REQUEST_TIMEOUT.min || timeoutMs > REQUEST_TIMEOUT.max) {
+      throw new NotifyConfigError(`notify:requestTimeoutMs (or ${connectionSetting("requestTimeoutMs").env}) must be an integer number of milliseconds from ${REQUEST_TIMEOUT.min} to ${REQUEST_TIMEOUT.max}, got ${JSON.stringify(rawTimeout)}`);
     }
   }
-  return { apiUrl: apiUrl!, apiKey: apiKey!, allowInsecureHttp: insecure === true || insecure === "true", timeoutMs };
+  return { apiUrl: String(apiUrl), apiKey: String(apiKey), allowInsecureHttp: insecure === true || insecure === "true", timeoutMs };
 }
 
 /** The client of the resolved connection, one per address and key in the process. */

@@ -12,6 +12,7 @@ import { z } from "zod";
 import { FUNCTIONS } from "../provider/functions";
 import { RESOURCE_TABLES } from "../provider/resources";
 import { REPO_ROOT } from "./workspace";
+import { CONNECTION_SETTINGS, describeSetting } from "../provider/client/settings";
 
 type Json = Record<string, any>;
 /** A Pulumi schema property or type reference. */
@@ -39,14 +40,11 @@ const jsonSchema = (s: z.ZodType, io: "input" | "output") => z.toJSONSchema(s, {
 
 /**
  * The connection settings: the stack config `notify:*` of the default provider, and the inputs of
- * an explicit provider instance (the schema's `provider`). CONNECTION_KEYS (provider/config.ts).
+ * an explicit provider instance (the schema's `provider`), from CONNECTION_SETTINGS.
  */
-const CONFIG_VARIABLES: Record<string, Spec> = {
-  apiUrl: { type: "string", description: "Address of the notification service (https://...). Also read from NOTIFY_API_URL." },
-  apiKey: { type: "string", secret: true, description: "API key of the environment to manage. Also read from NOTIFY_API_KEY." },
-  allowInsecureHttp: { type: "boolean", description: "Allow http:// to a host other than loopback (default false). Also read from NOTIFY_ALLOW_INSECURE_HTTP." },
-  requestTimeoutMs: { type: "integer", description: "Per-attempt request timeout in milliseconds, 100 to 600000 (default 30000). Also read from NOTIFY_REQUEST_TIMEOUT_MS." },
-};
+const CONFIG_VARIABLES: Record<string, Spec> = Object.fromEntries(CONNECTION_SETTINGS.map((s) => [
+  s.key, { type: s.type, ...("secret" in s && s.secret ? { secret: true } : {}), description: describeSetting(s) },
+]));
 
 /** Builds the schema. Throws listing every input property left without a description. */
 export function buildSchema(): Json {

@@ -11,6 +11,7 @@ import {
 } from "./errors";
 import { DEFAULT_RETRY_POLICY, backoffDelay, isRetryableStatus, parseRetryAfter, type RetryPolicy } from "./retry";
 import { readRateLimitHeaders, sharedPacer, type Pacer } from "./pacing";
+import { REQUEST_TIMEOUT } from "./settings";
 
 /** What the request hook sees of each attempt; never the API key or a body. */
 export interface RequestLogEntry {
@@ -28,7 +29,7 @@ export interface TransportOptions {
   /** Base address, e.g. `https://api.example.com` or `http://127.0.0.1:4000`. */
   apiUrl: string;
   apiKey: string;
-  /** Per-attempt timeout in ms, body included (default 30 s). */
+  /** Per-attempt timeout in ms, body included (default REQUEST_TIMEOUT.default). */
   timeoutMs?: number;
   /** Largest response body accepted, in bytes (default 32 MiB). */
   maxResponseBytes?: number;
@@ -131,7 +132,7 @@ export class HttpTransport {
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, "");
     this.apiKey = opts.apiKey;
-    this.timeoutMs = opts.timeoutMs ?? 30_000;
+    this.timeoutMs = opts.timeoutMs ?? REQUEST_TIMEOUT.default;
     this.maxResponseBytes = opts.maxResponseBytes ?? 32 * 1024 * 1024;
     this.retry = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
     this.pacer = opts.pacer ?? sharedPacer(`${url.origin}${this.basePath} ${hashKey(opts.apiKey)}`);
