@@ -183,6 +183,9 @@ export function buildModel(raw: RawEnvironment): ExportModel {
 
   for (const w of sortBy(raw.workflows, (x) => x.workflowId)) {
     const inputs = pickInputs(tableOf("Workflow"), toWorkflowOutputs(w));
+    // A preferences block the service holds none of reads as null: left out, as the typed SDKs
+    // cannot say null (the provider compares only the blocks declared).
+    if (isPlainObject(inputs.preferences)) inputs.preferences = Object.fromEntries(Object.entries(inputs.preferences).filter(([, v]) => v !== null));
     inputs.steps = (inputs.steps as Record<string, unknown>[]).map((s) => {
       const step = stripUndefined({ name: s.name, type: s.type, stepId: s.stepId, controlValues: s.controlValues }) as Record<string, unknown>;
       const cv = step.controlValues;

@@ -1,10 +1,10 @@
 /**
  * The TypeScript renderer. The dynamic front end declares the package's classes
- * (`new notify.Workflow(...)`) with `adopt: true`; the native front end registers the plugin's
- * type tokens with the `import` resource option, through a small class that lists each type's
- * outputs (taken from the provider's field tables when the program is written).
+ * (`new notify.Workflow(...)`) with `adopt: true`; the native front end declares the typed SDK's
+ * classes of the plugin (the package schema.json names, `language.nodejs.packageName`) with the
+ * `import` resource option. Both take the same object literals.
  */
-import { RESOURCE_TABLES } from "../../provider/resources/index";
+import { packageSchema } from "./schema";
 import { Ref, SecretRef, type ExportModel, type Value } from "../model";
 import { variableNames } from "../naming";
 import { describe, type RenderOptions, type Renderer } from "./common";
@@ -26,6 +26,11 @@ export function tsValue(v: Value, names: ReadonlyMap<string, string>, indent = "
   return `{\n${entries.map(([k, x]) => `${inner}${IDENT.test(k) ? k : JSON.stringify(k)}: ${tsValue(x, names, inner)}`).join(",\n")},\n${indent}}`;
 }
 
+/** The package a program of the front end imports: this one (dynamic), or the plugin's typed SDK (native). */
+export function sdkPackage(frontEnd: RenderOptions["frontEnd"]): string {
+  return frontEnd === "dynamic" ? "pulumi-notify" : ((packageSchema().language as { nodejs?: { packageName?: string } } | undefined)?.nodejs?.packageName ?? "pulumi-notify");
+}
+
 export const typescript: Renderer = {
   language: "typescript",
   programFile: "index.ts",
@@ -38,33 +43,16 @@ export const typescript: Renderer = {
       `// Written by notify-export from environment ${JSON.stringify(model.environment.name ?? model.environment.id)}: every object as the service holds it.`,
       `// The first \`pulumi up\` takes each object over (${native ? "the import resource option" : "adopt: true"}) and changes nothing on the service.`,
       `import * as pulumi from "@pulumi/pulumi";`,
+      `import * as notify from ${JSON.stringify(sdkPackage(opts.frontEnd))};`,
+      "",
     ];
-    if (!native) lines.push(`import * as notify from "pulumi-notify";`);
-    lines.push("");
     if (model.secrets.length) lines.push("const config = new pulumi.Config();", "");
-    if (native) {
-      const kinds = [...new Set(model.resources.map((r) => r.kind))];
-      lines.push(
-        "/** Each type's outputs, registered so that a program can read them (`layout.layoutId`). */",
-        `const OUTPUTS: Record<string, string[]> = {`,
-        ...kinds.map((k) => `  ${k}: ${JSON.stringify(RESOURCE_TABLES.find((t) => t.name === k)!.outputKeys)},`),
-        "};",
-        "",
-        "/** A resource of the notify provider plugin, by type name. */",
-        "class NotifyResource extends pulumi.CustomResource {",
-        "  [output: string]: any;",
-        "  constructor(type: string, name: string, args: pulumi.Inputs, opts?: pulumi.CustomResourceOptions) {",
-        "    super(`notify:index:${type}`, name, { ...Object.fromEntries(OUTPUTS[type]!.map((k) => [k, undefined])), ...args }, opts);",
-        "  }",
-        "}",
-        "",
-      );
-    }
+    else lines.push("void pulumi;", "");
     model.resources.forEach((r, i) => {
       const args = tsValue(native ? r.inputs : { ...r.inputs, adopt: true }, names);
       lines.push(`// ${describe(r)}`);
       lines.push(native
-        ? `const ${vars[i]} = new NotifyResource(${JSON.stringify(r.kind)}, ${JSON.stringify(r.name)}, ${args}, { import: ${JSON.stringify(r.id)} });`
+        ? `const ${vars[i]} = new notify.${r.kind}(${JSON.stringify(r.name)}, ${args}, { import: ${JSON.stringify(r.id)} });`
         : `const ${vars[i]} = new notify.${r.kind}(${JSON.stringify(r.name)}, ${args});`);
       lines.push("");
     });
@@ -76,7 +64,7 @@ export const typescript: Renderer = {
       name: opts.project,
       private: true,
       main: "index.ts",
-      dependencies: { "@pulumi/pulumi": `^${opts.pulumiVersion}`, ...(opts.frontEnd === "dynamic" ? { "pulumi-notify": `^${opts.packageVersion}` } : {}) },
+      dependencies: { "@pulumi/pulumi": `^${opts.pulumiVersion}`, [sdkPackage(opts.frontEnd)]: `^${opts.packageVersion}` },
       devDependencies: { typescript: "^5.0.0" },
     };
     const tsconfig = {

@@ -16,7 +16,8 @@ import { createTestStack, nativeRequire, previewDiffs, ROOT, type TestStack } fr
 import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { SECRET_VARIABLE_VALUE, seedDashboardEnvironment } from "../helpers/dashboard";
 import { usePlugin } from "../helpers/native";
-import { editWorkflowByHand, serviceApi } from "../../scripts/workspace";
+import { editWorkflowByHand, linkProjectDir, serviceApi } from "../../scripts/workspace";
+import { linkNodejsSdk } from "../../scripts/nodejs-sdk";
 
 const { exportEnvironment } = nativeRequire("pulumi-notify/dist/export/index") as typeof ExportModule;
 
@@ -77,8 +78,8 @@ describe("notify-export of a dashboard-made environment", () => {
 
   /** Type-checks an exported TypeScript project with tsc, then compiles it to bin/index.js. */
   const compile = (dir: string) => {
-    const { linkProjectDir } = nativeRequire("pulumi-notify/dist/scripts/workspace") as typeof import("../../scripts/workspace");
     linkProjectDir(dir);
+    linkNodejsSdk(dir);
     execFileSync(process.execPath, [TSC, "-p", dir], { cwd: dir, stdio: "pipe" });
     return path.join(dir, "bin/index.js");
   };
