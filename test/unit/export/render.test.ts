@@ -98,6 +98,17 @@ describe("the model", () => {
     expect(byKey("Topic/news:daily").inputs.subscribers).toEqual(["a", "b"]);
   });
 
+  it("declares the organisation's other environments when listed, a parent as the other Environment's output", () => {
+    const env = (id: string, name: string, parent?: string) => ({ _id: id, name, _organizationId: "org", identifier: id, type: "prod", color: "#112233", _parentId: parent, apiKeys: [{ key: "env-api-key-clear" }] });
+    const m = buildModel({ ...raw(), environments: [env(ENV, "Alpha"), env("env_dev", "Development"), env("env_b", "Beta", "env_dev")] as never });
+    expect(m.resources.filter((r) => r.kind === "Environment").map((r) => [r.name, r.id, r.inputs])).toEqual([
+      ["Beta", "env_b", { name: "Beta", color: "#112233", parentId: new Ref("Environment/Development", "environmentId") }],
+      ["Development", "env_dev", { name: "Development", color: "#112233" }],
+    ]);
+    // The API keys the listing shows are outputs, never declared.
+    expect(JSON.stringify(m.resources)).not.toContain("env-api-key-clear");
+  });
+
   it("is the same whatever order the service lists objects in", () => {
     const r = raw();
     r.integrations.reverse();
