@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as ExportModule from "../../export";
 import { createTestStack, nativeRequire, previewDiffs, ROOT, type TestStack } from "../helpers/pulumi";
 import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { SECRET_VARIABLE_VALUE, seedDashboardEnvironment } from "../helpers/dashboard";
+import { SECRET_VARIABLE_VALUE, SLACK_HOOK, seedDashboardEnvironment } from "../helpers/dashboard";
 import { usePlugin } from "../helpers/native";
 import { editWorkflowByHand, linkProjectDir, serviceApi } from "../../scripts/workspace";
 import { linkNodejsSdk } from "../../scripts/nodejs-sdk";
@@ -24,7 +24,7 @@ const { exportEnvironment } = nativeRequire("pulumi-notify/dist/export/index") a
 const ENV = "dash";
 const ENV_ID = `env_${ENV}`;
 /** Values the service holds that no exported file may contain. */
-const SECRET_VALUES = ["SG.dashboard-key", "whsec-dashboard", SECRET_VARIABLE_VALUE, API_KEY];
+const SECRET_VALUES = ["SG.dashboard-key", "whsec-dashboard", SECRET_VARIABLE_VALUE, SLACK_HOOK, API_KEY];
 const TSC = path.join(ROOT, "node_modules/typescript/bin/tsc");
 
 /** The writes in a slice of the emulator's request log (its own controls left out). */
@@ -97,7 +97,9 @@ describe("notify-export of a dashboard-made environment", () => {
 
       it("type-checks, and its first up takes every object over writing only the secret the service masks", async () => {
         const dir = out(`ts-run-${frontEnd}`);
-        result = await exportEnvironment({ language: "typescript", frontEnd, out: dir, connection: connection() });
+        result = await exportEnvironment({ language: "typescript", frontEnd, out: dir, connection: connection(), subscribers: ["alice"] });
+        expect(result.model.resources.at(-1)).toMatchObject({ key: "SubscriberCredentials/alice-slack-slack-alerts", id: "alice/slack/slack-alerts" });
+        expect(readFileSync(path.join(dir, "index.ts"), "utf8")).toContain("integrationIdentifier: slackAlerts.identifier");
         const program = compile(dir);
         const project = `notify-${ENV}`;
         ts = await createTestStack({
@@ -114,6 +116,8 @@ describe("notify-export of a dashboard-made environment", () => {
         expect(writes).toEqual(["PATCH /v1/environment-variables/{variableKey}"]);
         const state = await emu.state();
         expect(state.environmentVariables.find((v) => v.key === "API_TOKEN").values).toEqual([{ _environmentId: ENV_ID, value: SECRET_VARIABLE_VALUE }]);
+        // Ten objects (the subscriber's credentials among them) and the stack.
+        expect(up.summary.resourceChanges).toEqual(frontEnd === "native" ? { create: 1, import: 10 } : { create: 11 });
       });
 
       it("then previews with no changes, also with --refresh", async () => {

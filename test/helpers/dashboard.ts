@@ -11,6 +11,9 @@ type Api = (method: string, path: string, body?: unknown) => Promise<{ status: n
 /** The secret variable's value (the service shows it masked, so the user supplies it from config). */
 export const SECRET_VARIABLE_VALUE = "s3cr3t-dashboard-token";
 
+/** Alice's Slack webhook (a secret the service returns, so its value is known to the export). */
+export const SLACK_HOOK = "https://hooks.slack.example/services/T000/B000/dashboard";
+
 /** Control values of each step kind as the dashboard saves them. */
 export const DASHBOARD_STEPS: Record<(typeof WORKFLOW_STEP_KINDS)[number], Record<string, unknown>> = {
   in_app: { subject: "Hello {{subscriber.firstName}}", body: "Your order {{payload.orderId}} shipped", avatar: "https://cdn.example.com/a.png", data: { orderId: "{{payload.orderId}}" } },
@@ -48,6 +51,9 @@ export async function seedDashboardEnvironment(api: Api, envId: string, n = 250)
   });
   await ok("POST", `/v1/integrations/${sg._id}/set-primary`);
   await ok("POST", "/v1/integrations", { identifier: "slack-alerts", name: "Slack alerts", providerId: "slack", channel: "chat", active: true });
+  // A subscriber with credentials for the Slack integration (exported only when named).
+  await ok("POST", "/v2/subscribers", { subscriberId: "alice", firstName: "Alice" });
+  await ok("PUT", "/v1/subscribers/alice/credentials", { providerId: "slack", integrationIdentifier: "slack-alerts", credentials: { webhookUrl: SLACK_HOOK } });
 
   await ok("POST", "/v2/workflows", {
     workflowId: "order-shipped", name: "Order shipped", description: "Every channel", tags: ["orders", "dashboard"], active: true,
