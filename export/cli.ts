@@ -6,9 +6,18 @@
  */
 import { parseArgs } from "node:util";
 import { NotifyError } from "../provider/client/errors";
+import { CONNECTION_SETTINGS } from "../provider/client/settings";
+import type { ConnectionSettings } from "../provider/config";
 import { ExportError, exportEnvironment } from "./index";
 import { configSetLines } from "./project";
 import { FRONT_ENDS, LANGUAGES, type FrontEnd, type Language } from "./render/common";
+
+/** `apiUrl` → `api-url`: each connection setting of the provider is an option of the same name. */
+const optionOf = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+const connectionHelp = CONNECTION_SETTINGS.map((s) => {
+  const flag = `  --${optionOf(s.key)}${s.type === "boolean" ? "" : " VALUE"}`;
+  return `${flag.padEnd(28)} ${s.summary} (else ${s.env})`;
+}).join("\n");
 
 const HELP = `Usage: notify-export --language typescript|python|go --out DIR [options]
 
@@ -24,8 +33,7 @@ Options:
   --project NAME       the Pulumi project name (default: notify-<environment name>)
   --environment-id ID  the key's environment, when the service does not show API keys
   --force              replace the contents of a non-empty --out
-  --api-url URL        the service address (default: NOTIFY_API_URL)
-  --api-key KEY        the API key (default: NOTIFY_API_KEY)
+${connectionHelp}
   --help               show this help
 
 Nothing on the service is changed. No secret is written to a file: each becomes a stack config
@@ -45,7 +53,8 @@ async function main(): Promise<void> {
         language: { type: "string" }, "front-end": { type: "string" }, out: { type: "string" },
         environments: { type: "boolean" }, subscriber: { type: "string", multiple: true }, project: { type: "string" },
         "environment-id": { type: "string" }, force: { type: "boolean" },
-        "api-url": { type: "string" }, "api-key": { type: "string" }, help: { type: "boolean" },
+        ...Object.fromEntries(CONNECTION_SETTINGS.map((c) => [optionOf(c.key), { type: c.type === "boolean" ? "boolean" as const : "string" as const }])),
+        help: { type: "boolean" },
       },
       strict: true,
     });
@@ -67,7 +76,7 @@ async function main(): Promise<void> {
       language: v.language as Language,
       frontEnd: v["front-end"] as FrontEnd | undefined,
       out: v.out,
-      connection: { apiUrl: v["api-url"], apiKey: v["api-key"] },
+      connection: Object.fromEntries(CONNECTION_SETTINGS.map((c) => [c.key, (v as Record<string, unknown>)[optionOf(c.key)]]).filter(([, x]) => x !== undefined)) as ConnectionSettings,
       environments: v.environments,
       subscribers: v.subscriber,
       project: v.project,

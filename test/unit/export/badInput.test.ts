@@ -14,6 +14,7 @@ import type * as ExportModule from "../../../export";
 import { nativeRequire, ROOT } from "../../helpers/pulumi";
 import { API_KEY, startTestEmulator, type TestEmulator } from "../../helpers/emulator";
 import { linkProjectDir } from "../../../scripts/workspace";
+import { CONNECTION_SETTINGS } from "../../../provider/client/settings";
 
 const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { bin: Record<string, string>; files: string[] };
 const BIN = path.join(ROOT, pkg.bin["notify-export"]!);
@@ -65,6 +66,15 @@ describe("notify-export with bad input", () => {
   it("is a bin of the package, shipped in its files", () => {
     expect(pkg.bin["notify-export"]).toBe("dist/export/cli.js");
     expect(pkg.files).toContain("dist/export");
+  });
+
+  it("takes the provider's connection settings as options, each named in --help with its environment variable", async () => {
+    const help = await cli(["--help"]);
+    for (const s of CONNECTION_SETTINGS) expect(help.stdout).toContain(s.env);
+    expect(help.stdout).toContain("--api-url");
+    const r = await cli(["--language", "go", "--out", dir("flags"), "--api-url", emu.url, "--api-key", API_KEY]);
+    expect(r.code).toBe(0);
+    expect(readdirSync(dir("flags"))).toContain("main.go");
   });
 
   it("refuses a missing or unknown --language and a dynamic front end for Python, naming what is allowed", async () => {
