@@ -137,7 +137,7 @@ describe("notify-export with bad input", () => {
     linkProjectDir(dir("collide"));
     await new Promise<void>((resolve, reject) => execFile(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", dir("collide")],
       (err, stdout) => (err ? reject(new Error(stdout)) : resolve())));
-  });
+  }, 300_000);
 
   it("refuses a non-empty output directory unless --force, and keeps it whole when a forced export fails", async () => {
     mkdirSync(dir("full"));
