@@ -4,7 +4,8 @@
  *   check   no request
  *   diff    no request
  *   create  POST /v1/integrations (+ POST /v1/integrations/{id}/set-primary when primary);
- *           with adopt: GET /v1/integrations first, then nothing when it is as declared, else the
+ *           with adopt: GET /v1/environments (the key's environment, unless environmentId is declared)
+ *           and GET /v1/integrations first, then nothing when it is as declared, else the
  *           update's requests (credentials, which the service hides, count as differing)
  *   read    GET /v1/integrations (one listing shared by concurrent reads)
  *   update  PUT /v1/integrations/{id} (+ set-primary); a change of primary alone: GET /v1/integrations + set-primary
@@ -12,7 +13,7 @@
  */
 import { z } from "zod";
 import { isConflict, isNotFound } from "../client/errors";
-import { clientFor } from "../config";
+import { clientFor, resolveConnection } from "../config";
 import {
   CREDENTIAL_KEYS, Channel, ConfigurationsInput, CredentialsInput, SafeString, StepFilter,
   type CreateIntegrationBody, type Integration as ApiIntegration, type UpdateIntegrationBody,
@@ -107,6 +108,16 @@ async function applyPrimary(id: string, inputs: Inputs, current: ApiIntegration)
 }
 
 /**
+ * The environment of the connection's API key: the one whose keys, as the environments list shows
+ * them, include it; undefined where the list does not show keys (role-based access control).
+ */
+async function keyEnvironment(): Promise<string | undefined> {
+  const { apiKey } = resolveConnection();
+  const environments = await clientFor().environments.list();
+  return environments.find((e) => (e.apiKeys ?? []).some((k) => k.key === apiKey))?._id;
+}
+
+/**
  * Takes over `existing` (read already): no request when it is as declared, else the update's
  * requests for what differs. Credentials the service does not return cannot be compared: declared,
  * they are written (one PUT); the configurations it returns are compared.
@@ -148,11 +159,16 @@ export const provider = {
     const keys = declaredKeys(raw, INTEGRATION.inputKeys);
     const api = clientFor().integrations;
     const action = `create integration "${inputs.identifier}"`;
-    // With adopt, look first: an existing integration is compared, and written only where it differs.
+    // With adopt, look first: an existing integration is compared, and written only where it
+    // differs. The listing spans the organisation, so the look needs the environment: the declared
+    // one, else the API key's. Where that cannot be told, the create goes first (one the service
+    // refuses as a duplicate changes nothing) and names the environment.
+    let environmentId = inputs.environmentId;
     if (inputs.adopt) {
       let existing: ApiIntegration | undefined;
       try {
-        existing = await api.findByIdentifier(inputs.identifier, inputs.environmentId);
+        environmentId ??= await keyEnvironment();
+        existing = environmentId ? await api.findByIdentifier(inputs.identifier, environmentId) : undefined;
       } catch (e) {
         throw failure(`adopt integration "${inputs.identifier}"`, e);
       }
@@ -164,7 +180,7 @@ export const provider = {
     } catch (err) {
       if (!isConflict(err)) throw failure(action, err);
       // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.
-      const existing = await api.findByIdentifier(inputs.identifier, inputs.environmentId);
+      const existing = await api.findByIdentifier(inputs.identifier, environmentId);
       const ours = err.attempts > 1 && existing && existing.providerId === inputs.providerId && existing.channel === inputs.channel;
       if (!existing || (!inputs.adopt && !ours)) {
         throw failure(action, err, `An integration with identifier "${inputs.identifier}" already exists; set adopt: true to manage it with this stack`);

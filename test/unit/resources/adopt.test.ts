@@ -69,7 +69,8 @@ const CASES: Record<string, Case> = {
       identifier: "sg-main", name: "SendGrid", providerId: "sendgrid", channel: "email", active: true,
       conditions: [{ isNegated: false, type: "BOOLEAN", value: "AND", children: [{ field: "plan", value: "pro", operator: "EQUAL", on: "subscriber" }] }],
     },
-    reads: ["GET /v1/integrations"],
+    // The API key's environment (the listing spans the organisation), then the listing.
+    reads: ["GET /v1/environments", "GET /v1/integrations"],
     differing: { identifier: "sg-main", name: "SendGrid (main)", providerId: "sendgrid", channel: "email", active: true },
     writes: ["PUT /v1/integrations/{integrationId}"],
   },
@@ -204,6 +205,18 @@ describe.each(["production", "spec"] as const)("adoption that writes nothing (%s
     const writes = (await requests()).filter((r) => !r.startsWith("GET "));
     expect(writes).toEqual(mode === "production" ? ["PUT /v1/integrations/{integrationId}"] : []);
     expect((await p.diff(id, outs, inputs)).changed).toEqual([]);
+  });
+
+  it("does not take over an integration of another environment with the same identifier: creates its own", async () => {
+    const p = impl("integration");
+    const production = (await emu.api("GET", "/v1/environments")).body.find((e: { name: string }) => e.name === "Production");
+    await ok(emu.api("POST", "/v1/integrations", { identifier: "sg-main", providerId: "sendgrid", channel: "email", active: true, check: false, _environmentId: production._id }));
+    await emu.clearRequests();
+    const { id, outs } = await p.create(await checked(p, { ...CASES.Integration!.equal, adopt: true }));
+    expect((await requests()).filter((r) => !r.startsWith("GET "))).toEqual(["POST /v1/integrations"]);
+    expect(outs.environmentId).not.toBe(production._id);
+    const all = (await emu.api("GET", "/v1/integrations")).body.filter((i: { identifier: string; deleted: boolean }) => i.identifier === "sg-main" && !i.deleted);
+    expect(all.map((i: { _id: string }) => i._id).sort()).toEqual([id, all.find((i: { _environmentId: string }) => i._environmentId === production._id)._id].sort());
   });
 
   it("writes a secret variable's value, which reads back masked, and only that value", async () => {
