@@ -13,6 +13,10 @@
  *   binary     the plugin as one executable (npm run plugin-binary) against the folder plugin
  *              (bin/pulumi-resource-notify on node_modules): size, start time to the port, and
  *              the native `preview --refresh` at N = BENCH_BINARY_N (default 200) with each
+ *   export     notify-export of an environment of N = 500 objects (BENCH_EXPORT_N) at 20 ms per
+ *              request: wall time, and requests against the least the service allows (every
+ *              listing page, one read per workflow and per layout, whose listings hold no steps
+ *              or control values)
  *
  * Prints a table and writes bench/results.json (one object per measurement, with the machine,
  * versions and date). `BENCH_SIZES=50,200` limits the scale runs; `BENCH_REPEATS` sets how many
@@ -29,6 +33,7 @@ import type * as automation from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { checkpointFile, linkProjectDir, localStack, pulumiCliPath, REPO_ROOT, serviceApi, useNativePlugin } from "../scripts/workspace";
 import { scaleProgram, nativeScaleProgram, floorProgram, wideFloorProgram } from "./programs";
+import { exportEnvironment } from "../export";
 
 const KEY = "bench-api-key-0123456789";
 /** Latency the emulator adds to each request of the scale runs (BENCH_LATENCY_MS, default 20). */
@@ -557,6 +562,48 @@ async function binary(emu: RunningEmulator): Promise<void> {
   } finally {
     rmSync(binDir, { recursive: true, force: true });
     rmSync(folder, { recursive: true, force: true });
+// --------------------------------------------------------------------------------- export
+
+/**
+ * notify-export of N objects: a fifth integrations, two fifths workflows (three steps each), a
+ * tenth layouts, a tenth topics (five subscribers each), a fifth variables; the requests it makes
+ * set against the floor (the listing pages at 100 a page, the subscription pages of each topic,
+ * one read per workflow and per layout).
+ */
+async function exportBench(): Promise<void> {
+  const n = Number(process.env.BENCH_EXPORT_N ?? 500);
+  const counts = { integrations: n / 5, workflows: (2 * n) / 5, layouts: n / 10, topics: n / 10, variables: n / 5 };
+  const emu = await startEmulator({ apiKeys: [`${KEY}=bench`], environmentVariableLimit: n });
+  const out = mkdtempSync(path.join(os.tmpdir(), "notify-bench-export-"));
+  try {
+    const call = (m: string, p: string, b?: unknown) => api(emu, m, p, b);
+    for (let i = 0; i < 5; i++) await call("POST", "/v2/subscribers", { subscriberId: `sub-${i}` });
+    for (let i = 0; i < counts.layouts; i++) await call("POST", "/v2/layouts", { layoutId: `layout-${i}`, name: `Layout ${i}` });
+    for (let i = 0; i < counts.integrations; i++) await call("POST", "/v1/integrations", { identifier: `sms-${i}`, providerId: "twilio", channel: "sms", active: i % 2 === 0 });
+    for (let i = 0; i < counts.workflows; i++) {
+      await call("POST", "/v2/workflows", { workflowId: `wf-${i}`, name: `Workflow ${i}`, steps: [
+        { name: "Inbox", type: "in_app", controlValues: { body: `Hello ${i}` } },
+        { name: "Wait", type: "delay", controlValues: { type: "regular", amount: 5, unit: "minutes" } },
+        { name: "Mail", type: "email", controlValues: { subject: "Hi", body: "<p>Hi</p>", editorType: "html", layoutId: `layout-${i % counts.layouts}` } },
+      ] });
+    }
+    for (let i = 0; i < counts.topics; i++) {
+      await call("POST", "/v2/topics", { key: `topic-${i}`, name: `Topic ${i}` });
+      await call("POST", `/v2/topics/topic-${i}/subscriptions`, { subscriptions: ["sub-0", "sub-1", "sub-2", "sub-3", "sub-4"] });
+    }
+    for (let i = 0; i < counts.variables; i++) await call("POST", "/v1/environment-variables", { key: `VAR_${i}`, values: [{ _environmentId: "env_bench", value: `v${i}` }] });
+    await call("POST", "/__emulator/faults", { latencyMs: [LATENCY_MS, LATENCY_MS] });
+    const pages = (k: number) => Math.max(1, Math.ceil(k / 100));
+    const floor = 1 /* environments */ + 1 /* integrations */ + pages(counts.layouts) + pages(counts.workflows) + pages(counts.topics) + 1 /* variables */ +
+      counts.topics /* one subscription page each */ + counts.workflows + counts.layouts;
+    const [result, ms] = await timed(() => exportEnvironment({ language: "typescript", out: path.join(out, "program"), connection: { apiUrl: emu.url, apiKey: KEY } }));
+    await call("POST", "/__emulator/faults", {});
+    const requests = result.requests.length;
+    record({ bench: "export", n, objects: result.model.resources.length, ms, requests, floor, ratio: Number((requests / floor).toFixed(2)), latencyMs: LATENCY_MS });
+    say(`export N=${n}: ${result.model.resources.length} resources in ${(ms / 1000).toFixed(1)} s, ${requests} requests (floor ${floor}: ${(requests / floor).toFixed(2)}x) at ${LATENCY_MS} ms a request`);
+  } finally {
+    await emu.close();
+    rmSync(out, { recursive: true, force: true });
   }
 }
 
@@ -567,6 +614,7 @@ async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY?.split(",");
   const want = (b: string) => !only || only.includes(b);
   if (want("emulator")) await emulatorThroughput();
+  if (want("export")) await exportBench();
   // The scale mix holds N / 100 environments and N / 20 environment variables.
   const emu = await startEmulator({ apiKeys: [KEY], environmentLimit: 100, environmentVariableLimit: 1000 });
   try {

@@ -1,0 +1,254 @@
+/**
+ * One model of an environment, built from what the service returns, that the three renderers
+ * (TypeScript, Python, Go) write out. Building it is pure: {@link buildModel} takes the objects as
+ * read and decides, per object, the resource's declared inputs (the provider's own mappers and
+ * field tables say which fields those are), which values are secrets (they become stack config
+ * keys), which values are references to another exported resource, and which objects the
+ * provider cannot express (skipped, with the reason its input check gives).
+ */
+import { SECRET_MASK, type Environment, type EnvironmentVariable, type Integration, type Layout, type Subscriber, type Topic, type Workflow } from "../provider/schemas";
+import { RESOURCE_TABLES } from "../provider/resources/index";
+import type { ResourceTable } from "../provider/resources/fields";
+import { isPlainObject, stripUndefined } from "../provider/resources/diff";
+import { toIntegrationOutputs } from "../provider/resources/integration";
+import { toWorkflowOutputs } from "../provider/resources/workflow";
+import { toLayoutOutputs } from "../provider/resources/layout";
+import { toTopicOutputs } from "../provider/resources/topic";
+import { toEnvironmentVariableOutputs } from "../provider/resources/environmentVariable";
+import { toEnvironmentOutputs } from "../provider/resources/environment";
+import { credentialsId, toSubscriberCredentialsOutputs } from "../provider/resources/subscriberCredentials";
+import { configKey, uniqueName } from "./naming";
+
+/** A reference to an output of another exported resource (an email step's layout, credentials' integration). */
+export class Ref {
+  constructor(readonly target: string, readonly output: string) {}
+}
+
+/** A secret value: the stack config key the program reads it from with `requireSecret`. */
+export class SecretRef {
+  constructor(readonly key: string) {}
+}
+
+/** A value as a renderer writes it: JSON, references and secrets. */
+export type Value = null | boolean | number | string | Value[] | { [key: string]: Value } | Ref | SecretRef;
+
+/** The resource kinds, in the order a program declares them (what others reference comes first). */
+export const KIND_ORDER = ["Environment", "Integration", "Layout", "Workflow", "Topic", "EnvironmentVariable", "SubscriberCredentials"] as const;
+export type Kind = (typeof KIND_ORDER)[number];
+
+/** One resource of the exported program. */
+export interface ExportedResource {
+  /** The resource's key in the model: `<Kind>/<service key>`, unique. */
+  key: string;
+  kind: Kind;
+  /** The service's identifier of the object (identifier, workflowId, layoutId, topic key, ...): also the Pulumi resource name. */
+  name: string;
+  /** The id `pulumi import` and the native plugin's read take. */
+  id: string;
+  /** The declared inputs, in the table's field order. */
+  inputs: Record<string, Value>;
+}
+
+/** A stack config key holding a secret. */
+export interface ConfigSecret {
+  key: string;
+  /** The value, when the service returned it; undefined when it showed it masked (the user supplies it). */
+  value?: string;
+  /** What the value is, for the printed `pulumi config set` lines and the README. */
+  what: string;
+}
+
+/** An object (or part of one) the export leaves out, and why. */
+export interface Skipped {
+  kind: string;
+  name: string;
+  reason: string;
+}
+
+/** Everything read from the service for one API key. */
+export interface RawEnvironment {
+  /** The API key's environment (found in the environments list by its key), or just its id. */
+  environment: { _id: string; name?: string };
+  integrations: Integration[];
+  workflows: Workflow[];
+  layouts: Layout[];
+  topics: { topic: Topic; subscribers: string[] }[];
+  variables: EnvironmentVariable[];
+  /** The organisation's environments (listed only with --environments). */
+  environments?: Environment[];
+  /** The subscribers named with --subscriber. */
+  subscribers?: Subscriber[];
+}
+
+/** The model the renderers write. */
+export interface ExportModel {
+  environment: { id: string; name?: string };
+  resources: ExportedResource[];
+  secrets: ConfigSecret[];
+  skipped: Skipped[];
+}
+
+const tableOf = (kind: Kind): ResourceTable => RESOURCE_TABLES.find((t) => t.name === kind)!;
+
+/** The declared inputs of a table from its mapper's outputs: the compared input fields, in table order. */
+function pickInputs(table: ResourceTable, outs: Record<string, unknown>): Record<string, unknown> {
+  const inputs: Record<string, unknown> = {};
+  for (const k of table.inputKeys) if (outs[k] !== undefined) inputs[k] = outs[k];
+  return inputs;
+}
+
+/** Whether `v` is exactly the mask the service shows for a secret value. */
+const isMasked = (v: unknown) => v === SECRET_MASK;
+
+/**
+ * Builds the model. Pure: the same objects give the same model, whatever order the service listed
+ * them in (every list is sorted by its service key here).
+ */
+export function buildModel(raw: RawEnvironment): ExportModel {
+  const envId = raw.environment._id;
+  const resources: ExportedResource[] = [];
+  const skipped: Skipped[] = [];
+  const secrets: (ConfigSecret & { owner: string })[] = [];
+  const usedKeys = new Set<string>();
+  /** Each secret key's value where the service returned it: the input check sees the real value. */
+  const known = new Map<string, string>();
+  const byKey = new Map<string, ExportedResource>();
+  const sortBy = <T>(list: readonly T[], key: (t: T) => string) => [...list].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+
+  /** Makes every string under `value` a secret of the resource (booleans and numbers stay: they reveal nothing). */
+  const secretLeaves = (kind: Kind, name: string, path: string[], value: unknown, what: string): Value => {
+    if (typeof value === "string") {
+      // Keys are made from the resource and the field path, unique over the model: the lists are
+      // walked in a stable order, so the same environment gives the same keys.
+      const key = uniqueName(configKey(kind, name, path), usedKeys);
+      secrets.push({ key, value: isMasked(value) ? undefined : value, what, owner: `${kind}/${name}` });
+      if (!isMasked(value)) known.set(key, value);
+      return new SecretRef(key);
+    }
+    if (Array.isArray(value)) return value.map((v, i) => secretLeaves(kind, name, [...path, String(i)], v, what));
+    if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, secretLeaves(kind, name, [...path, k], v, what)]));
+    return value as Value;
+  };
+
+  /** Adds a resource when its inputs pass the provider's own input check; else records why not. */
+  const add = (kind: Kind, name: string, id: string, inputs: Record<string, unknown>) => {
+    const table = tableOf(kind);
+    const key = `${kind}/${name}`;
+    if (byKey.has(key)) {
+      skipped.push({ kind, name, reason: `a second ${kind} with the same name (the service listed it twice)` });
+      return;
+    }
+    const check = table.schema.safeParse(placeholders(inputs, known));
+    if (!check.success) {
+      const issue = check.error.issues[0]!;
+      skipped.push({ kind, name, reason: `the provider cannot declare it: ${issue.path.join(".") || "(object)"}: ${issue.message}` });
+      return;
+    }
+    const r: ExportedResource = { key, kind, name, id, inputs: inputs as Record<string, Value> };
+    resources.push(r);
+    byKey.set(key, r);
+  };
+  const secretInputs = (kind: Kind, name: string, inputs: Record<string, unknown>, what: (field: string) => string) => {
+    for (const k of tableOf(kind).secretKeys) {
+      if (inputs[k] !== undefined) inputs[k] = secretLeaves(kind, name, [k], inputs[k], what(k));
+    }
+  };
+
+  // Environments (other than the key's own), when listed.
+  const environments = sortBy(raw.environments ?? [], (e) => e.name);
+  const envName = new Map(environments.map((e) => [e._id, e.name]));
+  for (const e of environments) {
+    if (e._id === envId) continue;
+    const inputs = pickInputs(tableOf("Environment"), toEnvironmentOutputs(e));
+    if (typeof inputs.parentId === "string" && envName.has(inputs.parentId) && inputs.parentId !== envId) {
+      inputs.parentId = new Ref(`Environment/${envName.get(inputs.parentId)}`, "environmentId");
+    }
+    add("Environment", e.name, e._id, inputs);
+  }
+
+  // Integrations of the key's environment.
+  const integrations = sortBy(raw.integrations.filter((i) => !i.deleted && i._environmentId === envId), (i) => i.identifier);
+  for (const i of integrations) {
+    const inputs = pickInputs(tableOf("Integration"), toIntegrationOutputs(i));
+    if (inputs.credentials !== undefined && isPlainObject(inputs.credentials) && Object.keys(inputs.credentials).length === 0) delete inputs.credentials;
+    secretInputs("Integration", i.identifier, inputs, (f) => `${f} of integration ${i.identifier}`);
+    add("Integration", i.identifier, i._id, inputs);
+  }
+  const integrationById = new Map(integrations.map((i) => [i._id, i]));
+
+  // Layouts, before the workflows whose email steps name them.
+  for (const l of sortBy(raw.layouts, (x) => x.layoutId)) {
+    add("Layout", l.layoutId, l.layoutId, pickInputs(tableOf("Layout"), toLayoutOutputs(l)));
+  }
+
+  for (const w of sortBy(raw.workflows, (x) => x.workflowId)) {
+    const inputs = pickInputs(tableOf("Workflow"), toWorkflowOutputs(w));
+    // A preferences block the service holds none of reads as null: left out, as the typed SDKs
+    // cannot say null (the provider compares only the blocks declared).
+    if (isPlainObject(inputs.preferences)) inputs.preferences = Object.fromEntries(Object.entries(inputs.preferences).filter(([, v]) => v !== null));
+    inputs.steps = (inputs.steps as Record<string, unknown>[]).map((s) => {
+      const step = stripUndefined({ name: s.name, type: s.type, stepId: s.stepId, controlValues: s.controlValues }) as Record<string, unknown>;
+      const cv = step.controlValues;
+      // An email step names its layout by layoutId: the Layout resource's output, so the engine orders them.
+      if (step.type === "email" && isPlainObject(cv) && typeof cv.layoutId === "string" && byKey.has(`Layout/${cv.layoutId}`)) {
+        step.controlValues = { ...cv, layoutId: new Ref(`Layout/${cv.layoutId}`, "layoutId") };
+      }
+      return step;
+    });
+    add("Workflow", w.workflowId, w._id, inputs);
+  }
+
+  for (const { topic, subscribers } of sortBy(raw.topics, (t) => t.topic.key)) {
+    add("Topic", topic.key, topic.key, pickInputs(tableOf("Topic"), toTopicOutputs(topic, subscribers)));
+  }
+
+  for (const v of sortBy(raw.variables, (x) => x.key)) {
+    const inputs = pickInputs(tableOf("EnvironmentVariable"), toEnvironmentVariableOutputs(v));
+    const values = (inputs.values ?? {}) as Record<string, string>;
+    const others = Object.keys(values).filter((e) => e !== envId).sort();
+    if (others.length) {
+      skipped.push({ kind: "EnvironmentVariable", name: v.key, reason: `its values in other environments (${others.join(", ")}): an API key writes only its own environment's value; export those with their environments' keys` });
+    }
+    if (values[envId] === undefined) delete inputs.values;
+    else {
+      const own = values[envId]!;
+      // A secret variable's value is a secret whether or not the service masked it; a plain one is not.
+      inputs.values = { [envId]: v.isSecret || isMasked(own) ? secretLeaves("EnvironmentVariable", v.key, ["value"], own, `value of variable ${v.key}`) : own };
+    }
+    add("EnvironmentVariable", v.key, v.key, inputs);
+  }
+
+  for (const sub of sortBy(raw.subscribers ?? [], (s) => s.subscriberId)) {
+    for (const entry of sortBy(sub.channels ?? [], (c) => `${c.providerId}/${c.integrationIdentifier ?? ""}`)) {
+      const identifier = entry.integrationIdentifier ?? (entry._integrationId ? integrationById.get(entry._integrationId)?.identifier : undefined);
+      const outs = toSubscriberCredentialsOutputs(sub.subscriberId, { ...entry, integrationIdentifier: identifier });
+      const inputs = pickInputs(tableOf("SubscriberCredentials"), outs);
+      const name = `${sub.subscriberId}-${entry.providerId}${identifier ? `-${identifier}` : ""}`;
+      secretInputs("SubscriberCredentials", name, inputs, (f) => `${f} of subscriber ${sub.subscriberId} for ${entry.providerId}`);
+      if (identifier && byKey.has(`Integration/${identifier}`)) inputs.integrationIdentifier = new Ref(`Integration/${identifier}`, "identifier");
+      add("SubscriberCredentials", name, credentialsId(sub.subscriberId, entry.providerId, identifier), inputs);
+    }
+  }
+
+  resources.sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return {
+    environment: { id: envId, name: raw.environment.name },
+    resources,
+    secrets: secrets.filter((x) => byKey.has(x.owner)).map(({ owner: _o, ...x }) => x),
+    skipped,
+  };
+}
+
+/**
+ * The inputs with references and secrets as strings, for the provider's input check: a secret's
+ * value where it is known, else a string any string field takes (a URL, since some fields are).
+ */
+function placeholders(v: unknown, known: ReadonlyMap<string, string>): unknown {
+  if (v instanceof SecretRef) return known.get(v.key) ?? "https://placeholder.example.com/value";
+  if (v instanceof Ref) return "placeholder";
+  if (Array.isArray(v)) return v.map((x) => placeholders(x, known));
+  if (isPlainObject(v)) {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, placeholders(x, known)]));
+  }
+  return v;
+}

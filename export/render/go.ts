@@ -1,0 +1,115 @@
+/**
+ * The Go renderer: the generated SDK's constructors (`notify.NewWorkflow(ctx, ...)`), nested
+ * objects as its `...Args` structs, arrays and maps as its typed collections, enums as its enum
+ * types; each resource with the `pulumi.Import` option (Go programs use the native plugin).
+ */
+import { Ref, SecretRef, type ExportModel, type Value } from "../model";
+import { goName, variableNames } from "../naming";
+import { describe, referenced, type RenderOptions, type Renderer } from "./common";
+import { packageSchema, resolve, resourceInputs, type PackageSchema, type PropSchema } from "./schema";
+
+/** A Go interpreted string literal (JSON's escapes are Go's too). */
+export const goString = (s: string) => JSON.stringify(s);
+
+const PRIMITIVE: Record<string, [single: string, array: string, map: string]> = {
+  string: ["pulumi.String", "pulumi.StringArray", "pulumi.StringMap"],
+  boolean: ["pulumi.Bool", "pulumi.BoolArray", "pulumi.BoolMap"],
+  number: ["pulumi.Float64", "pulumi.Float64Array", "pulumi.Float64Map"],
+  integer: ["pulumi.Int", "pulumi.IntArray", "pulumi.IntMap"],
+};
+
+/** A Go value of untyped JSON (a `pulumi.Map` of control values, say). */
+function goAny(v: Value, names: ReadonlyMap<string, string>, indent: string): string {
+  if (v instanceof Ref) return `${names.get(v.target)}.${goName(v.output)}`;
+  if (v instanceof SecretRef) return `cfg.RequireSecret(${goString(v.key)})`;
+  if (v === null) return "nil";
+  if (typeof v === "boolean") return `pulumi.Bool(${v})`;
+  if (typeof v === "number") return `pulumi.Float64(${JSON.stringify(v)})`;
+  if (typeof v === "string") return `pulumi.String(${goString(v)})`;
+  const inner = indent + "\t";
+  if (Array.isArray(v)) return v.length ? `pulumi.Array{\n${v.map((x) => `${inner}${goAny(x, names, inner)},`).join("\n")}\n${indent}}` : "pulumi.Array{}";
+  const e = Object.entries(v);
+  return e.length ? `pulumi.Map{\n${e.map(([k, x]) => `${inner}${goString(k)}: ${goAny(x, names, inner)},`).join("\n")}\n${indent}}` : "pulumi.Map{}";
+}
+
+/** A Go value of `v` of schema type `p`. */
+export function goValue(v: Value, p: PropSchema | undefined, names: ReadonlyMap<string, string>, schema: PackageSchema, indent = ""): string {
+  if (v instanceof Ref) return `${names.get(v.target)}.${goName(v.output)}`;
+  if (v instanceof SecretRef) return `cfg.RequireSecret(${goString(v.key)})`;
+  const t = resolve(schema, p);
+  const inner = indent + "\t";
+  switch (t.kind) {
+    case "primitive":
+      if (v === null) return "nil";
+      return `${PRIMITIVE[t.type]?.[0] ?? "pulumi.Any"}(${typeof v === "string" ? goString(v) : JSON.stringify(v)})`;
+    case "enum":
+      return `notify.${t.name}(${goString(String(v))})`;
+    case "object": {
+      if (v === null || typeof v !== "object" || Array.isArray(v)) return "nil";
+      const e = Object.entries(v).filter(([, x]) => x !== null);
+      return `&notify.${t.name}Args{${e.length ? "\n" : ""}${e.map(([k, x]) => `${inner}${goName(k)}: ${goValue(x, t.properties[k], names, schema, inner)},`).join("\n")}${e.length ? `\n${indent}` : ""}}`;
+    }
+    case "array": {
+      if (!Array.isArray(v)) return "nil";
+      const it = resolve(schema, t.items);
+      const type = it.kind === "primitive" ? PRIMITIVE[it.type]?.[1] ?? "pulumi.Array" : it.kind === "object" || it.kind === "enum" ? `notify.${it.name}Array` : "pulumi.Array";
+      return `${type}{${v.length ? "\n" : ""}${v.map((x) => `${inner}${goValue(x, t.items, names, schema, inner)},`).join("\n")}${v.length ? `\n${indent}` : ""}}`;
+    }
+    case "map": {
+      if (v === null || typeof v !== "object" || Array.isArray(v)) return "nil";
+      const vt = resolve(schema, t.values);
+      if (vt.kind === "any") return goAny(v, names, indent);
+      const type = vt.kind === "primitive" ? PRIMITIVE[vt.type]?.[2] ?? "pulumi.Map" : `notify.${"name" in vt ? vt.name : ""}Map`;
+      const e = Object.entries(v);
+      return `${type}{${e.length ? "\n" : ""}${e.map(([k, x]) => `${inner}${goString(k)}: ${goValue(x, t.values, names, schema, inner)},`).join("\n")}${e.length ? `\n${indent}` : ""}}`;
+    }
+    default:
+      return goAny(v, names, indent);
+  }
+}
+
+export const go: Renderer = {
+  language: "go",
+  programFile: "main.go",
+  runtime: "go",
+  program(model: ExportModel, _opts: RenderOptions): string {
+    const schema = packageSchema();
+    const vars = variableNames("go", model.resources);
+    const names = new Map(model.resources.map((r, i) => [r.key, vars[i]!]));
+    const used = referenced(model);
+    const importPath = schema.language?.go?.importBasePath ?? "notify";
+    const lines = [
+      `// Written by notify-export from environment ${JSON.stringify(model.environment.name ?? model.environment.id)}: every object as the service holds it.`,
+      "// The first `pulumi up` imports each object (the pulumi.Import resource option) and changes nothing on the service.",
+      "package main",
+      "",
+      "import (",
+      `\t${goString(importPath)}`,
+      '\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"',
+      ...(model.secrets.length ? ['\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"'] : []),
+      ")",
+      "",
+      "// Program declares the environment's objects.",
+      "func Program(ctx *pulumi.Context) error {",
+    ];
+    if (model.secrets.length) lines.push('\tcfg := config.New(ctx, "")');
+    model.resources.forEach((r, i) => {
+      const props = resourceInputs(schema, r.kind);
+      const fields = Object.entries(r.inputs).filter(([, v]) => v !== null)
+        .map(([k, v]) => `\t\t${goName(k)}: ${goValue(v, props[k], names, schema, "\t\t")},`);
+      const call = `notify.New${r.kind}(ctx, ${goString(r.name)}, &notify.${r.kind}Args{\n${fields.join("\n")}\n\t}, pulumi.Import(pulumi.ID(${goString(r.id)})))`;
+      lines.push(`\t// ${describe(r)}`);
+      if (used.has(r.key)) lines.push(`\t${vars[i]}, err := ${call}`, "\tif err != nil {", "\t\treturn err", "\t}");
+      else lines.push(`\tif _, err := ${call}; err != nil {`, "\t\treturn err", "\t}");
+    });
+    lines.push(`\tctx.Export("resources", pulumi.Int(${model.resources.length}))`, "\treturn nil", "}", "", "func main() {", "\tpulumi.Run(Program)", "}");
+    return lines.join("\n") + "\n";
+  },
+  manifest(opts: RenderOptions): Record<string, string> {
+    const schema = packageSchema();
+    const sdk = (schema.language?.go?.importBasePath ?? "").replace(/\/notify$/, "");
+    return {
+      "go.mod": `module ${opts.project}\n\ngo 1.22\n\nrequire (\n\t${sdk} v${opts.packageVersion}\n\tgithub.com/pulumi/pulumi/sdk/v3 v${opts.pulumiVersion}\n)\n`,
+    };
+  },
+};

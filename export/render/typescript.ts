@@ -1,0 +1,76 @@
+/**
+ * The TypeScript renderer. The dynamic front end declares the package's classes
+ * (`new notify.Workflow(...)`) with `adopt: true`; the native front end declares the typed SDK's
+ * classes of the plugin (the package schema.json names, `language.nodejs.packageName`) with the
+ * `import` resource option. Both take the same object literals.
+ */
+import { packageSchema } from "./schema";
+import { Ref, SecretRef, type ExportModel, type Value } from "../model";
+import { variableNames } from "../naming";
+import { describe, type RenderOptions, type Renderer } from "./common";
+
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** A TypeScript literal of `v`; `names` maps model keys to variable names. */
+export function tsValue(v: Value, names: ReadonlyMap<string, string>, indent = ""): string {
+  if (v instanceof Ref) return `${names.get(v.target)}.${v.output}`;
+  if (v instanceof SecretRef) return `config.requireSecret(${JSON.stringify(v.key)})`;
+  if (v === null || typeof v !== "object") return JSON.stringify(v);
+  const inner = indent + "  ";
+  if (Array.isArray(v)) {
+    if (v.length === 0) return "[]";
+    return `[\n${v.map((x) => inner + tsValue(x, names, inner)).join(",\n")},\n${indent}]`;
+  }
+  const entries = Object.entries(v);
+  if (entries.length === 0) return "{}";
+  return `{\n${entries.map(([k, x]) => `${inner}${IDENT.test(k) ? k : JSON.stringify(k)}: ${tsValue(x, names, inner)}`).join(",\n")},\n${indent}}`;
+}
+
+/** The package a program of the front end imports: this one (dynamic), or the plugin's typed SDK (native). */
+export function sdkPackage(frontEnd: RenderOptions["frontEnd"]): string {
+  return frontEnd === "dynamic" ? "pulumi-notify" : ((packageSchema().language as { nodejs?: { packageName?: string } } | undefined)?.nodejs?.packageName ?? "pulumi-notify");
+}
+
+export const typescript: Renderer = {
+  language: "typescript",
+  programFile: "index.ts",
+  runtime: "nodejs",
+  program(model: ExportModel, opts: RenderOptions): string {
+    const vars = variableNames("typescript", model.resources);
+    const names = new Map(model.resources.map((r, i) => [r.key, vars[i]!]));
+    const native = opts.frontEnd === "native";
+    const lines: string[] = [
+      `// Written by notify-export from environment ${JSON.stringify(model.environment.name ?? model.environment.id)}: every object as the service holds it.`,
+      `// The first \`pulumi up\` takes each object over (${native ? "the import resource option" : "adopt: true"}) and changes nothing on the service.`,
+      `import * as pulumi from "@pulumi/pulumi";`,
+      `import * as notify from ${JSON.stringify(sdkPackage(opts.frontEnd))};`,
+      "",
+    ];
+    if (model.secrets.length) lines.push("const config = new pulumi.Config();", "");
+    else lines.push("void pulumi;", "");
+    model.resources.forEach((r, i) => {
+      const args = tsValue(native ? r.inputs : { ...r.inputs, adopt: true }, names);
+      lines.push(`// ${describe(r)}`);
+      lines.push(native
+        ? `const ${vars[i]} = new notify.${r.kind}(${JSON.stringify(r.name)}, ${args}, { import: ${JSON.stringify(r.id)} });`
+        : `const ${vars[i]} = new notify.${r.kind}(${JSON.stringify(r.name)}, ${args});`);
+      lines.push("");
+    });
+    lines.push(`export const resources = ${model.resources.length};`);
+    return lines.join("\n") + "\n";
+  },
+  manifest(opts: RenderOptions): Record<string, string> {
+    const pkg = {
+      name: opts.project,
+      private: true,
+      main: "index.ts",
+      dependencies: { "@pulumi/pulumi": `^${opts.pulumiVersion}`, [sdkPackage(opts.frontEnd)]: `^${opts.packageVersion}` },
+      devDependencies: { typescript: "^5.0.0" },
+    };
+    const tsconfig = {
+      compilerOptions: { strict: true, target: "ES2022", module: "commonjs", moduleResolution: "node", esModuleInterop: true, skipLibCheck: true, outDir: "bin" },
+      files: ["index.ts"],
+    };
+    return { "package.json": JSON.stringify(pkg, null, 2) + "\n", "tsconfig.json": JSON.stringify(tsconfig, null, 2) + "\n" };
+  },
+};

@@ -1,0 +1,143 @@
+/**
+ * `notify-export` against a "dashboard-made" environment (test/helpers/dashboard.ts), through the
+ * real engine: the TypeScript export on both front ends (type-checked with tsc, compiled, run as
+ * the inline program of a stack), then up with no write to the service but the secrets set from
+ * config (counted exactly), an empty preview, a hand edit shown by `preview --refresh` and put
+ * back by `up --refresh`. The emulator runs in production mode: credentials hidden, secret
+ * variables masked.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type * as ExportModule from "../../export";
+import { createTestStack, nativeRequire, previewDiffs, ROOT, type TestStack } from "../helpers/pulumi";
+import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { SECRET_VARIABLE_VALUE, SLACK_HOOK, seedDashboardEnvironment } from "../helpers/dashboard";
+import { usePlugin } from "../helpers/native";
+import { editWorkflowByHand, linkProjectDir, serviceApi } from "../../scripts/workspace";
+import { linkNodejsSdk } from "../../scripts/nodejs-sdk";
+
+const { exportEnvironment } = nativeRequire("pulumi-notify/dist/export/index") as typeof ExportModule;
+
+const ENV = "dash";
+const ENV_ID = `env_${ENV}`;
+/** Values the service holds that no exported file may contain. */
+const SECRET_VALUES = ["SG.dashboard-key", "whsec-dashboard", SECRET_VARIABLE_VALUE, SLACK_HOOK, API_KEY];
+const TSC = path.join(ROOT, "node_modules/typescript/bin/tsc");
+/** Engine runs on a shared machine: bounded only so that a hang ends. */
+const ENGINE_TIMEOUT = 900_000;
+
+/** The writes in a slice of the emulator's request log (its own controls left out). */
+const writesOf = (log: { method: string; path?: string; route?: string }[]) =>
+  log.filter((r) => r.method !== "GET" && !String(r.path ?? r.route).startsWith("/__emulator"));
+
+/** Every file of a directory, by name. */
+const filesOf = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((f) => [f, readFileSync(path.join(dir, f), "utf8")]));
+
+describe("notify-export of a dashboard-made environment", () => {
+  let emu: TestEmulator;
+  const tmp = mkdtempSync(path.join(os.tmpdir(), "notify-export-"));
+  const out = (name: string) => path.join(tmp, name);
+  const connection = () => ({ apiUrl: emu.url, apiKey: API_KEY });
+
+  beforeAll(async () => {
+    emu = await startTestEmulator({ apiKeys: [`${API_KEY}=${ENV}`], environmentVariableLimit: 50 });
+    await seedDashboardEnvironment(emu.api, ENV_ID);
+  }, 300_000);
+  afterAll(async () => {
+    await emu?.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it("reads everything without writing, and writes the same bytes twice with no secret in any file", async () => {
+    await emu.clearRequests();
+    const lines: string[] = [];
+    const first = await exportEnvironment({ language: "typescript", out: out("ts-a"), connection: connection(), progress: (l) => lines.push(l) });
+    await exportEnvironment({ language: "typescript", out: out("ts-b"), connection: connection() });
+    expect(writesOf(await emu.requests())).toEqual([]);
+    expect(filesOf(out("ts-a"))).toEqual(filesOf(out("ts-b")));
+    expect(Object.keys(filesOf(out("ts-a")))).toEqual(["Pulumi.yaml", "README.md", "import.json", "index.ts", "package.json", "tsconfig.json"]);
+    const kinds = first.model.resources.map((r) => `${r.kind}/${r.name}`);
+    expect(kinds).toEqual([
+      "Integration/sendgrid-main", "Integration/slack-alerts", "Layout/brand", "Layout/default-frame",
+      "Workflow/order-shipped", "Workflow/welcome", "Topic/news:daily", "EnvironmentVariable/API_TOKEN", "EnvironmentVariable/BASE_URL",
+    ]);
+    expect(lines.map((l) => l.split(":")[0])).toEqual(["environment", "integrations", "layouts", "workflows", "topics", "environment variables"]);
+    // The signing key (configurations) is returned, so its value is known; the masked variable's is not.
+    expect(first.model.secrets.map((s) => [s.key, s.value !== undefined])).toEqual([
+      ["integration-sendgrid-main-configurations-inboundWebhookSigningKey", true],
+      ["environment-variable-API-TOKEN-value", false],
+    ]);
+    const text = Object.values(filesOf(out("ts-a"))).join("\n");
+    for (const secret of SECRET_VALUES) expect(text).not.toContain(secret);
+    // The email step references the Layout resource, and the topic lists its 250 subscribers.
+    expect(text).toContain("layoutId: brand.layoutId");
+    expect(JSON.stringify(first.model.resources.find((r) => r.kind === "Topic")!.inputs.subscribers)).toMatch(/sub-249/);
+    expect(JSON.parse(filesOf(out("ts-a"))["import.json"]!).resources).toContainEqual({ type: "notify:index:Layout", name: "brand", id: "brand" });
+  });
+
+  /** Type-checks an exported TypeScript project with tsc, then compiles it to bin/index.js. */
+  const compile = (dir: string) => {
+    linkProjectDir(dir);
+    linkNodejsSdk(dir);
+    execFileSync(process.execPath, [TSC, "-p", dir], { cwd: dir, stdio: "pipe" });
+    return path.join(dir, "bin/index.js");
+  };
+
+  /** Config of a stack of the exported program: the connection, and each secret (the masked one supplied). */
+  const secretsConfig = (model: ExportModule.ExportResult["model"], project: string) => Object.fromEntries(model.secrets.map((s) => [
+    `${project}:${s.key}`, { value: s.value ?? SECRET_VARIABLE_VALUE, secret: true },
+  ]));
+
+  for (const frontEnd of ["dynamic", "native"] as const) {
+    describe(`the TypeScript export on the ${frontEnd} front end`, () => {
+      let ts: TestStack;
+      let result: ExportModule.ExportResult;
+      afterAll(async () => { await ts?.cleanup(); });
+
+      it("type-checks, and its first up takes every object over writing only the secret the service masks", async () => {
+        const dir = out(`ts-run-${frontEnd}`);
+        result = await exportEnvironment({ language: "typescript", frontEnd, out: dir, connection: connection(), subscribers: ["alice"] });
+        expect(result.model.resources.at(-1)).toMatchObject({ key: "SubscriberCredentials/alice-slack-slack-alerts", id: "alice/slack/slack-alerts" });
+        expect(readFileSync(path.join(dir, "index.ts"), "utf8")).toContain("integrationIdentifier: slackAlerts.identifier");
+        const program = compile(dir);
+        const project = `notify-${ENV}`;
+        ts = await createTestStack({
+          projectName: project,
+          program: async () => { delete require.cache[program]; require(program); },
+          config: { ...emu.stackConfig(), ...secretsConfig(result.model, project) },
+        });
+        if (frontEnd === "native") await usePlugin(ts);
+        await emu.clearRequests();
+        const up = await ts.stack.up();
+        expect(up.summary.result).toBe("succeeded");
+        const writes = writesOf(await emu.requests()).map((r) => `${r.method} ${r.route ?? r.path}`);
+        // The masked variable's value can only be written (the service cannot compare it): one PATCH.
+        expect(writes).toEqual(["PATCH /v1/environment-variables/{variableKey}"]);
+        const state = await emu.state();
+        expect(state.environmentVariables.find((v) => v.key === "API_TOKEN").values).toEqual([{ _environmentId: ENV_ID, value: SECRET_VARIABLE_VALUE }]);
+        // Ten objects (the subscriber's credentials among them) and the stack; through the plugin, the
+        // masked variable is imported, then updated with the value from config.
+        expect(up.summary.resourceChanges).toEqual(frontEnd === "native" ? { create: 1, import: 10, update: 1 } : { create: 11 });
+      }, ENGINE_TIMEOUT);
+
+      it("then previews with no changes, also with --refresh", async () => {
+        await ts.stack.preview({ expectNoChanges: true });
+        await ts.stack.preview({ expectNoChanges: true, refresh: true });
+      }, ENGINE_TIMEOUT);
+
+      it("shows a hand edit in preview --refresh and puts it back with up --refresh", async () => {
+        const api = serviceApi(emu.url, API_KEY);
+        await editWorkflowByHand(api, "welcome", (b) => ({ ...b, name: "Renamed in the dashboard" }));
+        const { diffs } = await previewDiffs(ts.stack, { refresh: true });
+        expect(Object.keys(diffs)).toEqual(["welcome"]);
+        expect(diffs.welcome!.op).toBe("update");
+        await ts.stack.up({ refresh: true });
+        expect((await api("GET", "/v2/workflows/welcome")).name).toBe("Welcome");
+        await ts.stack.preview({ expectNoChanges: true, refresh: true });
+      }, ENGINE_TIMEOUT);
+    });
+  }
+});

@@ -1,0 +1,135 @@
+/**
+ * `notify-export` in Python and Go, through the native plugin, against the "dashboard-made"
+ * environment of test/helpers/dashboard.ts: each program checked by its own toolchain
+ * (`python -m py_compile`, `go vet`), then run as it is written, as the inline program of a stack
+ * (the exported __main__.py through test/e2e/python/run_export.py; the exported main.go's Program
+ * through test/e2e/go-export/driver.go): up with no write to the service but the masked secret
+ * variable's value (exactly one PATCH), an empty preview, a hand edit shown by
+ * `preview --refresh` and put back by `up --refresh`. Skipped, saying so, without python3 or go.
+ */
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type * as ExportModule from "../../export";
+import { cliEnv, cliPath, nativeRequire, ROOT } from "../helpers/pulumi";
+import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { SECRET_VARIABLE_VALUE, seedDashboardEnvironment } from "../helpers/dashboard";
+import { hasPython, pythonProjectDir, runPython, venvPython } from "../helpers/python";
+import { editWorkflowByHand, serviceApi } from "../../scripts/workspace";
+
+const { exportEnvironment } = nativeRequire("pulumi-notify/dist/export/index") as typeof ExportModule;
+
+const ENV = "langs";
+const ENV_ID = `env_${ENV}`;
+const PROJECT = `notify-${ENV}`;
+const hasGo = spawnSync("go", ["version"], { stdio: "ignore" }).status === 0;
+if (!hasGo) process.stderr.write("test/e2e/exportLanguages.test.ts: the Go part is skipped, go is not on PATH\n");
+
+/** The writes in the emulator's request log, as `METHOD route`. */
+const writesOf = (log: { method: string; path: string; route?: string }[]) =>
+  log.filter((r) => r.method !== "GET" && !r.path.startsWith("/__emulator")).map((r) => `${r.method} ${r.route ?? r.path}`);
+
+describe("notify-export in Python and Go, through the native plugin", () => {
+  let emu: TestEmulator;
+  const tmp = mkdtempSync(path.join(os.tmpdir(), "notify-export-langs-"));
+
+  beforeAll(async () => {
+    emu = await startTestEmulator({ apiKeys: [`${API_KEY}=${ENV}`], environmentVariableLimit: 50 });
+    await seedDashboardEnvironment(emu.api, ENV_ID);
+  }, 300_000);
+  afterAll(async () => {
+    await emu?.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  /** The stack config: the connection, and each secret (the masked one supplied by the user). */
+  const config = (model: ExportModule.ExportResult["model"]) => ({
+    ...emu.stackConfig(),
+    ...Object.fromEntries(model.secrets.map((s) => [`${PROJECT}:${s.key}`, { value: s.value ?? SECRET_VARIABLE_VALUE, secret: true }])),
+  });
+
+  /** What every language's run must show: one write, no changes, a hand edit seen and put back. */
+  async function adoptionScenario(run: (op: "up" | "up-refresh" | "preview" | "preview-refresh") => Promise<any>) {
+    await emu.clearRequests();
+    const up = await run("up");
+    expect(up.changes.import).toBe(9);
+    expect(writesOf(await emu.requests())).toEqual(["PATCH /v1/environment-variables/{variableKey}"]);
+    expect(Object.keys((await run("preview")).changes)).toEqual(["same"]);
+
+    const api = serviceApi(emu.url, API_KEY);
+    await editWorkflowByHand(api, "welcome", (b) => ({ ...b, name: "Renamed in the dashboard" }));
+    const drift = await run("preview-refresh");
+    expect(Object.keys(drift.diffs)).toEqual(["welcome"]);
+    await run("up-refresh");
+    expect((await api("GET", "/v2/workflows/welcome")).name).toBe("Welcome");
+    expect((await run("preview-refresh")).diffs).toEqual({});
+    // Back as it was for the next language.
+    await editWorkflowByHand(api, "welcome", (b) => b);
+  }
+
+  describe.skipIf(!hasPython("test/e2e/exportLanguages.test.ts"))("Python", () => {
+    it("compiles, and its first up imports everything writing only the masked secret; previews are empty; a hand edit is shown and put back", async () => {
+      const out = path.join(tmp, "py");
+      const result = await exportEnvironment({ language: "python", out, connection: { apiUrl: emu.url, apiKey: API_KEY } });
+      const python = venvPython();
+      execFileSync(python, ["-m", "py_compile", path.join(out, "__main__.py")], { stdio: "pipe" });
+      expect(readFileSync(path.join(out, "requirements.txt"), "utf8")).toMatch(/^pulumi>=.*\npulumi-notify==/);
+      const dir = pythonProjectDir(PROJECT);
+      try {
+        await adoptionScenario((op) => runPython(python, path.join(ROOT, "test/e2e/python/run_export.py"), op, dir, {
+          projectName: PROJECT, program: path.join(out, "__main__.py"), config: config(result.model),
+        }));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }, 900_000);
+  });
+
+  describe.skipIf(!hasGo)("Go", () => {
+    it("passes go vet, and its first up imports everything writing only the masked secret; previews are empty; a hand edit is shown and put back", async () => {
+      const out = path.join(tmp, "go");
+      const result = await exportEnvironment({ language: "go", out, connection: { apiUrl: emu.url, apiKey: API_KEY } });
+      expect(readFileSync(path.join(out, "go.mod"), "utf8")).toMatch(/require \(\n\tgithub.com\/pulumi-notify\/pulumi-notify\/sdk\/go v/);
+      // The written go.mod names the published SDK; here it is this checkout's, with the module
+      // versions test/e2e/go pins (its go.sum), resolved without the network.
+      const goEnv = { ...process.env, GOFLAGS: "-mod=mod", GOPROXY: "off" };
+      const useCheckout = (dir: string, tidy: boolean) => {
+        writeFileSync(path.join(dir, "go.mod"), readFileSync(path.join(ROOT, "test/e2e/go/go.mod"), "utf8")
+          .replace(/^module .*$/m, `module ${PROJECT}`).replace(/=> \.\.\/\.\.\/\.\.\/sdk\/go/, `=> ${path.join(ROOT, "sdk/go")}`));
+        copyFileSync(path.join(ROOT, "test/e2e/go/go.sum"), path.join(dir, "go.sum"));
+        // The program's own module is tidied (its requirements become what it imports); the driver's
+        // keeps test/e2e/go's, which cover the Automation API on every platform.
+        if (tidy) execFileSync("go", ["mod", "tidy"], { cwd: dir, env: goEnv, stdio: "pipe" });
+      };
+      useCheckout(out, true);
+      execFileSync("go", ["vet", "."], { cwd: out, env: goEnv, stdio: "pipe" });
+
+      // The driver: the exported file as written, its main renamed, beside test/e2e/go-export/driver.go.
+      const build = path.join(tmp, "go-driver");
+      mkdirSync(build);
+      writeFileSync(path.join(build, "program.go"), readFileSync(path.join(out, "main.go"), "utf8").replace(/^func main\(\) \{$/m, "func exportedMain() {"));
+      copyFileSync(path.join(ROOT, "test/e2e/go-export/driver.go"), path.join(build, "driver.go"));
+      useCheckout(build, false);
+      const bin = path.join(build, "program");
+      execFileSync("go", ["build", "-o", bin, "."], { cwd: build, env: goEnv, stdio: "pipe" });
+
+      const dir = pythonProjectDir(PROJECT);
+      writeFileSync(path.join(dir, "Pulumi.yaml"), readFileSync(path.join(dir, "Pulumi.yaml"), "utf8").replace("runtime: python", "runtime: go"));
+      const run = (op: string) => new Promise<any>((resolve, reject) => {
+        const child = spawn(bin, [op], { env: { ...process.env, ...cliEnv(dir) }, stdio: ["pipe", "pipe", "pipe"] });
+        let stdout = "", stderr = "";
+        child.stdout.on("data", (d) => (stdout += d));
+        child.stderr.on("data", (d) => (stderr += d));
+        child.on("close", (code) => (code === 0 ? resolve(JSON.parse(stdout)) : reject(new Error(`go program ${op} exited ${code}:\n${stderr.slice(-4000)}`))));
+        child.stdin.end(JSON.stringify({ workDir: dir, pulumiRoot: path.dirname(path.dirname(cliPath())), projectName: PROJECT, config: config(result.model) }));
+      });
+      try {
+        await adoptionScenario(run);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }, 1_200_000);
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * A "dashboard-made" environment, seeded through the service's API as the dashboard shapes it:
+ * every step kind the provider models and `http_request` among them, a default layout and another,
+ * integrations with conditions and configurations, a topic with 250 subscribers, plain and secret
+ * variables, an email step pointing at a layout. Used by the export tests and the bench.
+ */
+import { WORKFLOW_STEP_KINDS } from "../../provider/schemas/common";
+
+type Api = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
+
+/** The secret variable's value (the service shows it masked, so the user supplies it from config). */
+export const SECRET_VARIABLE_VALUE = "s3cr3t-dashboard-token";
+
+/** Alice's Slack webhook (a secret the service returns, so its value is known to the export). */
+export const SLACK_HOOK = "https://hooks.slack.example/services/T000/B000/dashboard";
+
+/** Control values of each step kind as the dashboard saves them. */
+export const DASHBOARD_STEPS: Record<(typeof WORKFLOW_STEP_KINDS)[number], Record<string, unknown>> = {
+  in_app: { subject: "Hello {{subscriber.firstName}}", body: "Your order {{payload.orderId}} shipped", avatar: "https://cdn.example.com/a.png", data: { orderId: "{{payload.orderId}}" } },
+  email: { subject: "Your receipt", body: "<p>Thanks, \"{{subscriber.firstName}}\" — été</p>\n<p>Line two</p>", editorType: "html", layoutId: "brand" },
+  sms: { body: "Code: {{payload.code}}" },
+  chat: { body: "Deployed {{payload.version}}", editorType: "text" },
+  push: { subject: "New message", body: "You have a new message" },
+  digest: { type: "regular", amount: 5, unit: "minutes", digestKey: "payload.threadId" },
+  delay: { type: "regular", amount: 30, unit: "seconds" },
+  throttle: { type: "fixed", amount: 1, unit: "hours", threshold: 3 },
+  custom: { anything: { nested: [1, 2, 3] } },
+  http_request: {
+    method: "POST", url: "https://hooks.example.com/notify?x=1&y=$2", headers: [{ key: "X-Source", value: "notify" }],
+    body: [{ key: "id", value: "{{payload.id}}" }], continueOnFailure: true,
+  },
+};
+
+/** Seeds the environment of `api`'s key; `n` subscribers (250 by default) on the topic. */
+export async function seedDashboardEnvironment(api: Api, envId: string, n = 250): Promise<void> {
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const r = await api(method, path, body);
+    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body).slice(0, 400)}`);
+    return r.body;
+  };
+  // The first layout is the environment's default.
+  await ok("POST", "/v2/layouts", { layoutId: "default-frame", name: "Default frame" });
+  await ok("POST", "/v2/layouts", { layoutId: "brand", name: "Brand" });
+  await ok("PUT", "/v2/layouts/brand", { name: "Brand", controlValues: { email: { editorType: "html", body: "<html><body><header>ACME</header>{{ content }}</body></html>" } } });
+
+  const sg = await ok("POST", "/v1/integrations", {
+    identifier: "sendgrid-main", name: "SendGrid", providerId: "sendgrid", channel: "email", active: true,
+    credentials: { apiKey: "SG.dashboard-key", from: "no-reply@example.com" },
+    conditions: [{ isNegated: false, type: "GROUP", value: "AND", children: [{ field: "tier", value: "pro", operator: "EQUAL", on: "subscriber" }] }],
+    configurations: { inboundWebhookEnabled: true, inboundWebhookSigningKey: "whsec-dashboard" },
+  });
+  await ok("POST", `/v1/integrations/${sg._id}/set-primary`);
+  await ok("POST", "/v1/integrations", { identifier: "slack-alerts", name: "Slack alerts", providerId: "slack", channel: "chat", active: true });
+  // A subscriber with credentials for the Slack integration (exported only when named).
+  await ok("POST", "/v2/subscribers", { subscriberId: "alice", firstName: "Alice" });
+  await ok("PUT", "/v1/subscribers/alice/credentials", { providerId: "slack", integrationIdentifier: "slack-alerts", credentials: { webhookUrl: SLACK_HOOK } });
+
+  await ok("POST", "/v2/workflows", {
+    workflowId: "order-shipped", name: "Order shipped", description: "Every channel", tags: ["orders", "dashboard"], active: true,
+    steps: WORKFLOW_STEP_KINDS.map((type) => ({ name: `${type} step`, type, controlValues: DASHBOARD_STEPS[type] })),
+  });
+  await ok("POST", "/v2/workflows", {
+    workflowId: "welcome", name: "Welcome", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "Welcome!" } }],
+  });
+
+  const ids = Array.from({ length: n }, (_, i) => `sub-${String(i).padStart(3, "0")}`);
+  for (const subscriberId of ids) await ok("POST", "/v2/subscribers", { subscriberId, firstName: "User" });
+  await ok("POST", "/v2/topics", { key: "news:daily", name: "Daily news" });
+  for (let i = 0; i < ids.length; i += 100) await ok("POST", "/v2/topics/news:daily/subscriptions", { subscriptions: ids.slice(i, i + 100) });
+
+  await ok("POST", "/v1/environment-variables", { key: "BASE_URL", values: [{ _environmentId: envId, value: "https://app.example.com" }] });
+  await ok("POST", "/v1/environment-variables", { key: "API_TOKEN", isSecret: true, values: [{ _environmentId: envId, value: SECRET_VARIABLE_VALUE }] });
+}
