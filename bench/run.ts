@@ -562,6 +562,9 @@ async function binary(emu: RunningEmulator): Promise<void> {
   } finally {
     rmSync(binDir, { recursive: true, force: true });
     rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 // --------------------------------------------------------------------------------- export
 
 /**

@@ -25,8 +25,6 @@ const STEPS = [
   { name: "Email", type: "email" as const, controlValues: { subject: "Welcome", body: "<p>Hi</p>", editorType: "html" } },
 ];
 
-/** Each test runs the engine several times (up, previews); on a loaded machine that takes minutes. */
-const ENGINE_RUNS_TIMEOUT = 600_000;
 
 describe("adopting an existing environment through the dynamic resources", () => {
   let emu: TestEmulator;
@@ -94,14 +92,14 @@ describe("adopting an existing environment through the dynamic resources", () =>
     expect(up.summary.resourceChanges?.create).toBe(9); // the stack and eight resources
     // Production does not return an integration's credentials: declared, they are written, once.
     expect(await writes()).toEqual(["PUT /v1/integrations/{integrationId}"]);
-  }, ENGINE_RUNS_TIMEOUT);
+  });
 
   it("then previews no change, and no drift with refresh, with no write", async () => {
     await emu.clearRequests();
     await ts.stack.preview({ expectNoChanges: true });
     await ts.stack.preview({ expectNoChanges: true, refresh: true });
     expect(await writes()).toEqual([]);
-  }, ENGINE_RUNS_TIMEOUT);
+  });
 
   it("a program that differs in one field writes that field of that object alone", async () => {
     // A new stack over the same objects, so that the topic is adopted again, now with another name.
@@ -125,5 +123,5 @@ describe("adopting an existing environment through the dynamic resources", () =>
       spec.topicName = "News";
       await other.cleanup();
     }
-  }, ENGINE_RUNS_TIMEOUT);
+  });
 });

@@ -38,7 +38,7 @@ describe("notify-export in Python and Go, through the native plugin", () => {
   beforeAll(async () => {
     emu = await startTestEmulator({ apiKeys: [`${API_KEY}=${ENV}`], environmentVariableLimit: 50 });
     await seedDashboardEnvironment(emu.api, ENV_ID);
-  }, 300_000);
+  });
   afterAll(async () => {
     await emu?.close();
     rmSync(tmp, { recursive: true, force: true });
@@ -84,7 +84,7 @@ describe("notify-export in Python and Go, through the native plugin", () => {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
-    }, 900_000);
+    });
   });
 
   describe.skipIf(!hasGo)("Go", () => {
@@ -130,6 +130,6 @@ describe("notify-export in Python and Go, through the native plugin", () => {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
-    }, 1_200_000);
+    });
   });
 });

@@ -23,8 +23,6 @@ import { linkNodejsSdk, nodejsSdkName } from "../../scripts/nodejs-sdk";
 
 const STEPS = [{ name: "Inbox", type: "in_app" as const, controlValues: { body: "Hi" } }];
 
-/** Each test runs the engine several times (up, previews); on a loaded machine that takes minutes. */
-const ENGINE_RUNS_TIMEOUT = 600_000;
 
 describe("moving a stack between the dynamic classes and the typed native SDK", () => {
   let emu: TestEmulator;
@@ -87,7 +85,7 @@ describe("moving a stack between the dynamic classes and the typed native SDK", 
     expect(after.map((r) => r.type).sort()).toEqual(["Integration", "Topic", "Workflow"].map((n) => `notify:index:${n}`));
     await ts.stack.preview({ expectNoChanges: true });
     await ts.stack.preview({ expectNoChanges: true, refresh: true });
-  }, ENGINE_RUNS_TIMEOUT);
+  });
 
   it("native to dynamic: state delete, then adopt: true takes the objects over with reads alone", async () => {
     const urns = (await exportedState(ts.stack)).resources.map((r) => String(r.urn)).filter((u) => u.includes("::notify:index:"));
@@ -105,5 +103,5 @@ describe("moving a stack between the dynamic classes and the typed native SDK", 
     const s = await emu.state();
     expect(s.integrations.filter((i) => !i.deleted)).toHaveLength(1);
     expect(s.workflows).toHaveLength(1);
-  }, ENGINE_RUNS_TIMEOUT);
+  });
 });

@@ -19,8 +19,6 @@ import { linkNodejsSdk, nodejsSdkName } from "../../scripts/nodejs-sdk";
 const SENDGRID_KEY = "SG.typed-native-secret-key";
 const HTML = "<html><body>{{ content }}</body></html>";
 
-/** Each test runs the engine several times (up, previews); on a loaded machine that takes minutes. */
-const ENGINE_RUNS_TIMEOUT = 600_000;
 
 describe("the typed TypeScript SDK of the native plugin", () => {
   let emu: TestEmulator;
@@ -88,12 +86,12 @@ describe("the typed TypeScript SDK of the native plugin", () => {
     // The SDK's resources are the plugin's: a provider resource of package notify, of the SDK's version.
     expect(state.resources.find((r) => r.type === "pulumi:providers:notify")).toBeDefined();
     expect(state.text).not.toContain(SENDGRID_KEY);
-  }, ENGINE_RUNS_TIMEOUT);
+  });
 
   it("then previews no change, and no drift with refresh", async () => {
     await ts.stack.preview({ expectNoChanges: true });
     await ts.stack.preview({ expectNoChanges: true, refresh: true });
-  }, ENGINE_RUNS_TIMEOUT);
+  });
 
   it("names a changed secret field in the detailed diff without showing its value", async () => {
     spec.sendgridKey = "SG.typed-native-rotated";
@@ -103,7 +101,7 @@ describe("the typed TypeScript SDK of the native plugin", () => {
     } finally {
       spec.sendgridKey = SENDGRID_KEY;
     }
-  }, ENGINE_RUNS_TIMEOUT);
+  });
 
   it("destroys what it manages (the environment's default layout stays on the service)", async () => {
     const destroy = await ts.stack.destroy();
@@ -113,5 +111,5 @@ describe("the typed TypeScript SDK of the native plugin", () => {
     expect(s.workflows).toEqual([]);
     expect(s.topics).toEqual([]);
     expect((await exportedState(ts.stack)).resources).toEqual([]);
-  }, ENGINE_RUNS_TIMEOUT);
+  });
 });

@@ -59,7 +59,7 @@ beforeAll(async () => {
   const started = Date.now();
   for (const a of await buildPluginArchives({ targets: TARGET_NAMES, log: (l) => process.stderr.write(`${l}\n`) })) built[a.target] = a;
   process.stderr.write(`test/e2e/pluginBinary.test.ts: archives ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-}, 1_800_000);
+});
 
 /** The entries of a .tar.gz: path, mode and size. */
 async function entries(archive: string): Promise<{ path: string; mode: number; size: number; type: string }[]> {
@@ -163,7 +163,7 @@ describe("the plugin archives of npm run plugin-binary", () => {
       plugin.child.kill();
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 120_000);
+  });
 
   it.skipIf(!hasQemu)("the linux-arm64 executable starts under qemu-aarch64 and answers GetPluginInfo, GetSchema and a Check", async () => {
     const dir = await extract(built["linux-arm64"].archive);
@@ -179,7 +179,7 @@ describe("the plugin archives of npm run plugin-binary", () => {
       plugin.child.kill();
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 600_000);
+  });
 });
 
 /**
@@ -258,7 +258,7 @@ describe("the engine fetches and installs the plugin binary for a Python and a G
     mirror = await serveArchives(Object.values(built));
     emu = await startTestEmulator({ apiKeys: [`${API_KEY}=first`, "binary-second-key=second"], hideCredentials: false });
     await emu.api("POST", "/v2/subscribers", { subscriberId: "alice", firstName: "Alice" });
-  }, 600_000);
+  });
   afterAll(async () => {
     await emu?.close();
     await mirror?.close();
@@ -287,7 +287,7 @@ describe("the engine fetches and installs the plugin binary for a Python and a G
       // No `plugins.providers`: the engine finds the plugin by itself.
       writeFileSync(path.join(dir, "Pulumi.yaml"), stringify({ name: "notify-python", runtime: "python", backend: { url: `file://${stateDir(dir)}` } }));
       env = userEnv(dir, mirror.url);
-    }, 600_000);
+    });
 
     it("up downloads and installs the plugin, then creates the resources", async () => {
       const before = mirror.requests.length;
@@ -336,7 +336,7 @@ describe("the engine fetches and installs the plugin binary for a Python and a G
       mkdirSync(stateDir(dir), { recursive: true });
       writeFileSync(path.join(dir, "Pulumi.yaml"), stringify({ name: "notify-go", runtime: "go", backend: { url: `file://${stateDir(dir)}` } }));
       env = userEnv(dir, mirror.url);
-    }, 900_000);
+    });
 
     it("up downloads and installs the plugin, then creates the resources", async () => {
       const before = mirror.requests.length;

@@ -5,7 +5,7 @@
  * workflow deleted through the API (its translations go with it) as drift on both, adopt,
  * getTranslations and its Output twin, import through the native plugin, and destroy.
  */
-import { afterAll, beforeAll, describe, expect, it as vitestIt } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as automation from "@pulumi/pulumi/automation";
 import type * as pulumiModule from "@pulumi/pulumi";
 import { createTestStack, exportedState, loadPackage, nativeRequire, previewDiffs, type TestStack } from "../helpers/pulumi";
@@ -35,11 +35,6 @@ function program(spec: Spec): automation.PulumiFn {
 
 const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
 
-/**
- * Each test runs three to six CLI commands: about 15 s each on two idle cores, several times that
- * when the machine is shared, which the default 60 s does not allow for.
- */
-const it = (name: string, fn: () => Promise<void>) => vitestIt(name, fn, 300_000);
 
 describe.each(["production", "spec"] as const)("translations against the emulator in %s mode", (mode) => {
   let emu: TestEmulator;

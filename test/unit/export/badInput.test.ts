@@ -57,7 +57,7 @@ describe("notify-export with bad input", () => {
       expect((await emu.api("POST", "/v2/workflows", { workflowId, name: workflowId, steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "Hi" } }] })).status).toBe(201);
     }
     expect((await emu.api("POST", "/v2/topics", { key: "my:flow", name: "Mine" })).status).toBeLessThan(300);
-  }, 120_000);
+  });
   afterAll(async () => {
     await emu?.close();
     rmSync(tmp, { recursive: true, force: true });
@@ -137,7 +137,7 @@ describe("notify-export with bad input", () => {
     linkProjectDir(dir("collide"));
     await new Promise<void>((resolve, reject) => execFile(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", dir("collide")],
       (err, stdout) => (err ? reject(new Error(stdout)) : resolve())));
-  }, 300_000);
+  });
 
   it("refuses a non-empty output directory unless --force, and keeps it whole when a forced export fails", async () => {
     mkdirSync(dir("full"));
