@@ -10,7 +10,7 @@ import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { alignGo, committedPages, DOCS_DIR, generateDocs, readExamples, renderDocs, renderGo, renderPython, renderTypeScript, type Schema } from "../../scripts/gen-docs";
-import { BENCH_PAGE, benchmarksPage, renderBenchmarks } from "../../scripts/render-bench";
+import { BENCH_PAGE, benchmarksPage, publish, renderBenchmarks } from "../../scripts/render-bench";
 import { REPO_ROOT } from "../../scripts/workspace";
 
 const schema = JSON.parse(readFileSync(path.join(REPO_ROOT, "schema.json"), "utf8")) as Schema;
@@ -92,5 +92,17 @@ describe("docs/ reference pages", () => {
     expect(page).toMatch(/- Machine: cpu /);
     const other = renderBenchmarks([{ bench: "scale", n: 1, op: "up", notifyMs: 1, commit: "abc1234", machine: { cpu: "x" } }]);
     expect(other).not.toBe(page);
+  });
+
+  it("publishing a run replaces the published figures of the benches it ran and keeps the others, each bench under its own run's commit", () => {
+    const published = [
+      { bench: "scale", n: 50, commit: "aaaaaaa" }, { bench: "scale", n: 200, commit: "aaaaaaa" }, { bench: "state", bytes: 1, commit: "aaaaaaa" },
+    ];
+    const run = [{ bench: "scale", n: 500, commit: "bbbbbbb" }, { bench: "export", n: 500, commit: "bbbbbbb" }];
+    const merged = publish(published, run);
+    expect(merged).toEqual([{ bench: "state", bytes: 1, commit: "aaaaaaa" }, ...run]);
+    const page = renderBenchmarks(merged);
+    expect(page.indexOf("`aaaaaaa`")).toBeGreaterThan(page.indexOf("## state"));
+    expect(page.indexOf("`bbbbbbb`")).toBeGreaterThan(page.indexOf("## scale"));
   });
 });
