@@ -31,7 +31,6 @@ function program(spec: Spec): automation.PulumiFn {
 
 const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
 
-
 describe.each(["production", "spec"] as const)("domains against the emulator in %s mode", (mode) => {
   let emu: TestEmulator;
   let ts: TestStack;

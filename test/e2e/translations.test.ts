@@ -35,7 +35,6 @@ function program(spec: Spec): automation.PulumiFn {
 
 const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
 
-
 describe.each(["production", "spec"] as const)("translations against the emulator in %s mode", (mode) => {
   let emu: TestEmulator;
   let ts: TestStack;
