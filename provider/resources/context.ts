@@ -4,8 +4,9 @@
  *
  *   check   no request
  *   diff    no request
- *   create  POST /v2/contexts (the service answers 409 for a type and id it holds: no upsert); with
- *           adopt (or after our own retried create): GET it, then PATCH the declared data
+ *   create  with adopt, GET /v2/contexts/{type}/{id} first: an existing context is compared and
+ *           PATCHed only when its data differs; else POST /v2/contexts (the service answers 409
+ *           for a type and id it holds: no upsert; after our own retried create, that one is adopted)
  *   read    GET /v2/contexts/{type}/{id}
  *   update  PATCH /v2/contexts/{type}/{id} with the declared data (the service replaces it whole)
  *   delete  DELETE /v2/contexts/{type}/{id} (a 404 counts as done)
@@ -18,7 +19,7 @@ import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check"
 import { type DiffResult, declaredKeys, declaredKeysOf, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, serviceFields, type ArgsOf, type StateOf } from "./fields";
-import { controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
+import { adoptExisting, controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
 
 /** The rule of a context's type and id (CreateContextRequestDto of spec/openapi.json): 1 to 100 of letters, digits, `_`, `-`. */
 export const CONTEXT_PART = /^[a-zA-Z0-9_-]+$/;
@@ -77,6 +78,22 @@ function outputsFor(c: ApiContext, declared: Props, keys: string[]): ContextStat
   return stripUndefined({ ...toContextOutputs(c), ...controlInputs(declared, CONTEXT.controlKeys), declaredKeys: keys }) as ContextState;
 }
 
+/** Takes an existing context over: written only when its data differs from the declared data. */
+function adopt(existing: ApiContext, raw: Props, keys: string[]) {
+  const seen = outputsFor(existing, raw, keys) as unknown as Props;
+  const key = contextKey(String(raw.type), String(raw.contextId));
+  return adoptExisting(`context "${key}"`, {
+    id: key, compared: seen, adopted: () => seen, inputs: raw, diff: provider.diff,
+    update: async (olds) => {
+      try {
+        return (await provider.update(key, olds, raw)).outs;
+      } catch (e) {
+        throw failure(`adopt context "${key}"`, e);
+      }
+    },
+  });
+}
+
 /** The provider implementation, loaded in the engine's provider process. */
 export const provider = {
   async check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
@@ -93,17 +110,27 @@ export const provider = {
     const api = clientFor().contexts;
     const key = contextKey(inputs.type, inputs.contextId);
     const action = `create context "${key}"`;
+    // With adopt, look first: an existing context is compared, and written only where it differs.
+    if (inputs.adopt) {
+      let existing: ApiContext | undefined;
+      try {
+        existing = await api.get(inputs.type, inputs.contextId);
+      } catch (err) {
+        if (!isNotFound(err)) throw failure(`adopt context "${key}"`, err);
+      }
+      if (existing) return adopt(existing, raw, keys);
+    }
     let live: ApiContext;
     try {
       live = await api.create(stripUndefined({ type: inputs.type, id: inputs.contextId, data: inputs.data }));
     } catch (err) {
       if (!(err instanceof NotifyApiError && err.status === 409)) throw failure(action, err);
-      // Our own earlier attempt may have gone through before a retry: take that one over.
+      // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.
       if (!inputs.adopt && err.attempts <= 1) {
         throw failure(action, err, `A context "${key}" already exists; set adopt: true to manage it with this stack`);
       }
       try {
-        live = inputs.data !== undefined ? await api.update(inputs.type, inputs.contextId, inputs.data) : await api.get(inputs.type, inputs.contextId);
+        return adopt(await api.get(inputs.type, inputs.contextId), raw, keys);
       } catch (e) {
         throw failure(`adopt context "${key}"`, e);
       }

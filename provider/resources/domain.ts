@@ -4,9 +4,10 @@
  *
  *   check   no request
  *   diff    no request
- *   create  POST /v1/domains (409 when the name is claimed anywhere on the service; with adopt,
- *           one of this environment is taken over: GET, PATCH the data), then POST each declared
- *           route; a failure removes a domain made here again
+ *   create  with adopt, the read below first: a domain of this environment is compared, and its
+ *           data and routes written only where they differ; else POST /v1/domains (409 when the
+ *           name is claimed anywhere on the service), then POST each declared route; a failure
+ *           removes a domain made here again
  *   read    GET /v1/domains/{domain}, POST .../verify while it is pending (so a refresh after the
  *           DNS change shows `verified`), GET .../routes (every page)
  *   update  PATCH /v1/domains/{domain} when the data changes; the routes added, changed and
@@ -26,7 +27,7 @@ import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check"
 import { type DiffResult, declaredKeys, declaredKeysOf, deepEqual, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, type ArgsOf, type StateOf } from "./fields";
-import { controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
+import { adoptExisting, controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
 
 /** A domain name as the service stores it: lower case, dot-separated labels (the service lower-cases what it is given). */
 export const DOMAIN_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/;
@@ -171,6 +172,23 @@ export const provider = {
     const keys = declaredKeys(raw, DOMAIN.inputKeys);
     const client = clientFor();
     const action = `create domain "${inputs.name}"`;
+    // With adopt, look first: an existing domain of this environment is compared, and its data
+    // and routes written only where they differ.
+    if (inputs.adopt) {
+      let existing: { d: ApiDomain; routes: ApiRoute[] } | undefined;
+      try {
+        existing = await readDomain(client, inputs.name);
+      } catch (err) {
+        if (!isNotFound(err)) throw failure(`adopt domain "${inputs.name}"`, err);
+      }
+      if (existing) {
+        const seen = outputsFor(existing.d, existing.routes, raw, keys) as unknown as Props;
+        return adoptExisting(`domain "${inputs.name}"`, {
+          id: existing.d.name, compared: seen, adopted: () => seen, inputs: raw, diff: provider.diff,
+          update: async (olds) => (await provider.update(existing.d.name, olds, raw)).outs,
+        });
+      }
+    }
     let adopted = false;
     try {
       await client.domains.create(stripUndefined({ name: inputs.name, data: inputs.data }));

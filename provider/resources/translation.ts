@@ -4,7 +4,8 @@
  *   check   no request
  *   diff    no request
  *   create  GET /v2/translations/{resourceType}/{resourceId}/{locale} (the POST is an upsert: an
- *           existing translation is taken over only with adopt), then POST /v2/translations
+ *           existing translation is taken over only with adopt, and written only when its content
+ *           differs), else POST /v2/translations
  *   read    GET /v2/translations/{resourceType}/{resourceId}/{locale}
  *   update  POST /v2/translations (the service replaces the content whole)
  *   delete  DELETE /v2/translations/{resourceType}/{resourceId}/{locale} (a 404 counts as done:
@@ -19,7 +20,7 @@ import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check"
 import { type DiffResult, declaredKeys, declaredKeysOf, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, serviceFields, type ArgsOf, type StateOf } from "./fields";
-import { controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
+import { adoptExisting, controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
 
 /**
  * A locale as the service stores it: a language, then region or script parts joined by `_`
@@ -105,16 +106,21 @@ export const provider = {
     const api = clientFor().translations;
     const id = translationId(inputs.resourceType, inputs.resourceId, inputs.locale);
     // The service's POST replaces an existing translation silently: look first, so that one made
-    // outside the stack is overwritten only when the program says so.
-    if (!inputs.adopt) {
-      let existing = false;
-      try {
-        await api.get(inputs.resourceType, inputs.resourceId, inputs.locale);
-        existing = true;
-      } catch (err) {
-        if (!isNotFound(err)) throw failure(`create translation ${id}`, err);
-      }
-      if (existing) throw new Error(`Unable to create translation ${id}: it already exists. Set adopt: true to manage it with this stack`);
+    // outside the stack is overwritten only when the program says so (adopt), and then only when
+    // its content differs.
+    let existing: ApiTranslation | undefined;
+    try {
+      existing = await api.get(inputs.resourceType, inputs.resourceId, inputs.locale);
+    } catch (err) {
+      if (!isNotFound(err)) throw failure(`create translation ${id}`, err);
+    }
+    if (existing && !inputs.adopt) throw new Error(`Unable to create translation ${id}: it already exists. Set adopt: true to manage it with this stack`);
+    if (existing) {
+      const seen = outputsFor(existing, raw, keys) as unknown as Props;
+      return adoptExisting(`translation ${id}`, {
+        id, compared: seen, adopted: () => seen, inputs: raw, diff: provider.diff,
+        update: async (olds) => (await provider.update(id, olds, raw)).outs,
+      });
     }
     try {
       const t = await api.upsert({ resourceType: inputs.resourceType, resourceId: inputs.resourceId, locale: inputs.locale, content: inputs.content });

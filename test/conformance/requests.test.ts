@@ -239,9 +239,8 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     // service never deletes: a refused request would leave its operation's later calls unsent.
     // (Adopting looks before it creates, so no create meets an existing object.)
     expect(log.filter((r) => r.status >= 400).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
-      // Context and Domain create first and adopt on the 409; a translation's create looks first
-      // (the service's write is an upsert).
-      "POST /v2/contexts 409", "GET /v2/translations/workflow/welcome/fr_FR 404", "POST /v1/domains 409",
+      // A translation's create looks first whether or not it adopts (the service's write is an upsert).
+      "GET /v2/translations/workflow/welcome/fr_FR 404",
       "DELETE /v2/layouts/" + frame.id + " 409",
     ]);
     expect([...new Set(log.map((r) => `${r.method} ${r.route}`))].sort()).toEqual(clientOperations());

@@ -139,6 +139,41 @@ const CASES: Record<string, Case> = {
     differing: { key: "news", name: "News", subscribers: ["alice", "bob", "carol"] },
     writes: ["POST /v2/topics/{topicKey}/subscriptions"],
   },
+  Context: {
+    module: "context",
+    seed: async (emu) => void (await ok(emu.api("POST", "/v2/contexts", { type: "tenant", id: "acme", data: { plan: "pro" } }))),
+    equal: { type: "tenant", contextId: "acme", data: { plan: "pro" } },
+    reads: ["GET /v2/contexts/{type}/{id}"],
+    // The service replaces data whole: one PATCH.
+    differing: { type: "tenant", contextId: "acme", data: { plan: "enterprise" } },
+    writes: ["PATCH /v2/contexts/{type}/{id}"],
+  },
+  Translation: {
+    module: "translation",
+    seed: async (emu) => {
+      await ok(emu.api("POST", "/v2/workflows", { workflowId: "greet", name: "Greet", isTranslationEnabled: true, steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "hi" } }] }));
+      await ok(emu.api("POST", "/v2/translations", { resourceType: "workflow", resourceId: "greet", locale: "fr_FR", content: { hi: "Salut" } }));
+    },
+    equal: { resourceType: "workflow", resourceId: "greet", locale: "fr_FR", content: { hi: "Salut" } },
+    reads: ["GET /v2/translations/{resourceType}/{resourceId}/{locale}"],
+    differing: { resourceType: "workflow", resourceId: "greet", locale: "fr_FR", content: { hi: "Bonjour" } },
+    writes: ["POST /v2/translations"],
+  },
+  Domain: {
+    module: "domain",
+    seed: async (emu) => {
+      const d = await ok(emu.api("POST", "/v1/domains", { name: "mail.example.com", data: { team: "ops" } }));
+      // DNS set as the domain expects, so it is verified and a read needs no verify.
+      await ok(emu.api("POST", "/__emulator/dns", { domain: "mail.example.com", mx: d.expectedDnsRecords[0].content }));
+      await ok(emu.api("POST", "/v1/domains/mail.example.com/verify"));
+      await ok(emu.api("POST", "/v1/domains/mail.example.com/routes", { address: "support", type: "webhook" }));
+    },
+    equal: { name: "mail.example.com", data: { team: "ops" }, routes: { support: { type: "webhook" } } },
+    reads: ["GET /v1/domains/{domain}", "GET /v1/domains/{domain}/routes"],
+    // Only a route added: one POST, the data and the other route left alone.
+    differing: { name: "mail.example.com", data: { team: "ops" }, routes: { support: { type: "webhook" }, sales: { type: "webhook" } } },
+    writes: ["POST /v1/domains/{domain}/routes"],
+  },
 };
 
 describe.each(["production", "spec"] as const)("adoption that writes nothing (%s mode)", (mode) => {
