@@ -59,9 +59,13 @@ export function isolateInlineRuns(req: NodeRequire = require): void {
     opened = state.getStore();
   };
 
+  /** Runs whose CLI went away (the call was cancelled) before the run finished. */
+  const orphans = new Set<Promise<unknown>>();
+
   /**
    * The orphans' end. An orphan's calls fail at once (its engine is gone), so it ends soon; should
-   * one not, the next run goes ahead after ORPHAN_WAIT_MS rather than wait forever, saying so.
+   * one not, the next run goes ahead after ORPHAN_WAIT_MS rather than wait forever, saying so, and
+   * that orphan is given up: no later run waits for it again (each would otherwise pay the wait).
    */
   const leftovers = (runs: Promise<unknown>[]): Promise<unknown> => {
     if (!runs.length) return Promise.resolve();
@@ -69,33 +73,36 @@ export function isolateInlineRuns(req: NodeRequire = require): void {
     const late = new Promise<void>((resolve) => {
       timer = setTimeout(() => {
         process.stderr.write(`inline runs: ${runs.length} run(s) whose CLI exited still going after ${ORPHAN_WAIT_MS} ms; starting the next run anyway\n`);
+        for (const r of runs) orphans.delete(r);
         resolve();
       }, ORPHAN_WAIT_MS);
       timer.unref();
     });
     return Promise.race([Promise.all(runs), late]).finally(() => clearTimeout(timer));
   };
-
-  /** Runs whose CLI went away (the call was cancelled) before the run finished. */
-  const orphans = new Set<Promise<unknown>>();
   const run = server.LanguageServer.prototype.run;
   server.LanguageServer.prototype.run = function (this: unknown, call, callback) {
     let finished = false;
+    let store: Store | undefined;
+    const close = () => {
+      store?.settings.monitor?.close();
+      store?.settings.engine?.close();
+    };
     const body: Promise<unknown> = leftovers([...orphans]).then(() => {
       opened = undefined;
       const result = run.call(this, call, callback);
-      const store = opened as Store | undefined; // set by resetOptions during run.call
-      return Promise.resolve(result).finally(() => {
-        store?.settings.monitor?.close();
-        store?.settings.engine?.close();
-      });
+      store = opened as Store | undefined; // set by resetOptions during run.call
+      return Promise.resolve(result).finally(close);
     });
     const settled = body.then(() => undefined, () => undefined).finally(() => {
       finished = true;
       orphans.delete(settled);
     });
     call.on("cancelled", () => {
-      if (!finished) orphans.add(settled);
+      if (finished) return;
+      orphans.add(settled);
+      // Its engine is gone: closing its clients fails the calls it still waits on, so it ends now.
+      close();
     });
     return body;
   };
