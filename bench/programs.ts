@@ -45,6 +45,15 @@ const args = {
 type Kind = keyof typeof args;
 
 /**
+ * The resource kinds the mix leaves out, and why: each resource of the mix stands alone (made in
+ * any order, N of one kind at once), and these need another resource first.
+ */
+export const LEFT_OUT_OF_MIX: Readonly<Record<string, string>> = {
+  Translation: "needs its workflow or layout, with translation on, to exist first",
+  Domain: "a name is claimed once across the service and needs a plan above Pro; its routes need the domain",
+};
+
+/**
  * How many of each kind N resources hold: a twentieth each of layouts, topics, contexts and
  * environment variables, a hundredth environments, a fifth each of workflows and subscriber
  * credentials, the rest integrations (N = 500: 195 integrations, 100 workflows, 100 credentials,
