@@ -34,6 +34,7 @@ import { startEmulator, type RunningEmulator } from "../emulator";
 import { checkpointFile, linkProjectDir, localStack, pulumiCliPath, REPO_ROOT, serviceApi, useNativePlugin } from "../scripts/workspace";
 import { scaleProgram, nativeScaleProgram, floorProgram, wideFloorProgram } from "./programs";
 import { exportEnvironment } from "../export";
+import { runInfo } from "../scripts/runInfo";
 
 const KEY = "bench-api-key-0123456789";
 /** Latency the emulator adds to each request of the scale runs (BENCH_LATENCY_MS, default 20). */
@@ -629,13 +630,8 @@ async function main(): Promise<void> {
   } finally {
     await emu.close();
   }
-  const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string; devDependencies: Record<string, string> };
-  const machine = { cpu: os.cpus()[0]?.model ?? "unknown", cores: os.cpus().length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), platform: `${os.platform()} ${os.release()}` };
-  const versions = { node: process.version, pulumi: pkg.devDependencies["@pulumi/pulumi"], pulumiCli: path.basename(path.dirname(path.dirname(cli))), pulumiNotify: pkg.version };
-  const date = new Date().toISOString();
   // The code measured: docs/benchmarks.md shows it with the figures (`-dirty` when the tree had changes).
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: REPO_ROOT, encoding: "utf8" }).trim();
-  const commit = `${git("rev-parse", "--short", "HEAD")}${git("status", "--porcelain", "--untracked-files=no") ? "-dirty" : ""}`;
+  const { machine, versions, date, commit } = runInfo(cli);
   const out = results.map((r) => ({ ...r, machine, versions, date, commit }));
   mkdirSync(path.join(REPO_ROOT, "bench"), { recursive: true });
   writeFileSync(path.join(REPO_ROOT, "bench/results.json"), JSON.stringify(out, null, 2) + "\n");

@@ -195,28 +195,36 @@ export async function buildPluginArchives(opts: { targets?: Target[]; outDir?: s
     "schema.json": readFileSync(path.join(REPO_ROOT, "schema.json")),
   };
   const license = readFileSync(path.join(REPO_ROOT, "LICENSE"));
-  // What the blob holds, and how it is made: a change to any of these is a new build.
-  const blobKey = sha256(script, assets["package.json"], assets["schema.json"], node.version, readFileSync(path.join(REPO_ROOT, "scripts/plugin-binary.ts")));
-  const blobDir = cacheDir("builds", blobKey.slice(0, 16));
-  const blob = path.join(blobDir, "sea-prep.blob");
-  if (!existsSync(blob)) {
-    writeFileSync(path.join(blobDir, "main.js"), script);
-    for (const [name, data] of Object.entries(assets)) writeFileSync(path.join(blobDir, name), data);
-    const config = {
-      main: path.join(blobDir, "main.js"),
-      output: blob + ".partial",
-      disableExperimentalSEAWarning: true,
-      // Both off: a code cache or a snapshot is only valid for the very binary (and CPU) that
-      // made it, and the blob goes into other platforms' binaries (Node's SEA docs).
-      useSnapshot: false,
-      useCodeCache: false,
-      assets: Object.fromEntries(Object.keys(assets).map((name) => [name, path.join(blobDir, name)])),
-    };
-    writeFileSync(path.join(blobDir, "sea-config.json"), JSON.stringify(config, null, 2));
-    execFileSync(node.binary, ["--experimental-sea-config", path.join(blobDir, "sea-config.json")], { stdio: ["ignore", "ignore", "inherit"] });
-    renameSync(blob + ".partial", blob);
-  }
-  const blobData = readFileSync(blob);
+  // What the blobs hold, and how they are made: a change to any of these is a new build.
+  const buildKey = sha256(script, assets["package.json"], assets["schema.json"], node.version, readFileSync(path.join(REPO_ROOT, "scripts/plugin-binary.ts")));
+  const blobDir = cacheDir("builds", buildKey.slice(0, 16));
+  writeFileSync(path.join(blobDir, "main.js"), script);
+  for (const [name, data] of Object.entries(assets)) writeFileSync(path.join(blobDir, name), data);
+  /**
+   * The SEA blob, made by the pinned Node. With `codeCache`, the blob carries V8's compiled code
+   * of the script, which spares every start the compile of the bundle, but is valid only in the
+   * very binary (version, CPU) that made it, so only the host's target gets it; a blob for
+   * another platform goes without (Node's SEA docs). No snapshot: the script starts servers and
+   * reads its environment at start, which a startup snapshot cannot hold.
+   */
+  const makeBlob = (codeCache: boolean): Buffer => {
+    const blob = path.join(blobDir, codeCache ? "sea-prep.code-cache.blob" : "sea-prep.blob");
+    if (!existsSync(blob)) {
+      const config = {
+        main: path.join(blobDir, "main.js"),
+        output: blob + ".partial",
+        disableExperimentalSEAWarning: true,
+        useSnapshot: false,
+        useCodeCache: codeCache,
+        assets: Object.fromEntries(Object.keys(assets).map((name) => [name, path.join(blobDir, name)])),
+      };
+      const configFile = path.join(blobDir, codeCache ? "sea-config.code-cache.json" : "sea-config.json");
+      writeFileSync(configFile, JSON.stringify(config, null, 2));
+      execFileSync(node.binary, ["--experimental-sea-config", configFile], { stdio: ["ignore", "ignore", "inherit"] });
+      renameSync(blob + ".partial", blob);
+    }
+    return readFileSync(blob);
+  };
   pruneBuilds(blobDir);
 
   const built: PluginArchive[] = [];
@@ -228,6 +236,8 @@ export async function buildPluginArchives(opts: { targets?: Target[]; outDir?: s
     if (!existsSync(archive)) {
       const started = Date.now();
       const base = await targetNode(target);
+      // The code cache only where the target's Node is the very binary that makes the blob.
+      const blobData = makeBlob(base === node.binary);
       rmSync(dir, { recursive: true, force: true });
       const stage = path.join(dir, "stage");
       mkdirSync(stage, { recursive: true });

@@ -1,0 +1,125 @@
+/**
+ * Renders docs/verification.md from docs/verification.json: the published verdicts of the long
+ * checks that run outside `npm test` (the oracle of exact diffs over random stacks,
+ * `npm run test:oracle`; the exporter's property over random environments, `npm run test:export`),
+ * each with its seed, how many cases ran, what it found, and the commit, machine and date of
+ * its run.
+ *
+ * A verdict is read from the run's own output (vitest's log of the check, saved with `tee`): the
+ * check prints its seed first and a line per case, so a run stopped early still publishes what it
+ * covered, marked as such.
+ *
+ *   npm run test:export 2>&1 | tee export.log
+ *   npm run verdicts -- --publish export export.log [--commit <id>]
+ *
+ * `--commit` names the code that ran when the log comes from another checkout (default: this one's
+ * HEAD). `npm run verdicts` alone re-renders the page; test/unit/docs.test.ts fails when the page
+ * is not the rendering of the committed data.
+ */
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { runInfo, type RunInfo } from "./runInfo";
+import { REPO_ROOT } from "./workspace";
+
+export const VERDICT_DATA = "docs/verification.json";
+export const VERDICT_PAGE = "docs/verification.md";
+
+/** The long checks, their commands and what one case is. */
+export const CHECKS = {
+  oracle: { command: "npm run test:oracle", planned: "ORACLE_RUNS", unit: "stacks", about: "Random stacks of every resource kind through the real engine against the emulator, in both of its modes: after `up`, empty previews; one hand edit behind the engine's back, which `preview --refresh` must show exactly (a spurious diff is a change shown that the edit did not make; a missed drift is the edit not shown); `up --refresh` restores it; `destroy` leaves nothing." },
+  export: { command: "npm run test:export", planned: "EXPORT_K", unit: "environments", about: "Random environments made through the provider's create on the emulator, exported by `notify-export` (TypeScript, dynamic front end) and taken over by the real engine: the first `up` writes nothing but the secret values the service masks (counted exactly), and the next `preview` and `preview --refresh` show no change." },
+} as const;
+export type Check = keyof typeof CHECKS;
+
+/** One published verdict. */
+export interface Verdict extends RunInfo {
+  check: Check;
+  seed: number;
+  /** The cases the run was asked for, and those it finished. */
+  planned: number;
+  completed: number;
+  /** The cases that failed (a spurious diff or a missed drift; an unexpected write or a diff). */
+  failed: number;
+  /** The check's own summary of its findings. */
+  findings: string;
+}
+
+/** The verdict of a check's log (vitest's output of `npm run test:oracle` or `test:export`). */
+export function verdictOfLog(check: Check, log: string): Omit<Verdict, keyof RunInfo> {
+  const text = log.replace(/\u001b\[[0-9;]*m/g, "");
+  if (check === "oracle") {
+    const seed = /oracle: seed (\d+) \(replay with ORACLE_SEED=\d+ ORACLE_RUNS=(\d+)\)/.exec(text);
+    if (!seed) throw new Error("no `oracle: seed` line in the log: is it the output of npm run test:oracle?");
+    const stacks = new Set([...text.matchAll(/^oracle: stack (\d+): /gm)].map((m) => m[1]));
+    const failing = new Set([...text.matchAll(/^oracle: stack (\d+) \(seed /gm)].map((m) => m[1]));
+    const final = /^oracle: (\d+) stacks, (\d+) spurious diffs, (\d+) missed drifts$/m.exec(text);
+    return {
+      check, seed: Number(seed[1]), planned: Number(seed[2]), completed: stacks.size, failed: failing.size,
+      findings: final ? `${final[2]} spurious diffs, ${final[3]} missed drifts` : `${failing.size} failing stacks (no final verdict line: the run stopped early)`,
+    };
+  }
+  const seed = /export property: seed (\d+) \(replay with EXPORT_SEED=\d+ EXPORT_K=(\d+)\)/.exec(text);
+  if (!seed) throw new Error("no `export property: seed` line in the log: is it the output of npm run test:export?");
+  const runs = [...text.matchAll(/^export property: environment (\d+): .*: (\{.*\})$/gm)].map((m) => ({ n: m[1], result: JSON.parse(m[2]!) as { unexpectedWrites: string[]; changes: string[] } }));
+  const bad = runs.filter((r) => r.result.unexpectedWrites.length || r.result.changes.length);
+  return {
+    check, seed: Number(seed[1]), planned: Number(seed[2]), completed: new Set(runs.map((r) => r.n)).size, failed: bad.length,
+    findings: `${bad.reduce((a, r) => a + r.result.unexpectedWrites.length, 0)} unexpected writes, ${bad.reduce((a, r) => a + r.result.changes.length, 0)} changes shown`,
+  };
+}
+
+/** The published data after a run: the run's verdict replaces the published one of its check. */
+export function publishVerdict(published: Verdict[], run: Verdict): Verdict[] {
+  return [...published.filter((v) => v.check !== run.check), run].sort((a, b) => a.check.localeCompare(b.check));
+}
+
+/** The page of the verdicts. */
+export function renderVerdicts(data: Verdict[]): string {
+  const lines = [
+    "# Verification",
+    "",
+    "<!-- Generated by scripts/render-verdicts.ts from docs/verification.json: run `npm run verdicts` (`-- --publish <check> <log>` after a run). -->",
+    "",
+    "The long checks that run outside `npm test` (which runs a few cases of each). Each verdict is the published run's: its seed replays it.",
+    "",
+  ];
+  for (const [check, c] of Object.entries(CHECKS) as [Check, (typeof CHECKS)[Check]][]) {
+    lines.push(`## ${check}: \`${c.command}\``, "", c.about, "");
+    const v = data.find((d) => d.check === check);
+    if (!v) { lines.push("No run is published yet.", ""); continue; }
+    const stopped = v.completed < v.planned ? ` (stopped after ${v.completed} of ${v.planned})` : "";
+    lines.push(
+      `- Verdict: ${v.completed} ${c.unit}${stopped}, ${v.failed} failing; ${v.findings}`,
+      `- Replay: \`${c.planned}=${v.planned} ${check === "oracle" ? "ORACLE_SEED" : "EXPORT_SEED"}=${v.seed} ${c.command}\``,
+      `- Commit: \`${v.commit}\``,
+      `- Date: ${v.date}`,
+      `- Machine: ${Object.entries(v.machine).map(([k, x]) => `${k} ${String(x)}`).join(", ")}`,
+      `- Versions: ${Object.entries(v.versions).map(([k, x]) => `${k} ${String(x)}`).join(", ")}`,
+      "",
+    );
+  }
+  return lines.join("\n");
+}
+
+/** The page of the committed data. */
+export function verificationPage(root = REPO_ROOT): string {
+  return renderVerdicts(JSON.parse(readFileSync(path.join(root, VERDICT_DATA), "utf8")) as Verdict[]);
+}
+
+if (require.main === module) {
+  const args = process.argv.slice(2);
+  const at = args.indexOf("--publish");
+  if (at >= 0) {
+    const check = args[at + 1] as Check;
+    const log = args[at + 2];
+    if (!(check in CHECKS) || !log) throw new Error(`usage: --publish <${Object.keys(CHECKS).join("|")}> <log> [--commit <id>]`);
+    const commitAt = args.indexOf("--commit");
+    const info = runInfo();
+    // The run's date is its log's (last written when it ended); the machine is this one (publish where it ran).
+    const verdict: Verdict = { ...verdictOfLog(check, readFileSync(log, "utf8")), ...info, date: statSync(log).mtime.toISOString(), commit: commitAt >= 0 ? args[commitAt + 1]! : info.commit };
+    const data = JSON.parse(readFileSync(path.join(REPO_ROOT, VERDICT_DATA), "utf8")) as Verdict[];
+    writeFileSync(path.join(REPO_ROOT, VERDICT_DATA), JSON.stringify(publishVerdict(data, verdict), null, 2) + "\n");
+  }
+  writeFileSync(path.join(REPO_ROOT, VERDICT_PAGE), verificationPage());
+  console.log(`wrote ${VERDICT_PAGE} from ${VERDICT_DATA}`);
+}

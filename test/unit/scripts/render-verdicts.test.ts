@@ -1,0 +1,57 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { publishVerdict, renderVerdicts, verdictOfLog, verificationPage, VERDICT_PAGE, type Verdict } from "../../../scripts/render-verdicts";
+import { REPO_ROOT } from "../../../scripts/workspace";
+
+/** Lines as the checks print them (vitest colours them; the parser strips the colours). */
+const ORACLE_LOG = [
+  "\u001b[90mstdout\u001b[2m | test/property/oracle.test.ts",
+  "oracle: seed 42 (replay with ORACLE_SEED=42 ORACLE_RUNS=3)",
+  "oracle: stack 0: spec mode, Topic; topic-0 deleted",
+  "oracle: stack 2: production mode, Layout Context; context-0 data edited",
+  "oracle: stack 2 (seed 42, path 2) {\"spurious\":[\"preview after up: context-0 update [data]\"],\"missed\":[]}",
+  "oracle: stack 1: production mode, Domain; domain-0 deleted",
+  "oracle: 3 stacks, 1 spurious diffs, 0 missed drifts",
+].join("\n");
+
+const EXPORT_LOG = [
+  "export property: seed 7 (replay with EXPORT_SEED=7 EXPORT_K=200)",
+  "export property: environment 0: 1 Integration, 0 Workflow: {\"unexpectedWrites\":[],\"changes\":[]}",
+  "export property: environment 1: 0 Integration, 2 Workflow: {\"unexpectedWrites\":[\"PUT /v2/workflows/{workflowId}\"],\"changes\":[\"preview: update 1\"]}",
+].join("\n");
+
+describe("the verdicts of the long checks (scripts/render-verdicts.ts)", () => {
+  it("reads the oracle's seed, its stacks, the failing ones and its final line", () => {
+    expect(verdictOfLog("oracle", ORACLE_LOG)).toEqual({ check: "oracle", seed: 42, planned: 3, completed: 3, failed: 1, findings: "1 spurious diffs, 0 missed drifts" });
+  });
+
+  it("says so when the oracle's run stopped before its verdict", () => {
+    const cut = ORACLE_LOG.split("\n").slice(0, 4).join("\n");
+    expect(verdictOfLog("oracle", cut)).toMatchObject({ planned: 3, completed: 2, failed: 0, findings: expect.stringContaining("stopped early") });
+  });
+
+  it("reads the export property's environments and counts what they found", () => {
+    expect(verdictOfLog("export", EXPORT_LOG)).toEqual({ check: "export", seed: 7, planned: 200, completed: 2, failed: 1, findings: "1 unexpected writes, 1 changes shown" });
+  });
+
+  it("refuses a log that is not the check's", () => {
+    expect(() => verdictOfLog("export", ORACLE_LOG)).toThrow(/export property: seed/);
+  });
+
+  it("publishing replaces the check's verdict and keeps the other's; the page shows a stopped run as such", () => {
+    const info = { commit: "abc1234", machine: { cpu: "x", cores: 2, memoryGiB: 24, platform: "linux" }, versions: { node: "v24", pulumi: "3", pulumiNotify: "0.1.0" }, date: "2026-11-24T00:00:00.000Z" };
+    const old: Verdict = { ...verdictOfLog("oracle", ORACLE_LOG), ...info };
+    const run: Verdict = { ...verdictOfLog("export", EXPORT_LOG), ...info, commit: "def5678" };
+    const data = publishVerdict(publishVerdict([], old), run);
+    expect(data.map((v) => v.check)).toEqual(["export", "oracle"]);
+    const page = renderVerdicts(data);
+    expect(page).toContain("- Verdict: 2 environments (stopped after 2 of 200), 1 failing; 1 unexpected writes, 1 changes shown");
+    expect(page).toContain("`EXPORT_K=200 EXPORT_SEED=7 npm run test:export`");
+    expect(page).toContain("- Verdict: 3 stacks, 1 failing; 1 spurious diffs, 0 missed drifts");
+  });
+
+  it("docs/verification.md is the rendering of docs/verification.json (run `npm run verdicts`)", () => {
+    expect(readFileSync(path.join(REPO_ROOT, VERDICT_PAGE), "utf8")).toBe(verificationPage());
+  });
+});
