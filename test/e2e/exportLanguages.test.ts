@@ -36,7 +36,8 @@ describe("notify-export in Python and Go, through the native plugin", () => {
   const tmp = mkdtempSync(path.join(os.tmpdir(), "notify-export-langs-"));
 
   beforeAll(async () => {
-    emu = await startTestEmulator({ apiKeys: [`${API_KEY}=${ENV}`], environmentVariableLimit: 50 });
+    // The Business plan: translations and domains need it.
+    emu = await startTestEmulator({ apiKeys: [`${API_KEY}=${ENV}`], environmentVariableLimit: 50, plan: "business" });
     await seedDashboardEnvironment(emu.api, ENV_ID);
   });
   afterAll(async () => {
@@ -54,7 +55,8 @@ describe("notify-export in Python and Go, through the native plugin", () => {
   async function adoptionScenario(run: (op: "up" | "up-refresh" | "preview" | "preview-refresh") => Promise<any>) {
     await emu.clearRequests();
     const up = await run("up");
-    expect(up.changes.import).toBe(9);
+    // Thirteen objects: the nine of the older kinds, two translations, a context and a domain.
+    expect(up.changes.import).toBe(13);
     expect(writesOf(await emu.requests())).toEqual(["PATCH /v1/environment-variables/{variableKey}"]);
     expect(Object.keys((await run("preview")).changes)).toEqual(["same"]);
 
