@@ -21,8 +21,8 @@ const connectionHelp = CONNECTION_SETTINGS.map((s) => {
 
 const HELP = `Usage: notify-export --language typescript|python|go --out DIR [options]
 
-Reads the environment of an API key (integrations, workflows, layouts, topics with their
-subscribers, environment variables) and writes a Pulumi project that declares it as it is.
+Reads the environment of an API key (integrations, workflows, layouts, translations, topics with
+their subscribers, environment variables, contexts, inbound-email domains) and writes a Pulumi project that declares it as it is.
 
 Options:
   --language LANG      typescript, python or go

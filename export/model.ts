@@ -6,7 +6,10 @@
  * keys), which values are references to another exported resource, and which objects the
  * provider cannot express (skipped, with the reason its input check gives).
  */
-import { SECRET_MASK, type Environment, type EnvironmentVariable, type Integration, type Layout, type Subscriber, type Topic, type Workflow } from "../provider/schemas";
+import {
+  SECRET_MASK, type Context, type Domain, type DomainRoute, type Environment, type EnvironmentVariable, type Integration, type Layout, type Subscriber,
+  type Topic, type Translation, type Workflow,
+} from "../provider/schemas";
 import { RESOURCE_TABLES } from "../provider/resources/index";
 import type { ResourceTable } from "../provider/resources/fields";
 import { isPlainObject, stripUndefined } from "../provider/resources/diff";
@@ -17,6 +20,9 @@ import { toTopicOutputs } from "../provider/resources/topic";
 import { toEnvironmentVariableOutputs } from "../provider/resources/environmentVariable";
 import { toEnvironmentOutputs } from "../provider/resources/environment";
 import { credentialsId, toSubscriberCredentialsOutputs } from "../provider/resources/subscriberCredentials";
+import { contextKey, toContextOutputs } from "../provider/resources/context";
+import { toTranslationOutputs, translationId } from "../provider/resources/translation";
+import { toDomainOutputs } from "../provider/resources/domain";
 import { configKey, uniqueName } from "./naming";
 
 /** A reference to an output of another exported resource (an email step's layout, credentials' integration). */
@@ -33,7 +39,9 @@ export class SecretRef {
 export type Value = null | boolean | number | string | Value[] | { [key: string]: Value } | Ref | SecretRef;
 
 /** The resource kinds, in the order a program declares them (what others reference comes first). */
-export const KIND_ORDER = ["Environment", "Integration", "Layout", "Workflow", "Topic", "EnvironmentVariable", "SubscriberCredentials"] as const;
+export const KIND_ORDER = [
+  "Environment", "Integration", "Layout", "Workflow", "Translation", "Topic", "EnvironmentVariable", "Context", "Domain", "SubscriberCredentials",
+] as const;
 export type Kind = (typeof KIND_ORDER)[number];
 
 /** One resource of the exported program. */
@@ -78,6 +86,14 @@ export interface RawEnvironment {
   environments?: Environment[];
   /** The subscribers named with --subscriber. */
   subscribers?: Subscriber[];
+  /** The contexts of the environment. */
+  contexts?: Context[];
+  /** The translations of the workflows and layouts whose translation is on. */
+  translations?: Translation[];
+  /** The inbound-email domains, each with its routes. */
+  domains?: { domain: Domain; routes: DomainRoute[] }[];
+  /** What the read could not read (a feature the organisation's plan refuses), and why. */
+  unread?: Skipped[];
 }
 
 /** The model the renderers write. */
@@ -107,7 +123,7 @@ const isMasked = (v: unknown) => v === SECRET_MASK;
 export function buildModel(raw: RawEnvironment): ExportModel {
   const envId = raw.environment._id;
   const resources: ExportedResource[] = [];
-  const skipped: Skipped[] = [];
+  const skipped: Skipped[] = [...(raw.unread ?? [])];
   const secrets: (ConfigSecret & { owner: string })[] = [];
   const usedKeys = new Set<string>();
   /** Each secret key's value where the service returned it: the input check sees the real value. */
@@ -198,6 +214,19 @@ export function buildModel(raw: RawEnvironment): ExportModel {
     add("Workflow", w.workflowId, w._id, inputs);
   }
 
+  // Translations, after their workflows and layouts: the resourceId is the Workflow's or Layout's
+  // output when that resource is exported, so the engine makes (or imports) it first.
+  const TARGET = { workflow: ["Workflow", "workflowId"], layout: ["Layout", "layoutId"] } as const;
+  for (const t of sortBy(raw.translations ?? [], (x) => translationId(x.resourceType, x.resourceId, x.locale))) {
+    // A locale holds no `-` (the service stores `_`), so `type-resourceId-locale` names one translation.
+    const name = `${t.resourceType}-${t.resourceId}-${t.locale}`;
+    const inputs = pickInputs(tableOf("Translation"), toTranslationOutputs(t));
+    const target = TARGET[t.resourceType as keyof typeof TARGET];
+    if (target && byKey.has(`${target[0]}/${t.resourceId}`)) inputs.resourceId = new Ref(`${target[0]}/${t.resourceId}`, target[1]);
+    secretInputs("Translation", name, inputs, (f) => `${f} of translation ${name}`);
+    add("Translation", name, translationId(t.resourceType, t.resourceId, t.locale), inputs);
+  }
+
   for (const { topic, subscribers } of sortBy(raw.topics, (t) => t.topic.key)) {
     add("Topic", topic.key, topic.key, pickInputs(tableOf("Topic"), toTopicOutputs(topic, subscribers)));
   }
@@ -216,6 +245,37 @@ export function buildModel(raw: RawEnvironment): ExportModel {
       inputs.values = { [envId]: v.isSecret || isMasked(own) ? secretLeaves("EnvironmentVariable", v.key, ["value"], own, `value of variable ${v.key}`) : own };
     }
     add("EnvironmentVariable", v.key, v.key, inputs);
+  }
+
+  for (const c of sortBy(raw.contexts ?? [], (x) => contextKey(x.type, x.id))) {
+    const key = contextKey(c.type, c.id);
+    const inputs = pickInputs(tableOf("Context"), toContextOutputs(c));
+    secretInputs("Context", key, inputs, (f) => `${f} of context ${key}`);
+    add("Context", key, key, inputs);
+  }
+
+  for (const { domain: d, routes } of sortBy(raw.domains ?? [], (x) => x.domain.name)) {
+    const agents = routes.filter((r) => r.type !== "webhook");
+    // The routes are one map, compared whole: declared only when every route can be. An agent
+    // route reads back with the agent's internal id while the resource (and the service's write)
+    // takes the agent's identifier, which no read gives; so a domain holding one is declared
+    // without routes (left as they are, unmanaged) rather than with a map the first up would rewrite.
+    const routeInputs: Parameters<typeof toDomainOutputs>[1] | undefined = agents.length ? undefined : Object.fromEntries(sortBy(routes, (r) => r.address)
+      .map((r) => [r.address, stripUndefined({ type: "webhook" as const, data: r.data && Object.keys(r.data).length ? r.data : undefined })]));
+    if (agents.length) {
+      skipped.push({
+        kind: "Domain", name: d.name,
+        reason: `its ${routes.length} routes are not declared (so not managed: they stay as they are): ` + agents.map((r) => r.type === "agent"
+          ? `${r.address} goes to agent ${r.agentId ?? "(none shown)"}, which the service shows by its internal id where a route names the agent's identifier`
+          : `${r.address} is a route of type ${r.type}, which this release does not know`).join("; "),
+      });
+    }
+    const inputs = pickInputs(tableOf("Domain"), toDomainOutputs(d, routeInputs ?? {}));
+    if (!routeInputs) delete inputs.routes;
+    // Data declared even when empty, so that data added in the dashboard shows as drift.
+    inputs.data ??= {};
+    secretInputs("Domain", d.name, inputs, (f) => `${f} of domain ${d.name}`);
+    add("Domain", d.name, d.name, inputs);
   }
 
   for (const sub of sortBy(raw.subscribers ?? [], (s) => s.subscriberId)) {

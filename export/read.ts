@@ -1,13 +1,16 @@
 /**
  * Reads one API key's environment through the provider's client: every listing page, then one
- * read per workflow and per layout (their listings leave out steps and control values), and the
- * subscriptions of each topic. Nothing is written. A progress line per kind goes to `progress`.
+ * read per workflow and per layout (their listings leave out steps and control values), the
+ * subscriptions of each topic, the translations of each workflow and layout whose translation is
+ * on (its locales, then one read per locale), and the routes of each domain. Nothing is written.
+ * A progress line per kind goes to `progress`.
  */
 import type { NotifyClient } from "../provider/client";
-import { collect, paginateLayouts, paginateTopics, paginateWorkflows } from "../provider/client";
-import { NotifyConfigError } from "../provider/client/errors";
-import type { Subscriber, Topic } from "../provider/schemas";
-import type { RawEnvironment } from "./model";
+import { collect, paginateContexts, paginateLayouts, paginateTopics, paginateWorkflows } from "../provider/client";
+import { NotifyApiError, NotifyConfigError, isNotFound } from "../provider/client/errors";
+import type { TranslationResourceType } from "../provider/client/translations";
+import type { Domain, DomainRoute, Subscriber, Topic, Translation } from "../provider/schemas";
+import type { RawEnvironment, Skipped } from "./model";
 
 /** What to read beyond the key's own environment. */
 export interface ReadOptions {
@@ -50,6 +53,58 @@ async function topicSubscribers(client: NotifyClient, key: string): Promise<stri
   }
 }
 
+/** Every route of a domain, following the cursor. */
+async function domainRoutes(client: NotifyClient, domain: string): Promise<DomainRoute[]> {
+  const routes: DomainRoute[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await client.domains.listRoutes(domain, { limit: 100, after });
+    routes.push(...page.data);
+    if (!page.next || page.data.length === 0) return routes;
+    after = page.next;
+  }
+}
+
+/** Every domain of the environment, following the cursor. */
+async function listDomains(client: NotifyClient): Promise<Domain[]> {
+  const domains: Domain[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await client.domains.list({ limit: 100, after });
+    domains.push(...page.data);
+    if (!page.next || page.data.length === 0) return domains;
+    after = page.next;
+  }
+}
+
+/**
+ * One workflow's or layout's translations: its locales (a resource without any answers 404), then
+ * each locale's document, in locale order. A locale deleted between the two reads is left out.
+ */
+async function resourceTranslations(client: NotifyClient, type: TranslationResourceType, resourceId: string): Promise<Translation[]> {
+  let locales: string[];
+  try {
+    locales = [...(await client.translations.group(type, resourceId)).locales].sort();
+  } catch (err) {
+    if (isNotFound(err)) return [];
+    throw err;
+  }
+  const out: Translation[] = [];
+  for (const locale of locales) {
+    try {
+      out.push(await client.translations.get(type, resourceId, locale));
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+  return out;
+}
+
+/** Whether the service refused a feature the organisation's plan does not include (402 Payment Required). */
+const isPlanRefusal = (err: unknown) => err instanceof NotifyApiError && err.status === 402;
+/** Why objects of a kind the plan refuses are not exported. */
+const planReason = (what: string) => `the service answered 402 Payment Required to reading ${what}: the organisation's plan does not include them`;
+
 /** Reads the environment of the client's key. */
 export async function readEnvironment(client: NotifyClient, opts: ReadOptions): Promise<RawEnvironment> {
   const progress = opts.progress ?? (() => undefined);
@@ -84,6 +139,41 @@ export async function readEnvironment(client: NotifyClient, opts: ReadOptions): 
   const variables = await client.environmentVariables.list();
   progress(`environment variables: ${variables.length}`);
 
+  const contexts = await collect(paginateContexts(client.contexts, { limit: 100 }, Number.MAX_SAFE_INTEGER));
+  progress(`contexts: ${contexts.length}`);
+
+  // Objects the organisation's plan keeps the key from reading: listed as skipped, never a crash.
+  const unread: Skipped[] = [];
+
+  // Translations only of the workflows and layouts whose translation is on: those are the ones the
+  // service renders per locale (a resource switched off keeps its documents, unused).
+  const translated = [
+    ...layouts.filter((l) => l.isTranslationEnabled).map((l) => ({ type: "layout" as const, id: l.layoutId })),
+    ...workflows.filter((w) => w.isTranslationEnabled).map((w) => ({ type: "workflow" as const, id: w.workflowId })),
+  ];
+  let refused = false;
+  const translations = (await mapLimit(translated, limit, async (r) => {
+    if (refused) return [];
+    try {
+      return await resourceTranslations(client, r.type, r.id);
+    } catch (err) {
+      if (!isPlanRefusal(err)) throw err;
+      refused = true;
+      return [];
+    }
+  })).flat();
+  if (refused) for (const r of translated) unread.push({ kind: "Translation", name: `${r.type} ${r.id}`, reason: planReason("translations") });
+  progress(`translations: ${translations.length} (of ${translated.length} workflows and layouts with translation on)`);
+
+  let domains: { domain: Domain; routes: DomainRoute[] }[] = [];
+  try {
+    domains = await mapLimit(await listDomains(client), limit, async (domain) => ({ domain, routes: await domainRoutes(client, domain.name) }));
+  } catch (err) {
+    if (!isPlanRefusal(err)) throw err;
+    unread.push({ kind: "Domain", name: "(every domain)", reason: planReason("inbound-email domains") });
+  }
+  progress(`domains: ${domains.length} (${domains.reduce((n, d) => n + d.routes.length, 0)} routes)`);
+
   let subscribers: Subscriber[] | undefined;
   if (opts.subscribers?.length) {
     subscribers = await mapLimit([...opts.subscribers], limit, (id) => client.subscribers.get(id));
@@ -92,7 +182,7 @@ export async function readEnvironment(client: NotifyClient, opts: ReadOptions): 
   if (opts.environments) progress(`environments: ${list.length}`);
   return {
     environment: { _id: own._id, name: "name" in own ? own.name : undefined },
-    integrations, workflows, layouts, topics, variables, subscribers,
+    integrations, workflows, layouts, topics, variables, contexts, translations, domains, unread, subscribers,
     environments: opts.environments ? list : undefined,
   };
 }

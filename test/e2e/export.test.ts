@@ -4,7 +4,9 @@
  * the inline program of a stack), then up with no write to the service but the secrets set from
  * config (counted exactly), an empty preview, a hand edit shown by `preview --refresh` and put
  * back by `up --refresh`. The emulator runs in production mode: credentials hidden, secret
- * variables masked.
+ * variables masked; on the Business plan, which translations and domains need. The environment
+ * holds the newer kinds too (a context, a workflow's two translations, a verified domain with a
+ * route): taken over with no write, a translation's content changed in the dashboard is drift.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -14,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as ExportModule from "../../export";
 import { createTestStack, nativeRequire, previewDiffs, ROOT, type TestStack } from "../helpers/pulumi";
 import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { SECRET_VARIABLE_VALUE, SLACK_HOOK, seedDashboardEnvironment } from "../helpers/dashboard";
+import { DASHBOARD_DOMAIN, DASHBOARD_TRANSLATIONS, SECRET_VARIABLE_VALUE, SLACK_HOOK, seedDashboardEnvironment } from "../helpers/dashboard";
 import { usePlugin } from "../helpers/native";
 import { editWorkflowByHand, linkProjectDir, serviceApi } from "../../scripts/workspace";
 import { linkNodejsSdk } from "../../scripts/nodejs-sdk";
@@ -41,7 +43,7 @@ describe("notify-export of a dashboard-made environment", () => {
   const connection = () => ({ apiUrl: emu.url, apiKey: API_KEY });
 
   beforeAll(async () => {
-    emu = await startTestEmulator({ apiKeys: [`${API_KEY}=${ENV}`], environmentVariableLimit: 50 });
+    emu = await startTestEmulator({ apiKeys: [`${API_KEY}=${ENV}`], environmentVariableLimit: 50, plan: "business" });
     await seedDashboardEnvironment(emu.api, ENV_ID);
   });
   afterAll(async () => {
@@ -60,9 +62,12 @@ describe("notify-export of a dashboard-made environment", () => {
     const kinds = first.model.resources.map((r) => `${r.kind}/${r.name}`);
     expect(kinds).toEqual([
       "Integration/sendgrid-main", "Integration/slack-alerts", "Layout/brand", "Layout/default-frame",
-      "Workflow/order-shipped", "Workflow/welcome", "Topic/news:daily", "EnvironmentVariable/API_TOKEN", "EnvironmentVariable/BASE_URL",
+      "Workflow/order-shipped", "Workflow/welcome", "Translation/workflow-order-shipped-de_DE", "Translation/workflow-order-shipped-fr_FR",
+      "Topic/news:daily", "EnvironmentVariable/API_TOKEN", "EnvironmentVariable/BASE_URL", "Context/tenant:acme", `Domain/${DASHBOARD_DOMAIN}`,
     ]);
-    expect(lines.map((l) => l.split(":")[0])).toEqual(["environment", "integrations", "layouts", "workflows", "topics", "environment variables"]);
+    expect(lines.map((l) => l.split(":")[0])).toEqual([
+      "environment", "integrations", "layouts", "workflows", "topics", "environment variables", "contexts", "translations", "domains",
+    ]);
     // The signing key (configurations) is returned, so its value is known; the masked variable's is not.
     expect(first.model.secrets.map((s) => [s.key, s.value !== undefined])).toEqual([
       ["integration-sendgrid-main-configurations-inboundWebhookSigningKey", true],
@@ -72,8 +77,19 @@ describe("notify-export of a dashboard-made environment", () => {
     for (const secret of SECRET_VALUES) expect(text).not.toContain(secret);
     // The email step references the Layout resource, and the topic lists its 250 subscribers.
     expect(text).toContain("layoutId: brand.layoutId");
+    // A translation names its workflow by the Workflow resource's output; its content is the service's document.
+    expect(text).toContain(`resourceType: "workflow",\n  resourceId: orderShipped.workflowId,\n  locale: "fr_FR",`);
+    expect(first.model.resources.find((r) => r.key === "Translation/workflow-order-shipped-fr_FR")!.inputs.content).toEqual(DASHBOARD_TRANSLATIONS.fr_FR);
+    expect(first.model.resources.find((r) => r.kind === "Domain")!.inputs).toEqual({
+      name: DASHBOARD_DOMAIN, data: { owner: "support-team" }, routes: { support: { type: "webhook", data: { queue: "tier-1" } } },
+    });
+    expect(first.model.skipped).toEqual([]);
     expect(JSON.stringify(first.model.resources.find((r) => r.kind === "Topic")!.inputs.subscribers)).toMatch(/sub-249/);
-    expect(JSON.parse(filesOf(out("ts-a"))["import.json"]!).resources).toContainEqual({ type: "notify:index:Layout", name: "brand", id: "brand" });
+    const imports = JSON.parse(filesOf(out("ts-a"))["import.json"]!).resources;
+    expect(imports).toContainEqual({ type: "notify:index:Layout", name: "brand", id: "brand" });
+    expect(imports).toContainEqual({ type: "notify:index:Translation", name: "workflow-order-shipped-de_DE", id: "workflow/order-shipped/de_DE" });
+    expect(imports).toContainEqual({ type: "notify:index:Context", name: "tenant:acme", id: "tenant:acme" });
+    expect(imports).toContainEqual({ type: "notify:index:Domain", name: DASHBOARD_DOMAIN, id: DASHBOARD_DOMAIN });
   });
 
   /** Type-checks an exported TypeScript project with tsc, then compiles it to bin/index.js. */
@@ -116,9 +132,10 @@ describe("notify-export of a dashboard-made environment", () => {
         expect(writes).toEqual(["PATCH /v1/environment-variables/{variableKey}"]);
         const state = await emu.state();
         expect(state.environmentVariables.find((v) => v.key === "API_TOKEN").values).toEqual([{ _environmentId: ENV_ID, value: SECRET_VARIABLE_VALUE }]);
-        // Ten objects (the subscriber's credentials among them) and the stack; through the plugin, the
-        // masked variable is imported, then updated with the value from config.
-        expect(up.summary.resourceChanges).toEqual(frontEnd === "native" ? { create: 1, import: 10, update: 1 } : { create: 11 });
+        // Fourteen objects (the subscriber's credentials, the translations, the context and the domain
+        // among them) and the stack; through the plugin, the masked variable is imported, then
+        // updated with the value from config.
+        expect(up.summary.resourceChanges).toEqual(frontEnd === "native" ? { create: 1, import: 14, update: 1 } : { create: 15 });
       });
 
       it("then previews with no changes, also with --refresh", async () => {
@@ -126,14 +143,18 @@ describe("notify-export of a dashboard-made environment", () => {
         await ts.stack.preview({ expectNoChanges: true, refresh: true });
       });
 
-      it("shows a hand edit in preview --refresh and puts it back with up --refresh", async () => {
+      it("shows hand edits in preview --refresh and puts them back with up --refresh", async () => {
         const api = serviceApi(emu.url, API_KEY);
         await editWorkflowByHand(api, "welcome", (b) => ({ ...b, name: "Renamed in the dashboard" }));
+        // A translation's content changed in the dashboard's translation editor.
+        await api("POST", "/v2/translations", { resourceType: "workflow", resourceId: "order-shipped", locale: "fr_FR", content: { subject: "Changé à la main" } });
         const { diffs } = await previewDiffs(ts.stack, { refresh: true });
-        expect(Object.keys(diffs)).toEqual(["welcome"]);
+        expect(Object.keys(diffs).sort()).toEqual(["welcome", "workflow-order-shipped-fr_FR"]);
         expect(diffs.welcome!.op).toBe("update");
+        expect(diffs["workflow-order-shipped-fr_FR"]).toMatchObject({ op: "update", keys: ["content"] });
         await ts.stack.up({ refresh: true });
         expect((await api("GET", "/v2/workflows/welcome")).name).toBe("Welcome");
+        expect((await api("GET", "/v2/translations/workflow/order-shipped/fr_FR")).content).toEqual(DASHBOARD_TRANSLATIONS.fr_FR);
         await ts.stack.preview({ expectNoChanges: true, refresh: true });
       });
     });

@@ -4,7 +4,8 @@
  * (`python -m py_compile`, `go vet`), then run as it is written, as the inline program of a stack
  * (the exported __main__.py through test/e2e/python/run_export.py; the exported main.go's Program
  * through test/e2e/go-export/driver.go): up with no write to the service but the masked secret
- * variable's value (exactly one PATCH), an empty preview, a hand edit shown by
+ * variable's value (exactly one PATCH; nothing for the translations, the context and the domain),
+ * an empty preview, hand edits (a workflow's name, a translation's content) shown by
  * `preview --refresh` and put back by `up --refresh`. Skipped, saying so, without python3 or go.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
@@ -15,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as ExportModule from "../../export";
 import { cliEnv, cliPath, nativeRequire, ROOT } from "../helpers/pulumi";
 import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { SECRET_VARIABLE_VALUE, seedDashboardEnvironment } from "../helpers/dashboard";
+import { DASHBOARD_TRANSLATIONS, SECRET_VARIABLE_VALUE, seedDashboardEnvironment } from "../helpers/dashboard";
 import { hasPython, pythonProjectDir, runPython, venvPython } from "../helpers/python";
 import { editWorkflowByHand, serviceApi } from "../../scripts/workspace";
 
@@ -36,7 +37,8 @@ describe("notify-export in Python and Go, through the native plugin", () => {
   const tmp = mkdtempSync(path.join(os.tmpdir(), "notify-export-langs-"));
 
   beforeAll(async () => {
-    emu = await startTestEmulator({ apiKeys: [`${API_KEY}=${ENV}`], environmentVariableLimit: 50 });
+    // The Business plan: translations and domains need it.
+    emu = await startTestEmulator({ apiKeys: [`${API_KEY}=${ENV}`], environmentVariableLimit: 50, plan: "business" });
     await seedDashboardEnvironment(emu.api, ENV_ID);
   });
   afterAll(async () => {
@@ -54,16 +56,20 @@ describe("notify-export in Python and Go, through the native plugin", () => {
   async function adoptionScenario(run: (op: "up" | "up-refresh" | "preview" | "preview-refresh") => Promise<any>) {
     await emu.clearRequests();
     const up = await run("up");
-    expect(up.changes.import).toBe(9);
+    // Thirteen objects: the nine of the older kinds, two translations, a context and a domain.
+    expect(up.changes.import).toBe(13);
     expect(writesOf(await emu.requests())).toEqual(["PATCH /v1/environment-variables/{variableKey}"]);
     expect(Object.keys((await run("preview")).changes)).toEqual(["same"]);
 
     const api = serviceApi(emu.url, API_KEY);
     await editWorkflowByHand(api, "welcome", (b) => ({ ...b, name: "Renamed in the dashboard" }));
+    // A translation's content changed in the dashboard's translation editor.
+    await api("POST", "/v2/translations", { resourceType: "workflow", resourceId: "order-shipped", locale: "de_DE", content: { subject: "Von Hand geändert" } });
     const drift = await run("preview-refresh");
-    expect(Object.keys(drift.diffs)).toEqual(["welcome"]);
+    expect(Object.keys(drift.diffs).sort()).toEqual(["welcome", "workflow-order-shipped-de_DE"]);
     await run("up-refresh");
     expect((await api("GET", "/v2/workflows/welcome")).name).toBe("Welcome");
+    expect((await api("GET", "/v2/translations/workflow/order-shipped/de_DE")).content).toEqual(DASHBOARD_TRANSLATIONS.de_DE);
     expect((await run("preview-refresh")).diffs).toEqual({});
     // Back as it was for the next language.
     await editWorkflowByHand(api, "welcome", (b) => b);

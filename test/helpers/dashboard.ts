@@ -2,7 +2,10 @@
  * A "dashboard-made" environment, seeded through the service's API as the dashboard shapes it:
  * every step kind the provider models and `http_request` among them, a default layout and another,
  * integrations with conditions and configurations, a topic with 250 subscribers, plain and secret
- * variables, an email step pointing at a layout. Used by the export tests and the bench.
+ * variables, an email step pointing at a layout; and the newer kinds: a context with data, a
+ * workflow with translation on and two translations (one locale each), a verified inbound-email
+ * domain with a route. Used by the export tests. Translations and domains need the Business plan
+ * or above (the emulator's default plan).
  */
 import { WORKFLOW_STEP_KINDS } from "../../provider/schemas/common";
 
@@ -31,6 +34,15 @@ export const DASHBOARD_STEPS: Record<(typeof WORKFLOW_STEP_KINDS)[number], Recor
   },
 };
 
+/** The translations of the workflow "order-shipped", by locale. */
+export const DASHBOARD_TRANSLATIONS: Record<string, Record<string, unknown>> = {
+  de_DE: { subject: "Ihre Bestellung wurde versandt", body: { line1: "Danke, {{subscriber.firstName}}" } },
+  fr_FR: { subject: "Votre commande est partie", body: { line1: "Merci, {{subscriber.firstName}} — été" } },
+};
+
+/** The inbound-email domain of the environment. */
+export const DASHBOARD_DOMAIN = "inbound.dashboard.example.com";
+
 /** Seeds the environment of `api`'s key; `n` subscribers (250 by default) on the topic. */
 export async function seedDashboardEnvironment(api: Api, envId: string, n = 250): Promise<void> {
   const ok = async (method: string, path: string, body?: unknown) => {
@@ -56,12 +68,25 @@ export async function seedDashboardEnvironment(api: Api, envId: string, n = 250)
   await ok("PUT", "/v1/subscribers/alice/credentials", { providerId: "slack", integrationIdentifier: "slack-alerts", credentials: { webhookUrl: SLACK_HOOK } });
 
   await ok("POST", "/v2/workflows", {
-    workflowId: "order-shipped", name: "Order shipped", description: "Every channel", tags: ["orders", "dashboard"], active: true,
+    workflowId: "order-shipped", name: "Order shipped", description: "Every channel", tags: ["orders", "dashboard"], active: true, isTranslationEnabled: true,
     steps: WORKFLOW_STEP_KINDS.map((type) => ({ name: `${type} step`, type, controlValues: DASHBOARD_STEPS[type] })),
   });
   await ok("POST", "/v2/workflows", {
     workflowId: "welcome", name: "Welcome", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "Welcome!" } }],
   });
+
+  // The workflow's translations, one document per locale as the dashboard's translation editor saves them.
+  for (const [locale, content] of Object.entries(DASHBOARD_TRANSLATIONS)) {
+    await ok("POST", "/v2/translations", { resourceType: "workflow", resourceId: "order-shipped", locale, content });
+  }
+  await ok("POST", "/v2/contexts", { type: "tenant", id: "acme", data: { plan: "enterprise", region: "eu", seats: 25 } });
+  // A domain with a route to the inbound webhook, verified: its MX record set (the emulator's DNS
+  // control) to the mail server the service names, then checked.
+  const domain = await ok("POST", "/v1/domains", { name: DASHBOARD_DOMAIN, data: { owner: "support-team" } });
+  await ok("POST", `/v1/domains/${DASHBOARD_DOMAIN}/routes`, { address: "support", type: "webhook", data: { queue: "tier-1" } });
+  await ok("POST", "/__emulator/dns", { domain: DASHBOARD_DOMAIN, mx: domain.expectedDnsRecords[0].content });
+  const verified = await ok("POST", `/v1/domains/${DASHBOARD_DOMAIN}/verify`);
+  if (verified.status !== "verified") throw new Error(`domain ${DASHBOARD_DOMAIN} is ${verified.status} after its MX record was set`);
 
   const ids = Array.from({ length: n }, (_, i) => `sub-${String(i).padStart(3, "0")}`);
   for (const subscriberId of ids) await ok("POST", "/v2/subscribers", { subscriberId, firstName: "User" });
