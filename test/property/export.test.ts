@@ -2,7 +2,8 @@
  * The exporter's property: any environment, exported and taken over, changes nothing. Each of
  * EXPORT_K random environments (`npm test` runs 3, `npm run test:export` 200) is made of the
  * oracle's generators (test/unit/resources/arbitraries.ts: integrations, workflows, layouts,
- * topics, variables) created on a fresh emulator in production mode through the provider's own
+ * topics, variables, contexts, translations of a workflow with translation on, verified domains
+ * with their routes) created on a fresh emulator in production mode through the provider's own
  * create; `notify-export` writes its TypeScript program (dynamic front end), which a stack runs
  * through the real engine: `up` must write nothing but the secret variables' values the service
  * masks (one PATCH each, counted exactly), and the next preview and `preview --refresh` must be
@@ -17,7 +18,10 @@ import { describe, expect, it } from "vitest";
 import type * as ExportModule from "../../export";
 import { createTestStack, nativeRequire } from "../helpers/pulumi";
 import { API_KEY, startTestEmulator } from "../helpers/emulator";
-import { createTopicSubscribers, environmentVariableInputs, integrationInputs, layoutInputs, topicInputs, workflowInputs } from "../unit/resources/arbitraries";
+import {
+  contextInputs, createTopicSubscribers, createTranslationTarget, domainInputs, environmentVariableInputs, integrationInputs, layoutInputs,
+  topicInputs, translationInputs, translationTarget, workflowInputs,
+} from "../unit/resources/arbitraries";
 import { RESOURCE_MODULES } from "../../provider/resources/dynamic";
 import { linkProjectDir } from "../../scripts/workspace";
 
@@ -27,7 +31,7 @@ const SEED = process.env.EXPORT_SEED !== undefined ? Number(process.env.EXPORT_S
 const { exportEnvironment } = nativeRequire("pulumi-notify/dist/export/index") as typeof ExportModule;
 const ts = nativeRequire("typescript") as typeof import("typescript");
 
-/** A random environment: objects of five kinds, unique by their natural keys. */
+/** A random environment: objects of eight kinds, unique by their natural keys. */
 const environment = fc.record({
   Integration: fc.uniqueArray(integrationInputs("x"), { maxLength: 2, selector: (i) => i.identifier })
     .map((list) => list.filter((x, n) => !x.primary || !list.slice(0, n).some((y) => y.primary && y.channel === x.channel))),
@@ -35,6 +39,10 @@ const environment = fc.record({
   Layout: fc.uniqueArray(layoutInputs("x"), { maxLength: 2, selector: (l) => l.layoutId }),
   Topic: fc.uniqueArray(topicInputs("x"), { maxLength: 1, selector: (t) => t.key }),
   EnvironmentVariable: fc.uniqueArray(environmentVariableInputs("x"), { maxLength: 2, selector: (v) => v.key }),
+  Context: fc.uniqueArray(contextInputs("x"), { maxLength: 2, selector: (c) => `${c.type}:${c.contextId}` }),
+  // Translations of one workflow made beside the generated ones, with translation on (the oracle's target).
+  Translation: fc.uniqueArray(translationInputs("x"), { maxLength: 2, selector: (t) => t.locale }),
+  Domain: fc.uniqueArray(domainInputs("x"), { maxLength: 1, selector: (d) => d.name }),
 }).filter((e) => Object.values(e).some((l) => l.length > 0));
 type Environment = typeof environment extends fc.Arbitrary<infer T> ? T : never;
 
@@ -46,11 +54,20 @@ async function adoptExport(env: Environment): Promise<{ unexpectedWrites: string
   let stack: Awaited<ReturnType<typeof createTestStack>> | undefined;
   try {
     await createTopicSubscribers(emu);
+    if (env.Translation.length) await createTranslationTarget(emu, translationTarget("x"));
     // Created through the provider's own create, as a stack would (layouts first: workflows may name none of them).
-    for (const kind of ["Layout", "Integration", "Workflow", "Topic", "EnvironmentVariable"] as const) {
-      const module = RESOURCE_MODULES + { Layout: "layout", Integration: "integration", Workflow: "workflow", Topic: "topic", EnvironmentVariable: "environmentVariable" }[kind];
-      const { provider } = nativeRequire(module) as { provider: { create(p: Obj): Promise<unknown> } };
-      for (const inputs of env[kind] as Obj[]) await provider.create(inputs);
+    const modules = { Layout: "layout", Integration: "integration", Workflow: "workflow", Topic: "topic", EnvironmentVariable: "environmentVariable", Context: "context", Translation: "translation", Domain: "domain" } as const;
+    for (const kind of Object.keys(modules) as (keyof typeof modules)[]) {
+      const { provider } = nativeRequire(RESOURCE_MODULES + modules[kind]) as { provider: { create(p: Obj): Promise<{ outs: Obj }> } };
+      for (const inputs of env[kind] as Obj[]) {
+        const { outs } = await provider.create(inputs);
+        // A domain made in the dashboard is verified once its MX record is set; a pending one is
+        // asked to verify again on every read (the provider's read), which is a request of its own.
+        if (kind === "Domain") {
+          await emu.api("POST", "/__emulator/dns", { domain: inputs.name, mx: (outs.expectedDnsRecords as { content: string }[])[0]!.content });
+          await emu.api("POST", `/v1/domains/${String(inputs.name)}/verify`);
+        }
+      }
     }
     const dir = path.join(out, "program");
     const result = await exportEnvironment({ language: "typescript", out: dir, connection: { apiUrl: emu.url, apiKey: API_KEY } });
