@@ -30,7 +30,7 @@ const ABOUT: Record<string, string> = {
   "engine-profile": "The engine's CPU profile.",
   "binary-size": "The plugin as one executable (`npm run plugin-binary`) against the folder plugin it replaces: bytes of the executable, its archive and the folder.",
   "binary-start": "Milliseconds from starting the plugin to its port on stdout (the engine's wait at every start), median of the starts, wall and CPU.",
-  "binary-refresh-preview": "A native `preview --refresh` of N resources with each plugin, median of the runs.",
+  "binary-refresh-preview": "A native `preview --refresh` of N resources with each plugin, median of the runs: the wall time, and the CPU time of the plugin process alone (sampled from /proc), which the engine's share of the wall time and the machine's load hide.",
   export: "`notify-export` of an environment of N objects: wall time, and its requests against the least the service allows (every listing page, one read per workflow and per layout).",
 };
 
