@@ -31,7 +31,7 @@ interface Refs {
   run: string;
 }
 
-/** The arguments of the i-th resource of each kind, in the order the mix registers them. */
+/** The arguments of the i-th resource of each kind ({@link mixCounts} says how many, and in which order they are registered). */
 const args = {
   Integration: (i: number) => ({
     identifier: `bench-int-${i}`, name: `Bench ${i}`, providerId: "sendgrid", channel: "email" as const, active: true,
