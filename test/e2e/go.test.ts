@@ -1,7 +1,8 @@
 /**
  * The generated Go SDK (sdk/go, package notify) under the real engine: a Go Automation API inline
  * program (test/e2e/go/main.go, built once with `go build`) declares two Integrations (one with a
- * secret credential), a Workflow and SubscriberCredentials through the default provider, calls
+ * secret credential), a Workflow with its Translation (the workflow's output as its resource id),
+ * SubscriberCredentials, a Context and a Domain with a route through the default provider, calls
  * getSubscriber, and declares an explicit provider instance (`notify.NewProvider`) for a second
  * environment of the same emulator (a second API key) with an Integration made through it. The
  * native plugin is found through the project's `plugins.providers` path. Steps: up, a preview with
@@ -30,6 +31,9 @@ const SECOND_API_KEY = "second-env-api-key-9876543210";
 /** A credential set through the API behind the engine's back. */
 const DRIFTED_KEY = "SG.drifted-by-hand-key";
 const SECRETS = [SENDGRID_KEY, SLACK_HOOK, SECOND_SENDGRID_KEY, SECOND_API_KEY, API_KEY, DRIFTED_KEY];
+const TRANSLATION = { greeting: "Bonjour {{subscriber.firstName}}", email: { subject: "Bienvenue" } };
+const CONTEXT_DATA = { name: "Acme", plan: "pro" };
+const DOMAIN = "go-mail.example.com";
 
 const hasGo = toolchain("test/e2e/go.test.ts", runs("go", ["version"]), "go is not on PATH (the inline program is built with it)");
 
@@ -90,8 +94,8 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
 
   it("up creates everything in the right environment through the SDK, serves the invoke, and keeps every secret out of the checkpoint", async () => {
     const { result: up, cli } = await run("up");
-    // The stack, the explicit provider, and five resources (the summary leaves the default provider out).
-    expect(up.changes).toEqual({ create: 7 });
+    // The stack, the explicit provider, and eight resources (the summary leaves the default provider out).
+    expect(up.changes).toEqual({ create: 10 });
     const state = await emu.state();
     // Each environment holds its own objects only.
     expect(await liveIntegrations(envA)).toEqual(["go-sendgrid", "go-slack"]);
@@ -127,6 +131,16 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
     expect(o.welcomeSteps.value.map((s: { stepId: string }) => s.stepId)).toEqual(["inbox", "email"]);
     expect(o.credId.value).toBe("alice/slack/go-slack");
     expect(o.aliceName.value).toBe("Alice");
+    // The translation, made after its workflow (whose translation is on), the context and the domain, all in the first environment.
+    expect(state.workflows[0].isTranslationEnabled).toBe(true);
+    expect(state.translations.map((t) => [t.resourceType, t.resourceId, t.locale, t.content, t._environmentId])).toEqual([["workflow", "go-welcome", "fr_FR", TRANSLATION, envA]]);
+    expect(o.translationId.value).toBe("workflow/go-welcome/fr_FR");
+    expect(state.contexts.map((c) => [c.key, c.data, c._environmentId])).toEqual([["tenant:go-acme", CONTEXT_DATA, envA]]);
+    expect(o.contextKey.value).toBe("tenant:go-acme");
+    expect(state.domains.map((d) => [d.name, d.status, d.data, d._environmentId])).toEqual([[DOMAIN, "pending", { owner: "ops" }, envA]]);
+    expect(state.domainRoutes.map((r) => [r.address, r.type])).toEqual([["support", "webhook"]]);
+    expect(o.domainStatus.value).toBe("pending");
+    expect(o.domainRecords.value).toEqual([{ type: "MX", name: DOMAIN, content: "inbound.notify-emulator.test", ttl: "Auto", priority: 10 }]);
 
     const file = checkpointFile(dir, "notify-go", "test");
     expect(existsSync(file)).toBe(true);
@@ -152,10 +166,11 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
     const integ = state.integrations.find((i) => i.identifier === "go-sendgrid" && !i.deleted);
     // A rename and a changed secret credential on the default provider's integration.
     await emu.api("PUT", `/v1/integrations/${integ._id}`, { name: "Renamed by hand", credentials: { apiKey: DRIFTED_KEY, from: "no-reply@example.com" } });
-    // A workflow field.
+    // A workflow field. The PUT replaces the workflow, so it carries what it does not change, as
+    // the dashboard's does (left out, isTranslationEnabled would go back to off).
     const wf = (await emu.api("GET", "/v2/workflows/go-welcome")).body;
     const put = await emu.api("PUT", `/v2/workflows/${wf._id}`, {
-      name: wf.name, description: "Edited by hand", origin: wf.origin, preferences: {},
+      name: wf.name, description: "Edited by hand", origin: wf.origin, preferences: {}, isTranslationEnabled: wf.isTranslationEnabled,
       steps: wf.steps.map((s: any) => ({ _id: s._id, name: s.name, type: s.type, controlValues: s.controlValues })),
     });
     expect(put.status).toBe(200);
@@ -165,19 +180,27 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
     expect(res.status).toBe(200);
     const after = await emu.state();
     expect(after.integrations.find((i) => i._id === integ._id).credentials.apiKey).toBe(DRIFTED_KEY);
+    // The new kinds, edited in the dashboard: the translation's content, the context's data, a route added to the domain.
+    expect((await emu.api("POST", "/v2/translations", { resourceType: "workflow", resourceId: "go-welcome", locale: "fr_FR", content: { greeting: "Salut" } })).status).toBe(200);
+    expect((await emu.api("PATCH", "/v2/contexts/tenant/go-acme", { data: { name: "Acme (edited by hand)" } })).status).toBe(200);
+    expect((await emu.api("POST", `/v1/domains/${DOMAIN}/routes`, { address: "sales", type: "webhook" })).status).toBe(201);
 
     const { result: preview, cli } = await run("preview-refresh");
     const diffs = preview.diffs as Diffs;
-    expect(Object.keys(diffs).sort()).toEqual(["second-sendgrid", "sendgrid", "welcome"]);
+    expect(Object.keys(diffs).sort()).toEqual(["acme", "mail", "second-sendgrid", "sendgrid", "welcome", "welcome-fr"]);
     // The plugin's detailed diff, as the engine passes it on in the step events: the changed fields
     // only, the secret one named too (its values are masked).
     expect(diffs.sendgrid).toEqual({ op: "update", detailed: { name: "update", credentials: "update" }, diffs: ["name", "credentials"] });
     expect(diffs.welcome).toEqual({ op: "update", detailed: { description: "update" }, diffs: ["description"] });
     expect(diffs["second-sendgrid"]).toEqual({ op: "update", detailed: { name: "update" }, diffs: ["name"] });
-    expect(preview.changes).toEqual({ same: 4, update: 3 });
+    expect(diffs["welcome-fr"]).toEqual({ op: "update", detailed: { content: "update" }, diffs: ["content"] });
+    expect(diffs.acme).toEqual({ op: "update", detailed: { data: "update" }, diffs: ["data"] });
+    expect(diffs.mail).toEqual({ op: "update", detailed: { routes: "update" }, diffs: ["routes"] });
+    expect(preview.changes).toEqual({ same: 4, update: 6 });
     // The --diff output names the fields and the values that are not secret.
     expect(preview.stdout).toContain("Renamed by hand");
     expect(preview.stdout).toContain("Edited by hand");
+    expect(preview.stdout).toContain("Acme (edited by hand)");
     // Neither the declared nor the drifted credential, nor a key, anywhere: the engine events, the
     // --diff output (both in the result), the CLI's progress output.
     expect(preview.events.length).toBeGreaterThan(0);
@@ -186,13 +209,16 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
 
   it("up --refresh puts the declared values back in both environments, and then nothing differs", async () => {
     const { result: up } = await run("up-refresh");
-    expect(up.changes).toEqual({ same: 4, update: 3 });
+    expect(up.changes).toEqual({ same: 4, update: 6 });
     const state = await emu.state();
     const integ = state.integrations.find((i) => i.identifier === "go-sendgrid" && !i.deleted);
     expect(integ.name).toBe("SendGrid (Go)");
     expect(integ.credentials.apiKey).toBe(SENDGRID_KEY);
     expect(state.workflows.find((w) => w.workflowId === "go-welcome").description).toBe("Declared by the Go program");
     expect(state.integrations.find((i) => i.identifier === "go-second-sendgrid" && !i.deleted)).toMatchObject({ name: "SendGrid (second environment)", _environmentId: envB });
+    expect(state.translations.map((t) => t.content)).toEqual([TRANSLATION]);
+    expect(state.contexts.map((c) => c.data)).toEqual([CONTEXT_DATA]);
+    expect(state.domainRoutes.map((r) => r.address)).toEqual(["support"]);
     const { result: preview } = await run("preview-refresh");
     expect(preview.diffs).toEqual({});
     expect(Object.keys(preview.changes)).toEqual(["same"]);
@@ -200,12 +226,13 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
 
   it("destroy deletes everything it made, in both environments", async () => {
     const { result: destroy } = await run("destroy");
-    expect(destroy.changes).toEqual({ delete: 7 });
+    expect(destroy.changes).toEqual({ delete: 10 });
     const state = await emu.state();
     expect(await liveIntegrations(envA)).toEqual([]);
     expect(await liveIntegrations(envB)).toEqual([]);
     expect(state.workflows).toEqual([]);
     expect(state.subscribers.find((s) => s.subscriberId === "alice").channels).toEqual([]);
+    expect([state.translations, state.contexts, state.domains, state.domainRoutes]).toEqual([[], [], [], []]);
     expect(await apiB("GET", "/v1/integrations")).toEqual([]);
     const resources = JSON.parse(readFileSync(checkpointFile(dir, "notify-go", "test"), "utf8")).checkpoint.latest?.resources ?? [];
     expect(resources).toEqual([]);

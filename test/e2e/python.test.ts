@@ -1,7 +1,8 @@
 /**
  * The generated Python SDK (sdk/python, pulumi_notify) under the real engine: a Python Automation
- * API inline program (test/e2e/python/inline_program.py) declares the three resources and calls
- * getSubscriber through the native plugin, found through the project's `plugins.providers` path,
+ * API inline program (test/e2e/python/inline_program.py) declares integrations, a workflow with
+ * its translation (the workflow's output as its resource id), subscriber credentials, a context and
+ * a domain with a route, and calls getSubscriber through the native plugin, found through the project's `plugins.providers` path,
  * against the emulator, plus an integration in a second environment through an explicit provider:
  * up, a preview with no changes, drift made through the API shown field by field by
  * `preview --refresh` (a changed secret named, its value never printed), up restoring, destroy.
@@ -22,6 +23,10 @@ const SLACK_HOOK = "https://hooks.slack.example/services/T000/B000/python-hook";
 const SECOND_KEY = "python-second-environment-key";
 const CHANGED_KEY = "SG.changed-by-hand-in-the-dashboard";
 const CHANGED_HOOK = "https://hooks.slack.example/changed-by-hand";
+// As in inline_program.py.
+const TRANSLATION = { greeting: "Bonjour {{subscriber.firstName}}", email: { subject: "Bienvenue" } };
+const CONTEXT_DATA = { name: "Acme", plan: "pro" };
+const DOMAIN = "py-mail.example.com";
 const PROGRAM = path.join(ROOT, "test/e2e/python/inline_program.py");
 
 describe.skipIf(!hasPython("test/e2e/python.test.ts"))("a Python inline program on the generated SDK and the native plugin", () => {
@@ -46,9 +51,9 @@ describe.skipIf(!hasPython("test/e2e/python.test.ts"))("a Python inline program 
   /** The live (not deleted) integrations of an environment. */
   const integrationsOf = async (env: string) => (await emu.state()).integrations.filter((i) => i._environmentId === `env_${env}` && !i.deleted);
 
-  it("up creates the three resources through the SDK's classes, serves the SDK's invoke, and keeps secrets secret", async () => {
+  it("up creates the resources through the SDK's classes, serves the SDK's invoke, and keeps secrets secret", async () => {
     const up = await run("up");
-    expect(up.changes).toEqual({ create: 7 }); // the stack, five resources, and the explicit provider (the summary leaves default providers out)
+    expect(up.changes).toEqual({ create: 10 }); // the stack, eight resources, and the explicit provider (the summary leaves default providers out)
     const first = await integrationsOf("first");
     const integ = first.find((i) => i.identifier === "py-sendgrid");
     expect(integ).toMatchObject({ name: "SendGrid (Python)", providerId: "sendgrid", channel: "email", active: true });
@@ -69,6 +74,16 @@ describe.skipIf(!hasPython("test/e2e/python.test.ts"))("a Python inline program 
     const second = await integrationsOf("second");
     expect(second.map((i) => [i.identifier, i.name])).toEqual([["py-sendgrid", "SendGrid (second environment)"]]);
     expect(up.outputs.secondEnvironmentId.value).toBe("env_second");
+    // The translation, made after its workflow (whose translation is on), the context and the domain.
+    expect(state.workflows[0].isTranslationEnabled).toBe(true);
+    expect(state.translations.map((t) => [t.resourceType, t.resourceId, t.locale, t.content])).toEqual([["workflow", "py-welcome", "fr_FR", TRANSLATION]]);
+    expect(up.outputs.translationId.value).toBe("workflow/py-welcome/fr_FR");
+    expect(state.contexts.map((c) => [c.key, c.data])).toEqual([["tenant:py-acme", CONTEXT_DATA]]);
+    expect(up.outputs.contextKey.value).toBe("tenant:py-acme");
+    expect(state.domains.map((d) => [d.name, d.status, d.data])).toEqual([[DOMAIN, "pending", { owner: "ops" }]]);
+    expect(state.domainRoutes.map((r) => [r.address, r.type])).toEqual([["support", "webhook"]]);
+    expect(up.outputs.domainStatus.value).toBe("pending");
+    expect(up.outputs.domainRecords.value).toEqual([{ type: "MX", name: DOMAIN, content: "inbound.notify-emulator.test", ttl: "Auto", priority: 10 }]);
     const file = checkpointFile(dir, "notify-python", "test");
     expect(existsSync(file)).toBe(true);
     const text = readFileSync(file, "utf8");
@@ -87,35 +102,48 @@ describe.skipIf(!hasPython("test/e2e/python.test.ts"))("a Python inline program 
     expect((await emu.api("PUT", "/v1/subscribers/alice/credentials", { providerId: "slack", integrationIdentifier: "py-slack", credentials: { webhookUrl: CHANGED_HOOK } })).status).toBeLessThan(300);
     const other = (await integrationsOf("second"))[0];
     expect((await emu.apiAs(SECOND_KEY, "PUT", `/v1/integrations/${other._id}`, { name: "Renamed in the second environment" })).status).toBe(200);
+    // The new kinds, edited in the dashboard: the translation's content, the context's data, a route added to the domain.
+    expect((await emu.api("POST", "/v2/translations", { resourceType: "workflow", resourceId: "py-welcome", locale: "fr_FR", content: { greeting: "Salut" } })).status).toBe(200);
+    expect((await emu.api("PATCH", "/v2/contexts/tenant/py-acme", { data: { name: "Acme (edited by hand)" } })).status).toBe(200);
+    expect((await emu.api("POST", `/v1/domains/${DOMAIN}/routes`, { address: "sales", type: "webhook" })).status).toBe(201);
 
     const preview = await run("preview-refresh");
     expect(preview.diffs).toEqual({
       sendgrid: { op: "update", detailed: { name: "update", credentials: "update" } },
       "alice-slack": { op: "update", detailed: { credentials: "update" } },
       "second-sendgrid": { op: "update", detailed: { name: "update" } },
+      "welcome-fr": { op: "update", detailed: { content: "update" } },
+      acme: { op: "update", detailed: { data: "update" } },
+      mail: { op: "update", detailed: { routes: "update" } },
     });
-    expect(preview.changes).toMatchObject({ update: 3 });
+    expect(preview.changes).toMatchObject({ update: 6 });
     for (const secret of [CHANGED_KEY, CHANGED_HOOK, SENDGRID_KEY, SLACK_HOOK]) expect(preview.stdout).not.toContain(secret);
     expect(preview.stdout).toContain("Renamed by hand");
+    expect(preview.stdout).toContain("Acme (edited by hand)");
   });
 
   it("up restores what the program declares, in both environments", async () => {
     const up = await run("up-refresh");
-    expect(up.changes).toMatchObject({ update: 3 });
+    expect(up.changes).toMatchObject({ update: 6 });
     const integ = (await integrationsOf("first")).find((i) => i.identifier === "py-sendgrid");
     expect(integ).toMatchObject({ name: "SendGrid (Python)", credentials: { apiKey: SENDGRID_KEY } });
     expect((await emu.state()).subscribers.find((x) => x.subscriberId === "alice").channels[0].credentials.webhookUrl).toBe(SLACK_HOOK);
     expect((await integrationsOf("second"))[0].name).toBe("SendGrid (second environment)");
+    const state = await emu.state();
+    expect(state.translations.map((t) => t.content)).toEqual([TRANSLATION]);
+    expect(state.contexts.map((c) => c.data)).toEqual([CONTEXT_DATA]);
+    expect(state.domainRoutes.map((r) => r.address)).toEqual(["support"]);
     expect(Object.keys((await run("preview")).changes)).toEqual(["same"]);
   });
 
   it("destroy deletes everything it made, in both environments", async () => {
     const destroy = await run("destroy");
-    expect(destroy.changes).toEqual({ delete: 7 });
+    expect(destroy.changes).toEqual({ delete: 10 });
     expect(await integrationsOf("first")).toEqual([]);
     expect(await integrationsOf("second")).toEqual([]);
     const state = await emu.state();
     expect(state.workflows).toEqual([]);
     expect(state.subscribers.find((x) => x.subscriberId === "alice").channels).toEqual([]);
+    expect([state.translations, state.contexts, state.domains, state.domainRoutes]).toEqual([[], [], [], []]);
   });
 });

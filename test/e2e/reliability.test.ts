@@ -16,7 +16,7 @@ describe("faults on the wire", () => {
   const N = Number(process.env.NOTIFY_FAULTS_N ?? 100);
 
   beforeAll(async () => {
-    // The mix holds N / 20 variables and N / 100 environments: the soak run's 400 pass the default limits.
+    // Limits the bench's mix (mixCounts, bench/programs.ts) fits in, up to the soak run's N = 400.
     emu = await startTestEmulator({ environmentLimit: 100, environmentVariableLimit: 1000 });
     await seedScaleService(emu, N / 4);
     ts = await createTestStack({ program: scaleProgram(N), config: emu.stackConfig() });

@@ -4,7 +4,7 @@ import type { TestEmulator } from "./emulator";
 import { loadPackage } from "./pulumi";
 
 type Programs = typeof import("../../bench/programs");
-const { mixCounts } = loadPackage<Programs>("/dist/bench/programs");
+const { mixCounts, RUN_TAG } = loadPackage<Programs>("/dist/bench/programs");
 
 /** Subscribers `bench-sub-<i>` and the `slack-bench` integration the scale program's credentials use. */
 export async function seedScaleService(emu: TestEmulator, subscribers: number): Promise<void> {
@@ -31,4 +31,8 @@ export async function expectExactlyDeclared(emu: TestEmulator, n: number): Promi
   expect(s.contexts.map((c) => c.key).sort()).toEqual(names("tenant:bench-", counts.Context));
   expect(s.environmentVariables.map((v) => v.key).sort()).toEqual(names("BENCH_", counts.EnvironmentVariable));
   expect(s.environments.filter((e) => e.name.startsWith("Bench ")).map((e) => e.name).sort()).toEqual(names("Bench ", counts.Environment));
+  expect(s.translations.map((t) => `${t.resourceType}/${t.resourceId}/${t.locale}`).sort())
+    .toEqual(names("workflow/bench-wf-", counts.Translation).map((x) => `${x}/fr_FR`).sort());
+  expect(s.domains.map((d) => d.name).sort()).toEqual(Array.from({ length: counts.Domain }, (_, i) => `bench-${i}-${RUN_TAG}.example.com`).sort());
+  expect(s.domainRoutes).toHaveLength(2 * counts.Domain);
 }

@@ -78,6 +78,8 @@ func program(s settings) pulumi.RunFunc {
 			WorkflowId:  pulumi.String("go-welcome"),
 			Name:        pulumi.String("Welcome (Go)"),
 			Description: pulumi.String("Declared by the Go program"),
+			// On: the program declares its French translation below.
+			IsTranslationEnabled: pulumi.Bool(true),
 			Steps: notify.WorkflowStepArray{
 				&notify.WorkflowStepArgs{Name: pulumi.String("Inbox"), Type: notify.WorkflowStepKindInApp, ControlValues: pulumi.Map{"body": pulumi.String("Hi {{subscriber.firstName}}")}},
 				&notify.WorkflowStepArgs{Name: pulumi.String("Email"), Type: notify.WorkflowStepKindEmail, ControlValues: pulumi.Map{"subject": pulumi.String("Welcome"), "body": pulumi.String("<p>Hi</p>")}},
@@ -96,6 +98,33 @@ func program(s settings) pulumi.RunFunc {
 			return err
 		}
 		alice := notify.GetSubscriberOutput(ctx, notify.GetSubscriberOutputArgs{SubscriberId: pulumi.String("alice")})
+
+		// The workflow's French copy: its id is the workflow's output, so the engine makes it after the workflow.
+		french, err := notify.NewTranslation(ctx, "welcome-fr", &notify.TranslationArgs{
+			ResourceType: notify.TranslationResourceTypeWorkflow,
+			ResourceId:   welcome.WorkflowId,
+			Locale:       pulumi.String("fr_FR"),
+			Content:      pulumi.Map{"greeting": pulumi.String("Bonjour {{subscriber.firstName}}"), "email": pulumi.Map{"subject": pulumi.String("Bienvenue")}},
+		})
+		if err != nil {
+			return err
+		}
+		acme, err := notify.NewContext(ctx, "acme", &notify.ContextArgs{
+			Type:      pulumi.String("tenant"),
+			ContextId: pulumi.String("go-acme"),
+			Data:      pulumi.Map{"name": pulumi.String("Acme"), "plan": pulumi.String("pro")},
+		})
+		if err != nil {
+			return err
+		}
+		mail, err := notify.NewDomain(ctx, "mail", &notify.DomainArgs{
+			Name:   pulumi.String("go-mail.example.com"),
+			Data:   pulumi.StringMap{"owner": pulumi.String("ops")},
+			Routes: notify.DomainRoutesMap{"support": &notify.DomainRoutesArgs{Type: notify.DomainRoutesTypeWebhook}},
+		})
+		if err != nil {
+			return err
+		}
 
 		// An explicit provider instance for a second environment (another API key), and an
 		// integration made through it. The key is given in clear: the SDK marks it secret.
@@ -133,6 +162,10 @@ func program(s settings) pulumi.RunFunc {
 		ctx.Export("aliceName", alice.FirstName())
 		ctx.Export("secondId", other.ID())
 		ctx.Export("secondEnvironmentId", other.EnvironmentId)
+		ctx.Export("translationId", french.ID())
+		ctx.Export("contextKey", acme.Key)
+		ctx.Export("domainStatus", mail.Status)
+		ctx.Export("domainRecords", mail.ExpectedDnsRecords)
 		return nil
 	}
 }

@@ -6,9 +6,10 @@ test/e2e/python.test.ts through the venv of scripts/ensure-python-venv.
 with the settings of driver.py on stdin, plus second: `{url, key}` of a second environment, for
 an explicit provider.
 
-The program declares the three resources through the default provider (the stack config), calls
-a function, and declares one more integration through an explicit provider of the second
-environment.
+The program declares integrations, a workflow with translation on and its French translation
+(the workflow's output as its resource id), subscriber credentials, a context and an inbound-email
+domain with a route through the default provider (the stack config), calls a function, and
+declares one more integration through an explicit provider of the second environment.
 """
 
 import pulumi
@@ -18,6 +19,10 @@ import driver
 
 SENDGRID_KEY = "SG.python-secret-sendgrid-key"
 SLACK_HOOK = "https://hooks.slack.example/services/T000/B000/python-hook"
+# As in test/e2e/python.test.ts.
+TRANSLATION = {"greeting": "Bonjour {{subscriber.firstName}}", "email": {"subject": "Bienvenue"}}
+CONTEXT_DATA = {"name": "Acme", "plan": "pro"}
+DOMAIN = "py-mail.example.com"
 
 
 def program(second: dict) -> None:
@@ -37,6 +42,7 @@ def program(second: dict) -> None:
         "welcome",
         workflow_id="py-welcome",
         name="Welcome (Python)",
+        is_translation_enabled=True,
         steps=[
             notify.WorkflowStepArgs(name="Inbox", type=notify.WorkflowStepKind.IN_APP, control_values={"body": "Hi {{subscriber.firstName}}"}),
             notify.WorkflowStepArgs(name="Email", type=notify.WorkflowStepKind.EMAIL, control_values={"subject": "Welcome", "body": "<p>Hi</p>"}),
@@ -50,6 +56,21 @@ def program(second: dict) -> None:
         credentials=notify.ChannelCredentialsArgs(webhook_url=SLACK_HOOK),
     )
     alice = notify.get_subscriber_output(subscriber_id="alice")
+    # The French copy of the workflow: its id is the workflow's output, so it is made after it.
+    french = notify.Translation(
+        "welcome-fr",
+        resource_type=notify.TranslationResourceType.WORKFLOW,
+        resource_id=welcome.workflow_id,
+        locale="fr_FR",
+        content=TRANSLATION,
+    )
+    acme = notify.Context("acme", type="tenant", context_id="py-acme", data=CONTEXT_DATA)
+    mail = notify.Domain(
+        "mail",
+        name=DOMAIN,
+        data={"owner": "ops"},
+        routes={"support": notify.DomainRoutesArgs(type=notify.DomainRoutesType.WEBHOOK)},
+    )
 
     # A second environment, through an explicit provider instance.
     other = notify.Provider("second", api_url=second["url"], api_key=second["key"])
@@ -72,6 +93,10 @@ def program(second: dict) -> None:
     pulumi.export("credId", cred.id)
     pulumi.export("aliceName", alice.first_name)
     pulumi.export("secondEnvironmentId", mirror.environment_id)
+    pulumi.export("translationId", french.id)
+    pulumi.export("contextKey", acme.key)
+    pulumi.export("domainStatus", mail.status)
+    pulumi.export("domainRecords", mail.expected_dns_records)
 
 
 if __name__ == "__main__":

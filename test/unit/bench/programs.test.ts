@@ -1,15 +1,84 @@
-/** The benchmark's resource mix (bench/programs.ts) holds every resource of RESOURCE_TABLES but those it names as left out, with why. */
-import { describe, expect, it } from "vitest";
+/**
+ * The benchmark's resource mix (bench/programs.ts) holds every resource kind of RESOURCE_TABLES,
+ * and the kinds that need another resource get it: each translation names a workflow of the same
+ * mix (its output, so the engine makes the workflow first) whose translation is on, and each
+ * domain's name carries the run's tag (a domain name is claimed once across the service).
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import type * as pulumiModule from "@pulumi/pulumi";
 import { RESOURCE_TABLES } from "../../../provider/resources/index";
-import { loadPackage } from "../../helpers/pulumi";
+import { loadPackage, nativeRequire } from "../../helpers/pulumi";
 
-const { mixCounts, LEFT_OUT_OF_MIX } = loadPackage<typeof import("../../../bench/programs")>("/dist/bench/programs");
+const { mixCounts, scaleProgram, RUN_TAG } = loadPackage<typeof import("../../../bench/programs")>("/dist/bench/programs");
+/** The @pulumi/pulumi the bench's programs register with (the package's own copy). */
+const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
 
 describe("bench mix", () => {
-  it.each([20, 200, 500])("N = %i: one count per resource kind (but those named as left out), summing to N", (n) => {
+  it.each([20, 200, 500])("N = %i: one count per resource kind of RESOURCE_TABLES, summing to N, no more translations than workflows", (n) => {
     const counts = mixCounts(n);
-    expect([...Object.keys(counts), ...Object.keys(LEFT_OUT_OF_MIX)].sort()).toEqual(RESOURCE_TABLES.map((t) => t.name).sort());
-    expect(Object.keys(counts).filter((k) => k in LEFT_OUT_OF_MIX)).toEqual([]);
+    expect(Object.keys(counts).sort()).toEqual(RESOURCE_TABLES.map((t) => t.name).sort());
     expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(n);
+    expect(counts.Translation).toBeLessThanOrEqual(counts.Workflow);
+  });
+
+  it("N = 500 holds at least one of every kind", () => {
+    expect(Object.entries(mixCounts(500)).filter(([, c]) => c < 1)).toEqual([]);
+  });
+});
+
+describe("bench program under the engine's mocks", () => {
+  const FROM_OUTPUT = "~output";
+  /** What the program registered: type token, name and inputs (Outputs resolved), in order. */
+  const registered: { type: string; name: string; inputs: Record<string, any> }[] = [];
+
+  beforeAll(async () => {
+    await pulumi.runtime.setMocks({
+      newResource: (r) => {
+        registered.push({ type: r.type, name: r.name, inputs: r.inputs });
+        // A workflow's workflowId output marked, so a translation shows whether it took the output.
+        const state = r.type.endsWith("notify:Workflow") ? { ...r.inputs, workflowId: `${r.inputs.workflowId}${FROM_OUTPUT}` } : r.inputs;
+        return { id: `${r.name}-id`, state };
+      },
+      call: () => ({}),
+    }, "notify-bench", "mocks", false);
+    await scaleProgram(200, { run: "tag0" })();
+    // Registration is asynchronous, and a translation's waits for its workflow's outputs:
+    // disconnect waits until every registration the program started is done.
+    await pulumi.runtime.disconnect();
+  });
+
+  const ofKind = (kind: string) => registered.filter((r) => r.type.endsWith(`notify:${kind}`));
+
+  it("registers N resources, each kind as often as mixCounts says", () => {
+    const counts = mixCounts(200);
+    for (const [kind, count] of Object.entries(counts)) expect(ofKind(kind), kind).toHaveLength(count);
+  });
+
+  it("each translation names a workflow of the mix that has translation on, through the workflow's output", () => {
+    const translations = ofKind("Translation");
+    expect(translations.length).toBeGreaterThan(0);
+    const workflows = new Map(ofKind("Workflow").map((w) => [`${w.inputs.workflowId}${FROM_OUTPUT}`, w]));
+    for (const t of translations) {
+      expect(t.inputs).toMatchObject({ resourceType: "workflow", locale: "fr_FR" });
+      const wf = workflows.get(t.inputs.resourceId);
+      expect(wf, t.name).toBeDefined();
+      expect(wf!.inputs.isTranslationEnabled).toBe(true);
+      expect(registered.indexOf(wf!)).toBeLessThan(registered.indexOf(t));
+    }
+    // Translation is on only where a translation uses it.
+    expect(ofKind("Workflow").filter((w) => w.inputs.isTranslationEnabled)).toHaveLength(translations.length);
+  });
+
+  it("each domain's name carries the run's tag, once per domain, with its routes", () => {
+    const domains = ofKind("Domain");
+    expect(domains.length).toBeGreaterThan(0);
+    const names = domains.map((d) => d.inputs.name as string);
+    expect(new Set(names).size).toBe(names.length);
+    for (const d of domains) {
+      expect(d.inputs.name).toMatch(/^bench-\d+-tag0\.example\.com$/);
+      expect(Object.keys(d.inputs.routes).length).toBeGreaterThan(0);
+    }
+    // The default tag is the process's run tag.
+    expect(RUN_TAG).toMatch(/^[0-9a-f]{8}$/);
   });
 });
