@@ -636,8 +636,9 @@ async function exportBench(): Promise<void> {
     for (let i = 0; i < counts.variables; i++) await call("POST", "/v1/environment-variables", { key: `VAR_${i}`, values: [{ _environmentId: "env_bench", value: `v${i}` }] });
     await call("POST", "/__emulator/faults", { latencyMs: [LATENCY_MS, LATENCY_MS] });
     const pages = (k: number) => Math.max(1, Math.ceil(k / 100));
+    // Contexts and domains: none here, but one page each says so (no workflow or layout has translation on: no translation reads).
     const floor = 1 /* environments */ + 1 /* integrations */ + pages(counts.layouts) + pages(counts.workflows) + pages(counts.topics) + 1 /* variables */ +
-      counts.topics /* one subscription page each */ + counts.workflows + counts.layouts;
+      1 /* contexts */ + 1 /* domains */ + counts.topics /* one subscription page each */ + counts.workflows + counts.layouts;
     const [result, ms] = await timed(() => exportEnvironment({ language: "typescript", out: path.join(out, "program"), connection: { apiUrl: emu.url, apiKey: KEY } }));
     await call("POST", "/__emulator/faults", {});
     const requests = result.requests.length;
