@@ -123,7 +123,7 @@ export const provider = {
     }
     let live: ApiContext;
     try {
-      live = await api.create(requestBody<RequestBody<"ContextsController_createContext">>(CONTEXT, inputs, "create"));
+      live = await api.create(requestBody(CONTEXT, inputs, "create"));
     } catch (err) {
       if (!(err instanceof NotifyApiError && err.status === 409)) throw failure(action, err);
       // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.
@@ -160,7 +160,7 @@ export const provider = {
     const api = clientFor().contexts;
     try {
       // Only the data can change in place (type and id replace); undeclared data is left as it is.
-      const body = requestBody<RequestBody<"ContextsController_updateContext">>(CONTEXT, inputs, "update");
+      const body: RequestBody<"ContextsController_updateContext"> = requestBody(CONTEXT, inputs, "update");
       const live = Object.keys(body).length ? await api.update(inputs.type, inputs.contextId, body) : await api.get(inputs.type, inputs.contextId);
       return { outs: outputsFor(live, news, keys) };
     } catch (err) {

@@ -193,7 +193,7 @@ export const provider = {
     }
     let adopted = false;
     try {
-      await client.domains.create(requestBody<RequestBody<"DomainsController_createDomain">>(DOMAIN, inputs, "create"));
+      await client.domains.create(requestBody(DOMAIN, inputs, "create"));
     } catch (err) {
       if (!(err instanceof NotifyApiError && err.status === 409)) throw failure(action, err);
       if (!inputs.adopt && err.attempts <= 1) {
@@ -202,7 +202,7 @@ export const provider = {
       adopted = true;
     }
     try {
-      const body = requestBody<UpdateBody>(DOMAIN, inputs, "update");
+      const body: UpdateBody = requestBody(DOMAIN, inputs, "update");
       if (adopted && Object.keys(body).length) await client.domains.update(inputs.name, body);
       if (inputs.routes !== undefined) {
         const live = adopted ? routeMap(await liveRoutes(client, inputs.name), inputs.routes) : {};
@@ -241,7 +241,7 @@ export const provider = {
     const client = clientFor();
     try {
       // The PATCH only when a field it sends differs (the routes have calls of their own).
-      const body = requestBody<UpdateBody>(DOMAIN, inputs, "update");
+      const body: UpdateBody = requestBody(DOMAIN, inputs, "update");
       if (Object.entries(body).some(([k, v]) => !deepEqual(v, olds[k]))) await client.domains.update(id, body);
       if (inputs.routes !== undefined) await syncRoutes(client, id, routeMap(await liveRoutes(client, id), inputs.routes), inputs.routes);
       const { d, routes } = await readDomain(client, id);

@@ -165,7 +165,7 @@ export const provider = {
       }
       let id: string;
       try {
-        id = (await api.create(requestBody<CreateEnvironmentBody>(ENVIRONMENT, inputs, "create")))._id;
+        id = (await api.create(requestBody(ENVIRONMENT, inputs, "create")))._id;
       } catch (err) {
         if (!nameTaken(err)) throw failure(action, err, planHint(err));
         const existing = (await api.list()).find((e) => e.name === inputs.name);

@@ -151,7 +151,7 @@ export const provider = {
     }
     let v: ApiVariable;
     try {
-      v = await api.create(requestBody<CreateEnvironmentVariableBody>(ENVIRONMENT_VARIABLE, inputs, "create"));
+      v = await api.create(requestBody(ENVIRONMENT_VARIABLE, inputs, "create"));
     } catch (err) {
       if (!isConflict(err)) throw failure(action, err, scopeHint(err));
       // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.

@@ -162,11 +162,15 @@ export function diffOf(table: ResourceTable, olds: Props, news: Props): DiffResu
  * field the program left out is sent as `held` (the service's current object, as inputs) has it.
  *
  * A resource prepares values the table cannot know (a workflow's steps matched to the live ones)
- * by passing them in `inputs`. The body is typed by the caller with the operation's body of the
- * contract (`RequestBody<op>`); test/conformance/requests.test.ts validates every body sent against
- * spec/openapi.json, and the resources' unit tests assert the bodies themselves.
+ * by passing them in `inputs`. The body takes its type from where it goes: the client method's
+ * parameter, the operation's body in the contract (`RequestBody<"operationId">`). The compiler
+ * refuses a table that would send a name that body lacks (a misspelt `api`, a field the update does
+ * not take that is not `createOnly`); test/conformance/requests.test.ts validates every body sent
+ * against spec/openapi.json, values included.
  */
-export function requestBody<B extends object = Props>(table: ResourceTable, inputs: Props, op: "create" | "update", held?: Props): B {
+export function requestBody<T extends ResourceTable, O extends BodyOp, B extends object = Props>(
+  table: T & BodyChecked<T, O, B>, inputs: Props, op: O, held?: Props,
+): B {
   const body: Props = {};
   for (const [k, f] of Object.entries(table.inputs)) {
     if (f.control || f.local || f.path || (f.createOnly && op === "update") || (f.updateOnly && op === "create")) continue;
@@ -176,6 +180,20 @@ export function requestBody<B extends object = Props>(table: ResourceTable, inpu
   }
   return body as B;
 }
+
+/** The operations whose bodies a table gives. */
+type BodyOp = "create" | "update";
+/** Whether a field with facts F stays out of the body of `O`. */
+type Unsent<F, O extends BodyOp> = F extends { control: true } | { local: true } | { path: true } ? true
+  : O extends "update" ? (F extends { createOnly: true } ? true : false) : (F extends { updateOnly: true } ? true : false);
+/** The service's name of field K with facts F. */
+type WireName<K extends string, F> = F extends { api: infer A extends string } ? A : K;
+/** Every name a table's body of `O` may carry. */
+export type BodyKeys<T, O extends BodyOp> = T extends ResourceTable<infer I>
+  ? { [K in keyof I & string]: Unsent<I[K], O> extends true ? never : WireName<K, I[K]> }[keyof I & string] : never;
+/** Nothing when the body type B has every name the table may send in `O`; else a property naming those it lacks, which no table has. */
+type BodyChecked<T, O extends BodyOp, B> = [Exclude<BodyKeys<T, O>, keyof B>] extends [never] ? unknown
+  : { "names the contract's body lacks": Exclude<BodyKeys<T, O>, keyof B> };
 
 /** The input fields of the table as the service's object holds them, each read from the service's name. */
 export function serviceFields(table: ResourceTable, obj: object): Props {

@@ -184,7 +184,7 @@ export const provider = {
     }
     let layout: ApiLayout;
     try {
-      layout = await api.create(requestBody<CreateLayoutBody>(LAYOUT, inputs, "create"));
+      layout = await api.create(requestBody(LAYOUT, inputs, "create"));
     } catch (err) {
       if (!isAlreadyExists(err)) throw failure(action, err);
       // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.

@@ -164,7 +164,7 @@ export function credentialsHint(err: unknown, inputs: { subscriberId: string; pr
 }
 
 async function put(inputs: Inputs): Promise<ChannelSettings> {
-  const sub = await clientFor().subscribers.updateCredentials(inputs.subscriberId, requestBody<UpdateSubscriberCredentialsBody>(SUBSCRIBER_CREDENTIALS, inputs, "create"));
+  const sub = await clientFor().subscribers.updateCredentials(inputs.subscriberId, requestBody(SUBSCRIBER_CREDENTIALS, inputs, "create"));
   const entry = await findChannel(sub, inputs.providerId, inputs.integrationIdentifier);
   if (!entry) throw new Error(`the service accepted the credentials but the subscriber has no ${inputs.providerId} entry afterwards`);
   return entry;

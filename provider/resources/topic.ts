@@ -194,7 +194,7 @@ export const provider = {
       if (existing) return adopt(client, existing, raw, keys);
     }
     try {
-      await client.topics.create(requestBody<RequestBody<"TopicsController_upsertTopic">>(TOPIC, inputs, "create"));
+      await client.topics.create(requestBody(TOPIC, inputs, "create"));
     } catch (err) {
       if (!(err instanceof NotifyApiError && err.status === 409)) throw failure(action, err);
       // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.
@@ -242,7 +242,7 @@ export const provider = {
     const client = clientFor();
     try {
       // The PATCH only when a field it sends differs (the subscriptions have calls of their own).
-      const body = requestBody<RequestBody<"TopicsController_updateTopic">>(TOPIC, inputs, "update");
+      const body: RequestBody<"TopicsController_updateTopic"> = requestBody(TOPIC, inputs, "update");
       if (Object.entries(body).some(([k, v]) => !deepEqual(v, olds[k]))) await client.topics.update(id, body);
       if (inputs.subscribers !== undefined) await syncSubscribers(client, id, await liveSubscribers(client, id), inputs.subscribers);
       const topic = await client.topics.get(id);

@@ -126,7 +126,7 @@ export const provider = {
       });
     }
     try {
-      const t = await api.upsert(requestBody<UpsertBody>(TRANSLATION, inputs, "create"));
+      const t = await api.upsert(requestBody(TRANSLATION, inputs, "create"));
       return { id, outs: outputsFor(t, raw, keys) };
     } catch (err) {
       throw failure(`create translation ${id}`, err, isNotFound(err)
@@ -154,7 +154,7 @@ export const provider = {
     const inputs = news as Inputs;
     const keys = declaredKeys(news, TRANSLATION.inputKeys);
     try {
-      const t = await clientFor().translations.upsert(requestBody<UpsertBody>(TRANSLATION, inputs, "update"));
+      const t = await clientFor().translations.upsert(requestBody(TRANSLATION, inputs, "update"));
       return { outs: outputsFor(t, news, keys) };
     } catch (err) {
       throw failure(`update translation ${id}`, err);

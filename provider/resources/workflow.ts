@@ -211,7 +211,8 @@ export function matchSteps(declared: Inputs["steps"], live: ApiWorkflow["steps"]
  */
 function updateBody(inputs: Inputs, live: ApiWorkflow): UpdateWorkflowBody {
   const held = { ...toWorkflowOutputs(live), active: live.active ?? false, isTranslationEnabled: live.isTranslationEnabled ?? false };
-  return { ...requestBody<UpdateWorkflowBody>(WORKFLOW, { ...inputs, steps: matchSteps(inputs.steps, live.steps) }, "update", held), origin: live.origin };
+  const fields: Omit<UpdateWorkflowBody, "origin"> = requestBody(WORKFLOW, { ...inputs, steps: matchSteps(inputs.steps, live.steps) }, "update", held);
+  return { ...fields, origin: live.origin };
 }
 
 function isAlreadyExists(err: unknown): err is NotifyApiError {
@@ -269,7 +270,7 @@ export const provider = {
     let result: ApiWorkflow;
     try {
       const steps = inputs.steps.map((s) => stripUndefined({ name: s.name, type: s.type, stepId: s.stepId, controlValues: s.controlValues ?? {} }));
-      result = await api.create(requestBody<CreateWorkflowBody>(WORKFLOW, { ...inputs, steps }, "create"));
+      result = await api.create(requestBody(WORKFLOW, { ...inputs, steps }, "create"));
     } catch (err) {
       if (!isAlreadyExists(err)) throw failure(action, err);
       // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.
