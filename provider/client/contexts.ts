@@ -1,6 +1,7 @@
 /** Context operations (v2): create, list, get, update (the data, replaced whole), delete. */
 import type { z } from "zod";
-import { Context, ContextListPage, type JsonObject, type OrderDirection } from "../schemas";
+import { Context, ContextListPage, type OrderDirection } from "../schemas";
+import type { RequestBody } from "../../spec/operations";
 import type { HttpTransport } from "./http";
 
 /** Query of `GET /v2/contexts`. */
@@ -24,7 +25,7 @@ export class ContextsApi {
   }
 
   /** `POST /v2/contexts`: creates the context; 409 when one of that type and id exists (no upsert). */
-  create(body: { type: string; id: string; data?: z.infer<typeof JsonObject> }): Promise<Context> {
+  create(body: RequestBody<"ContextsController_createContext">): Promise<Context> {
     return this.http.request({ operation: `create context "${body.type}:${body.id}"`, method: "POST", route: "/v2/contexts", body, schema: Context });
   }
 
@@ -34,8 +35,8 @@ export class ContextsApi {
   }
 
   /** `PATCH /v2/contexts/{type}/{id}`: replaces the data whole. */
-  update(type: string, id: string, data: z.infer<typeof JsonObject>): Promise<Context> {
-    return this.http.request({ operation: `update context "${type}:${id}"`, method: "PATCH", route: "/v2/contexts/{type}/{id}", params: { type, id }, body: { data }, schema: Context });
+  update(type: string, id: string, body: RequestBody<"ContextsController_updateContext">): Promise<Context> {
+    return this.http.request({ operation: `update context "${type}:${id}"`, method: "PATCH", route: "/v2/contexts/{type}/{id}", params: { type, id }, body, schema: Context });
   }
 
   /** `DELETE /v2/contexts/{type}/{id}` (404 when it does not exist). */

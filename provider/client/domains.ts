@@ -1,5 +1,6 @@
 /** Inbound-email domain operations (v1): the domain, its verification, and its routes. */
 import { Domain, DomainListPage, DomainRoute, DomainRouteListPage } from "../schemas";
+import type { RequestBody } from "../../spec/operations";
 import type { HttpTransport } from "./http";
 
 /** What a route sends: where an address goes. */
@@ -19,7 +20,7 @@ export class DomainsApi {
   }
 
   /** `POST /v1/domains`: 409 when the name is taken anywhere on the service. */
-  create(body: { name: string; data?: Record<string, string> }): Promise<Domain> {
+  create(body: RequestBody<"DomainsController_createDomain">): Promise<Domain> {
     return this.http.request({ operation: `create domain "${body.name}"`, method: "POST", route: "/v1/domains", body, schema: Domain });
   }
 
@@ -29,8 +30,8 @@ export class DomainsApi {
   }
 
   /** `PATCH /v1/domains/{domain}`: replaces the data. */
-  update(domain: string, data: Record<string, string>): Promise<Domain> {
-    return this.http.request({ operation: `update domain "${domain}"`, method: "PATCH", route: "/v1/domains/{domain}", params: { domain }, body: { data }, schema: Domain });
+  update(domain: string, body: RequestBody<"DomainsController_updateDomain">): Promise<Domain> {
+    return this.http.request({ operation: `update domain "${domain}"`, method: "PATCH", route: "/v1/domains/{domain}", params: { domain }, body, schema: Domain });
   }
 
   /** `DELETE /v1/domains/{domain}`: the domain and its routes. */

@@ -46,9 +46,9 @@ export class TopicsApi {
     return this.http.request({ operation: `get topic "${topicKey}"`, method: "GET", route: "/v2/topics/{topicKey}", params: { topicKey }, schema: Topic });
   }
 
-  /** `PATCH /v2/topics/{topicKey}`: the name only (not empty). */
-  rename(topicKey: string, name: string): Promise<Topic> {
-    return this.http.request({ operation: `rename topic "${topicKey}"`, method: "PATCH", route: "/v2/topics/{topicKey}", params: { topicKey }, body: { name } satisfies RequestBody<"TopicsController_updateTopic">, schema: Topic });
+  /** `PATCH /v2/topics/{topicKey}`: the name (not empty). */
+  update(topicKey: string, body: RequestBody<"TopicsController_updateTopic">): Promise<Topic> {
+    return this.http.request({ operation: `rename topic "${topicKey}"`, method: "PATCH", route: "/v2/topics/{topicKey}", params: { topicKey }, body, schema: Topic });
   }
 
   /** `DELETE /v2/topics/{topicKey}`: the topic and all its subscriptions. */

@@ -1,6 +1,6 @@
 /** Translation operations (v2): upsert one locale, get or delete it, and a resource's group of locales. */
-import type { z } from "zod";
-import { Translation, TranslationGroup, type JsonObject, type TRANSLATION_RESOURCE_TYPES } from "../schemas";
+import { Translation, TranslationGroup, type TRANSLATION_RESOURCE_TYPES } from "../schemas";
+import type { RequestBody } from "../../spec/operations";
 import type { HttpTransport } from "./http";
 
 /** `workflow` or `layout`. */
@@ -11,7 +11,7 @@ export class TranslationsApi {
   constructor(private readonly http: HttpTransport) {}
 
   /** `POST /v2/translations`: creates the locale's translation or replaces its content whole (200 either way). */
-  upsert(body: { resourceType: TranslationResourceType; resourceId: string; locale: string; content: z.infer<typeof JsonObject> }): Promise<Translation> {
+  upsert(body: RequestBody<"TranslationController_createTranslationEndpoint">): Promise<Translation> {
     return this.http.request({
       operation: `set translation ${body.resourceType}/${body.resourceId}/${body.locale}`, method: "POST", route: "/v2/translations", body, schema: Translation,
     });

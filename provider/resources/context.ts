@@ -15,10 +15,11 @@ import { z } from "zod";
 import { NotifyApiError, isNotFound } from "../client/errors";
 import { clientFor } from "../config";
 import { JsonObject, type Context as ApiContext } from "../schemas";
+import type { RequestBody } from "../../spec/operations";
 import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
-import { defineResource, diffOf, field, output, serviceFields, type ArgsOf, type StateOf } from "./fields";
+import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
 import { adoptExisting, controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
 
 /** The rule of a context's type and id (CreateContextRequestDto of spec/openapi.json): 1 to 100 of letters, digits, `_`, `-`. */
@@ -36,9 +37,9 @@ export const CONTEXT = defineResource({
   doc: "A context of the environment: a tenant, an app, a workspace, known to the service by its type and id, with custom data. " +
     "Triggers name it by its key `type:id`. The id, and the import id, is that key (`tenant:acme`).",
   inputs: {
-    type: field(part("type"), "The context type (`tenant`, `app`, `workspace`, ...): 1 to 100 letters, digits, `_` or `-`. Changing it replaces the context.", { replaces: true }),
+    type: field(part("type"), "The context type (`tenant`, `app`, `workspace`, ...): 1 to 100 letters, digits, `_` or `-`. Changing it replaces the context.", { createOnly: true }),
     contextId: field(part("id"), "The context's id within its type (the service's `id`): 1 to 100 letters, digits, `_` or `-`. Changing it replaces the context.",
-      { replaces: true, api: "id" }),
+      { createOnly: true, api: "id" }),
     data: field(JsonObject.refine((d) => Buffer.byteLength(JSON.stringify(d), "utf8") <= CONTEXT_DATA_MAX_BYTES, { error: "must be at most 64 KiB as JSON (the service's limit)" }).optional(),
       "Custom data of the context, a JSON object, compared whole (the service replaces it on every update). Left out, the data is not managed " +
       "(and not compared); the service then holds `{}` for a context this stack creates.", { exact: true }),
@@ -122,7 +123,7 @@ export const provider = {
     }
     let live: ApiContext;
     try {
-      live = await api.create(stripUndefined({ type: inputs.type, id: inputs.contextId, data: inputs.data }));
+      live = await api.create(requestBody(CONTEXT, inputs, "create"));
     } catch (err) {
       if (!(err instanceof NotifyApiError && err.status === 409)) throw failure(action, err);
       // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.
@@ -159,7 +160,8 @@ export const provider = {
     const api = clientFor().contexts;
     try {
       // Only the data can change in place (type and id replace); undeclared data is left as it is.
-      const live = inputs.data !== undefined ? await api.update(inputs.type, inputs.contextId, inputs.data) : await api.get(inputs.type, inputs.contextId);
+      const body: RequestBody<"ContextsController_updateContext"> = requestBody(CONTEXT, inputs, "update");
+      const live = Object.keys(body).length ? await api.update(inputs.type, inputs.contextId, body) : await api.get(inputs.type, inputs.contextId);
       return { outs: outputsFor(live, news, keys) };
     } catch (err) {
       throw failure(`update context "${id}"`, err);

@@ -23,10 +23,11 @@ import { NotifyApiError, isNotFound } from "../client/errors";
 import type { NotifyClient } from "../client";
 import { clientFor } from "../config";
 import { ExpectedDnsRecord, type Domain as ApiDomain, type DomainRoute as ApiRoute } from "../schemas";
+import type { RequestBody } from "../../spec/operations";
 import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, deepEqual, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
-import { defineResource, diffOf, field, output, type ArgsOf, type StateOf } from "./fields";
+import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
 import { adoptExisting, controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
 
 /** A domain name as the service stores it: lower case, dot-separated labels (the service lower-cases what it is given). */
@@ -69,11 +70,11 @@ export const DOMAIN = defineResource({
     "the DNS records the service expects (declare them with your DNS provider from `expectedDnsRecords`) and its verification " +
     "status. The id, and the import id, is the domain name.",
   inputs: {
-    name: field(name, "The domain name, lower case (`mail.example.com`); claimed once on the whole service. Changing it replaces the domain.", { replaces: true }),
+    name: field(name, "The domain name, lower case (`mail.example.com`); claimed once on the whole service. Changing it replaces the domain.", { createOnly: true }),
     data: field(BoundedData.optional(), "String metadata (at most 10 keys, 500 characters), compared whole. Left out, it is not managed.", { exact: true }),
     routes: field(Routes.optional(),
       "The routed addresses: a map from an inbox local part (`support`, or `*` for every address) to `{ type, agentId?, data? }`, compared whole " +
-      "(an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.", { exact: true }),
+      "(an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.", { exact: true, local: true }),
     adopt: field(z.boolean().optional(), "Take over an existing domain of this environment with the same name instead of failing.", { control: true }),
   },
   outputs: {
@@ -92,6 +93,7 @@ export type DomainState = StateOf<typeof DOMAIN>;
 
 type Inputs = z.infer<typeof DOMAIN.schema>;
 type RouteInput = z.infer<typeof Route>;
+type UpdateBody = RequestBody<"DomainsController_updateDomain">;
 /** A property map as the engine passes it: inputs or old state, not yet checked. */
 type Props = Record<string, unknown>;
 
@@ -122,10 +124,10 @@ async function liveRoutes(client: NotifyClient, domain: string): Promise<ApiRout
   return routes;
 }
 
-/** Maps the service's domain and routes to outputs. */
+/** Maps the service's domain and its routes (read by calls of their own) to outputs; no data and `{}` are alike. */
 export function toDomainOutputs(d: ApiDomain, routes: Record<string, RouteInput>): Props {
   return stripUndefined({
-    name: d.name, data: d.data && Object.keys(d.data).length ? d.data : undefined, routes, status: d.status, mxRecordConfigured: d.mxRecordConfigured,
+    ...serviceFields(DOMAIN, d), data: d.data && Object.keys(d.data).length ? d.data : undefined, routes, status: d.status, mxRecordConfigured: d.mxRecordConfigured,
     expectedDnsRecords: d.expectedDnsRecords ?? [], databaseId: d._id, createdAt: d.createdAt,
   });
 }
@@ -191,7 +193,7 @@ export const provider = {
     }
     let adopted = false;
     try {
-      await client.domains.create(stripUndefined({ name: inputs.name, data: inputs.data }));
+      await client.domains.create(requestBody(DOMAIN, inputs, "create"));
     } catch (err) {
       if (!(err instanceof NotifyApiError && err.status === 409)) throw failure(action, err);
       if (!inputs.adopt && err.attempts <= 1) {
@@ -200,7 +202,8 @@ export const provider = {
       adopted = true;
     }
     try {
-      if (adopted && inputs.data !== undefined) await client.domains.update(inputs.name, inputs.data);
+      const body: UpdateBody = requestBody(DOMAIN, inputs, "update");
+      if (adopted && Object.keys(body).length) await client.domains.update(inputs.name, body);
       if (inputs.routes !== undefined) {
         const live = adopted ? routeMap(await liveRoutes(client, inputs.name), inputs.routes) : {};
         await syncRoutes(client, inputs.name, live, inputs.routes);
@@ -237,7 +240,9 @@ export const provider = {
     const keys = declaredKeys(news, DOMAIN.inputKeys);
     const client = clientFor();
     try {
-      if (inputs.data !== undefined && !deepEqual(inputs.data, olds.data)) await client.domains.update(id, inputs.data);
+      // The PATCH only when a field it sends differs (the routes have calls of their own).
+      const body: UpdateBody = requestBody(DOMAIN, inputs, "update");
+      if (Object.entries(body).some(([k, v]) => !deepEqual(v, olds[k]))) await client.domains.update(id, body);
       if (inputs.routes !== undefined) await syncRoutes(client, id, routeMap(await liveRoutes(client, id), inputs.routes), inputs.routes);
       const { d, routes } = await readDomain(client, id);
       return { outs: outputsFor(d, routes, news, keys) };

@@ -13,11 +13,11 @@
 import { z } from "zod";
 import { NotifyApiError, isNotFound } from "../client/errors";
 import { clientFor } from "../config";
-import { SafeString, type Environment as ApiEnvironment, type UpdateEnvironmentBody } from "../schemas";
+import { SafeString, type CreateEnvironmentBody, type Environment as ApiEnvironment, type UpdateEnvironmentBody } from "../schemas";
 import { checkWith, unknownKeyHint, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
-import { defineResource, diffOf, field, output, type ArgsOf, type StateOf } from "./fields";
+import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
 import { adoptExisting, controlInputs, failure, readInputs, without } from "./lifecycle";
 
 /** The two environments every organisation has; the service refuses to create, rename or delete them. */
@@ -47,7 +47,7 @@ export const ENVIRONMENT = defineResource({
       "Hex colour shown in the dashboard. Required to create an environment; when left out of an adopted one, the service's stays.", { filled: true }),
     parentId: field(SafeString(100).min(1, { error: "must not be empty" }).optional(),
       "The parent environment's id. The service validates but ignores it on create, so the provider sets it with an update right after; " +
-      "a service that does not return it (`_parentId`) never shows it as drift."),
+      "a service that does not return it (`_parentId`) never shows it as drift.", { updateOnly: true, readAs: "_parentId" }),
     adopt: field(z.boolean().optional(), "Take over an existing environment with the same name instead of failing (needed for Development and Production).", { control: true }),
   },
   outputs: {
@@ -72,9 +72,7 @@ type Props = Record<string, unknown>;
 /** Maps the service's environment to outputs: its fields as the table names them; the usable keys only. */
 export function toEnvironmentOutputs(e: ApiEnvironment): Props {
   return stripUndefined({
-    name: e.name,
-    color: e.color,
-    parentId: e._parentId ?? undefined,
+    ...serviceFields(ENVIRONMENT, e),
     environmentId: e._id,
     organizationId: e._organizationId,
     identifier: e.identifier,
@@ -97,7 +95,7 @@ function outputsFor(e: ApiEnvironment, declared: Props, keys: string[], carried?
 
 /** The update body: the declared fields, never the name of Development or Production (the service refuses any). */
 function updateBody(inputs: Inputs, currentName: string): UpdateEnvironmentBody {
-  return stripUndefined({ name: isSystem(currentName) || inputs.name === currentName ? undefined : inputs.name, color: inputs.color, parentId: inputs.parentId });
+  return requestBody(ENVIRONMENT, { ...inputs, name: isSystem(currentName) || inputs.name === currentName ? undefined : inputs.name }, "update");
 }
 
 const PLAN_HINT = "The organisation's plan does not include managing environments through the API (the service answers 402 Payment Required on the Free and Pro plans). " +
@@ -167,7 +165,7 @@ export const provider = {
       }
       let id: string;
       try {
-        id = (await api.create({ name: inputs.name, color: inputs.color! }))._id;
+        id = (await api.create(requestBody(ENVIRONMENT, inputs, "create")))._id;
       } catch (err) {
         if (!nameTaken(err)) throw failure(action, err, planHint(err));
         const existing = (await api.list()).find((e) => e.name === inputs.name);

@@ -14,11 +14,13 @@
 import { z } from "zod";
 import { NotifyApiError, isConflict, isNotFound } from "../client/errors";
 import { clientFor } from "../config";
-import { SECRET_MASK, SafeString, type EnvironmentVariable as ApiVariable, type UpdateEnvironmentVariableBody } from "../schemas";
+import {
+  SECRET_MASK, SafeString, type CreateEnvironmentVariableBody, type EnvironmentVariable as ApiVariable, type UpdateEnvironmentVariableBody,
+} from "../schemas";
 import { checkWith, unknownKeyHint, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
-import { defineResource, diffOf, field, output, type ArgsOf, type StateOf } from "./fields";
+import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
 import { adoptExisting, controlInputs, failure, readInputs, without } from "./lifecycle";
 
 const VariableKey = z.string().max(256, { error: "must be at most 256 characters" })
@@ -34,13 +36,13 @@ export const ENVIRONMENT_VARIABLE = defineResource({
     "With an API key the service lets the provider write only the value of the key's own environment (403 otherwise): declare that " +
     "environment's value here, and the others from stacks configured with their environments' keys (each with `adopt: true`) or in the dashboard.",
   inputs: {
-    key: field(VariableKey, "The variable's key, unique in the organisation (letters, digits and underscores, starting with a letter; at most 256). Changing it replaces the variable.", { replaces: true }),
+    key: field(VariableKey, "The variable's key, unique in the organisation (letters, digits and underscores, starting with a letter; at most 256). Changing it replaces the variable.", { createOnly: true }),
     type: field(z.enum(["string"]).optional(), "The variable's type; `string`, the only one.", { serviceDefault: "string" }),
     isSecret: field(z.boolean().optional(), "Whether the service hides the values (it shows `••••••••` for each). Default false.", { serviceDefault: false }),
     values: field(z.record(SafeString(100).min(1, { error: "must not be empty" }), VariableValue).optional(),
       "Value per environment id (at most 256 characters each); secret in state whether or not `isSecret` is. Environments not listed keep " +
       "the value they have; one removed from the map keeps its value too (the service cannot remove one). Secret values read back masked " +
-      "are carried from state, so drift in them cannot be seen.", { secret: true }),
+      "are carried from state, so drift in them cannot be seen.", { secret: true, entries: { key: "_environmentId", value: "value" } }),
     adopt: field(z.boolean().optional(), "Take over an existing variable with the same key instead of failing (its values for other environments stay).", { control: true }),
   },
   outputs: {
@@ -58,16 +60,11 @@ type Inputs = z.infer<typeof ENVIRONMENT_VARIABLE.schema>;
 type Props = Record<string, unknown>;
 type ValueMap = Record<string, string>;
 
-const valueList = (values: ValueMap | undefined) => values && Object.entries(values).map(([_environmentId, value]) => ({ _environmentId, value }));
 const valuesOf = (p: Props): ValueMap => (isPlainObject(p.values) ? p.values as ValueMap : {});
 
 /** Maps the service's variable to outputs (secret values as the service shows them: masked). */
 export function toEnvironmentVariableOutputs(v: ApiVariable): Props {
-  return stripUndefined({
-    key: v.key, type: v.type, isSecret: v.isSecret,
-    values: Object.fromEntries(v.values.map((x) => [x._environmentId, x.value])),
-    variableId: v._id, organizationId: v._organizationId,
-  });
+  return stripUndefined({ ...serviceFields(ENVIRONMENT_VARIABLE, v), variableId: v._id, organizationId: v._organizationId });
 }
 
 /**
@@ -101,11 +98,9 @@ function scopeHint(err: unknown): string | undefined {
 function patchBody(inputs: Inputs, olds: Props): UpdateEnvironmentVariableBody {
   const before = valuesOf(olds);
   const changed = Object.entries(inputs.values ?? {}).filter(([env, value]) => before[env] !== value);
-  return stripUndefined({
-    type: inputs.type !== olds.type ? inputs.type : undefined,
-    isSecret: inputs.isSecret !== olds.isSecret ? inputs.isSecret : undefined,
-    values: changed.length ? changed.map(([_environmentId, value]) => ({ _environmentId, value })) : undefined,
-  });
+  const differing: Props = {};
+  for (const [k, v] of Object.entries(inputs)) if (v !== olds[k]) differing[k] = v;
+  return requestBody(ENVIRONMENT_VARIABLE, { ...differing, values: changed.length ? Object.fromEntries(changed) : undefined }, "update");
 }
 
 /** The variable with this key, or undefined when there is none. */
@@ -156,7 +151,7 @@ export const provider = {
     }
     let v: ApiVariable;
     try {
-      v = await api.create(stripUndefined({ key: inputs.key, type: inputs.type, isSecret: inputs.isSecret, values: valueList(inputs.values) }));
+      v = await api.create(requestBody(ENVIRONMENT_VARIABLE, inputs, "create"));
     } catch (err) {
       if (!isConflict(err)) throw failure(action, err, scopeHint(err));
       // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.

@@ -4,8 +4,10 @@
  * provider, and its description; and for each output-only field its type and description.
  *
  * Everything else is derived from the table: the schema `check` validates with, the Args and
- * State types, the key lists diff and the constructor use, and the resource's entry in
- * schema.json (scripts/schema.ts reads descriptions from the zod types, which carry them).
+ * State types, the key lists diff and the constructor use, every create and update body
+ * (`requestBody`) and the service's object read back as inputs (`serviceFields`), and the
+ * resource's entry in schema.json (scripts/schema.ts reads descriptions from the zod types, which
+ * carry them).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
@@ -27,10 +29,26 @@ export interface FieldFacts {
   output?: z.ZodType;
   /** The service's name of the field in request and response bodies, when not its own (`_environmentId`). */
   api?: string;
-  /** Sent on create only: the service's update does not take it, so a change replaces. */
+  /** The service's name of the field in responses, when it differs from the request's (an environment's `parentId` reads back as `_parentId`). */
+  readAs?: string;
+  /** Sent on create only: the service's update does not take it (it is in the update's path, or fixed), so a change replaces. */
   createOnly?: boolean;
-  /** Never in a create or update body: the provider applies it with a call of its own (an integration's `primary`). */
+  /** Sent on update only: the service's create ignores or refuses it, so the provider sends it with an update right after the create (a layout's control values). */
+  updateOnly?: boolean;
+  /** Part of the object's address: in the request's path, never in a body (a subscriber's credentials are written under the subscriber's id). */
+  path?: boolean;
+  /** Never in a create or update body: the provider applies it with a call of its own (an integration's `primary`, a topic's subscribers). */
   local?: boolean;
+  /**
+   * The service's update resets the field when the body leaves it out (a full replace): an update
+   * the program leaves it out of sends the value the service holds (a workflow's `tags`).
+   */
+  keep?: boolean;
+  /**
+   * The service holds this map as a list of entries, `{ [key]: name, [value]: value }` each (an
+   * environment variable's values per environment): bodies send the list, responses are read back into the map.
+   */
+  entries?: { key: string; value: string };
   /** What the service means when a response leaves the field out (its documented default); read as that value. */
   serviceDefault?: unknown;
 }
@@ -138,18 +156,44 @@ export function diffOf(table: ResourceTable, olds: Props, news: Props): DiffResu
 }
 
 /**
- * The body of a create or an update request, for the resources whose bodies are their fields:
- * each field the program set, under the service's name; control and local fields left out, and
- * create-only fields on create only.
+ * The body of a create or an update request, from the table: each field the program set, under
+ * the service's name and in the service's shape (`entries`); control, local and path fields left
+ * out, create-only fields on create only, update-only fields on update only. On update, a `keep`
+ * field the program left out is sent as `held` (the service's current object, as inputs) has it.
+ *
+ * A resource prepares values the table cannot know (a workflow's steps matched to the live ones)
+ * by passing them in `inputs`. The body takes its type from where it goes: the client method's
+ * parameter, the operation's body in the contract (`RequestBody<"operationId">`). The compiler
+ * refuses a table that would send a name that body lacks (a misspelt `api`, a field the update does
+ * not take that is not `createOnly`); test/conformance/requests.test.ts validates every body sent
+ * against spec/openapi.json, values included.
  */
-export function requestBody(table: ResourceTable, inputs: Props, op: "create" | "update"): Props {
+export function requestBody<T extends ResourceTable, O extends BodyOp, B extends object = Props>(
+  table: T & BodyChecked<T, O, B>, inputs: Props, op: O, held?: Props,
+): B {
   const body: Props = {};
   for (const [k, f] of Object.entries(table.inputs)) {
-    if (f.control || f.local || (f.createOnly && op === "update") || inputs[k] === undefined) continue;
-    body[f.api ?? k] = inputs[k];
+    if (f.control || f.local || f.path || (f.createOnly && op === "update") || (f.updateOnly && op === "create")) continue;
+    const v = inputs[k] === undefined && f.keep && op === "update" ? held?.[k] : inputs[k];
+    if (v === undefined) continue;
+    body[f.api ?? k] = f.entries ? toEntries(v as Props, f.entries) : v;
   }
-  return body;
+  return body as B;
 }
+
+/** The operations whose bodies a table gives. */
+type BodyOp = "create" | "update";
+/** Whether a field with facts F stays out of the body of `O`. */
+type Unsent<F, O extends BodyOp> = F extends { control: true } | { local: true } | { path: true } ? true
+  : O extends "update" ? (F extends { createOnly: true } ? true : false) : (F extends { updateOnly: true } ? true : false);
+/** The service's name of field K with facts F. */
+type WireName<K extends string, F> = F extends { api: infer A extends string } ? A : K;
+/** Every name a table's body of `O` may carry. */
+export type BodyKeys<T, O extends BodyOp> = T extends ResourceTable<infer I>
+  ? { [K in keyof I & string]: Unsent<I[K], O> extends true ? never : WireName<K, I[K]> }[keyof I & string] : never;
+/** Nothing when the body type B has every name the table may send in `O`; else a property naming those it lacks, which no table has. */
+type BodyChecked<T, O extends BodyOp, B> = [Exclude<BodyKeys<T, O>, keyof B>] extends [never] ? unknown
+  : { "names the contract's body lacks": Exclude<BodyKeys<T, O>, keyof B> };
 
 /** The input fields of the table as the service's object holds them, each read from the service's name. */
 export function serviceFields(table: ResourceTable, obj: object): Props {
@@ -157,10 +201,21 @@ export function serviceFields(table: ResourceTable, obj: object): Props {
   const out: Props = {};
   for (const [k, f] of Object.entries(table.inputs)) {
     if (f.control) continue;
-    const v = from[f.api ?? k] ?? f.serviceDefault;
+    const held = from[f.readAs ?? f.api ?? k];
+    const v = (f.entries && Array.isArray(held) ? fromEntries(held as Props[], f.entries) : held) ?? f.serviceDefault;
     if (v !== undefined) out[k] = v;
   }
   return out;
+}
+
+/** A map as the list of entries the service holds it as. */
+function toEntries(map: Props, e: { key: string; value: string }): Props[] {
+  return Object.entries(map).map(([name, value]) => ({ [e.key]: name, [e.value]: value }));
+}
+
+/** The service's list of entries as a map. */
+function fromEntries(list: readonly Props[], e: { key: string; value: string }): Props {
+  return Object.fromEntries(list.map((x) => [x[e.key], x[e.value]]));
 }
 
 /** A value a program may give as a `pulumi.Input`, at every level. */

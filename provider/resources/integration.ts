@@ -93,7 +93,13 @@ function outputsFor(i: ApiIntegration, declared: Props, keys: string[], carried?
 function body(inputs: Inputs, op: "create"): CreateIntegrationBody;
 function body(inputs: Inputs, op: "update"): UpdateIntegrationBody;
 function body(inputs: Inputs, op: "create" | "update"): CreateIntegrationBody | UpdateIntegrationBody {
-  return { ...requestBody(INTEGRATION, inputs, op), check: inputs.check ?? false } as CreateIntegrationBody;
+  const check = inputs.check ?? false;
+  if (op === "create") {
+    const fields: Omit<CreateIntegrationBody, "check"> = requestBody(INTEGRATION, inputs, op);
+    return { ...fields, check };
+  }
+  const fields: Omit<UpdateIntegrationBody, "check"> = requestBody(INTEGRATION, inputs, op);
+  return { ...fields, check };
 }
 
 async function applyPrimary(id: string, inputs: Inputs, current: ApiIntegration): Promise<ApiIntegration> {

@@ -14,11 +14,11 @@
 import { z } from "zod";
 import { NotifyApiError, isConflict, isNotFound } from "../client/errors";
 import { clientFor } from "../config";
-import { LAYOUT_EDITOR_TYPES, SafeString, type Layout as ApiLayout, type UpdateLayoutBody } from "../schemas";
+import { LAYOUT_EDITOR_TYPES, SafeString, type CreateLayoutBody, type Layout as ApiLayout, type UpdateLayoutBody } from "../schemas";
 import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
-import { defineResource, diffOf, field, output, serviceFields, type ArgsOf, type StateOf } from "./fields";
+import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
 import { adoptExisting, controlInputs, failure, readInputs } from "./lifecycle";
 import { project } from "./diff";
 
@@ -83,11 +83,12 @@ export const LAYOUT = defineResource({
     layoutId: field(SafeString(200).min(1, { error: "must not be empty" }),
       "The layout's identifier in the environment, which email steps name; the natural key for `adopt`. Changing it replaces the layout.", { createOnly: true }),
     name: field(SafeString(128).min(1, { error: "must not be empty" }), "Display name (1 to 128 characters)."),
-    isTranslationEnabled: field(z.boolean().optional(), "Whether the layout's content is translated per subscriber locale (service default false).", { serviceDefault: false }),
+    // The service's update may reset a flag it is not sent: an update sends the one it holds.
+    isTranslationEnabled: field(z.boolean().optional(), "Whether the layout's content is translated per subscriber locale (service default false).", { serviceDefault: false, keep: true }),
     controlValues: field(LayoutControlValues.optional(),
       "`{ email: { body, editorType } }`. Left out, the layout keeps the body the service gives a new layout (a block document " +
       "holding only the content variable) and whatever is set later in the dashboard: neither shows as drift. Removed from a " +
-      "program that declared it, the layout keeps its body as it is."),
+      "program that declared it, the layout keeps its body as it is.", { updateOnly: true }),
     adopt: field(z.boolean().optional(), "Take over an existing layout with the same layoutId instead of failing.", { control: true }),
   },
   outputs: {
@@ -129,11 +130,7 @@ function outputsFor(l: ApiLayout, declared: Props, keys: string[]): LayoutState 
 
 /** The update body: name, the translation flag (declared, else as held: the service may reset an omitted one), control values when declared. */
 function updateBody(inputs: Inputs, live: ApiLayout): UpdateLayoutBody {
-  return stripUndefined({
-    name: inputs.name,
-    isTranslationEnabled: inputs.isTranslationEnabled ?? live.isTranslationEnabled ?? false,
-    controlValues: inputs.controlValues,
-  });
+  return requestBody(LAYOUT, inputs, "update", serviceFields(LAYOUT, live));
 }
 
 function isAlreadyExists(err: unknown): err is NotifyApiError {
@@ -187,7 +184,7 @@ export const provider = {
     }
     let layout: ApiLayout;
     try {
-      layout = await api.create(stripUndefined({ layoutId: inputs.layoutId, name: inputs.name, isTranslationEnabled: inputs.isTranslationEnabled }));
+      layout = await api.create(requestBody(LAYOUT, inputs, "create"));
     } catch (err) {
       if (!isAlreadyExists(err)) throw failure(action, err);
       // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.

@@ -15,12 +15,12 @@ import { clientFor } from "../config";
 import { NotifyApiError } from "../client/errors";
 import {
   CHANNEL_CREDENTIAL_KEYS, CHAT_PROVIDERS, ChannelCredentialsInput, PUSH_PROVIDERS, SafeString, SUBSCRIBER_PROVIDERS,
-  type ChannelCredentials, type ChannelSettings, type Subscriber, type SubscriberProviderId as ProviderIdT,
+  type ChannelCredentials, type ChannelSettings, type Subscriber, type SubscriberProviderId as ProviderIdT, type UpdateSubscriberCredentialsBody,
 } from "../schemas";
 import { checkWith, suggest, unknownKeyHint, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
-import { defineResource, diffOf, field, output, type ArgsOf, type StateOf } from "./fields";
+import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
 import { adoptExisting, controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
 
 /** The shape of a provider id: lowercase letters and digits, with `-` or `_` between them. */
@@ -68,7 +68,7 @@ export const SUBSCRIBER_CREDENTIALS = defineResource({
     "environment: declare it in the same stack and pass its `identifier`. Production keeps only `webhookUrl`, `deviceTokens` and " +
     "`channel` of the credentials; the other fields are sent, not stored, and never show as drift.",
   inputs: {
-    subscriberId: field(SafeString(200).min(1, { error: "must not be empty" }), "The subscriber (it must exist). Changing it replaces the resource.", { replaces: true }),
+    subscriberId: field(SafeString(200).min(1, { error: "must not be empty" }), "The subscriber (it must exist). Changing it replaces the resource.", { replaces: true, path: true }),
     providerId: field(SubscriberProviderIdInput,
       `The chat or push provider: a chat provider (${CHAT_PROVIDERS.map((p) => `\`${p}\``).join(", ")}), a push provider ` +
       `(${PUSH_PROVIDERS.map((p) => `\`${p}\``).join(", ")}), or an id of the same shape the service added since (production spells ` +
@@ -122,15 +122,9 @@ export async function findChannel(sub: Subscriber, providerId: string, integrati
   return entry && { ...entry, integrationIdentifier };
 }
 
-/** Maps a channel entry to outputs. */
+/** Maps a channel entry of the subscriber to outputs. */
 export function toSubscriberCredentialsOutputs(subscriberId: string, entry: ChannelSettings): Props {
-  return stripUndefined({
-    subscriberId,
-    providerId: entry.providerId,
-    integrationIdentifier: entry.integrationIdentifier,
-    integrationId: entry._integrationId,
-    credentials: entry.credentials,
-  });
+  return stripUndefined({ ...serviceFields(SUBSCRIBER_CREDENTIALS, { ...entry, subscriberId }), integrationId: entry._integrationId });
 }
 
 function outputsFor(subscriberId: string, entry: ChannelSettings, declared: Props, keys: string[]): SubscriberCredentialsState {
@@ -170,9 +164,7 @@ export function credentialsHint(err: unknown, inputs: { subscriberId: string; pr
 }
 
 async function put(inputs: Inputs): Promise<ChannelSettings> {
-  const sub = await clientFor().subscribers.updateCredentials(inputs.subscriberId, stripUndefined({
-    providerId: inputs.providerId, integrationIdentifier: inputs.integrationIdentifier, credentials: inputs.credentials,
-  }));
+  const sub = await clientFor().subscribers.updateCredentials(inputs.subscriberId, requestBody(SUBSCRIBER_CREDENTIALS, inputs, "create"));
   const entry = await findChannel(sub, inputs.providerId, inputs.integrationIdentifier);
   if (!entry) throw new Error(`the service accepted the credentials but the subscriber has no ${inputs.providerId} entry afterwards`);
   return entry;

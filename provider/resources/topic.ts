@@ -21,10 +21,11 @@ import { NotifyApiError, isNotFound } from "../client/errors";
 import type { NotifyClient } from "../client";
 import { clientFor } from "../config";
 import { SafeString, type SubscriptionsResult, type Topic as ApiTopic } from "../schemas";
+import type { RequestBody } from "../../spec/operations";
 import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check";
-import { type DiffResult, declaredKeys, declaredKeysOf, stripUndefined, UNKNOWN } from "./diff";
+import { type DiffResult, declaredKeys, declaredKeysOf, deepEqual, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
-import { defineResource, diffOf, field, output, type ArgsOf, type StateOf } from "./fields";
+import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
 import { adoptExisting, controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
 
 /**
@@ -49,7 +50,7 @@ export const TOPIC = defineResource({
     key: field(z.string().min(1, { error: "must not be empty" }).max(100, { error: "must be at most 100 characters" })
       .refine((k) => k === UNKNOWN || TOPIC_KEY.test(k) || TOPIC_EMAIL_KEY.test(k), {
         error: "must contain only letters, digits, -, _, : and . (e.g. `news:daily`), or be an email address",
-      }), "The topic key (1 to 100 characters: letters, digits, `-`, `_`, `:`, `.`, or an email address); the natural key for `adopt`. Changing it replaces the topic.", { replaces: true }),
+      }), "The topic key (1 to 100 characters: letters, digits, `-`, `_`, `:`, `.`, or an email address); the natural key for `adopt`. Changing it replaces the topic.", { createOnly: true }),
     name: field(SafeString(100).min(1, { error: "must not be empty (leave it out instead)" }).optional(), "Display name (1 to 100 characters)."),
     subscribers: field(z.array(SafeString(200).min(1, { error: "must not be empty" })).max(MAX_SUBSCRIBERS).superRefine((ids, ctx) => {
       const seen = new Map<string, number>();
@@ -59,7 +60,7 @@ export const TOPIC = defineResource({
       });
     }).optional(),
     "The subscriberIds subscribed to the topic, as a set (each must exist). Left out, the topic's subscriptions are not managed " +
-    "(and not compared); an empty list unsubscribes everyone."),
+    "(and not compared); an empty list unsubscribes everyone.", { local: true }),
     adopt: field(z.boolean().optional(), "Take over an existing topic with the same key instead of failing.", { control: true }),
   },
   outputs: {
@@ -80,11 +81,9 @@ type Props = Record<string, unknown>;
 /** A set of ids in the one order state keeps them in, so order is never a diff. */
 const asSet = (ids: readonly string[]) => [...new Set(ids)].sort();
 
-/** Maps the service's topic and its subscribers to outputs. */
+/** Maps the service's topic and its subscribers (read by calls of their own) to outputs. */
 export function toTopicOutputs(t: ApiTopic, subscribers: readonly string[]): Props {
-  return stripUndefined({
-    key: t.key, name: t.name ?? undefined, subscribers: asSet(subscribers), databaseId: t._id, createdAt: t.createdAt,
-  });
+  return stripUndefined({ ...serviceFields(TOPIC, t), subscribers: asSet(subscribers), databaseId: t._id, createdAt: t.createdAt });
 }
 
 /** Every subscriberId with a subscription to the topic, following the cursor. */
@@ -195,7 +194,7 @@ export const provider = {
       if (existing) return adopt(client, existing, raw, keys);
     }
     try {
-      await client.topics.create(stripUndefined({ key: inputs.key, name: inputs.name }));
+      await client.topics.create(requestBody(TOPIC, inputs, "create"));
     } catch (err) {
       if (!(err instanceof NotifyApiError && err.status === 409)) throw failure(action, err);
       // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.
@@ -242,7 +241,9 @@ export const provider = {
     const keys = declaredKeys(news, TOPIC.inputKeys);
     const client = clientFor();
     try {
-      if (inputs.name !== undefined && inputs.name !== olds.name) await client.topics.rename(id, inputs.name);
+      // The PATCH only when a field it sends differs (the subscriptions have calls of their own).
+      const body: RequestBody<"TopicsController_updateTopic"> = requestBody(TOPIC, inputs, "update");
+      if (Object.entries(body).some(([k, v]) => !deepEqual(v, olds[k]))) await client.topics.update(id, body);
       if (inputs.subscribers !== undefined) await syncSubscribers(client, id, await liveSubscribers(client, id), inputs.subscribers);
       const topic = await client.topics.get(id);
       return { outs: outputsFor(topic, await liveSubscribers(client, id), news, keys) };

@@ -16,10 +16,11 @@ import { isNotFound } from "../client/errors";
 import type { TranslationResourceType } from "../client/translations";
 import { clientFor } from "../config";
 import { JsonObject, SafeString, TRANSLATION_RESOURCE_TYPES, type Translation as ApiTranslation } from "../schemas";
+import type { RequestBody } from "../../spec/operations";
 import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
-import { defineResource, diffOf, field, output, serviceFields, type ArgsOf, type StateOf } from "./fields";
+import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
 import { adoptExisting, controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
 
 /**
@@ -68,6 +69,8 @@ export type TranslationArgs = ArgsOf<typeof TRANSLATION>;
 export type TranslationState = StateOf<typeof TRANSLATION>;
 
 type Inputs = z.infer<typeof TRANSLATION.schema>;
+/** Create and update are one upsert, which takes the whole translation. */
+type UpsertBody = RequestBody<"TranslationController_createTranslationEndpoint">;
 /** A property map as the engine passes it: inputs or old state, not yet checked. */
 type Props = Record<string, unknown>;
 
@@ -123,7 +126,7 @@ export const provider = {
       });
     }
     try {
-      const t = await api.upsert({ resourceType: inputs.resourceType, resourceId: inputs.resourceId, locale: inputs.locale, content: inputs.content });
+      const t = await api.upsert(requestBody(TRANSLATION, inputs, "create"));
       return { id, outs: outputsFor(t, raw, keys) };
     } catch (err) {
       throw failure(`create translation ${id}`, err, isNotFound(err)
@@ -151,7 +154,7 @@ export const provider = {
     const inputs = news as Inputs;
     const keys = declaredKeys(news, TRANSLATION.inputKeys);
     try {
-      const t = await clientFor().translations.upsert({ resourceType: inputs.resourceType, resourceId: inputs.resourceId, locale: inputs.locale, content: inputs.content });
+      const t = await clientFor().translations.upsert(requestBody(TRANSLATION, inputs, "update"));
       return { outs: outputsFor(t, news, keys) };
     } catch (err) {
       throw failure(`update translation ${id}`, err);

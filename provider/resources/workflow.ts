@@ -14,12 +14,12 @@ import { NotifyApiError, isNotFound } from "../client/errors";
 import { clientFor } from "../config";
 import {
   JsonObject, PreferencesInput, SafeString, Severity, SLUG_IDENTIFIER, SLUG_MESSAGE, StepControlValues, WorkflowStepKind,
-  type PreferencesInput as PreferencesInputT, type StepInput, type UpdateWorkflowBody, type Workflow as ApiWorkflow,
+  type CreateWorkflowBody, type StepInput, type UpdateWorkflowBody, type Workflow as ApiWorkflow,
 } from "../schemas";
 import { allowedKeysAt, checkWith, unknownKeyMessage, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
-import { defineResource, diffOf, field, output, type ArgsOf, type StateOf } from "./fields";
+import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
 import { adoptExisting, controlInputs, deleteIfPresent, failure } from "./lifecycle";
 
 /** The fields of a step, as a program declares it and as the service holds it. */
@@ -92,17 +92,19 @@ export const WORKFLOW = defineResource({
   doc: "A workflow of the notification service: the steps (in-app, email, SMS, chat, push, delay, digest, throttle, custom, HTTP request) run when it is triggered.",
   inputs: {
     workflowId: field(z.string().min(1, { error: "must not be empty" }).max(100).regex(SLUG_IDENTIFIER, { error: SLUG_MESSAGE }),
-      "The workflow's identifier and trigger name (a slug). Changing it replaces the workflow.", { replaces: true }),
+      "The workflow's identifier and trigger name (a slug). Changing it replaces the workflow.", { createOnly: true }),
+    // The service's update (a PUT) replaces the workflow whole: a field left out is reset, so each
+    // optional field is `keep` (an update sends the value held when the program leaves it out).
     name: field(SafeString(200).min(1, { error: "must not be empty" }), "Display name."),
-    description: field(SafeString(2000).optional(), "Free-text description."),
-    tags: field(z.array(SafeString(100)).max(16).optional(), "Tags (at most 16) to group and find workflows.", { filled: true }),
-    active: field(z.boolean().optional(), "Whether the workflow can be triggered (service default false).", { filled: true }),
-    validatePayload: field(z.boolean().optional(), "Whether triggers are checked against `payloadSchema`."),
+    description: field(SafeString(2000).optional(), "Free-text description.", { keep: true }),
+    tags: field(z.array(SafeString(100)).max(16).optional(), "Tags (at most 16) to group and find workflows.", { filled: true, keep: true }),
+    active: field(z.boolean().optional(), "Whether the workflow can be triggered (service default false).", { filled: true, keep: true }),
+    validatePayload: field(z.boolean().optional(), "Whether triggers are checked against `payloadSchema`.", { keep: true }),
     // The service stores the schema as given, so a removed key must show.
-    payloadSchema: field(JsonObject.optional(), "JSON Schema of the trigger payload.", { exact: true }),
-    isTranslationEnabled: field(z.boolean().optional(), "Whether the workflow's content is translated per subscriber locale."),
-    severity: field(Severity.optional(), "`high`, `medium`, `low` or `none`.", { filled: true }),
-    preferences: field(PreferencesInput.optional(), "`{ user?, workflow? }`, each `{ all: { enabled, readOnly }, channels: { email?: { enabled }, ... } }`.", { filled: true }),
+    payloadSchema: field(JsonObject.optional(), "JSON Schema of the trigger payload.", { exact: true, keep: true }),
+    isTranslationEnabled: field(z.boolean().optional(), "Whether the workflow's content is translated per subscriber locale.", { keep: true }),
+    severity: field(Severity.optional(), "`high`, `medium`, `low` or `none`.", { filled: true, keep: true }),
+    preferences: field(PreferencesInput.optional(), "`{ user?, workflow? }`, each `{ all: { enabled, readOnly }, channels: { email?: { enabled }, ... } }`.", { filled: true, keep: true }),
     steps: field(z.array(WorkflowStepInput).superRefine((steps, ctx) => {
       const seen = new Map<string, number>();
       steps.forEach((s, i) => {
@@ -136,19 +138,12 @@ type Props = Record<string, unknown>;
 export function toWorkflowOutputs(w: ApiWorkflow): Props {
   const prefs = (w.preferences ?? {}) as Record<string, unknown>;
   return stripUndefined({
+    ...serviceFields(WORKFLOW, w),
     databaseId: w._id,
-    workflowId: w.workflowId,
     slug: w.slug,
-    name: w.name,
-    description: w.description,
-    tags: w.tags,
-    active: w.active,
-    validatePayload: w.validatePayload,
-    payloadSchema: w.payloadSchema ?? undefined,
-    isTranslationEnabled: w.isTranslationEnabled,
-    severity: w.severity,
     status: w.status,
     origin: w.origin,
+    // The service answers the workflow's own preferences as `default` (older ones as `workflow`).
     preferences: { user: prefs.user ?? null, workflow: prefs.default ?? prefs.workflow ?? null },
     steps: w.steps.map((s) => ({
       name: s.name, type: s.type, stepId: s.stepId, databaseId: s._id, controlValues: s.controlValues ?? s.controls?.values ?? {},
@@ -209,24 +204,15 @@ export function matchSteps(declared: Inputs["steps"], live: ApiWorkflow["steps"]
   }));
 }
 
+/**
+ * The update body (a whole replace): the declared fields, each field the program leaves out as the
+ * service holds it (two flags the service may not answer sent as false), the steps matched to the
+ * live ones, and the workflow's origin as held.
+ */
 function updateBody(inputs: Inputs, live: ApiWorkflow): UpdateWorkflowBody {
-  const prefs = (live.preferences ?? {}) as Record<string, unknown>;
-  return stripUndefined({
-    name: inputs.name,
-    description: inputs.description ?? live.description,
-    tags: inputs.tags ?? live.tags,
-    active: inputs.active ?? live.active ?? false,
-    validatePayload: inputs.validatePayload ?? live.validatePayload,
-    payloadSchema: inputs.payloadSchema ?? live.payloadSchema ?? undefined,
-    isTranslationEnabled: inputs.isTranslationEnabled ?? live.isTranslationEnabled ?? false,
-    severity: inputs.severity ?? live.severity,
-    preferences: inputs.preferences ?? {
-      user: (prefs.user as PreferencesInputT["user"]) ?? null,
-      workflow: ((prefs.default ?? prefs.workflow) as PreferencesInputT["workflow"]) ?? null,
-    },
-    origin: live.origin,
-    steps: matchSteps(inputs.steps, live.steps),
-  });
+  const held = { ...toWorkflowOutputs(live), active: live.active ?? false, isTranslationEnabled: live.isTranslationEnabled ?? false };
+  const fields: Omit<UpdateWorkflowBody, "origin"> = requestBody(WORKFLOW, { ...inputs, steps: matchSteps(inputs.steps, live.steps) }, "update", held);
+  return { ...fields, origin: live.origin };
 }
 
 function isAlreadyExists(err: unknown): err is NotifyApiError {
@@ -283,12 +269,8 @@ export const provider = {
     }
     let result: ApiWorkflow;
     try {
-      result = await api.create(stripUndefined({
-        name: inputs.name, workflowId: inputs.workflowId, description: inputs.description, tags: inputs.tags,
-        active: inputs.active, validatePayload: inputs.validatePayload, payloadSchema: inputs.payloadSchema,
-        isTranslationEnabled: inputs.isTranslationEnabled, preferences: inputs.preferences, severity: inputs.severity,
-        steps: inputs.steps.map((s) => stripUndefined({ name: s.name, type: s.type, stepId: s.stepId, controlValues: s.controlValues ?? {} })),
-      }));
+      const steps = inputs.steps.map((s) => stripUndefined({ name: s.name, type: s.type, stepId: s.stepId, controlValues: s.controlValues ?? {} }));
+      result = await api.create(requestBody(WORKFLOW, { ...inputs, steps }, "create"));
     } catch (err) {
       if (!isAlreadyExists(err)) throw failure(action, err);
       // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.

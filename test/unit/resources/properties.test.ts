@@ -28,6 +28,7 @@ import { startTestEmulator, type TestEmulator } from "../../helpers/emulator";
 import { loadPackage } from "../../helpers/pulumi";
 import { ENVIRONMENT } from "../../../provider/resources/environment";
 import { ENVIRONMENT_VARIABLE } from "../../../provider/resources/environmentVariable";
+import { RESOURCE_TABLES } from "../../../provider/resources/index";
 import {
   createCredentialIntegrations, createTopicSubscribers, credentialsInputs, environmentInputs, environmentVariableInputs, integrationInputs, layoutInputs, topicInputs, workflowInputs, contextInputs, translationInputs, createTranslationTarget, domainInputs,
 } from "./arbitraries";
@@ -124,18 +125,11 @@ const suffix = () => `r${process.pid}x${++run}`;
 
 describe("the arbitraries", () => {
   // A field added to a table without a way to generate it would go untested here and in the oracle.
-  it.each([
-    ["Integration", INTEGRATION, integrationInputs],
-    ["Workflow", WORKFLOW, workflowInputs],
-    ["SubscriberCredentials", SUBSCRIBER_CREDENTIALS, credentialsInputs],
-    ["Environment", ENVIRONMENT, environmentInputs],
-    ["EnvironmentVariable", ENVIRONMENT_VARIABLE, environmentVariableInputs],
-    ["Layout", LAYOUT, layoutInputs],
-    ["Topic", TOPIC, topicInputs],
-    ["Context", CONTEXT, contextInputs],
-    ["Translation", TRANSLATION, translationInputs],
-    ["Domain", DOMAIN, domainInputs],
-  ] as const)("generate every input field of %s but adopt (which needs an object made outside the stack)", (_name, table, inputs) => {
+  it("cover every resource of RESOURCE_TABLES: one kind each below", () => {
+    expect(KINDS.map((k) => k.name).sort()).toEqual(RESOURCE_TABLES.map((t) => t.name).sort());
+  });
+
+  it.each(KINDS.map((k) => [k.name, RESOURCE_TABLES.find((t) => t.name === k.name)!, k.inputs] as const))("generate every input field of %s but adopt (which needs an object made outside the stack)", (_name, table, inputs) => {
     const seen = new Set(fc.sample(inputs("cover"), { numRuns: 300, seed: 1 }).flatMap((i) => Object.keys(i)));
     expect([...seen].sort()).toEqual(Object.keys(table.inputs).filter((k) => k !== "adopt").sort());
   });

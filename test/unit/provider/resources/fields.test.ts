@@ -62,6 +62,39 @@ describe("requestBody", () => {
   });
 });
 
+describe("the facts of a field's place in the bodies", () => {
+  const WIRE = defineResource({
+    name: "Wire",
+    module: "wire",
+    doc: "A table of every body fact.",
+    inputs: {
+      owner: field(z.string(), "In the request's path.", { path: true }),
+      key: field(z.string(), "Create only.", { createOnly: true }),
+      parentId: field(z.string().optional(), "Update only, read back under another name.", { updateOnly: true, readAs: "_parentId" }),
+      tags: field(z.array(z.string()).optional(), "Reset by an update that leaves it out.", { keep: true }),
+      values: field(z.record(z.string(), z.string()).optional(), "A map the service holds as entries.", { entries: { key: "_environmentId", value: "value" } }),
+    },
+    outputs: {},
+  });
+  const inputs = { owner: "o", key: "k", parentId: "p", values: { env1: "a", env2: "b" } };
+
+  it("leaves path fields out of every body, update-only fields out of a create, and sends a map as its entries", () => {
+    expect(requestBody(WIRE, inputs, "create")).toEqual({ key: "k", values: [{ _environmentId: "env1", value: "a" }, { _environmentId: "env2", value: "b" }] });
+    expect(Object.keys(requestBody(WIRE, inputs, "update"))).toEqual(["parentId", "values"]);
+  });
+  it("sends a kept field the program leaves out as held, on update only, and never over a declared value", () => {
+    const held = { tags: ["held"], key: "other" };
+    expect(requestBody(WIRE, inputs, "update", held).tags).toEqual(["held"]);
+    expect(requestBody(WIRE, inputs, "create", held).tags).toBeUndefined();
+    expect(requestBody(WIRE, { ...inputs, tags: [] }, "update", held).tags).toEqual([]);
+    expect(requestBody(WIRE, inputs, "update", held).key).toBeUndefined();
+  });
+  it("reads a field under its response name and a list of entries back into the map", () => {
+    expect(serviceFields(WIRE, { owner: "o", parentId: "ignored", _parentId: "p", values: [{ _environmentId: "env1", value: "a" }] }))
+      .toEqual({ owner: "o", parentId: "p", values: { env1: "a" } });
+  });
+});
+
 describe("serviceFields", () => {
   it("reads each input from the service's name, its documented default when absent, and no control field", () => {
     expect(serviceFields(TABLE, { key: "k", _environmentId: "env1", environmentId: "ignored", adopt: true, extra: 1 }))
