@@ -133,9 +133,11 @@ export function isolateInlineRuns(req: NodeRequire = require): void {
   const orphanStores = new WeakMap<Promise<unknown>, Store>();
 
   /**
-   * The orphans' end. An orphan's calls fail at once (its engine is gone), so it ends soon; should
-   * one not, the next run goes ahead after ORPHAN_WAIT_MS rather than wait forever, saying so, and
-   * that orphan is given up: no later run waits for it again (each would otherwise pay the wait).
+   * The orphans' end. An orphan's calls fail at once (its clients are closed), and once one has
+   * failed so the SDK takes its monitor for terminated and the run is abandoned, so it ends soon;
+   * should one not, the next run goes ahead after ORPHAN_WAIT_MS rather than wait forever, saying
+   * so and what the orphan waits on, and that orphan is given up: no later run waits for it again
+   * (each would otherwise pay the wait).
    */
   const leftovers = (runs: Promise<unknown>[]): Promise<unknown> => {
     if (!runs.length) return Promise.resolve();
