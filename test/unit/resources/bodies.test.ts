@@ -5,47 +5,19 @@
  * values) goes as the service's list. Read off the emulator's request log, with the implementation
  * modules as the engine's plugin loads them.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../../helpers/emulator";
-import { loadPackage } from "../../helpers/pulumi";
-
-type Obj = Record<string, unknown>;
-interface Provider {
-  check(olds: Obj, news: Obj): Promise<{ inputs: Obj; failures: unknown[] }>;
-  create(inputs: Obj): Promise<{ id: string; outs: Obj }>;
-  update(id: string, olds: Obj, news: Obj): Promise<{ outs: Obj }>;
-}
-const impl = (module: string) => loadPackage<{ provider: Provider }>(`/dist/provider/resources/${module}`).provider;
+import { describe, expect, it } from "vitest";
+import { checked, emulatorPerBlock, impl, type Obj } from "../../helpers/implementation";
 
 describe("bodies from the field tables", () => {
-  let emu: TestEmulator;
-  let disconnect = () => {};
-  const writes = async () => (await emu.requests()).filter((r) => r.method !== "GET").map((r) => ({ call: `${r.method} ${r.route}`, body: r.body as Obj }));
-  const checked = async (p: Provider, inputs: Obj) => {
-    const r = await p.check({}, inputs);
-    expect(r.failures).toEqual([]);
-    return r.inputs;
-  };
-
-  beforeAll(async () => {
-    emu = await startTestEmulator({ mode: "production" });
-    disconnect = emu.connectEnvironment();
-  });
-  afterAll(async () => {
-    disconnect();
-    await emu?.close();
-  });
-  beforeEach(async () => {
-    await emu.api("POST", "/__emulator/reset");
-    await emu.clearRequests();
-  });
+  const emulator = emulatorPerBlock({ mode: "production" });
+  const writes = async () => (await emulator().requests()).filter((r) => r.method !== "GET").map((r) => ({ call: `${r.method} ${r.route}`, body: r.body as Obj }));
 
   it("a workflow's update sends the optional fields the program leaves out as the service holds them", async () => {
     const workflow = impl("workflow");
     const steps = [{ name: "Inbox", type: "in_app", controlValues: { body: "Hi" } }];
     const first = await checked(workflow, { workflowId: "held", name: "Held", tags: ["ops"], active: true, description: "Kept", steps });
     const { id, outs } = await workflow.create(first);
-    await emu.clearRequests();
+    await emulator().clearRequests();
     // The program now declares only the required fields and renames the workflow.
     await workflow.update(id, outs, await checked(workflow, { workflowId: "held", name: "Renamed", steps }));
     const put = (await writes()).find((w) => w.call.startsWith("PUT "))!;
@@ -55,11 +27,11 @@ describe("bodies from the field tables", () => {
 
   it("an environment variable's values go as the service's list of entries, and a change sends only what differs", async () => {
     const variable = impl("environmentVariable");
-    const env = String((await emu.api("GET", "/v1/environments")).body[0]._id);
+    const env = String((await emulator().api("GET", "/v1/environments")).body[0]._id);
     const { id, outs } = await variable.create(await checked(variable, { key: "BASE_URL", values: { [env]: "https://a.example" } }));
     expect((await writes()).map((w) => w.body)).toEqual([{ key: "BASE_URL", values: [{ _environmentId: env, value: "https://a.example" }] }]);
     expect(outs.values).toEqual({ [env]: "https://a.example" });
-    await emu.clearRequests();
+    await emulator().clearRequests();
     await variable.update(id, outs, await checked(variable, { key: "BASE_URL", values: { [env]: "https://b.example" } }));
     expect((await writes()).map((w) => w.body)).toEqual([{ values: [{ _environmentId: env, value: "https://b.example" }] }]);
   });

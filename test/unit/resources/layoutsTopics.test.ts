@@ -2,47 +2,18 @@
  * The Layout and Topic implementation modules (as the engine's plugin loads them) against an
  * emulator in this process: what each lifecycle step sends, read off the emulator's request log.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../../helpers/emulator";
-import { loadPackage } from "../../helpers/pulumi";
+import { describe, expect, it } from "vitest";
+import { checked, emulatorPerBlock, impl } from "../../helpers/implementation";
 
-type Obj = Record<string, unknown>;
-interface Provider {
-  check(olds: Obj, news: Obj): Promise<{ inputs: Obj; failures: unknown[] }>;
-  diff(id: string, olds: Obj, news: Obj): Promise<{ changes: boolean; changed: string[] }>;
-  create(inputs: Obj): Promise<{ id: string; outs: Obj }>;
-  read(id: string, props: Obj): Promise<{ id: string; props: Obj; inputs?: Obj }>;
-  update(id: string, olds: Obj, news: Obj): Promise<{ outs: Obj }>;
-  delete(id: string, props: Obj): Promise<void>;
-}
-const impl = (module: string) => loadPackage<{ provider: Provider }>(`/dist/provider/resources/${module}`).provider;
 const HTML = "<html><body>{{ content }}</body></html>";
 
 describe.each(["production", "spec"] as const)("Layout and Topic lifecycles (%s mode)", (mode) => {
-  let emu: TestEmulator;
-  let disconnect = () => {};
+  const emulator = emulatorPerBlock({ mode }, async (emu) => {
+    for (const subscriberId of ["alice", "bob", "carol"]) await emulator().api("POST", "/v2/subscribers", { subscriberId });
+  });
   const layout = impl("layout");
   const topic = impl("topic");
-  const writes = async () => (await emu.requests()).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.route} ${JSON.stringify(r.body ?? null)}`);
-  const checked = async (p: Provider, inputs: Obj) => {
-    const r = await p.check({}, inputs);
-    expect(r.failures).toEqual([]);
-    return r.inputs;
-  };
-
-  beforeAll(async () => {
-    emu = await startTestEmulator({ mode });
-    disconnect = emu.connectEnvironment();
-  });
-  afterAll(async () => {
-    disconnect();
-    await emu?.close();
-  });
-  beforeEach(async () => {
-    await emu.api("POST", "/__emulator/reset");
-    for (const subscriberId of ["alice", "bob", "carol"]) await emu.api("POST", "/v2/subscribers", { subscriberId });
-    await emu.clearRequests();
-  });
+  const writes = async () => (await emulator().requests()).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.route} ${JSON.stringify(r.body ?? null)}`);
 
   it("creates a layout with control values by a create, then an update that sets them", async () => {
     const inputs = await checked(layout, { layoutId: "brand", name: "Brand", controlValues: { email: { body: HTML, editorType: "html" } } });
@@ -57,7 +28,7 @@ describe.each(["production", "spec"] as const)("Layout and Topic lifecycles (%s 
     const { id, outs } = await layout.create(inputs);
     expect((await writes()).map((w) => w.split(" ")[0])).toEqual(["POST"]);
     expect((outs.controlValues as { email: { editorType: string } }).email.editorType).toBe("block");
-    await emu.api("PUT", "/v2/layouts/plain", { name: "Plain", controlValues: { email: { body: HTML, editorType: "html" } } });
+    await emulator().api("PUT", "/v2/layouts/plain", { name: "Plain", controlValues: { email: { body: HTML, editorType: "html" } } });
     const read = await layout.read(id, outs);
     expect(read.inputs).toEqual(inputs);
     expect((await layout.diff(id, read.props, inputs)).changes).toBe(false);
@@ -69,16 +40,16 @@ describe.each(["production", "spec"] as const)("Layout and Topic lifecycles (%s 
     expect(first.outs.isDefault).toBe(true);
     await layout.delete(first.id, first.outs);
     await layout.delete(second.id, second.outs);
-    expect((await emu.api("GET", "/v2/layouts/first")).status).toBe(200);
-    expect((await emu.api("GET", "/v2/layouts/second")).status).toBe(404);
+    expect((await emulator().api("GET", "/v2/layouts/first")).status).toBe(200);
+    expect((await emulator().api("GET", "/v2/layouts/second")).status).toBe(404);
   });
 
   it("adopts an existing layout with adopt: true, and refuses it without", async () => {
-    await emu.api("POST", "/v2/layouts", { layoutId: "taken", name: "Made by hand" });
+    await emulator().api("POST", "/v2/layouts", { layoutId: "taken", name: "Made by hand" });
     await expect(layout.create(await checked(layout, { layoutId: "taken", name: "Mine" }))).rejects.toThrow(/set adopt: true/);
     const { outs } = await layout.create(await checked(layout, { layoutId: "taken", name: "Mine", adopt: true }));
     expect(outs.name).toBe("Mine");
-    expect((await emu.api("GET", "/v2/layouts/taken")).body.name).toBe("Mine");
+    expect((await emulator().api("GET", "/v2/layouts/taken")).body.name).toBe("Mine");
   });
 
   it("round-trips an email step naming a layout by its id without a diff, and shows the layout's deletion as a change of the steps", async () => {
@@ -107,26 +78,26 @@ describe.each(["production", "spec"] as const)("Layout and Topic lifecycles (%s 
 
     const added = await checked(topic, { ...a, subscribers: ["carol", "bob", "alice"] });
     expect((await topic.diff(id, outs, added)).changed).toEqual(["subscribers"]);
-    await emu.clearRequests();
+    await emulator().clearRequests();
     const { outs: afterAdd } = await topic.update(id, outs, added);
     expect(await writes()).toEqual(['POST /v2/topics/{topicKey}/subscriptions {"subscriptions":["carol"]}']);
 
     const removed = await checked(topic, { ...a, subscribers: ["carol", "bob"] });
-    await emu.clearRequests();
+    await emulator().clearRequests();
     await topic.update(id, afterAdd, removed);
     expect(await writes()).toEqual(['DELETE /v2/topics/{topicKey}/subscriptions {"subscriptions":["alice"]}']);
   });
 
   it("adopts a topic that has another name and reports the declared name, which the service then holds", async () => {
-    await emu.api("POST", "/v2/topics", { key: "taken", name: "Old name" });
+    await emulator().api("POST", "/v2/topics", { key: "taken", name: "Old name" });
     await expect(topic.create(await checked(topic, { key: "taken", name: "New name" }))).rejects.toThrow(/set adopt: true/);
     const { outs } = await topic.create(await checked(topic, { key: "taken", name: "New name", adopt: true }));
     expect(outs.name).toBe("New name");
-    expect((await emu.api("GET", "/v2/topics/taken")).body.name).toBe("New name");
+    expect((await emulator().api("GET", "/v2/topics/taken")).body.name).toBe("New name");
   });
 
   it("fails a create whose subscriber does not exist, naming it, and removes the topic it made", async () => {
     await expect(topic.create(await checked(topic, { key: "ghosts", subscribers: ["alice", "ghost"] }))).rejects.toThrow(/ghost: SUBSCRIBER_NOT_FOUND/);
-    expect((await emu.api("GET", "/v2/topics/ghosts")).status).toBe(404);
+    expect((await emulator().api("GET", "/v2/topics/ghosts")).status).toBe(404);
   });
 });

@@ -1,0 +1,55 @@
+/**
+ * The resources' implementation modules as the engine's dynamic-provider plugin loads them
+ * (dist/provider/resources/<module>), driven in this process against an emulator: the unit
+ * layer's way to read what each lifecycle step sends off the emulator's request log.
+ */
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
+import type * as EmulatorModule from "../../emulator";
+import { startTestEmulator, type TestEmulator } from "./emulator";
+import { loadPackage } from "./pulumi";
+
+export type Obj = Record<string, unknown>;
+
+/** A resource's dynamic provider, as its module exports it. */
+export interface Provider {
+  check(olds: Obj, news: Obj): Promise<{ inputs: Obj; failures: unknown[] }>;
+  diff(id: string, olds: Obj, news: Obj): Promise<{ changes: boolean; changed: string[] }>;
+  create(inputs: Obj): Promise<{ id: string; outs: Obj }>;
+  read(id: string, props: Obj): Promise<{ id: string; props: Obj; inputs?: Obj }>;
+  update(id: string, olds: Obj, news: Obj): Promise<{ outs: Obj }>;
+  delete(id: string, props: Obj): Promise<void>;
+}
+
+/** The provider of `dist/provider/resources/<module>`. */
+export const impl = (module: string): Provider => loadPackage<{ provider: Provider }>(`/dist/provider/resources/${module}`).provider;
+
+/** The inputs `check` makes of `inputs`, which must pass it. */
+export async function checked(p: Provider, inputs: Obj): Promise<Obj> {
+  const r = await p.check({}, inputs);
+  expect(r.failures).toEqual([]);
+  return r.inputs;
+}
+
+/**
+ * One emulator for the enclosing describe block, with this process's connection variables
+ * pointed at it (the implementation modules read them); before each test it is reset, `seed`
+ * runs, and its request log is cleared. Returns the emulator (valid inside hooks and tests).
+ */
+export function emulatorPerBlock(options: EmulatorModule.EmulatorOptions, seed: (emu: TestEmulator) => Promise<void> = async () => {}): () => TestEmulator {
+  let emu: TestEmulator | undefined;
+  let disconnect = () => {};
+  beforeAll(async () => {
+    emu = await startTestEmulator(options);
+    disconnect = emu.connectEnvironment();
+  });
+  afterAll(async () => {
+    disconnect();
+    await emu?.close();
+  });
+  beforeEach(async () => {
+    await emu!.api("POST", "/__emulator/reset");
+    await seed(emu!);
+    await emu!.clearRequests();
+  });
+  return () => emu!;
+}
