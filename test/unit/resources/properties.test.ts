@@ -33,15 +33,7 @@ import {
   createCredentialIntegrations, createTopicSubscribers, credentialsInputs, environmentInputs, environmentVariableInputs, integrationInputs, layoutInputs, topicInputs, workflowInputs, contextInputs, translationInputs, createTranslationTarget, domainInputs,
 } from "./arbitraries";
 
-type Obj = Record<string, unknown>;
-interface Provider {
-  check(olds: Obj, news: Obj): Promise<{ inputs: Obj; failures: unknown[] }>;
-  diff(id: string, olds: Obj, news: Obj): Promise<{ changes: boolean; replaces: string[] }>;
-  create(inputs: Obj): Promise<{ id: string; outs: Obj }>;
-  read(id: string, props: Obj): Promise<{ id: string; props: Obj; inputs?: Obj }>;
-  update(id: string, olds: Obj, news: Obj): Promise<{ outs: Obj }>;
-  delete(id: string, props: Obj): Promise<void>;
-}
+import type { Obj, Provider } from "../../helpers/implementation";
 
 const RUNS = Number(process.env.FC_RUNS ?? 40);
 const SEED = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
