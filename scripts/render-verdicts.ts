@@ -3,7 +3,8 @@
  * checks that run outside `npm test` (the oracle of exact diffs over random stacks,
  * `npm run test:oracle`; the exporter's property over random environments, `npm run test:export`),
  * each with its seed, how many cases ran, what it found, and the commit, machine and date of
- * its run.
+ * its run; and the history of whole-suite runs (`.ci/run` on a fresh clone: its tally, files
+ * and duration), which are kept one after another rather than replaced.
  *
  * A verdict is read from the run's own output (vitest's log of the check, saved with `tee`): the
  * check prints its seed first and a line per case, so a run stopped early still publishes what it
@@ -28,13 +29,17 @@ export const VERDICT_PAGE = "docs/verification.md";
 export const CHECKS = {
   oracle: { command: "npm run test:oracle", planned: "ORACLE_RUNS", unit: "stacks", about: "Random stacks of every resource kind through the real engine against the emulator, in both of its modes: after `up`, empty previews; one hand edit behind the engine's back, which `preview --refresh` must show exactly (a spurious diff is a change shown that the edit did not make; a missed drift is the edit not shown); `up --refresh` restores it; `destroy` leaves nothing." },
   export: { command: "npm run test:export", planned: "EXPORT_K", unit: "environments", about: "Random environments made through the provider's create on the emulator, exported by `notify-export` (TypeScript, dynamic front end) and taken over by the real engine: the first `up` writes nothing but the secret values the service masks (counted exactly), and the next `preview` and `preview --refresh` show no change." },
+  suite: { command: "CI=true bash .ci/run", planned: "", unit: "tests", about: "The whole suite as CI runs it (set-up, then `npm test`) on a fresh clone: each run's tally, test files and vitest's duration, newest last. Runs are kept, not replaced, so consecutive runs without a failure can be counted." },
 } as const;
+/** How many suite runs the page keeps. */
+const SUITE_HISTORY = 10;
 export type Check = keyof typeof CHECKS;
 
 /** One published verdict. */
 export interface Verdict extends RunInfo {
   check: Check;
-  seed: number;
+  /** The seed that replays the run (the property checks; not the suite). */
+  seed?: number;
   /** The cases the run was asked for, and those it finished. */
   planned: number;
   completed: number;
@@ -58,6 +63,18 @@ export function verdictOfLog(check: Check, log: string): Omit<Verdict, keyof Run
       findings: final ? `${final[2]} spurious diffs, ${final[3]} missed drifts` : "no verdict line (the run stopped early)",
     };
   }
+  if (check === "suite") {
+    const tallies = [...text.matchAll(/^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/gm)];
+    const tally = tallies[tallies.length - 1];
+    if (!tally) throw new Error("no `<P> passed, <F> failed` line in the log: is it the output of .ci/run or npm test?");
+    const files = /Test Files .*?\((\d+)\)/.exec(text);
+    const duration = /Duration\s+([\d.]+)s/.exec(text);
+    const [passed, failed, skipped] = [Number(tally[1]), Number(tally[2]), Number(tally[3] ?? 0)];
+    return {
+      check, planned: passed + failed + skipped, completed: passed + failed, failed,
+      findings: `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}; ${files ? `${files[1]} test files` : "test files not shown"}; vitest's duration ${duration ? `${Math.round(Number(duration[1]))} s` : "not shown"}`,
+    };
+  }
   const seed = /export property: seed (\d+) \(replay with EXPORT_SEED=\d+ EXPORT_K=(\d+)\)/.exec(text);
   if (!seed) throw new Error("no `export property: seed` line in the log: is it the output of npm run test:export?");
   const runs = [...text.matchAll(/^export property: environment (\d+): .*: (\{.*\})$/gm)].map((m) => ({ n: m[1], result: JSON.parse(m[2]!) as { unexpectedWrites: string[]; changes: string[] } }));
@@ -70,7 +87,14 @@ export function verdictOfLog(check: Check, log: string): Omit<Verdict, keyof Run
 
 /** The published data after a run: the run's verdict replaces the published one of its check. */
 export function publishVerdict(published: Verdict[], run: Verdict): Verdict[] {
-  return [...published.filter((v) => v.check !== run.check), run].sort((a, b) => a.check.localeCompare(b.check));
+  // A suite run joins the history (the newest SUITE_HISTORY kept); a check's verdict replaces its last.
+  if (run.check === "suite") {
+    const suites = published.filter((v) => v.check === "suite");
+    const dropped = new Set(suites.slice(0, Math.max(0, suites.length - (SUITE_HISTORY - 1))));
+    return [...published.filter((v) => !dropped.has(v)), run].sort((a, b) => a.check.localeCompare(b.check));
+  }
+  const kept = published.filter((v) => v.check !== run.check);
+  return [...kept, run].sort((a, b) => a.check.localeCompare(b.check));
 }
 
 /** The page of the verdicts. */
@@ -85,12 +109,22 @@ export function renderVerdicts(data: Verdict[]): string {
   ];
   for (const [check, c] of Object.entries(CHECKS) as [Check, (typeof CHECKS)[Check]][]) {
     lines.push(`## ${check}: \`${c.command}\``, "", c.about, "");
+    if (check === "suite") {
+      const runs = data.filter((d) => d.check === "suite");
+      if (!runs.length) { lines.push("No run is published yet.", ""); continue; }
+      let clean = 0;
+      for (let i = runs.length - 1; i >= 0 && runs[i]!.failed === 0 && runs[i]!.completed > 0; i--) clean++;
+      lines.push(`Consecutive runs without a failure, up to the newest: ${clean}.`, "", "| Date | Commit | Result | Machine |", "|---|---|---|---|");
+      for (const r of runs) lines.push(`| ${r.date} | \`${r.commit}\` | ${r.findings} | ${r.machine.cores} cores, ${r.machine.cpu} |`);
+      lines.push("");
+      continue;
+    }
     const v = data.find((d) => d.check === check);
     if (!v) { lines.push("No run is published yet.", ""); continue; }
     const stopped = v.completed < v.planned ? ` (stopped after ${v.completed} of ${v.planned})` : "";
     lines.push(
       `- Verdict: ${v.completed} ${c.unit}${stopped}, ${v.failed} failing; ${v.findings}`,
-      `- Replay: \`${c.planned}=${v.planned} ${check === "oracle" ? "ORACLE_SEED" : "EXPORT_SEED"}=${v.seed} ${c.command}\``,
+      `- Replay: \`${c.planned}=${v.planned} ${check === "oracle" ? "ORACLE_SEED" : "EXPORT_SEED"}=${String(v.seed)} ${c.command}\``,
       `- Commit: \`${v.commit}\``,
       `- Date: ${v.date}`,
       `- Machine: ${Object.entries(v.machine).map(([k, x]) => `${k} ${String(x)}`).join(", ")}`,

@@ -55,3 +55,21 @@ describe("the verdicts of the long checks (scripts/render-verdicts.ts)", () => {
     expect(readFileSync(path.join(REPO_ROOT, VERDICT_PAGE), "utf8")).toBe(verificationPage());
   });
 });
+
+describe("the suite's runs (scripts/render-verdicts.ts)", () => {
+  const info = { commit: "abc1234", machine: { cpu: "x", cores: 2, memoryGiB: 24, platform: "linux" }, versions: { node: "v24", pulumi: "3", pulumiNotify: "0.1.0" }, date: "2026-11-24T00:00:00.000Z" };
+  const log = (passed: number, failed: number) => ["\u001b[2m Test Files \u001b[22m \u001b[1m\u001b[32m73 passed\u001b[39m\u001b[22m\u001b[90m (73)\u001b[39m", "\u001b[2m   Duration \u001b[22m 1500.25s\u001b[2m (transform 1s)", "", `${passed} passed, ${failed} failed`].join("\n");
+
+  it("reads the tally, the test files and vitest's duration", () => {
+    expect(verdictOfLog("suite", log(960, 4))).toEqual({ check: "suite", planned: 964, completed: 964, failed: 4, findings: "960 passed, 4 failed; 73 test files; vitest's duration 1500 s" });
+    expect(() => verdictOfLog("suite", "no tally here")).toThrow(/passed, <F> failed/);
+  });
+
+  it("keeps the runs one after another, the newest ten, and counts the clean ones up to the newest", () => {
+    let data: Verdict[] = [];
+    for (let i = 0; i < 12; i++) data = publishVerdict(data, { ...verdictOfLog("suite", log(900, i === 7 ? 1 : 0)), ...info, commit: `c${i}` });
+    const suites = data.filter((v) => v.check === "suite");
+    expect(suites.map((v) => v.commit)).toEqual(["c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10", "c11"]);
+    expect(renderVerdicts(data)).toContain("Consecutive runs without a failure, up to the newest: 4.");
+  });
+});
