@@ -20,7 +20,7 @@ import { stringify } from "yaml";
 import { cliEnv, cliPath } from "../helpers/pulumi";
 import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { checkpointFile, NATIVE_PLUGINS, stateDir } from "../../scripts/workspace";
-import { buildGoProgram, runGoProgram } from "../helpers/go";
+import { buildGoProgram, GO_PROGRAM_RESOURCES, runGoProgram } from "../helpers/go";
 
 // As in test/e2e/go/main.go.
 const SENDGRID_KEY = "SG.go-secret-sendgrid-key";
@@ -94,8 +94,7 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
 
   it("up creates everything in the right environment through the SDK, serves the invoke, and keeps every secret out of the checkpoint", async () => {
     const { result: up, cli } = await run("up");
-    // The stack, the explicit provider, and eight resources (the summary leaves the default provider out).
-    expect(up.changes).toEqual({ create: 10 });
+    expect(up.changes).toEqual({ create: GO_PROGRAM_RESOURCES });
     const state = await emu.state();
     // Each environment holds its own objects only.
     expect(await liveIntegrations(envA)).toEqual(["go-sendgrid", "go-slack"]);
@@ -226,7 +225,7 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
 
   it("destroy deletes everything it made, in both environments", async () => {
     const { result: destroy } = await run("destroy");
-    expect(destroy.changes).toEqual({ delete: 10 });
+    expect(destroy.changes).toEqual({ delete: GO_PROGRAM_RESOURCES });
     const state = await emu.state();
     expect(await liveIntegrations(envA)).toEqual([]);
     expect(await liveIntegrations(envB)).toEqual([]);

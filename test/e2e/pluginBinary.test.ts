@@ -31,8 +31,8 @@ import { stringify } from "yaml";
 import * as grpc from "@grpc/grpc-js";
 import { cliEnv, cliPath, makeProjectDir, ROOT } from "../helpers/pulumi";
 import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { hasPython, runPython, venvPython } from "../helpers/python";
-import { buildGoProgram, runGoProgram } from "../helpers/go";
+import { hasPython, PYTHON_PROGRAM_RESOURCES, runPython, venvPython } from "../helpers/python";
+import { buildGoProgram, GO_PROGRAM_RESOURCES, runGoProgram } from "../helpers/go";
 import { runs, toolchain } from "../helpers/toolchain";
 import { archiveName, buildPluginArchives, EXECUTABLE, packageVersion, TARGETS, type PluginArchive, type Target } from "../../scripts/plugin-binary";
 import { PLUGIN_DOWNLOAD_URL } from "../../scripts/schema";
@@ -292,7 +292,7 @@ describe("the engine fetches and installs the plugin binary for a Python and a G
     it("up downloads and installs the plugin, then creates the resources", async () => {
       const before = mirror.requests.length;
       const up = await run("up");
-      expect(up.changes).toEqual({ create: 7 });
+      expect(up.changes).toEqual({ create: PYTHON_PROGRAM_RESOURCES });
       expect(await liveIdentifiers()).toEqual(["py-sendgrid", "py-sendgrid", "py-slack"]);
       expect(up.outputs.aliceName.value).toBe("Alice");
       expectInstalledFromMirror(env, mirror.requests, before);
@@ -312,7 +312,7 @@ describe("the engine fetches and installs the plugin binary for a Python and a G
     });
 
     it("destroy deletes everything it made", async () => {
-      expect((await run("destroy")).changes).toEqual({ delete: 7 });
+      expect((await run("destroy")).changes).toEqual({ delete: PYTHON_PROGRAM_RESOURCES });
       expect(await liveIdentifiers()).toEqual([]);
     });
   });
@@ -341,7 +341,7 @@ describe("the engine fetches and installs the plugin binary for a Python and a G
     it("up downloads and installs the plugin, then creates the resources", async () => {
       const before = mirror.requests.length;
       const up = await run("up");
-      expect(up.changes).toEqual({ create: 7 });
+      expect(up.changes).toEqual({ create: GO_PROGRAM_RESOURCES });
       expect(await liveIdentifiers()).toEqual(["go-second-sendgrid", "go-sendgrid", "go-slack"]);
       expect(up.outputs.aliceName.value).toBe("Alice");
       expectInstalledFromMirror(env, mirror.requests, before);
@@ -361,7 +361,7 @@ describe("the engine fetches and installs the plugin binary for a Python and a G
     });
 
     it("destroy deletes everything it made", async () => {
-      expect((await run("destroy")).changes).toEqual({ delete: 7 });
+      expect((await run("destroy")).changes).toEqual({ delete: GO_PROGRAM_RESOURCES });
       expect(await liveIdentifiers()).toEqual([]);
     });
   });

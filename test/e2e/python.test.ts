@@ -15,7 +15,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/pulumi";
 import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { hasPython, pythonProjectDir, runPython, venvPython, type PythonOp } from "../helpers/python";
+import { hasPython, PYTHON_PROGRAM_RESOURCES, pythonProjectDir, runPython, venvPython, type PythonOp } from "../helpers/python";
 import { checkpointFile } from "../../scripts/workspace";
 
 const SENDGRID_KEY = "SG.python-secret-sendgrid-key"; // as in inline_program.py
@@ -53,7 +53,7 @@ describe.skipIf(!hasPython("test/e2e/python.test.ts"))("a Python inline program 
 
   it("up creates the resources through the SDK's classes, serves the SDK's invoke, and keeps secrets secret", async () => {
     const up = await run("up");
-    expect(up.changes).toEqual({ create: 10 }); // the stack, eight resources, and the explicit provider (the summary leaves default providers out)
+    expect(up.changes).toEqual({ create: PYTHON_PROGRAM_RESOURCES });
     const first = await integrationsOf("first");
     const integ = first.find((i) => i.identifier === "py-sendgrid");
     expect(integ).toMatchObject({ name: "SendGrid (Python)", providerId: "sendgrid", channel: "email", active: true });
@@ -138,7 +138,7 @@ describe.skipIf(!hasPython("test/e2e/python.test.ts"))("a Python inline program 
 
   it("destroy deletes everything it made, in both environments", async () => {
     const destroy = await run("destroy");
-    expect(destroy.changes).toEqual({ delete: 10 });
+    expect(destroy.changes).toEqual({ delete: PYTHON_PROGRAM_RESOURCES });
     expect(await integrationsOf("first")).toEqual([]);
     expect(await integrationsOf("second")).toEqual([]);
     const state = await emu.state();

@@ -11,6 +11,13 @@ import { ROOT } from "./pulumi";
 export const GO_PROGRAM_DIR = path.join(ROOT, "test/e2e/go");
 
 /** Builds the program into `bin` (a path in the test's temp directory). */
+/**
+ * What the engine's summary counts for the program in test/e2e/go: the stack, the explicit
+ * provider and eight resources (a Translation, a Context and a Domain among them); the summary
+ * leaves the default provider out. One count for every test that runs the program.
+ */
+export const GO_PROGRAM_RESOURCES = 10;
+
 export function buildGoProgram(bin: string): string {
   execFileSync("go", ["build", "-mod=readonly", "-o", bin, "."], { cwd: GO_PROGRAM_DIR, stdio: ["ignore", "inherit", "inherit"] });
   return bin;

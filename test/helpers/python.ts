@@ -16,6 +16,13 @@ import { runs, toolchain } from "./toolchain";
  * Whether python3 with the venv module is on PATH; says on stderr that `file` skips when not, or
  * with CI=true fails it (test/helpers/toolchain.ts).
  */
+/**
+ * What the engine's summary counts for test/e2e/python/inline_program.py: the stack, the explicit
+ * provider and eight resources (a Translation, a Context and a Domain among them); the summary
+ * leaves the default provider out. One count for every test that runs the program.
+ */
+export const PYTHON_PROGRAM_RESOURCES = 10;
+
 export function hasPython(file: string): boolean {
   return toolchain(file, runs("python3", ["-c", "import venv"]), "python3 with the venv module is not on PATH");
 }
