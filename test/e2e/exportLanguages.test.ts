@@ -8,7 +8,7 @@
  * an empty preview, hand edits (a workflow's name, a translation's content) shown by
  * `preview --refresh` and put back by `up --refresh`. Skipped, saying so, without python3 or go.
  */
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -18,6 +18,7 @@ import { cliEnv, cliPath, nativeRequire, ROOT } from "../helpers/pulumi";
 import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { DASHBOARD_TRANSLATIONS, SECRET_VARIABLE_VALUE, seedDashboardEnvironment } from "../helpers/dashboard";
 import { hasPython, pythonProjectDir, runPython, venvPython } from "../helpers/python";
+import { runJsonDriver } from "../helpers/driver";
 import { editWorkflowByHand, serviceApi } from "../../scripts/workspace";
 
 const { exportEnvironment } = nativeRequire("pulumi-notify/dist/export/index") as typeof ExportModule;
@@ -123,14 +124,8 @@ describe("notify-export in Python and Go, through the native plugin", () => {
 
       const dir = pythonProjectDir(PROJECT);
       writeFileSync(path.join(dir, "Pulumi.yaml"), readFileSync(path.join(dir, "Pulumi.yaml"), "utf8").replace("runtime: python", "runtime: go"));
-      const run = (op: string) => new Promise<any>((resolve, reject) => {
-        const child = spawn(bin, [op], { env: { ...process.env, ...cliEnv(dir) }, stdio: ["pipe", "pipe", "pipe"] });
-        let stdout = "", stderr = "";
-        child.stdout.on("data", (d) => (stdout += d));
-        child.stderr.on("data", (d) => (stderr += d));
-        child.on("close", (code) => (code === 0 ? resolve(JSON.parse(stdout)) : reject(new Error(`go program ${op} exited ${code}:\n${stderr.slice(-4000)}`))));
-        child.stdin.end(JSON.stringify({ workDir: dir, pulumiRoot: path.dirname(path.dirname(cliPath())), projectName: PROJECT, config: config(result.model) }));
-      });
+      const settings = { workDir: dir, pulumiRoot: path.dirname(path.dirname(cliPath())), projectName: PROJECT, config: config(result.model) };
+      const run = async (op: string) => (await runJsonDriver<any>(`go program ${op}`, bin, [op], { ...process.env, ...cliEnv(dir) }, settings)).result;
       try {
         await adoptionScenario(run);
       } finally {

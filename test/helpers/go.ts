@@ -3,14 +3,14 @@
  * file with `go build`, then run one operation at a time. It reads its input as JSON on stdin and
  * prints its result as JSON on stdout; the CLI's output goes to stderr.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import path from "node:path";
+import { runJsonDriver } from "./driver";
 import { ROOT } from "./pulumi";
 
 /** The program's source folder. */
 export const GO_PROGRAM_DIR = path.join(ROOT, "test/e2e/go");
 
-/** Builds the program into `bin` (a path in the test's temp directory). */
 /**
  * What the engine's summary counts for the program in test/e2e/go: the stack, the explicit
  * provider and eight resources (a Translation, a Context and a Domain among them); the summary
@@ -18,6 +18,7 @@ export const GO_PROGRAM_DIR = path.join(ROOT, "test/e2e/go");
  */
 export const GO_PROGRAM_RESOURCES = 10;
 
+/** Builds the program into `bin` (a path in the test's temp directory). */
 export function buildGoProgram(bin: string): string {
   execFileSync("go", ["build", "-mod=readonly", "-o", bin, "."], { cwd: GO_PROGRAM_DIR, stdio: ["ignore", "inherit", "inherit"] });
   return bin;
@@ -28,22 +29,7 @@ export function buildGoProgram(bin: string): string {
  * result and what it printed on stderr (the CLI's output), rejects with the end of stderr when it
  * fails. Asynchronous, so that an emulator in this process answers while the program runs.
  */
-export function runGoProgram<T = any>(bin: string, op: string, env: NodeJS.ProcessEnv, input: unknown): Promise<{ result: T; cli: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, [op], { env, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      if (code !== 0) return reject(new Error(`the Go program's ${op} exited ${code}:\n${stderr.slice(-6000)}`));
-      try {
-        resolve({ result: JSON.parse(stdout) as T, cli: stderr });
-      } catch {
-        reject(new Error(`the Go program's ${op} printed no JSON:\n${stdout}\n${stderr.slice(-4000)}`));
-      }
-    });
-    child.stdin.end(JSON.stringify(input));
-  });
+export async function runGoProgram<T = any>(bin: string, op: string, env: NodeJS.ProcessEnv, input: unknown): Promise<{ result: T; cli: string }> {
+  const { result, stderr } = await runJsonDriver<T>(`the Go program's ${op}`, bin, [op], env, input);
+  return { result, cli: stderr };
 }

@@ -3,7 +3,7 @@
  * from PyPI at the pinned version, sdk/python installed) and one operation of a script run with
  * the settings of test/e2e/python/driver.py on stdin.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { stringify } from "yaml";
@@ -11,6 +11,7 @@ import { cliEnv, cliPath, makeProjectDir, ROOT } from "./pulumi";
 import { stateDir } from "../../scripts/workspace";
 import { PLUGINS } from "./native";
 import { runs, toolchain } from "./toolchain";
+import { runJsonDriver } from "./driver";
 
 /**
  * Whether python3 with the venv module is on PATH; says on stderr that `file` skips when not, or
@@ -47,23 +48,7 @@ export type PythonOp = "up" | "up-refresh" | "preview" | "preview-refresh" | "de
  * `env` is the whole environment of the program and its `pulumi` (default: this process's with
  * the harness's CLI settings).
  */
-export function runPython(python: string, script: string, op: PythonOp, dir: string, settings: Record<string, unknown>, env?: Record<string, string>): Promise<any> {
-  return new Promise<any>((resolve, reject) => {
-    const child = spawn(python, [script, op], { env: env ?? { ...process.env, ...cliEnv(dir) }, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const name = path.basename(script);
-      if (code !== 0) return reject(new Error(`${name} ${op} exited ${code}:\n${stderr.slice(-4000)}`));
-      try {
-        resolve(JSON.parse(stdout));
-      } catch {
-        reject(new Error(`${name} ${op} printed no JSON:\n${stdout}\n${stderr.slice(-4000)}`));
-      }
-    });
-    child.stdin.end(JSON.stringify({ workDir: dir, pulumiRoot: path.dirname(path.dirname(cliPath())), ...settings }));
-  });
+export async function runPython(python: string, script: string, op: PythonOp, dir: string, settings: Record<string, unknown>, env?: Record<string, string>): Promise<any> {
+  const input = { workDir: dir, pulumiRoot: path.dirname(path.dirname(cliPath())), ...settings };
+  return (await runJsonDriver<any>(`${path.basename(script)} ${op}`, python, [script, op], env ?? { ...process.env, ...cliEnv(dir) }, input)).result;
 }
