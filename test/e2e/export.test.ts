@@ -15,8 +15,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as ExportModule from "../../export";
 import { createTestStack, nativeRequire, previewDiffs, ROOT, type TestStack } from "../helpers/pulumi";
-import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { DASHBOARD_DOMAIN, DASHBOARD_TRANSLATIONS, SECRET_VARIABLE_VALUE, SLACK_HOOK, seedDashboardEnvironment } from "../helpers/dashboard";
+import { API_KEY, type TestEmulator } from "../helpers/emulator";
+import { DASHBOARD_DOMAIN, DASHBOARD_TRANSLATIONS, SECRET_VARIABLE_VALUE, SLACK_HOOK, startDashboardEmulator } from "../helpers/dashboard";
 import { usePlugin } from "../helpers/native";
 import { editWorkflowByHand, linkProjectDir, serviceApi } from "../../scripts/workspace";
 import { linkNodejsSdk } from "../../scripts/nodejs-sdk";
@@ -43,8 +43,7 @@ describe("notify-export of a dashboard-made environment", () => {
   const connection = () => ({ apiUrl: emu.url, apiKey: API_KEY });
 
   beforeAll(async () => {
-    emu = await startTestEmulator({ apiKeys: [`${API_KEY}=${ENV}`], environmentVariableLimit: 50, plan: "business" });
-    await seedDashboardEnvironment(emu.api, ENV_ID);
+    emu = await startDashboardEmulator(ENV);
   });
   afterAll(async () => {
     await emu?.close();

@@ -15,8 +15,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as ExportModule from "../../export";
 import { cliEnv, cliPath, nativeRequire, ROOT } from "../helpers/pulumi";
-import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { DASHBOARD_TRANSLATIONS, SECRET_VARIABLE_VALUE, seedDashboardEnvironment } from "../helpers/dashboard";
+import { API_KEY, type TestEmulator } from "../helpers/emulator";
+import { DASHBOARD_TRANSLATIONS, SECRET_VARIABLE_VALUE, startDashboardEmulator } from "../helpers/dashboard";
 import { hasPython, pythonProjectDir, runPython, venvPython } from "../helpers/python";
 import { runJsonDriver } from "../helpers/driver";
 import { editWorkflowByHand, serviceApi } from "../../scripts/workspace";
@@ -24,7 +24,6 @@ import { editWorkflowByHand, serviceApi } from "../../scripts/workspace";
 const { exportEnvironment } = nativeRequire("pulumi-notify/dist/export/index") as typeof ExportModule;
 
 const ENV = "langs";
-const ENV_ID = `env_${ENV}`;
 const PROJECT = `notify-${ENV}`;
 const hasGo = spawnSync("go", ["version"], { stdio: "ignore" }).status === 0;
 if (!hasGo) process.stderr.write("test/e2e/exportLanguages.test.ts: the Go part is skipped, go is not on PATH\n");
@@ -38,9 +37,7 @@ describe("notify-export in Python and Go, through the native plugin", () => {
   const tmp = mkdtempSync(path.join(os.tmpdir(), "notify-export-langs-"));
 
   beforeAll(async () => {
-    // The Business plan: translations and domains need it.
-    emu = await startTestEmulator({ apiKeys: [`${API_KEY}=${ENV}`], environmentVariableLimit: 50, plan: "business" });
-    await seedDashboardEnvironment(emu.api, ENV_ID);
+    emu = await startDashboardEmulator(ENV);
   });
   afterAll(async () => {
     await emu?.close();

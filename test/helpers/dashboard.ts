@@ -8,6 +8,7 @@
  * or above (the emulator's default plan).
  */
 import { WORKFLOW_STEP_KINDS } from "../../provider/schemas/common";
+import { API_KEY, startTestEmulator, type TestEmulator } from "./emulator";
 
 type Api = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
 
@@ -42,6 +43,16 @@ export const DASHBOARD_TRANSLATIONS: Record<string, Record<string, unknown>> = {
 
 /** The inbound-email domain of the environment. */
 export const DASHBOARD_DOMAIN = "inbound.dashboard.example.com";
+
+/**
+ * An emulator whose key (API_KEY) is environment `env_<env>`, seeded as the dashboard made it:
+ * room for the seeded variables, and the Business plan (translations and domains need it).
+ */
+export async function startDashboardEmulator(env: string): Promise<TestEmulator> {
+  const emu = await startTestEmulator({ apiKeys: [`${API_KEY}=${env}`], environmentVariableLimit: 50, plan: "business" });
+  await seedDashboardEnvironment(emu.api, `env_${env}`);
+  return emu;
+}
 
 /** Seeds the environment of `api`'s key; `n` subscribers (250 by default) on the topic. */
 export async function seedDashboardEnvironment(api: Api, envId: string, n = 250): Promise<void> {
