@@ -29,7 +29,7 @@ export const VERDICT_PAGE = "docs/verification.md";
 export const CHECKS = {
   oracle: { command: "npm run test:oracle", planned: "ORACLE_RUNS", unit: "stacks", about: "Random stacks of every resource kind through the real engine against the emulator, in both of its modes: after `up`, empty previews; one hand edit behind the engine's back, which `preview --refresh` must show exactly (a spurious diff is a change shown that the edit did not make; a missed drift is the edit not shown); `up --refresh` restores it; `destroy` leaves nothing." },
   export: { command: "npm run test:export", planned: "EXPORT_K", unit: "environments", about: "Random environments made through the provider's create on the emulator, exported by `notify-export` (TypeScript, dynamic front end) and taken over by the real engine: the first `up` writes nothing but the secret values the service masks (counted exactly), and the next `preview` and `preview --refresh` show no change." },
-  suite: { command: "CI=true bash .ci/run", planned: "", unit: "tests", about: "The whole suite as CI runs it (set-up, then `npm test`) on a fresh clone: each run's tally, test files and vitest's duration, newest last. Runs are kept, not replaced, so consecutive runs without a failure can be counted." },
+  suite: { command: "CI=true bash .ci/run", planned: "", unit: "tests", about: "The whole suite as CI runs it (set-up, then `npm test`) on a fresh clone: each run's tally, test files, vitest's duration and the whole run's time (set-up included), newest last. Runs are kept, not replaced, so consecutive runs without a failure can be counted." },
 } as const;
 /** How many suite runs the page keeps. */
 const SUITE_HISTORY = 10;
@@ -69,10 +69,12 @@ export function verdictOfLog(check: Check, log: string): Omit<Verdict, keyof Run
     if (!tally) throw new Error("no `<P> passed, <F> failed` line in the log: is it the output of .ci/run or npm test?");
     const files = /Test Files .*?\((\d+)\)/.exec(text);
     const duration = /Duration\s+([\d.]+)s/.exec(text);
+    // .ci/run's own line; a log of `npm test` alone has none.
+    const whole = /^ci: the whole run took (\d+) s/m.exec(text);
     const [passed, failed, skipped] = [Number(tally[1]), Number(tally[2]), Number(tally[3] ?? 0)];
     return {
       check, planned: passed + failed + skipped, completed: passed + failed, failed,
-      findings: `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}; ${files ? `${files[1]} test files` : "test files not shown"}; vitest's duration ${duration ? `${Math.round(Number(duration[1]))} s` : "not shown"}`,
+      findings: `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}; ${files ? `${files[1]} test files` : "test files not shown"}; vitest's duration ${duration ? `${Math.round(Number(duration[1]))} s` : "not shown"}${whole ? `; the whole run ${whole[1]} s` : ""}`,
     };
   }
   const seed = /export property: seed (\d+) \(replay with EXPORT_SEED=\d+ EXPORT_K=(\d+)\)/.exec(text);

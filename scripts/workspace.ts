@@ -62,11 +62,13 @@ export function checkpointFile(dir: string, project: string, stack: string): str
   return path.join(stateDir(dir), ".pulumi", "stacks", project, `${stack}.json`);
 }
 
+/** The folder of the pinned Node (the `node` devDependency), first on every CLI process's PATH. */
+export const NODE_BIN = path.join(REPO_ROOT, "node_modules/node/bin");
+
 /** Environment for every CLI process run on `dir`. */
 export function cliEnv(dir: string, extra: Record<string, string> = {}): Record<string, string> {
-  const nodeBin = path.join(REPO_ROOT, "node_modules/node/bin");
   return {
-    PATH: [nodeBin, path.join(REPO_ROOT, "node_modules/.bin"), path.join(REPO_ROOT, "node_modules/@pulumi/pulumi"), path.dirname(pulumiCliPath()), process.env.PATH ?? ""].join(path.delimiter),
+    PATH: [NODE_BIN, path.join(REPO_ROOT, "node_modules/.bin"), path.join(REPO_ROOT, "node_modules/@pulumi/pulumi"), path.dirname(pulumiCliPath()), process.env.PATH ?? ""].join(path.delimiter),
     PULUMI_HOME: path.join(dir, "home"),
     PULUMI_BACKEND_URL: `file://${stateDir(dir)}`,
     PULUMI_CONFIG_PASSPHRASE: LOCAL_PASSPHRASE,
@@ -93,16 +95,28 @@ export async function localStack(opts: {
   const auto = require("@pulumi/pulumi/automation") as typeof automation;
   // Every inline run in this process as if it were alone (see scripts/inlineRuns.ts).
   isolateInlineRuns(require);
-  const pulumiCommand = await auto.PulumiCommand.get({ root: path.dirname(path.dirname(pulumiCliPath())), skipVersionCheck: true });
-  return auto.LocalWorkspace.createOrSelectStack(
-    { projectName: opts.projectName, stackName: opts.stackName, program: opts.program },
-    {
-      workDir: opts.dir,
-      pulumiCommand,
-      envVars: cliEnv(opts.dir, opts.env),
-      projectSettings: { name: opts.projectName, runtime: "nodejs", backend: { url: `file://${stateDir(opts.dir)}` } },
-    },
-  );
+  const args: automation.InlineProgramArgs = { projectName: opts.projectName, stackName: opts.stackName, program: opts.program };
+  const ws: automation.LocalWorkspaceOptions = {
+    workDir: opts.dir,
+    pulumiCommand: await pinnedCommand(auto),
+    envVars: cliEnv(opts.dir, opts.env),
+    projectSettings: { name: opts.projectName, runtime: "nodejs", backend: { url: `file://${stateDir(opts.dir)}` } },
+  };
+  // Whether the stack exists is a file of the local backend: one CLI process (`stack init` or
+  // `stack select`) instead of createOrSelectStack's failed select before the init.
+  return existsSync(checkpointFile(opts.dir, opts.projectName, opts.stackName))
+    ? auto.LocalWorkspace.selectStack(args, ws)
+    : auto.LocalWorkspace.createStack(args, ws);
+}
+
+let pinned: Promise<automation.PulumiCommand> | undefined;
+/**
+ * The Automation API's handle on the pinned CLI, made once per process: making it runs
+ * `pulumi version`, a CLI process per stack otherwise.
+ */
+function pinnedCommand(auto: typeof automation): Promise<automation.PulumiCommand> {
+  pinned ??= auto.PulumiCommand.get({ root: path.dirname(path.dirname(pulumiCliPath())), skipVersionCheck: true });
+  return pinned;
 }
 
 /**

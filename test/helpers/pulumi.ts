@@ -58,14 +58,8 @@ export async function createTestStack(opts: {
     stack,
     dir,
     checkpoint: checkpointFile(dir, projectName, stack.name),
-    cleanup: async () => {
-      try {
-        await stack.workspace.removeStack(stack.name, { force: true });
-      } catch {
-        /* the directory goes anyway */
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
+    // The local backend's state lives in `dir`, so removing the directory removes the stack.
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
   };
 }
 

@@ -65,6 +65,12 @@ describe("the suite's runs (scripts/render-verdicts.ts)", () => {
     expect(() => verdictOfLog("suite", "no tally here")).toThrow(/passed, <F> failed/);
   });
 
+  it("reads the whole run's time from .ci/run's line before the tally", () => {
+    const ci = log(994, 0).replace(/\n(?=994 passed)/, "\nci: the whole run took 1201 s (set-up and npm test)\n");
+    expect(verdictOfLog("suite", ci).findings).toBe("994 passed, 0 failed; 73 test files; vitest's duration 1500 s; the whole run 1201 s");
+    expect(readFileSync(path.join(REPO_ROOT, ".ci/run"), "utf8")).toContain('echo "ci: the whole run took ${SECONDS} s');
+  });
+
   it("keeps the runs one after another, the newest ten, and counts the clean ones up to the newest", () => {
     let data: Verdict[] = [];
     for (let i = 0; i < 12; i++) data = publishVerdict(data, { ...verdictOfLog("suite", log(900, i === 7 ? 1 : 0)), ...info, commit: `c${i}` });
