@@ -239,3 +239,11 @@ describe("reading the newer kinds", () => {
     expect(m.skipped.map((s) => s.kind)).toEqual(["Translation", "Translation", "Domain"]);
   });
 });
+
+describe("the exporter's kinds", () => {
+  it("orders exactly the provider's resource kinds (RESOURCE_TABLES): a new resource has its place in KIND_ORDER", async () => {
+    const { KIND_ORDER } = await import("../../../export/model");
+    const { RESOURCE_TABLES } = await import("../../../provider/resources/index");
+    expect([...KIND_ORDER].sort()).toEqual(RESOURCE_TABLES.map((t) => t.name).sort());
+  });
+});
