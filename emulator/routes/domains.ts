@@ -9,9 +9,12 @@
  *   back to `pending` (usecases/verify-domain/verify-domain.usecase.ts). The emulator's DNS is the
  *   test control `POST /__emulator/dns`;
  * - deleting a domain deletes its routes (usecases/delete-domain/delete-domain.usecase.ts);
- * - a route's address is an e-mail local part or `*` (validators/email-local-part.validator.ts),
- *   once per domain (409); an agent route needs an existing agent (domain-route.utils.ts; the
- *   emulator holds no agents, so it answers 404 for every agentId);
+ * - a route's address is trimmed and lower-cased first (the @Transform of dtos/domain-route.dto.ts
+ *   and create-domain-route.command.ts), then must be an e-mail local part or `*`
+ *   (validators/email-local-part.validator.ts), once per domain (409); an agent route needs an
+ *   existing agent (domain-route.utils.ts; the emulator holds no agents, so it answers 404 for
+ *   every agentId), and so does the routes list filtered by `agentId`
+ *   (usecases/list-domain-routes/list-domain-routes.usecase.ts);
  * - `data` is a string map of at most 10 keys and 500 characters (validators/bounded-record.validator.ts).
  */
 import { HttpError, badRequest, conflict, notFound, validationFailed } from "../errors";
@@ -71,11 +74,27 @@ function findRoute(c: RequestContext): DomainRouteRecord {
   return r;
 }
 
-/** Agent routes need an agent of the environment; the emulator has none. */
+/**
+ * The agent `_id` of an identifier in the caller's environment (domain-route.utils.ts
+ * `resolveAgentIdentifier`): the emulator serves no agents, so none is found.
+ */
+function resolveAgent(identifier: string): string {
+  throw notFound(`Agent with identifier "${identifier}" not found.`);
+}
+
+/** Agent routes need an agent of the environment. */
 function checkAgent(type: string, agentId: string | undefined): void {
   if (type !== "agent") return;
   if (!agentId) throw badRequest("agentId is required for agent routes.");
-  throw notFound(`Agent with identifier "${agentId}" not found.`);
+  resolveAgent(agentId);
+}
+
+/** The routes list: the domain, then the agent of `agentId` when given, whose routes alone are listed. */
+function listRoutes(c: RequestContext): Reply {
+  const routes = routesOf(c, findDomain(c));
+  const agentId = c.query.get("agentId");
+  const agent = agentId ? resolveAgent(agentId) : undefined;
+  return cursorPage(c, agent === undefined ? routes : routes.filter((r) => r.agentId === agent), routeOut);
 }
 
 function createDomain(c: RequestContext): Reply {
@@ -109,13 +128,14 @@ function verifyDomain(c: RequestContext): Reply {
 function createRoute(c: RequestContext): Reply {
   const d = findDomain(c);
   const b = c.body as { address: string; type: "agent" | "webhook"; agentId?: string; data?: Record<string, string> };
-  checkAddress(b.address);
+  const address = b.address.trim().toLowerCase();
+  checkAddress(address);
   checkData(b.data);
   checkAgent(b.type, b.agentId);
-  if (routesOf(c, d).some((x) => x.address === b.address)) throw conflict(`A ${b.type} route for address "${b.address}" already exists.`);
+  if (routesOf(c, d).some((x) => x.address === address)) throw conflict(`A ${b.type} route for address "${address}" already exists.`);
   const now = new Date().toISOString();
   const r: DomainRouteRecord = {
-    _id: objectId(), _environmentId: c.tenant.environmentId, _organizationId: c.tenant.organizationId, _domainId: d._id, address: b.address,
+    _id: objectId(), _environmentId: c.tenant.environmentId, _organizationId: c.tenant.organizationId, _domainId: d._id, address,
     type: b.type, ...(b.data !== undefined ? { data: b.data } : {}), createdAt: now, updatedAt: now,
   };
   c.store.data.domainRoutes.push(r);
@@ -157,7 +177,7 @@ export const domainRoutes: Route[] = [
   },
   { method: "POST", path: "/v1/domains/{domain}/verify", handler: verifyDomain },
   { method: "POST", path: "/v1/domains/{domain}/routes", handler: createRoute },
-  { method: "GET", path: "/v1/domains/{domain}/routes", handler: (c) => cursorPage(c, routesOf(c, findDomain(c)), routeOut) },
+  { method: "GET", path: "/v1/domains/{domain}/routes", handler: listRoutes },
   { method: "GET", path: "/v1/domains/{domain}/routes/{address}", handler: (c) => ({ status: 200, body: routeOut(findRoute(c)) }) },
   {
     method: "PATCH", path: "/v1/domains/{domain}/routes/{address}",

@@ -150,3 +150,45 @@ describe.each(["production", "spec"] as const)("domains against the emulator in 
     spec.adopt = false;
   });
 });
+
+// The service trims and lower-cases a route's address before storing it (novuhq/novu,
+// apps/api/src/app/domains/dtos/domain-route.dto.ts; e2e/domain-routes.e2e-ee.ts "should trim route
+// addresses before duplicate validation"), so the provider's check does too: an address declared
+// padded and in mixed case is stored, and held in the state, as the service reads it back, on
+// both front ends.
+describe("a route address declared padded and in mixed case", () => {
+  let emu: TestEmulator;
+  let ts: TestStack;
+
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+    ts = await createTestStack({
+      program: async () => {
+        const notify = loadPackage();
+        new notify.Domain("classes", { name: "a.example.com", routes: { " Sales ": { type: "webhook", data: { team: "emea" } } } });
+        declare("Domain", "plugin", { name: "b.example.com", routes: { "  Support ": { type: "webhook" } } });
+      },
+      config: emu.stackConfig(),
+    });
+    await usePlugin(ts);
+  });
+  afterAll(async () => {
+    await ts?.cleanup();
+    await emu?.close();
+  });
+
+  it("is stored lower-cased and trimmed, and the next preview, refreshed or not, shows no change", async () => {
+    await ts.stack.up();
+    const s = (await emu.state()) as unknown as { domainRoutes: { address: string }[] };
+    expect(s.domainRoutes.map((r) => r.address).sort()).toEqual(["sales", "support"]);
+    const st = await exportedState(ts.stack);
+    const routesOf = (name: string) => Object.keys((st.resources.find((r) => String(r.urn).endsWith(`::${name}`))!.outputs as { routes: object }).routes);
+    expect([routesOf("classes"), routesOf("plugin")]).toEqual([["sales"], ["support"]]);
+    await emu.clearRequests();
+    await ts.stack.preview({ expectNoChanges: true });
+    expect(await emu.requests()).toHaveLength(0);
+    await ts.stack.preview({ expectNoChanges: true, refresh: true });
+    const up = await ts.stack.up();
+    expect(up.summary.resourceChanges).not.toHaveProperty("update");
+  });
+});

@@ -108,6 +108,7 @@ export const ROWS: Row[] = [
   ["domain name in upper case", "Domain", dom({ name: "Mail.Example.com" }), /name: write "mail\.example\.com": the service stores domain names in lower case/],
   ["domain name not a domain", "Domain", dom({ name: "localhost" }), /name: must be a domain name/],
   ["route address with an @", "Domain", dom({ routes: { "support@example.com": { type: "webhook" } } }), /routes\.support@example\.com: must be an inbox address local part/],
+  ["route addresses one to the service", "Domain", dom({ routes: { Sales: { type: "webhook" }, sales: { type: "webhook" } } }), /routes\.sales: is the address "sales" to the service \(which trims and lower-cases addresses\), as "Sales" is/],
   ["agent route without agentId", "Domain", dom({ routes: { bot: { type: "agent" } } }), /routes\.bot\.agentId: an agent route needs agentId/],
   ["domain data over 10 keys", "Domain", dom({ data: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, "v"])) }), /data: must have at most 10 keys/],
   ["route type unknown", "Domain", dom({ routes: { support: { type: "email" } } }), /routes\.support\.type: must be one of "webhook", "agent"/],
