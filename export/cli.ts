@@ -6,8 +6,8 @@
  */
 import { parseArgs } from "node:util";
 import { NotifyError } from "../provider/client/errors";
-import { CONNECTION_SETTINGS } from "../provider/client/settings";
-import type { ConnectionSettings } from "../provider/config";
+import { CONNECTION_SETTINGS, connectionSetting } from "../provider/client/settings";
+import { isUnauthorized, refusedKeyHint, type ConnectionSettings } from "../provider/config";
 import { ExportError, exportEnvironment } from "./index";
 import { configSetLines } from "./project";
 import { FRONT_ENDS, LANGUAGES, type FrontEnd, type Language } from "./render/common";
@@ -94,7 +94,10 @@ async function main(): Promise<void> {
     }
   } catch (err) {
     if (err instanceof ExportError || err instanceof NotifyError) {
-      process.stderr.write(`notify-export: ${err.message}\n`);
+      // A refused key: say where this one came from, as the provider does (its option, else its variable).
+      const keyOption = optionOf(connectionSetting("apiKey").key);
+      const source = (v as Record<string, unknown>)[keyOption] ? `the --${keyOption} option` : `the ${connectionSetting("apiKey").env} environment variable`;
+      process.stderr.write(`notify-export: ${err.message}${isUnauthorized(err) ? `. ${refusedKeyHint(source)}` : ""}\n`);
       process.exit(1);
     }
     throw err;
