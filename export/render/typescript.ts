@@ -7,7 +7,7 @@
 import { packageSchema } from "./schema";
 import { Ref, SecretRef, type ExportModel, type Value } from "../model";
 import { variableNames } from "../naming";
-import { describe, type RenderOptions, type Renderer } from "./common";
+import { describe, packedName, pluginBeforeRelease, type RenderOptions, type Renderer } from "./common";
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -87,5 +87,22 @@ export const typescript: Renderer = {
     };
     const tsconfig = { compilerOptions: TSCONFIG_OPTIONS, files: ["index.ts"] };
     return { "package.json": JSON.stringify(pkg, null, 2) + "\n", "tsconfig.json": JSON.stringify(tsconfig, null, 2) + "\n" };
+  },
+  install(opts: RenderOptions) {
+    const name = sdkPackage(opts.frontEnd);
+    const tarball = packedName(name, opts.packageVersion);
+    return {
+      command: "npm install",
+      beforeRelease: opts.frontEnd === "dynamic"
+        ? [
+          `(cd <checkout> && npm ci && npm run build && npm pack)   # writes ${tarball}`,
+          `npm install <checkout>/${tarball}`,
+        ]
+        : [
+          `(cd <checkout> && npm ci && npm run build && node dist/scripts/nodejs-sdk.js)   # compiles the SDK ${name} into dist/sdk/nodejs`,
+          `npm pack <checkout>/dist/sdk/nodejs && npm install ./${tarball}`,
+          ...pluginBeforeRelease(opts.packageVersion),
+        ],
+    };
   },
 };
