@@ -17,12 +17,12 @@
  *   (usecases/list-domain-routes/list-domain-routes.usecase.ts);
  * - `data` is a string map of at most 10 keys and 500 characters (validators/bounded-record.validator.ts).
  */
+import { cursorPage } from "../collection";
 import { HttpError, badRequest, conflict, notFound, validationFailed } from "../errors";
 import type { DomainRecord, DomainRouteRecord, JsonObject } from "../records";
 import { ofTenant } from "../store";
 import type { Reply, RequestContext, Route } from "../types";
 import { objectId } from "../util";
-import { cursorPage } from "./topics";
 
 /** The host the expected MX record names (the service's MAIL_SERVER_DOMAIN setting). */
 export const EMULATOR_MAIL_SERVER = "inbound.notify-emulator.test";
