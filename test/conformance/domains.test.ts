@@ -40,6 +40,17 @@ describe.each(["production", "spec"] as const)("domains behave as production (%s
     expect(r.body.message).toBe('A domain with name "mail.example.com" already exists.');
   });
 
+  // create-domain.usecase.ts: `domainRepository.findByName(name)` is given the name alone, no
+  // environment or organisation, so a name another environment holds is taken as well.
+  it("answers a create of a name another environment holds with 409", async () => {
+    const production = (await api("POST", "/__emulator/keys", { environment: "Production" })).body.key as string;
+    expect((await emu.apiAs(production, "POST", "/v1/domains", { name: "mail.example.com" })).status).toBe(201);
+    const r = await create("Mail.Example.com");
+    expect(r.status).toBe(409);
+    expect(r.body.message).toBe('A domain with name "mail.example.com" already exists.');
+    expect((await api("GET", "/v1/domains/mail.example.com")).status).toBe(404);
+  });
+
   // create-domain.usecase.ts: the CUSTOM_DOMAINS product feature "blocks Free/Pro entirely".
   it("answers 402 on the Free and Pro plans", async () => {
     await api("POST", "/__emulator/behaviour", { plan: "pro" });
