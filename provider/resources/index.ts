@@ -11,4 +11,18 @@ import { TRANSLATION } from "./translation";
 import { WORKFLOW } from "./workflow";
 import type { ResourceTable } from "./fields";
 
-export const RESOURCE_TABLES: readonly ResourceTable[] = [INTEGRATION, WORKFLOW, SUBSCRIBER_CREDENTIALS, ENVIRONMENT, ENVIRONMENT_VARIABLE, LAYOUT, TOPIC, CONTEXT, TRANSLATION, DOMAIN];
+/**
+ * Every resource's table by its name: the one registration of a kind in the package. Keyed, so
+ * that a record over {@link ResourceKind} (the exporter's per-kind part, the tests' descriptors)
+ * is checked complete by the compiler; each key is its table's `name` (test/unit/kinds.test.ts).
+ */
+export const RESOURCES = {
+  Integration: INTEGRATION, Workflow: WORKFLOW, SubscriberCredentials: SUBSCRIBER_CREDENTIALS, Environment: ENVIRONMENT,
+  EnvironmentVariable: ENVIRONMENT_VARIABLE, Layout: LAYOUT, Topic: TOPIC, Context: CONTEXT, Translation: TRANSLATION, Domain: DOMAIN,
+} as const satisfies Record<string, ResourceTable>;
+
+/** The name of a resource kind (`Integration`, `Workflow`, ...). */
+export type ResourceKind = keyof typeof RESOURCES;
+
+/** The tables of {@link RESOURCES}, in its order. */
+export const RESOURCE_TABLES: readonly ResourceTable[] = Object.values(RESOURCES);

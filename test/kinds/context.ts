@@ -1,0 +1,44 @@
+/** The Context kind, as the tests and the bench see it. */
+import { contextInputs } from "../unit/resources/arbitraries";
+import { ok, without, type KindDescriptor, type Obj } from "./descriptor";
+
+const ctx = (over: Obj) => ({ type: "tenant", contextId: "bad", ...over });
+// The id is `type:id`, the path `type/id`.
+const path = (id: string) => `/v2/contexts/${id.split(":").map(encodeURIComponent).join("/")}`;
+
+export const context: KindDescriptor<"Context"> = {
+  kind: "Context",
+  inputs: contextInputs,
+  setup: null,
+  prepare: null,
+  // A context is addressed by type and id (the path of every call); its update takes only the
+  // data, which the service replaces whole (update-context.usecase.ts, `$set: { data }`).
+  replaceOnChange: ["type", "contextId"],
+  exact: ["data"],
+  handEdits: (i, _mode, add) => {
+    // The dashboard's edit replaces the data whole, as every update does.
+    add("data", "one more key", () => (emu, id) => ok(emu.api("PATCH", path(id), { data: { ...(i.data as Obj), editedByHand: true } }), "hand edit patch context"));
+  },
+  deletePath: (_i, id) => path(id),
+  undeletable: null,
+  remains: (state, declared) => state.contexts!.filter((x) => !x.deleted && declared.some((d) => d.contextId === x.id)),
+  adopt: {
+    seed: async (emu) => void (await ok(emu.api("POST", "/v2/contexts", { type: "tenant", id: "acme", data: { plan: "pro" } }), "seed")),
+    equal: { type: "tenant", contextId: "acme", data: { plan: "pro" } },
+    reads: ["GET /v2/contexts/{type}/{id}"],
+    // The service replaces data whole: one PATCH.
+    differing: { type: "tenant", contextId: "acme", data: { plan: "enterprise" } },
+    writes: ["PATCH /v2/contexts/{type}/{id}"],
+  },
+  badInput: [
+    ["context type with a colon", ctx({ type: "tenant:eu" }), /type: must contain only letters, digits, _ and -/],
+    ["missing context id", without(ctx({}), "contextId"), /contextId: is required/],
+    ["context id over 100 characters", ctx({ contextId: "c".repeat(101) }), /contextId: must be at most 100 characters/],
+    ["context data not an object", ctx({ data: "plan=pro" }), /data: must be a record/],
+    ["context data over 64 KiB", ctx({ data: { blob: "x".repeat(64 * 1024) } }), /data: must be at most 64 KiB as JSON/],
+    ["misspelt context field", ctx({ contextID: "x" }), /contextID/],
+  ],
+  stack: { max: 1 },
+  exportSoak: { max: 2, unique: (c) => `${String(c.type)}:${String(c.contextId)}` },
+  bench: { per: 20, args: (i) => ({ type: "tenant", contextId: `bench-${i}`, data: { name: `Tenant ${i}`, plan: i % 2 ? "pro" : "free" } }) },
+};

@@ -1,0 +1,133 @@
+/**
+ * What the tests and the bench need of one resource kind, beside its field table: one descriptor
+ * per kind (test/kinds/<kind>.ts), registered once in test/kinds/index.ts. Every part is required,
+ * so a kind registered without one does not compile; a part a kind cannot have says why.
+ *
+ * The descriptors import nothing at run time but fast-check and the provider: the bench (compiled
+ * with the package's sources) loads them too.
+ */
+import type fc from "fast-check";
+import type { ResourceKind } from "../../provider/resources/index";
+import type { TestEmulator } from "../helpers/emulator";
+
+/** Inputs or an object as JSON. */
+export type Obj = Record<string, unknown>;
+
+/** Emulator modes a hand edit depends on (production hides some fields). */
+export type Mode = "production" | "spec";
+
+/** How a hand edit is applied: through the service's API, to the object of the resource's id in state. */
+export type Apply = (emu: TestEmulator, id: string) => Promise<void>;
+
+/**
+ * Adds the edit of one declared input (nothing when the program does not declare it, so `make`
+ * runs only then); the description says what a person did in the dashboard.
+ */
+export type AddEdit = (field: string, description: string, make: () => Apply) => void;
+
+/**
+ * One kind's adoption: what the service holds (made through the API, as the dashboard or another
+ * tool would), the declared inputs equal to it, the requests an adoption of it sends, and a
+ * declaration that differs with the writes it needs.
+ */
+export interface AdoptCase {
+  /** Makes the object on the service. */
+  seed(emu: TestEmulator): Promise<void>;
+  /** The declared inputs (without adopt) equal to what the service holds. */
+  equal: Obj;
+  /** The requests (method and route) the adoption of the equal object sends: reads only. */
+  reads: string[];
+  /** A declaration that differs from the seeded object, and the writes (method and route) it needs, in order. */
+  differing: Obj;
+  writes: string[];
+}
+
+/** One bad input of a kind: label, inputs, the error `check` must give. */
+export type BadInput = [label: string, inputs: Obj, expected: RegExp];
+
+/** What the bench's arguments of one resource may use beyond its index. */
+export interface BenchRefs {
+  /** How many of each kind the mix holds. */
+  counts: Record<ResourceKind, number>;
+  /** An output of the i-th resource of a kind registered before (the engine orders the two by it). */
+  output(kind: ResourceKind, i: number, key: string): unknown;
+  /** The run's tag (a domain name is claimed once across the service). */
+  run: string;
+}
+
+/** A kind's part of a random stack or environment: at most `max` objects, unique by `unique` when given. */
+export interface Share {
+  max: number;
+  /** The natural key two objects of one stack must not share. */
+  unique?: (inputs: Obj) => unknown;
+  /** Drops objects one stack cannot hold together (two primary integrations of one channel). */
+  keep?: (list: Obj[]) => Obj[];
+}
+
+/** Everything outside the provider needs of one resource kind. */
+export interface KindDescriptor<K extends ResourceKind = ResourceKind> {
+  kind: K;
+  /** Valid inputs, every field of the table but adopt; `suffix` makes identifiers unique to a run. */
+  inputs: (suffix: string) => fc.Arbitrary<Obj>;
+  /** Makes, once per emulator, what every object of the kind needs (integrations, subscribers). */
+  setup: ((emu: TestEmulator) => Promise<void>) | null;
+  /** Makes what one object needs first (its subscriber, its workflow); harmless when repeated. */
+  prepare: ((emu: TestEmulator, inputs: Obj) => Promise<void>) | null;
+  /**
+   * Facts about the service, written here rather than read from the provider's lists so that a
+   * wrong list fails the property test instead of steering it: the inputs whose change replaces
+   * the object, and those compared whole.
+   */
+  replaceOnChange: readonly string[];
+  exact: readonly string[];
+  /** The hand edits possible on declared inputs (secret fields only where the service shows them). */
+  handEdits: (inputs: Obj, mode: Mode, add: AddEdit) => void;
+  /** The request path that deletes the object behind the engine's back (id: the resource's id in state). */
+  deletePath: (inputs: Obj, id: string) => string;
+  /** Why the oracle never deletes an object of the kind by hand, or null. */
+  undeletable: string | null;
+  /** The objects of `declared` the service still holds (after a destroy, nothing). */
+  remains: (state: Record<string, any[]>, declared: Obj[]) => unknown[];
+  adopt: AdoptCase;
+  /** Inputs `check` must refuse before any request, naming the property. */
+  badInput: BadInput[];
+  /** Its part of the oracle's random stacks. */
+  stack: Share;
+  /** Its part of the export soak's random environments, or why it has none. */
+  exportSoak: (Share & { made?: (emu: TestEmulator, inputs: Obj, outs: Obj) => Promise<void> }) | { without: string };
+  /** Its share of the bench mix (one in `per`, or the rest) and the arguments of its i-th resource. */
+  bench: { per: number | "rest"; args: (i: number, r: BenchRefs) => Obj };
+}
+
+/** Fails on a status of 300 and above; the body otherwise. */
+export async function ok(r: Promise<{ status: number; body: unknown }>, what: string): Promise<any> {
+  const res = await r;
+  if (res.status >= 300) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+  return res.body;
+}
+
+/** Inputs without one key. */
+export const without = (o: Obj, k: string): Obj => { const c = { ...o }; delete c[k]; return c; };
+
+/**
+ * Every part of a descriptor, each with the test or program that uses it: a record over the
+ * interface's keys, so the compiler keeps it complete, and test/unit/kinds.test.ts checks that
+ * every registered kind gives each one.
+ */
+export const PARTS = {
+  kind: "the kind's name, its key in RESOURCES",
+  inputs: "test/unit/resources/properties.test.ts, the oracle, the export soak",
+  setup: "the property test, the oracle",
+  prepare: "the property test, the oracle",
+  replaceOnChange: "test/unit/resources/properties.test.ts",
+  exact: "test/unit/resources/properties.test.ts",
+  handEdits: "test/property/handEdits.ts",
+  deletePath: "test/property/handEdits.ts",
+  undeletable: "test/property/oracle.test.ts",
+  remains: "test/property/oracle.test.ts",
+  adopt: "test/unit/resources/adopt.test.ts",
+  badInput: "test/helpers/badInput.ts",
+  stack: "test/property/oracle.test.ts",
+  exportSoak: "test/property/export.test.ts",
+  bench: "bench/programs.ts",
+} as const satisfies Record<keyof KindDescriptor, string>;

@@ -1,0 +1,40 @@
+/** The Environment kind, as the tests and the bench see it. */
+import { environmentInputs } from "../unit/resources/arbitraries";
+import { ok, without, type Apply, type KindDescriptor, type Obj } from "./descriptor";
+
+const envr = (over: Obj) => ({ name: "Staging", color: "#3498db", ...over });
+
+export const environment: KindDescriptor<"Environment"> = {
+  kind: "Environment",
+  inputs: environmentInputs,
+  setup: null,
+  prepare: null,
+  // An environment's name, colour and parent all change in place (UpdateEnvironmentRequestDto).
+  replaceOnChange: [],
+  exact: [],
+  handEdits: (i, _mode, add) => {
+    const put = (body: Obj): Apply => (emu, id) => ok(emu.api("PUT", `/v1/environments/${id}`, body), "hand edit put environment");
+    add("name", "renamed", () => put({ name: `${String(i.name)} edited` }));
+    add("color", "recoloured", () => put({ color: String(i.color).toLowerCase() === "#000000" ? "#ffffff" : "#000000" }));
+  },
+  deletePath: (_i, id) => `/v1/environments/${id}`,
+  undeletable: null,
+  remains: (state, declared) => state.environments!.filter((x) => !x.deleted && declared.some((d) => d.name === x.name)),
+  adopt: {
+    seed: async (emu) => { await ok(emu.api("POST", "/v1/environments", { name: "Staging", color: "#3498db" }), "seed"); },
+    equal: { name: "Staging", color: "#3498db" },
+    reads: ["GET /v1/environments"],
+    differing: { name: "Staging", color: "#222222" },
+    writes: ["PUT /v1/environments/{environmentId}"],
+  },
+  badInput: [
+    ["environment colour that is not hex", envr({ color: "blue" }), /color: must be a hex colour such as #3498db/],
+    ["environment without a colour", without(envr({}), "color"), /color: is required to create an environment/],
+    ["environment named Development without adopt", envr({ name: "Development" }), /name: the Development environment always exists and cannot be created; set adopt: true/],
+    ["environment named production in lower case", envr({ name: "production" }), /name: the service reserves Development and Production/],
+    ["environment name with surrounding spaces", envr({ name: " Staging " }), /name: must not start or end with whitespace/],
+  ],
+  stack: { max: 1 },
+  exportSoak: { without: "the exporter lists environments only when asked (--environments), and an API key writes only its own" },
+  bench: { per: 100, args: (i) => ({ name: `Bench ${i}`, color: "#3498db" }) },
+};

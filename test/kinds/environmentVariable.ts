@@ -1,0 +1,43 @@
+/** The EnvironmentVariable kind, as the tests and the bench see it. */
+import { environmentVariableInputs } from "../unit/resources/arbitraries";
+import { ok, type Apply, type KindDescriptor, type Obj } from "./descriptor";
+
+const envVar = (over: Obj) => ({ key: "BASE_URL", values: { env_env0: "https://x" }, ...over });
+
+export const environmentVariable: KindDescriptor<"EnvironmentVariable"> = {
+  kind: "EnvironmentVariable",
+  inputs: environmentVariableInputs,
+  setup: null,
+  prepare: null,
+  // The key is the variable's identity (the resource id and what workflows reference): a new key is a new variable.
+  replaceOnChange: ["key"],
+  exact: [],
+  handEdits: (i, _mode, add) => {
+    const patch = (body: Obj): Apply => (emu, id) => ok(emu.api("PATCH", `/v1/environment-variables/${encodeURIComponent(id)}`, body), "hand edit patch variable");
+    add("isSecret", "toggled", () => patch({ isSecret: !i.isSecret }));
+    // A secret variable's values read back masked: drift in them cannot be seen.
+    if (i.isSecret !== true) add("values", "value replaced", () => patch({ values: [{ _environmentId: "env_env0", value: "edited-by-hand" }] }));
+  },
+  deletePath: (_i, id) => `/v1/environment-variables/${encodeURIComponent(id)}`,
+  undeletable: null,
+  remains: (state, declared) => state.environmentVariables!.filter((x) => !x.deleted && declared.some((d) => d.key === x.key)),
+  adopt: {
+    seed: async (emu) => {
+      await ok(emu.api("POST", "/v1/environment-variables", { key: "BASE_URL", type: "string", isSecret: false, values: [{ _environmentId: "env_env0", value: "https://a.example" }] }), "seed");
+    },
+    equal: { key: "BASE_URL", type: "string", isSecret: false, values: { env_env0: "https://a.example" } },
+    reads: ["GET /v1/environment-variables/{variableKey}"],
+    differing: { key: "BASE_URL", type: "string", isSecret: false, values: { env_env0: "https://b.example" } },
+    writes: ["PATCH /v1/environment-variables/{variableKey}"],
+  },
+  badInput: [
+    ["variable key starting with a digit", envVar({ key: "1URL" }), /key: must start with a letter followed by letters, digits or underscores/],
+    ["variable value over 256 characters", envVar({ values: { env_env0: "v".repeat(300) } }), /values\.env_env0: must be at most 256 characters/],
+    ["variable value that is the mask", envVar({ values: { env_env0: "\u2022".repeat(8) } }), /values\.env_env0: must not be the mask/],
+    ["variable of an unknown type", envVar({ type: "number" }), /type: must be one of "string"/],
+  ],
+  stack: { max: 1 },
+  exportSoak: { max: 2, unique: (v) => v.key },
+  /** A value for the bench key's own environment (`env_env0` in the emulator). */
+  bench: { per: 20, args: (i) => ({ key: `BENCH_${i}`, values: { env_env0: `value-${i}` } }) },
+};

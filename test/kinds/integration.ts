@@ -1,0 +1,85 @@
+/** The Integration kind, as the tests and the bench see it. */
+import { integrationInputs } from "../unit/resources/arbitraries";
+import { ok, without, type Apply, type KindDescriptor, type Obj } from "./descriptor";
+
+const flip = (v: unknown) => !(v as boolean);
+const int = (over: Obj) => ({ identifier: "bad", providerId: "sendgrid", channel: "email", ...over });
+/** At most one primary per channel: a second would take primary from the first, as declared. */
+const onePrimaryPerChannel = (list: Obj[]) => list.filter((x, n) => !x.primary || !list.slice(0, n).some((y) => y.primary && y.channel === x.channel));
+const CONDITIONS = [{ isNegated: false, type: "BOOLEAN", value: "AND", children: [{ field: "plan", value: "pro", operator: "EQUAL", on: "subscriber" }] }];
+
+export const integration: KindDescriptor<"Integration"> = {
+  kind: "Integration",
+  inputs: integrationInputs,
+  setup: null,
+  prepare: null,
+  // The service cannot change an integration's provider, channel or kind (UpdateIntegrationRequestDto
+  // of spec/openapi.json has none of them), nor move it to another environment.
+  replaceOnChange: ["providerId", "channel", "kind", "environmentId"],
+  exact: [],
+  handEdits: (i, mode, add) => {
+    const put = (body: Obj): Apply => (emu, id) => ok(emu.api("PUT", `/v1/integrations/${id}`, body), "hand edit put integration");
+    add("identifier", "renamed", () => put({ identifier: `${String(i.identifier)}-edited` }));
+    add("name", "renamed", () => put({ name: `${String(i.name)} (edited)` }));
+    // Deactivating a primary integration also unsets primary: two fields, not one.
+    if (i.primary !== true) add("active", "toggled", () => put({ active: flip(i.active) }));
+    add("conditions", "one more condition", () => put({ conditions: [...(i.conditions as Obj[]), { isNegated: true, type: "TEXT", value: "OR", children: [] }] }));
+    // Only a nested key the program declares is compared, so only such a key is edited.
+    const cfg = (i.configurations ?? {}) as Obj;
+    if (cfg.inboundWebhookEnabled !== undefined) add("configurations", "webhook toggled", () => put({ configurations: { ...cfg, inboundWebhookEnabled: !cfg.inboundWebhookEnabled } }));
+    // Production does not return credentials: drift in them cannot be seen there.
+    const cred = (i.credentials ?? {}) as Obj;
+    if (mode === "spec" && cred.apiKey !== undefined) add("credentials", "key rotated", () => put({ credentials: { ...cred, apiKey: "edited-by-hand" } }));
+  },
+  deletePath: (_i, id) => `/v1/integrations/${id}`,
+  undeletable: null,
+  remains: (state, declared) => state.integrations!.filter((x) => !x.deleted && declared.some((d) => d.identifier === x.identifier)),
+  adopt: {
+    seed: async (emu) => {
+      await ok(emu.api("POST", "/v1/integrations", {
+        identifier: "sg-main", name: "SendGrid", providerId: "sendgrid", channel: "email", active: true, check: false, conditions: CONDITIONS,
+      }), "seed");
+    },
+    equal: { identifier: "sg-main", name: "SendGrid", providerId: "sendgrid", channel: "email", active: true, conditions: CONDITIONS },
+    // The API key's environment (the listing spans the organisation), then the listing.
+    reads: ["GET /v1/environments", "GET /v1/integrations"],
+    differing: { identifier: "sg-main", name: "SendGrid (main)", providerId: "sendgrid", channel: "email", active: true },
+    writes: ["PUT /v1/integrations/{integrationId}"],
+  },
+  badInput: [
+    ["unknown channel", int({ channel: "fax" }), /channel: must be one of .*"email"/],
+    ["channel of the wrong type", int({ channel: 5 }), /channel: must be one of/],
+    ["missing identifier", without(int({}), "identifier"), /identifier: is required/],
+    ["missing providerId", without(int({}), "providerId"), /providerId: is required/],
+    ["empty identifier", int({ identifier: "" }), /identifier: must not be empty/],
+    ["name not a string", int({ name: 123 }), /name: must be a string/],
+    ["active not a boolean", int({ active: "yes" }), /active: must be a boolean/],
+    ["misspelt credentials key", int({ credentials: { apikey: "x" } }), /credentials.*apikey.*did you mean .apiKey/],
+    ["credential of the wrong type", int({ credentials: { apiKey: 5 } }), /credentials\.apiKey: must be a string/],
+    ["boolean credential as a string", int({ credentials: { secure: "true" } }), /credentials\.secure: must be a boolean/],
+    ["conditions not a list", int({ conditions: "tier=gold" }), /conditions: must be an array/],
+    ["condition with an unknown operator", int({ conditions: [{ isNegated: false, type: "BOOLEAN", value: "AND", children: [{ field: "f", value: "v", operator: "ALMOST", on: "payload" }] }] }), /conditions\[0\]\.children\[0\]\.operator: must be one of/],
+    ["condition missing its join", int({ conditions: [{ isNegated: false, type: "BOOLEAN", children: [] }] }), /conditions\[0\]\.value: must be one of "AND", "OR"/],
+    ["configurations of the wrong type", int({ configurations: { inboundWebhookEnabled: "yes" } }), /configurations\.inboundWebhookEnabled: must be a boolean/],
+    ["control character in identifier", int({ identifier: "a\u0001b" }), /identifier: must not contain control characters/],
+    ["oversized name", int({ name: "n".repeat(5000) }), /name: must be at most 200 characters/],
+    ["misspelt top-level input", int({ identifer: "x" }), /identifer.*did you mean .identifier/],
+    ["primary but inactive", int({ primary: true, active: false }), /primary: a primary integration is always active/],
+    ["check not a boolean", int({ check: "no" }), /check: must be a boolean/],
+  ],
+  stack: {
+    max: 2, unique: (i) => i.identifier,
+    keep: onePrimaryPerChannel,
+  },
+  exportSoak: {
+    max: 2, unique: (i) => i.identifier,
+    keep: onePrimaryPerChannel,
+  },
+  bench: {
+    per: "rest",
+    args: (i) => ({
+      identifier: `bench-int-${i}`, name: `Bench ${i}`, providerId: "sendgrid", channel: "email", active: true,
+      credentials: { apiKey: `SG.bench-${i}`, from: "no-reply@example.com" },
+    }),
+  },
+};

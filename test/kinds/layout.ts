@@ -1,0 +1,61 @@
+/** The Layout kind, as the tests and the bench see it. */
+import { layoutInputs } from "../unit/resources/arbitraries";
+import { ok, without, type Apply, type KindDescriptor, type Obj } from "./descriptor";
+
+const HTML = "<html><body>{{ content }}</body></html>";
+const lay = (over: Obj) => ({ layoutId: "bad", name: "Bad", ...over });
+const lemail = (email: Obj) => lay({ controlValues: { email } });
+
+export const layout: KindDescriptor<"Layout"> = {
+  kind: "Layout",
+  inputs: layoutInputs,
+  setup: null,
+  prepare: null,
+  // The service's update takes no layoutId (UpdateLayoutDto of spec/openapi.json).
+  replaceOnChange: ["layoutId"],
+  exact: [],
+  handEdits: (i, _mode, add) => {
+    // The service's PUT needs the name; control values left out stay as they are.
+    const put = (body: Obj): Apply => (emu, id) => ok(emu.api("PUT", `/v2/layouts/${encodeURIComponent(id)}`, { name: i.name, ...body }), "hand edit put layout");
+    add("name", "renamed", () => put({ name: `${String(i.name)} (edited)`.slice(-128) }));
+    add("isTranslationEnabled", "toggled", () => put({ isTranslationEnabled: !i.isTranslationEnabled }));
+    const email = (i.controlValues as { email?: { body: string; editorType: string } } | undefined)?.email;
+    if (email) {
+      const body = email.editorType === "html" ? email.body.replace("<body>", "<body><p>edited by hand</p>") : JSON.stringify({ type: "doc", content: [...JSON.parse(email.body).content, { type: "paragraph", content: [{ type: "text", text: "edited by hand" }] }] });
+      add("controlValues", "body edited", () => put({ controlValues: { email: { ...email, body } } }));
+    }
+  },
+  deletePath: (_i, id) => `/v2/layouts/${encodeURIComponent(id)}`,
+  undeletable: "the first layout of an environment is its default, which the service never deletes",
+  // The default layout stays on the service (destroy only forgets it).
+  remains: (state, declared) => state.layouts!.filter((x) => !x.deleted && !x.isDefault && declared.some((d) => d.layoutId === x.identifier)),
+  adopt: {
+    seed: async (emu) => {
+      await ok(emu.api("POST", "/v2/layouts", { layoutId: "brand", name: "Brand" }), "seed");
+      await ok(emu.api("PUT", "/v2/layouts/brand", { name: "Brand", controlValues: { email: { body: HTML, editorType: "html" } } }), "seed");
+    },
+    equal: { layoutId: "brand", name: "Brand", controlValues: { email: { body: HTML, editorType: "html" } } },
+    reads: ["GET /v2/layouts/{layoutId}"],
+    differing: { layoutId: "brand", name: "Brand 2", controlValues: { email: { body: HTML, editorType: "html" } } },
+    writes: ["PUT /v2/layouts/{layoutId}"],
+  },
+  badInput: [
+    ["missing layoutId", without(lay({}), "layoutId"), /layoutId: is required/],
+    ["layout name over 128 characters", lay({ name: "n".repeat(129) }), /name: must be at most 128 characters/],
+    ["layout editor type unknown", lemail({ body: HTML, editorType: "mjml" }), /controlValues\.email\.editorType: must be one of "html", "block"/],
+    ["html layout body that is not a whole document", lemail({ body: "<p>{{ content }}</p>", editorType: "html" }), /controlValues\.email\.body: an html layout body must be a whole HTML document: it lacks <html/],
+    ["html layout body without the content variable", lemail({ body: "<html><body>x</body></html>", editorType: "html" }), /controlValues\.email\.body: an html layout body must contain the content variable/],
+    ["block layout body that is not a block document", lemail({ body: "<html></html>", editorType: "block" }), /controlValues\.email\.body: a block layout body must be a stringified block-editor document/],
+    ["layout email without a body", lemail({ editorType: "html" }), /controlValues\.email\.body: is required/],
+    ["misspelt layout control", lay({ controlValues: { emial: {} } }), /controlValues.*emial/],
+  ],
+  stack: { max: 1 },
+  exportSoak: { max: 2, unique: (l) => l.layoutId },
+  bench: {
+    per: 20,
+    args: (i) => ({
+      layoutId: `bench-layout-${i}`, name: `Bench ${i}`,
+      controlValues: { email: { editorType: "html", body: `<html><body><div>Bench ${i}</div>{{content}}</body></html>` } },
+    }),
+  },
+};

@@ -1,0 +1,48 @@
+/** The Topic kind, as the tests and the bench see it. */
+import { createTopicSubscribers, TOPIC_SUBSCRIBERS, topicInputs } from "../unit/resources/arbitraries";
+import { ok, type KindDescriptor, type Obj } from "./descriptor";
+
+const topic = (over: Obj) => ({ key: "bad", ...over });
+const key = (id: string) => `/v2/topics/${encodeURIComponent(id)}`;
+
+export const topicKind: KindDescriptor<"Topic"> = {
+  kind: "Topic",
+  inputs: topicInputs,
+  setup: createTopicSubscribers,
+  prepare: null,
+  // Topics are addressed by key, which nothing renames (UpdateTopicRequestDto has only name).
+  replaceOnChange: ["key"],
+  exact: [],
+  handEdits: (i, _mode, add) => {
+    add("name", "renamed", () => (emu, id) => ok(emu.api("PATCH", key(id), { name: `${String(i.name)} (edited)`.slice(-100) }), "hand edit patch topic"));
+    const subs = (i.subscribers ?? []) as string[];
+    const outsider = TOPIC_SUBSCRIBERS.find((x) => !subs.includes(x));
+    if (outsider) add("subscribers", `${outsider} subscribed`, () => (emu, id) => ok(emu.api("POST", `${key(id)}/subscriptions`, { subscriptions: [outsider] }), "hand edit subscribe"));
+    else add("subscribers", `${subs[0]} unsubscribed`, () => (emu, id) => ok(emu.api("DELETE", `${key(id)}/subscriptions`, { subscriptions: [subs[0]] }), "hand edit unsubscribe"));
+  },
+  deletePath: (_i, id) => key(id),
+  undeletable: null,
+  remains: (state, declared) => state.topics!.filter((x) => !x.deleted && declared.some((d) => d.key === x.key)),
+  adopt: {
+    seed: async (emu) => {
+      await ok(emu.api("POST", "/v2/topics", { key: "news", name: "News" }), "seed");
+      await ok(emu.api("POST", "/v2/topics/news/subscriptions", { subscriptions: ["alice", "bob"] }), "seed");
+    },
+    equal: { key: "news", name: "News", subscribers: ["alice", "bob"] },
+    reads: ["GET /v2/topics/{topicKey}", "GET /v2/topics/{topicKey}/subscriptions"],
+    // Only a subscriber added: one subscribe, no rename, no unsubscribe.
+    differing: { key: "news", name: "News", subscribers: ["alice", "bob", "carol"] },
+    writes: ["POST /v2/topics/{topicKey}/subscriptions"],
+  },
+  badInput: [
+    ["topic key with a space", topic({ key: "daily news" }), /key: must contain only letters, digits, -, _, : and \./],
+    ["topic key over 100 characters", topic({ key: "k".repeat(101) }), /key: must be at most 100 characters/],
+    ["empty topic name", topic({ name: "" }), /name: must not be empty/],
+    ["subscriber listed twice", topic({ subscribers: ["alice", "bob", "alice"] }), /subscribers\[2\]: lists subscriber "alice" again/],
+    ["subscribers not a list", topic({ subscribers: "alice" }), /subscribers: must be an array/],
+  ],
+  stack: { max: 1 },
+  exportSoak: { max: 1, unique: (t) => t.key },
+  /** Uses subscribers `bench-sub-<i>` and `bench-sub-<i + 1>`. */
+  bench: { per: 20, args: (i) => ({ key: `bench-topic-${i}`, name: `Bench ${i}`, subscribers: [`bench-sub-${i}`, `bench-sub-${i + 1}`] }) },
+};

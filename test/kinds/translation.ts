@@ -1,0 +1,54 @@
+/** The Translation kind, as the tests and the bench see it. */
+import { createTranslationTarget, translationInputs } from "../unit/resources/arbitraries";
+import { ok, without, type KindDescriptor, type Obj } from "./descriptor";
+
+const tr = (over: Obj) => ({ resourceType: "workflow", resourceId: "welcome", locale: "fr_FR", content: { hello: "Bonjour" }, ...over });
+
+export const translation: KindDescriptor<"Translation"> = {
+  kind: "Translation",
+  inputs: translationInputs,
+  setup: null,
+  // Its workflow is made outside the stack (a stack's own workflows change under the oracle's edits).
+  prepare: (emu, inputs) => createTranslationTarget(emu, String(inputs.resourceId)),
+  // A translation is addressed by resource and locale (every path names them); the service's
+  // POST replaces the content whole (e2e/v2/create-translation.e2e-ee.ts).
+  replaceOnChange: ["resourceType", "resourceId", "locale"],
+  exact: ["content"],
+  handEdits: (i, _mode, add) => {
+    // The dashboard saves a locale's whole document (the service's POST replaces the content).
+    add("content", "one more key", () => (emu) => ok(emu.api("POST", "/v2/translations", {
+      resourceType: i.resourceType, resourceId: i.resourceId, locale: i.locale, content: { ...(i.content as Obj), editedByHand: "yes" },
+    }), "hand edit post translation"));
+  },
+  deletePath: (_i, id) => `/v2/translations/${id}`,
+  undeletable: null,
+  remains: (state, declared) => (state.translations ?? []).filter((t) => declared.some((d) => d.locale === t.locale)),
+  adopt: {
+    seed: async (emu) => {
+      await ok(emu.api("POST", "/v2/workflows", { workflowId: "greet", name: "Greet", isTranslationEnabled: true, steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "hi" } }] }), "seed");
+      await ok(emu.api("POST", "/v2/translations", { resourceType: "workflow", resourceId: "greet", locale: "fr_FR", content: { hi: "Salut" } }), "seed");
+    },
+    equal: { resourceType: "workflow", resourceId: "greet", locale: "fr_FR", content: { hi: "Salut" } },
+    reads: ["GET /v2/translations/{resourceType}/{resourceId}/{locale}"],
+    differing: { resourceType: "workflow", resourceId: "greet", locale: "fr_FR", content: { hi: "Bonjour" } },
+    writes: ["POST /v2/translations"],
+  },
+  badInput: [
+    ["translation resource type unknown", tr({ resourceType: "topic" }), /resourceType: must be one of "workflow", "layout"/],
+    ["translation locale with a dash", tr({ locale: "fr-FR" }), /locale: write "fr_FR": the service stores locales with _ between the parts/],
+    ["translation locale not a locale", tr({ locale: "French" }), /locale: must be a locale code/],
+    ["translation without content", without(tr({}), "content"), /content: is required/],
+    ["translation content not an object", tr({ content: ["Bonjour"] }), /content: must be a record/],
+  ],
+  stack: { max: 1 },
+  // Translations of one workflow made beside the generated ones, with translation on.
+  exportSoak: { max: 2, unique: (t) => t.locale },
+  bench: {
+    per: 20,
+    /** The French copy of workflow i of the mix, its id taken from the workflow's output. */
+    args: (i, r) => ({
+      resourceType: "workflow", resourceId: r.output("Workflow", i, "workflowId"), locale: "fr_FR",
+      content: { hello: `Bonjour ${i}`, subject: `Banc ${i}` },
+    }),
+  },
+};

@@ -1,0 +1,100 @@
+/** The Workflow kind, as the tests and the bench see it. */
+import type { TestEmulator } from "../helpers/emulator";
+import { workflowInputs } from "../unit/resources/arbitraries";
+import { ok, without, type Apply, type KindDescriptor, type Obj } from "./descriptor";
+
+/** GET the workflow, then PUT it back whole (each step with its `_id`) with `change` applied. */
+async function editWorkflow(emu: TestEmulator, id: string, change: (body: any) => void): Promise<void> {
+  const wf = await ok(emu.api("GET", `/v2/workflows/${id}`), "hand edit get workflow");
+  const body: any = {
+    name: wf.name, description: wf.description, tags: wf.tags, active: wf.active, validatePayload: wf.validatePayload,
+    payloadSchema: wf.payloadSchema ?? undefined, isTranslationEnabled: wf.isTranslationEnabled, severity: wf.severity, origin: wf.origin,
+    preferences: { user: wf.preferences.user, workflow: wf.preferences.default },
+    steps: wf.steps.map((s: any) => ({ _id: s._id, name: s.name, type: s.type, controlValues: s.controlValues })),
+  };
+  change(body);
+  await ok(emu.api("PUT", `/v2/workflows/${id}`, body), "hand edit put workflow");
+}
+
+const STEPS = [
+  { name: "Inbox", type: "in_app", controlValues: { body: "Hi {{subscriber.firstName}}" } },
+  { name: "Wait", type: "delay", stepId: "pause", controlValues: { type: "regular", amount: 1, unit: "hours" } },
+  { name: "Email", type: "email", controlValues: { subject: "Welcome", body: "<p>Hi</p>", editorType: "html" } },
+];
+const wf = (over: Obj) => ({ workflowId: "bad", name: "Bad", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "hi" } }], ...over });
+const step = (s: Obj) => wf({ steps: [s] });
+
+export const workflow: KindDescriptor<"Workflow"> = {
+  kind: "Workflow",
+  inputs: workflowInputs,
+  setup: null,
+  prepare: null,
+  // The workflowId is the trigger name and cannot change; the payload schema is stored as given.
+  replaceOnChange: ["workflowId"],
+  exact: ["payloadSchema"],
+  handEdits: (i, _mode, add) => {
+    const edit = (change: (b: any) => void): Apply => (emu, id) => editWorkflow(emu, id, change);
+    add("name", "renamed", () => edit((b) => { b.name = `${b.name} (edited)`; }));
+    add("description", "rewritten", () => edit((b) => { b.description = `${b.description ?? ""} (edited)`; }));
+    add("tags", "one more tag", () => edit((b) => { b.tags = [...(b.tags ?? []), "edited-by-hand"]; }));
+    add("active", "toggled", () => edit((b) => { b.active = !b.active; }));
+    add("validatePayload", "toggled", () => edit((b) => { b.validatePayload = !b.validatePayload; }));
+    add("isTranslationEnabled", "toggled", () => edit((b) => { b.isTranslationEnabled = !b.isTranslationEnabled; }));
+    add("severity", "raised", () => edit((b) => { b.severity = b.severity === "high" ? "low" : "high"; }));
+    add("payloadSchema", "one more property", () => edit((b) => { b.payloadSchema = { ...b.payloadSchema, properties: { ...(b.payloadSchema?.properties ?? {}), editedByHand: { type: "string" } } }; }));
+    const prefs = i.preferences as { user?: Obj | null; workflow?: Obj } | undefined;
+    if (prefs?.workflow) add("preferences", "workflow preference toggled", () => edit((b) => { b.preferences.workflow.all.enabled = !b.preferences.workflow.all.enabled; }));
+    else if (prefs?.user) add("preferences", "user preference toggled", () => edit((b) => { b.preferences.user.all.enabled = !b.preferences.user.all.enabled; }));
+    add("steps", "first step renamed", () => edit((b) => { b.steps[0].name = `${b.steps[0].name} (edited)`; }));
+  },
+  deletePath: (_i, id) => `/v2/workflows/${id}`,
+  undeletable: null,
+  remains: (state, declared) => state.workflows!.filter((x) => !x.deleted && declared.some((d) => d.workflowId === x.workflowId)),
+  adopt: {
+    seed: async (emu) => {
+      await ok(emu.api("POST", "/v2/workflows", { workflowId: "welcome", name: "Welcome", tags: ["onboarding"], steps: STEPS }), "seed");
+    },
+    equal: { workflowId: "welcome", name: "Welcome", tags: ["onboarding"], steps: STEPS },
+    reads: ["GET /v2/workflows/{workflowId}"],
+    differing: { workflowId: "welcome", name: "Welcome", tags: ["onboarding"], steps: [STEPS[0], { ...STEPS[2], controlValues: { ...STEPS[2]!.controlValues, subject: "Hello" } }] },
+    writes: ["PUT /v2/workflows/{workflowId}"],
+  },
+  badInput: [
+    ["missing workflowId", without(wf({}), "workflowId"), /workflowId: is required/],
+    ["workflowId not a slug", wf({ workflowId: "bad id!" }), /workflowId: must be a slug/],
+    ["workflowId ending in a separator", wf({ workflowId: "welcome-" }), /workflowId: must be a slug: letters and digits, with -, _ or \. only between them/],
+    ["throttle unit production refuses", step({ name: "T", type: "throttle", controlValues: { type: "fixed", amount: 1, unit: "weeks" } }), /steps\[0\]\.controlValues\.unit: must be one of "minutes", "hours", "days"/],
+    ["http_request step without a url", step({ name: "Call", type: "http_request", controlValues: { method: "GET" } }), /steps\[0\]\.controlValues\.url: an http_request step requires a url/],
+    ["missing name", without(wf({}), "name"), /name: is required/],
+    ["missing steps", without(wf({}), "steps"), /steps: is required/],
+    ["unknown step type", step({ name: "X", type: "carrier_pigeon" }), /steps\[0\]\.type: must be one of/],
+    ["email step without a subject", step({ name: "E", type: "email", controlValues: { body: "b" } }), /steps\[0\]\.controlValues\.subject: an email step requires a subject/],
+    ["in-app step with neither body nor subject", step({ name: "I", type: "in_app", controlValues: {} }), /steps\[0\]\.controlValues\.body: an in_app step needs a non-empty body or subject/],
+    ["delay in an unknown unit", step({ name: "D", type: "delay", controlValues: { amount: 1, unit: "fortnights" } }), /steps\[0\]\.controlValues\.unit: must be one of/],
+    ["negative delay", step({ name: "D", type: "delay", controlValues: { amount: -1, unit: "hours" } }), /steps\[0\]\.controlValues\.amount/],
+    ["avatar that is not a URL", step({ name: "I", type: "in_app", controlValues: { body: "b", avatar: "not a url" } }), /steps\[0\]\.controlValues\.avatar: must be a valid http\(s\) URL/],
+    ["redirect to a javascript: URL", step({ name: "I", type: "in_app", controlValues: { body: "b", redirect: { url: "javascript:alert(1)" } } }), /steps\[0\]\.controlValues\.redirect\.url: must be a valid http\(s\) URL/],
+    ["unknown control value on an email step", step({ name: "E", type: "email", controlValues: { subject: "s", body: "b", bcc: "x" } }), /steps\[0\]\.controlValues.*bcc/],
+    ["unknown severity", wf({ severity: "urgent" }), /severity: must be one of/],
+    ["tags not a list", wf({ tags: "a" }), /tags: must be an array/],
+    ["preferences of the wrong type", wf({ preferences: { workflow: { all: { enabled: "yes", readOnly: false }, channels: {} } } }), /preferences\.workflow\.all\.enabled: must be a boolean/],
+    ["payloadSchema not an object", wf({ payloadSchema: "x" }), /payloadSchema: must be an? (record|object)/],
+    ["duplicate stepIds", wf({ steps: [{ name: "A", type: "sms", stepId: "s" }, { name: "B", type: "sms", stepId: "s" }] }), /steps\[1\]\.stepId: duplicates the stepId of steps\[0\]/],
+    ["control character in a tag", wf({ tags: ["ok", "b\u0007ad"] }), /tags\[1\]: must not contain control characters/],
+  ],
+  stack: { max: 2, unique: (w) => w.workflowId },
+  exportSoak: { max: 2, unique: (w) => w.workflowId },
+  bench: {
+    per: 5,
+    /** The first `counts.Translation` have translation on: each has a translation in the mix. */
+    args: (i, r) => ({
+      workflowId: `bench-wf-${i}`, name: `Bench ${i}`, active: true,
+      ...(i < r.counts.Translation ? { isTranslationEnabled: true } : {}),
+      steps: [
+        { name: "Inbox", type: "in_app", controlValues: { body: `Hello ${i}` } },
+        { name: "Wait", type: "delay", controlValues: { type: "regular", amount: 1, unit: "hours" } },
+        { name: "Email", type: "email", controlValues: { subject: `Bench ${i}`, body: "<p>Hi</p>", editorType: "html" } },
+      ],
+    }),
+  },
+};
