@@ -16,23 +16,10 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changedKeys, deepEqual, project } from "../../../provider/resources/diff";
-import { INTEGRATION } from "../../../provider/resources/integration";
-import { LAYOUT } from "../../../provider/resources/layout";
-import { SUBSCRIBER_CREDENTIALS } from "../../../provider/resources/subscriberCredentials";
-import { TOPIC } from "../../../provider/resources/topic";
-import { CONTEXT } from "../../../provider/resources/context";
-import { TRANSLATION } from "../../../provider/resources/translation";
-import { DOMAIN } from "../../../provider/resources/domain";
-import { WORKFLOW } from "../../../provider/resources/workflow";
 import { startTestEmulator, type TestEmulator } from "../../helpers/emulator";
 import { loadPackage } from "../../helpers/pulumi";
-import { ENVIRONMENT } from "../../../provider/resources/environment";
-import { ENVIRONMENT_VARIABLE } from "../../../provider/resources/environmentVariable";
 import { RESOURCE_TABLES } from "../../../provider/resources/index";
-import {
-  createCredentialIntegrations, createTopicSubscribers, credentialsInputs, environmentInputs, environmentVariableInputs, integrationInputs, layoutInputs, topicInputs, workflowInputs, contextInputs, translationInputs, createTranslationTarget, domainInputs,
-} from "./arbitraries";
-
+import { KINDS as DESCRIPTORS } from "../../kinds/index";
 import type { Obj, Provider } from "../../helpers/implementation";
 
 const RUNS = Number(process.env.FC_RUNS ?? 40);
@@ -42,86 +29,24 @@ const params = { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) };
 /** The compiled implementation module, as the engine's plugin loads it. */
 const impl = (module: string) => loadPackage<{ provider: Provider }>(`/dist/provider/resources/${module}`).provider;
 
-interface Kind {
-  name: string;
-  provider: () => Provider;
-  inputs: (suffix: string) => fc.Arbitrary<Obj>;
-  keys: readonly string[];
-  replaceOnChange: readonly string[];
-  /** Inputs compared whole (the rest through their declared keys). */
-  exact?: readonly string[];
-  /** The provider's own list of those, which `changedKeys` is given, as `diff` does. */
-  providerExact: readonly string[];
-  /** Whatever the resource needs to exist first (its subscriber). */
-  prepare?: (emu: TestEmulator, inputs: Obj) => Promise<void>;
-}
-
-// What replaces and what is compared whole are facts about the service, written here rather than
-// read from the provider's lists, so that a wrong list fails the test instead of steering it.
-const KINDS: Kind[] = [
-  {
-    name: "Integration", provider: () => impl("integration"), inputs: integrationInputs, keys: INTEGRATION.inputKeys,
-    // The service cannot change an integration's provider, channel or kind (UpdateIntegrationRequestDto
-    // of spec/openapi.json has none of them), nor move it to another environment.
-    replaceOnChange: ["providerId", "channel", "kind", "environmentId"], providerExact: [],
-  },
-  {
-    name: "Workflow", provider: () => impl("workflow"), inputs: workflowInputs, keys: WORKFLOW.inputKeys,
-    // The workflowId is the trigger name and cannot change; the payload schema is stored as given.
-    replaceOnChange: ["workflowId"], exact: ["payloadSchema"], providerExact: WORKFLOW.exactKeys,
-  },
-  {
-    name: "SubscriberCredentials", provider: () => impl("subscriberCredentials"), inputs: credentialsInputs,
-    keys: SUBSCRIBER_CREDENTIALS.inputKeys, replaceOnChange: ["subscriberId", "providerId", "integrationIdentifier"], providerExact: [],
-    prepare: async (emu, inputs) => { await emu.api("POST", "/v2/subscribers", { subscriberId: inputs.subscriberId }); },
-  },
-  // An environment's name, colour and parent all change in place (UpdateEnvironmentRequestDto).
-  { name: "Environment", provider: () => impl("environment"), inputs: environmentInputs, keys: ENVIRONMENT.inputKeys, replaceOnChange: [], providerExact: [] },
-  {
-    // The key is the variable's identity (the resource id and what workflows reference): a new key is a new variable.
-    name: "EnvironmentVariable", provider: () => impl("environmentVariable"), inputs: environmentVariableInputs,
-    keys: ENVIRONMENT_VARIABLE.inputKeys, replaceOnChange: ["key"], providerExact: [],
-  },
-  {
-    // The service's update takes no layoutId (UpdateLayoutDto of spec/openapi.json).
-    name: "Layout", provider: () => impl("layout"), inputs: layoutInputs, keys: LAYOUT.inputKeys, replaceOnChange: ["layoutId"], providerExact: [],
-  },
-  {
-    // Topics are addressed by key, which nothing renames (UpdateTopicRequestDto has only name).
-    name: "Topic", provider: () => impl("topic"), inputs: topicInputs, keys: TOPIC.inputKeys, replaceOnChange: ["key"], providerExact: [],
-    prepare: (emu) => createTopicSubscribers(emu),
-  },
-  {
-    // A context is addressed by type and id (the path of every call); its update takes only the
-    // data, which the service replaces whole (update-context.usecase.ts, `$set: { data }`).
-    name: "Context", provider: () => impl("context"), inputs: contextInputs, keys: CONTEXT.inputKeys, replaceOnChange: ["type", "contextId"],
-    exact: ["data"], providerExact: CONTEXT.exactKeys,
-  },
-  {
-    // A translation is addressed by resource and locale (every path names them); the service's
-    // POST replaces the content whole (e2e/v2/create-translation.e2e-ee.ts).
-    name: "Translation", provider: () => impl("translation"), inputs: translationInputs, keys: TRANSLATION.inputKeys,
-    replaceOnChange: ["resourceType", "resourceId", "locale"], exact: ["content"], providerExact: TRANSLATION.exactKeys,
-    prepare: (emu, inputs) => createTranslationTarget(emu, String(inputs.resourceId)),
-  },
-  {
-    // The service's PATCH takes only data (UpdateDomainDto); routes have their own calls.
-    name: "Domain", provider: () => impl("domain"), inputs: domainInputs, keys: DOMAIN.inputKeys, replaceOnChange: ["name"],
-    exact: ["data", "routes"], providerExact: DOMAIN.exactKeys,
-  },
-];
-
+// What replaces and what is compared whole are facts about the service, written in each kind's
+// descriptor (test/kinds/) rather than read from the provider's lists, so that a wrong list fails
+// the test instead of steering it.
+const KINDS = DESCRIPTORS.map((d) => {
+  const table = RESOURCE_TABLES.find((t) => t.name === d.kind)!;
+  return {
+    ...d, name: d.kind, table, provider: () => impl(table.module), keys: table.inputKeys as readonly string[],
+    /** The provider's own list of the inputs compared whole, which `changedKeys` is given, as `diff` does. */
+    providerExact: table.exactKeys as readonly string[],
+  };
+});
 
 let run = 0;
 const suffix = () => `r${process.pid}x${++run}`;
 
 describe("the arbitraries", () => {
   // A field added to a table without a way to generate it would go untested here and in the oracle.
-  it("cover every resource of RESOURCE_TABLES: one kind each below", () => {
-    expect(KINDS.map((k) => k.name).sort()).toEqual(RESOURCE_TABLES.map((t) => t.name).sort());
-  });
-
-  it.each(KINDS.map((k) => [k.name, RESOURCE_TABLES.find((t) => t.name === k.name)!, k.inputs] as const))("generate every input field of %s but adopt (which needs an object made outside the stack)", (_name, table, inputs) => {
+  it.each(KINDS.map((k) => [k.name, k.table, k.inputs] as const))("generate every input field of %s but adopt (which needs an object made outside the stack)", (_name, table, inputs) => {
     const seen = new Set(fc.sample(inputs("cover"), { numRuns: 300, seed: 1 }).flatMap((i) => Object.keys(i)));
     expect([...seen].sort()).toEqual(Object.keys(table.inputs).filter((k) => k !== "adopt").sort());
   });
@@ -135,7 +60,7 @@ describe.each(["production", "spec"] as const)("exact diffs over random inputs (
     // Many runs against one emulator: the organisation limits (10 environments and 10 variables by default) would stop them, not the properties.
     emu = await startTestEmulator({ mode, environmentLimit: 100_000, environmentVariableLimit: 100_000 });
     disconnect = emu.connectEnvironment();
-    await createCredentialIntegrations(emu);
+    for (const k of KINDS) await k.setup?.(emu);
   });
   afterAll(async () => {
     disconnect();
@@ -212,7 +137,7 @@ describe.each(["production", "spec"] as const)("exact diffs over random inputs (
             // What the service holds, seen as the program now declares the input (objects through
             // their declared keys, exact inputs whole): when it already equals the new value (a value
             // the service already held, or nested keys no longer declared), there is no change.
-            const held = kind.exact?.includes(key) ? outs[key] : project(outs[key], next[key]);
+            const held = kind.exact.includes(key) ? outs[key] : project(outs[key], next[key]);
             if (next[key] !== undefined && deepEqual(held, next[key])) continue;
             tried++;
             expect(changedKeys(outs, next, kind.keys, [], kind.providerExact), key).toEqual([key]);
