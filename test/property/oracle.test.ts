@@ -1,7 +1,7 @@
 /**
  * The engine-layer oracle of exact diffs: K random stacks (ORACLE_RUNS; `npm test` runs 3,
- * `npm run test:oracle` 500), each a random mix of the ten resources built from the unit
- * layer's arbitraries, through the real CLI against a fresh emulator in production or spec mode:
+ * `npm run test:oracle` 500), each a random mix of every registered kind (test/kinds) built from the
+ * kinds' generators, through the real CLI against a fresh emulator in production or spec mode:
  * `up`; a preview that must be empty; a `preview --refresh` that must be empty; one random hand
  * edit through the API (a declared field of a resource, or a deletion); a `preview --refresh` that
  * must show exactly that resource, and that field; `up --refresh` restores it; the next previews
@@ -14,10 +14,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createTestStack, exportedState, loadPackage, previewDiffs } from "../helpers/pulumi";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import {
-  createCredentialIntegrations, createTopicSubscribers, credentialsInputs, environmentInputs, environmentVariableInputs, integrationInputs,
-  layoutInputs, topicInputs, workflowInputs, contextInputs, translationInputs, createTranslationTarget, translationTarget, domainInputs,
-} from "../unit/resources/arbitraries";
+import { KINDS, descriptorOf } from "../kinds/index";
 import { deletion, fieldEdits, type Declared, type Edit } from "./handEdits";
 
 type Obj = Record<string, unknown>;
@@ -41,36 +38,20 @@ interface StackSpec {
 const stackSpec: fc.Arbitrary<StackSpec> = fc.constant(null).chain(() => {
   // Each stack has an emulator of its own, so one suffix serves them all (and replays stay equal).
   const s = ORACLE_SUFFIX;
+  // Each registered kind's share (test/kinds), in the registration's order.
+  const shares = Object.fromEntries(KINDS.map((k) => {
+    const { max, unique, keep = (l: Obj[]) => l } = k.stack;
+    const list = unique ? fc.uniqueArray(k.inputs(s), { maxLength: max, selector: unique }) : fc.array(k.inputs(s), { maxLength: max });
+    return [k.kind, list.map(keep)];
+  }));
   return fc.record({
     mode: fc.constantFrom("production" as const, "spec" as const),
-    integrations: fc.uniqueArray(integrationInputs(s), { maxLength: 2, selector: (i) => i.identifier })
-      // At most one primary per channel: a second would take primary from the first, as declared.
-      .map((list) => list.filter((x, n) => !x.primary || !list.slice(0, n).some((y) => y.primary && y.channel === x.channel))),
-    workflows: fc.uniqueArray(workflowInputs(s), { maxLength: 2, selector: (w) => w.workflowId }),
-    credentials: fc.array(credentialsInputs(s), { maxLength: 1 }),
-    environments: fc.array(environmentInputs(s), { maxLength: 1 }),
-    variables: fc.array(environmentVariableInputs(s), { maxLength: 1 }),
-    layouts: fc.array(layoutInputs(s), { maxLength: 1 }),
-    topics: fc.array(topicInputs(s), { maxLength: 1 }),
-    contexts: fc.array(contextInputs(s), { maxLength: 1 }),
-    translations: fc.array(translationInputs(s), { maxLength: 1 }),
-    domains: fc.array(domainInputs(s), { maxLength: 1 }),
+    kinds: fc.record(shares),
     pick: fc.record({ resource: fc.nat(), edit: fc.nat(), remove: fc.boolean() }),
-  }).map(({ mode, pick, ...kinds }) => ({
+  }).map(({ mode, pick, kinds }) => ({
     mode,
     pick,
-    resources: [
-      ...kinds.integrations.map((inputs, n) => ({ name: `int-${n}`, kind: "Integration" as const, inputs })),
-      ...kinds.workflows.map((inputs, n) => ({ name: `wf-${n}`, kind: "Workflow" as const, inputs })),
-      ...kinds.credentials.map((inputs, n) => ({ name: `cred-${n}`, kind: "SubscriberCredentials" as const, inputs })),
-      ...kinds.environments.map((inputs, n) => ({ name: `env-${n}`, kind: "Environment" as const, inputs })),
-      ...kinds.variables.map((inputs, n) => ({ name: `var-${n}`, kind: "EnvironmentVariable" as const, inputs })),
-      ...kinds.layouts.map((inputs, n) => ({ name: `layout-${n}`, kind: "Layout" as const, inputs })),
-      ...kinds.topics.map((inputs, n) => ({ name: `topic-${n}`, kind: "Topic" as const, inputs })),
-      ...kinds.contexts.map((inputs, n) => ({ name: `context-${n}`, kind: "Context" as const, inputs })),
-      ...kinds.translations.map((inputs, n) => ({ name: `translation-${n}`, kind: "Translation" as const, inputs })),
-      ...kinds.domains.map((inputs, n) => ({ name: `domain-${n}`, kind: "Domain" as const, inputs })),
-    ],
+    resources: KINDS.flatMap((k) => kinds[k.kind]!.map((inputs, n) => ({ name: `${k.kind}-${n}`, kind: k.kind, inputs }))),
   }));
 }).filter((s) => s.resources.length > 0);
 
@@ -78,8 +59,7 @@ const stackSpec: fc.Arbitrary<StackSpec> = fc.constant(null).chain(() => {
 function editOf(spec: StackSpec): Edit {
   const r = spec.resources[spec.pick.resource % spec.resources.length]!;
   const edits = fieldEdits(r, spec.mode);
-  // The first layout of an environment is its default, which the service never deletes.
-  const removable = r.kind !== "Layout";
+  const removable = descriptorOf(r.kind).undeletable === null;
   return removable && (spec.pick.remove || edits.length === 0) ? deletion(r) : edits[spec.pick.edit % edits.length]!;
 }
 
@@ -102,11 +82,8 @@ async function runStack(spec: StackSpec): Promise<Outcome> {
     },
   });
   try {
-    await createCredentialIntegrations(emu);
-    for (const r of spec.resources) if (r.kind === "SubscriberCredentials") await emu.api("POST", "/v2/subscribers", { subscriberId: r.inputs.subscriberId });
-    await createTopicSubscribers(emu);
-    // Translations belong to a workflow made outside the stack (the stack's own workflows change under the edits).
-    await createTranslationTarget(emu, translationTarget(ORACLE_SUFFIX));
+    for (const k of KINDS) await k.setup?.(emu);
+    for (const r of spec.resources) await descriptorOf(r.kind).prepare?.(emu, r.inputs);
 
     const up = await ts.stack.up();
     const ids = up.outputs.ids!.value as Record<string, string>;
@@ -138,21 +115,7 @@ async function runStack(spec: StackSpec): Promise<Outcome> {
     const { dynamic } = await exportedState(ts.stack);
     if (dynamic.length) out.spurious.push(`destroy left ${dynamic.length} resources in state`);
     const state = await emu.state() as Record<string, any[]>;
-    const mine = (xs: any[], key: string, names: unknown[]) => xs.filter((x) => !x.deleted && names.includes(x[key]));
-    const declared = (kind: Declared["kind"], key: string) => spec.resources.filter((r) => r.kind === kind).map((r) => r.inputs[key]);
-    const left = [
-      ...mine(state.integrations!, "identifier", declared("Integration", "identifier")),
-      ...mine(state.workflows!, "workflowId", declared("Workflow", "workflowId")),
-      ...mine(state.environments!, "name", declared("Environment", "name")),
-      ...mine(state.environmentVariables!, "key", declared("EnvironmentVariable", "key")),
-      // The default layout stays on the service (destroy only forgets it).
-      ...mine(state.layouts!, "identifier", declared("Layout", "layoutId")).filter((l) => !l.isDefault),
-      ...mine(state.topics!, "key", declared("Topic", "key")),
-      ...mine(state.contexts!, "id", declared("Context", "contextId")),
-      ...mine(state.domains ?? [], "name", declared("Domain", "name")),
-      ...(state.translations ?? []).filter((t: any) => spec.resources.some((r) => r.kind === "Translation" && r.inputs.locale === t.locale)),
-      ...state.subscribers!.flatMap((s: any) => (s.channels ?? []).filter((c: any) => spec.resources.some((r) => r.kind === "SubscriberCredentials" && r.inputs.subscriberId === s.subscriberId && r.inputs.providerId === c.providerId))),
-    ];
+    const left = KINDS.flatMap((k) => k.remains(state, spec.resources.filter((r) => r.kind === k.kind).map((r) => r.inputs)));
     if (left.length) out.spurious.push(`destroy left ${left.length} objects in the service`);
     return out;
   } finally {
