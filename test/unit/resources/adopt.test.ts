@@ -13,6 +13,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../helpers/emulator";
 import { loadPackage } from "../../helpers/pulumi";
+import { RESOURCE_TABLES } from "../../../provider/resources/index";
+import { KINDS } from "../../kinds/index";
 
 type Obj = Record<string, unknown>;
 interface Provider {
@@ -24,157 +26,14 @@ interface Provider {
 }
 const impl = (module: string) => loadPackage<{ provider: Provider }>(`/dist/provider/resources/${module}`).provider;
 
-const HOOK = "https://hooks.slack.example/services/T000/B000/adopted";
-const HTML = "<html><body>{{ content }}</body></html>";
-const STEPS = [
-  { name: "Inbox", type: "in_app", controlValues: { body: "Hi {{subscriber.firstName}}" } },
-  { name: "Wait", type: "delay", stepId: "pause", controlValues: { type: "regular", amount: 1, unit: "hours" } },
-  { name: "Email", type: "email", controlValues: { subject: "Welcome", body: "<p>Hi</p>", editorType: "html" } },
-];
-
-/**
- * One resource's adoption: what the service holds (made through the API, as the dashboard or
- * another tool would), the declared inputs equal to it, the requests an adoption of it sends, and
- * a declaration that differs with the writes it needs.
- */
-interface Case {
-  module: string;
-  /** Makes the object on the service. */
-  seed(emu: TestEmulator): Promise<void>;
-  /** The declared inputs (without adopt) equal to what the service holds. */
-  equal: Obj;
-  /** The requests (method and route) the adoption of the equal object sends: reads only. */
-  reads: string[];
-  /** A declaration that differs from the seeded object, and the writes (method and route) it needs, in order. */
-  differing: Obj;
-  writes: string[];
-}
-
 const ok = async (p: Promise<{ status: number; body: any }>) => {
   const r = await p;
   if (r.status >= 300) throw new Error(`seed: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;
 };
 
-const CASES: Record<string, Case> = {
-  Integration: {
-    module: "integration",
-    seed: async (emu) => {
-      await ok(emu.api("POST", "/v1/integrations", {
-        identifier: "sg-main", name: "SendGrid", providerId: "sendgrid", channel: "email", active: true, check: false,
-        conditions: [{ isNegated: false, type: "BOOLEAN", value: "AND", children: [{ field: "plan", value: "pro", operator: "EQUAL", on: "subscriber" }] }],
-      }));
-    },
-    equal: {
-      identifier: "sg-main", name: "SendGrid", providerId: "sendgrid", channel: "email", active: true,
-      conditions: [{ isNegated: false, type: "BOOLEAN", value: "AND", children: [{ field: "plan", value: "pro", operator: "EQUAL", on: "subscriber" }] }],
-    },
-    // The API key's environment (the listing spans the organisation), then the listing.
-    reads: ["GET /v1/environments", "GET /v1/integrations"],
-    differing: { identifier: "sg-main", name: "SendGrid (main)", providerId: "sendgrid", channel: "email", active: true },
-    writes: ["PUT /v1/integrations/{integrationId}"],
-  },
-  Workflow: {
-    module: "workflow",
-    seed: async (emu) => {
-      await ok(emu.api("POST", "/v2/workflows", { workflowId: "welcome", name: "Welcome", tags: ["onboarding"], steps: STEPS }));
-    },
-    equal: { workflowId: "welcome", name: "Welcome", tags: ["onboarding"], steps: STEPS },
-    reads: ["GET /v2/workflows/{workflowId}"],
-    differing: { workflowId: "welcome", name: "Welcome", tags: ["onboarding"], steps: [STEPS[0], { ...STEPS[2], controlValues: { ...STEPS[2]!.controlValues, subject: "Hello" } }] },
-    writes: ["PUT /v2/workflows/{workflowId}"],
-  },
-  SubscriberCredentials: {
-    module: "subscriberCredentials",
-    seed: async (emu) => {
-      await ok(emu.api("POST", "/v1/integrations", { identifier: "slack-main", providerId: "slack", channel: "chat", active: true, check: false }));
-      await ok(emu.api("PUT", "/v1/subscribers/alice/credentials", { providerId: "slack", integrationIdentifier: "slack-main", credentials: { webhookUrl: HOOK } }));
-    },
-    equal: { subscriberId: "alice", providerId: "slack", integrationIdentifier: "slack-main", credentials: { webhookUrl: HOOK } },
-    // The subscriber, then the integration the entry names (production's entry carries its _id only).
-    reads: ["GET /v2/subscribers/{subscriberId}", "GET /v1/integrations"],
-    differing: { subscriberId: "alice", providerId: "slack", integrationIdentifier: "slack-main", credentials: { webhookUrl: `${HOOK}-rotated` } },
-    writes: ["PUT /v1/subscribers/{subscriberId}/credentials"],
-  },
-  Environment: {
-    module: "environment",
-    seed: async (emu) => {
-      await ok(emu.api("POST", "/v1/environments", { name: "Staging", color: "#3498db" }));
-    },
-    equal: { name: "Staging", color: "#3498db" },
-    reads: ["GET /v1/environments"],
-    differing: { name: "Staging", color: "#222222" },
-    writes: ["PUT /v1/environments/{environmentId}"],
-  },
-  EnvironmentVariable: {
-    module: "environmentVariable",
-    seed: async (emu) => {
-      await ok(emu.api("POST", "/v1/environment-variables", { key: "BASE_URL", type: "string", isSecret: false, values: [{ _environmentId: "env_env0", value: "https://a.example" }] }));
-    },
-    equal: { key: "BASE_URL", type: "string", isSecret: false, values: { env_env0: "https://a.example" } },
-    reads: ["GET /v1/environment-variables/{variableKey}"],
-    differing: { key: "BASE_URL", type: "string", isSecret: false, values: { env_env0: "https://b.example" } },
-    writes: ["PATCH /v1/environment-variables/{variableKey}"],
-  },
-  Layout: {
-    module: "layout",
-    seed: async (emu) => {
-      await ok(emu.api("POST", "/v2/layouts", { layoutId: "brand", name: "Brand" }));
-      await ok(emu.api("PUT", "/v2/layouts/brand", { name: "Brand", controlValues: { email: { body: HTML, editorType: "html" } } }));
-    },
-    equal: { layoutId: "brand", name: "Brand", controlValues: { email: { body: HTML, editorType: "html" } } },
-    reads: ["GET /v2/layouts/{layoutId}"],
-    differing: { layoutId: "brand", name: "Brand 2", controlValues: { email: { body: HTML, editorType: "html" } } },
-    writes: ["PUT /v2/layouts/{layoutId}"],
-  },
-  Topic: {
-    module: "topic",
-    seed: async (emu) => {
-      await ok(emu.api("POST", "/v2/topics", { key: "news", name: "News" }));
-      await ok(emu.api("POST", "/v2/topics/news/subscriptions", { subscriptions: ["alice", "bob"] }));
-    },
-    equal: { key: "news", name: "News", subscribers: ["alice", "bob"] },
-    reads: ["GET /v2/topics/{topicKey}", "GET /v2/topics/{topicKey}/subscriptions"],
-    // Only a subscriber added: one subscribe, no rename, no unsubscribe.
-    differing: { key: "news", name: "News", subscribers: ["alice", "bob", "carol"] },
-    writes: ["POST /v2/topics/{topicKey}/subscriptions"],
-  },
-  Context: {
-    module: "context",
-    seed: async (emu) => void (await ok(emu.api("POST", "/v2/contexts", { type: "tenant", id: "acme", data: { plan: "pro" } }))),
-    equal: { type: "tenant", contextId: "acme", data: { plan: "pro" } },
-    reads: ["GET /v2/contexts/{type}/{id}"],
-    // The service replaces data whole: one PATCH.
-    differing: { type: "tenant", contextId: "acme", data: { plan: "enterprise" } },
-    writes: ["PATCH /v2/contexts/{type}/{id}"],
-  },
-  Translation: {
-    module: "translation",
-    seed: async (emu) => {
-      await ok(emu.api("POST", "/v2/workflows", { workflowId: "greet", name: "Greet", isTranslationEnabled: true, steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "hi" } }] }));
-      await ok(emu.api("POST", "/v2/translations", { resourceType: "workflow", resourceId: "greet", locale: "fr_FR", content: { hi: "Salut" } }));
-    },
-    equal: { resourceType: "workflow", resourceId: "greet", locale: "fr_FR", content: { hi: "Salut" } },
-    reads: ["GET /v2/translations/{resourceType}/{resourceId}/{locale}"],
-    differing: { resourceType: "workflow", resourceId: "greet", locale: "fr_FR", content: { hi: "Bonjour" } },
-    writes: ["POST /v2/translations"],
-  },
-  Domain: {
-    module: "domain",
-    seed: async (emu) => {
-      const d = await ok(emu.api("POST", "/v1/domains", { name: "mail.example.com", data: { team: "ops" } }));
-      // DNS set as the domain expects, so it is verified and a read needs no verify.
-      await ok(emu.api("POST", "/__emulator/dns", { domain: "mail.example.com", mx: d.expectedDnsRecords[0].content }));
-      await ok(emu.api("POST", "/v1/domains/mail.example.com/verify"));
-      await ok(emu.api("POST", "/v1/domains/mail.example.com/routes", { address: "support", type: "webhook" }));
-    },
-    equal: { name: "mail.example.com", data: { team: "ops" }, routes: { support: { type: "webhook" } } },
-    reads: ["GET /v1/domains/{domain}", "GET /v1/domains/{domain}/routes"],
-    // Only a route added: one POST, the data and the other route left alone.
-    differing: { name: "mail.example.com", data: { team: "ops" }, routes: { support: { type: "webhook" }, sales: { type: "webhook" } } },
-    writes: ["POST /v1/domains/{domain}/routes"],
-  },
-};
+/** Each kind's adoption case, from its descriptor (test/kinds/<kind>.ts), with its implementation module. */
+const CASES = Object.fromEntries(KINDS.map((k) => [k.kind, { ...k.adopt, module: RESOURCE_TABLES.find((t) => t.name === k.kind)!.module }]));
 
 describe.each(["production", "spec"] as const)("adoption that writes nothing (%s mode)", (mode) => {
   let emu: TestEmulator;
@@ -199,7 +58,6 @@ describe.each(["production", "spec"] as const)("adoption that writes nothing (%s
   });
 
   it("every resource kind has a case", () => {
-    const { RESOURCE_TABLES } = loadPackage<{ RESOURCE_TABLES: readonly { name: string; controlKeys: readonly string[] }[] }>("/dist/provider/resources/index");
     expect(Object.keys(CASES).sort()).toEqual(RESOURCE_TABLES.filter((t) => t.controlKeys.includes("adopt")).map((t) => t.name).sort());
   });
 
