@@ -10,7 +10,7 @@ import {
   SECRET_MASK, type Context, type Domain, type DomainRoute, type Environment, type EnvironmentVariable, type Integration, type Layout, type Subscriber,
   type Topic, type Translation, type Workflow,
 } from "../provider/schemas";
-import { RESOURCE_TABLES } from "../provider/resources/index";
+import { RESOURCE_TABLES, type ResourceKind } from "../provider/resources/index";
 import type { ResourceTable } from "../provider/resources/fields";
 import { isPlainObject, stripUndefined } from "../provider/resources/diff";
 import { toIntegrationOutputs } from "../provider/resources/integration";
@@ -38,11 +38,8 @@ export class SecretRef {
 /** A value as a renderer writes it: JSON, references and secrets. */
 export type Value = null | boolean | number | string | Value[] | { [key: string]: Value } | Ref | SecretRef;
 
-/** The resource kinds, in the order a program declares them (what others reference comes first). */
-export const KIND_ORDER = [
-  "Environment", "Integration", "Layout", "Workflow", "Translation", "Topic", "EnvironmentVariable", "Context", "Domain", "SubscriberCredentials",
-] as const;
-export type Kind = (typeof KIND_ORDER)[number];
+/** A resource kind (a name of RESOURCES). */
+export type Kind = ResourceKind;
 
 /** One resource of the exported program. */
 export interface ExportedResource {
@@ -116,6 +113,169 @@ function pickInputs(table: ResourceTable, outs: Record<string, unknown>): Record
 /** Whether `v` is exactly the mask the service shows for a secret value. */
 const isMasked = (v: unknown) => v === SECRET_MASK;
 
+/** What a kind's part of {@link buildModel} is given: the model being built. */
+interface ModelBuilder {
+  /** The API key's environment. */
+  envId: string;
+  /** The declared inputs of a kind from its mapper's outputs: the compared input fields, in table order. */
+  pick(kind: Kind, outs: Record<string, unknown>): Record<string, unknown>;
+  /** Adds a resource when its inputs pass the provider's own input check; else records why not. */
+  add(kind: Kind, name: string, id: string, inputs: Record<string, unknown>): void;
+  /** Makes every string under `value` a secret of the resource. */
+  secretLeaves(kind: Kind, name: string, path: string[], value: unknown, what: string): Value;
+  /** Makes the table's secret inputs secrets. */
+  secretInputs(kind: Kind, name: string, inputs: Record<string, unknown>, what: (field: string) => string): void;
+  /** Whether a resource of that key (`<Kind>/<name>`) is in the model already. */
+  has(key: string): boolean;
+  skip(s: Skipped): void;
+  sortBy<T>(list: readonly T[], key: (t: T) => string): T[];
+}
+
+/** The integrations of the key's environment. */
+const ownIntegrations = (raw: RawEnvironment, envId: string) => raw.integrations.filter((i) => !i.deleted && i._environmentId === envId);
+
+/**
+ * Each kind's part of the model: how the objects the service returned become declared inputs.
+ * Keyed by every kind of the provider (the compiler refuses a kind left out), in the order a
+ * program declares them: what others reference comes first, since a reference is made only to a
+ * resource already in the model.
+ */
+const DECLARE: { readonly [K in Kind]: (raw: RawEnvironment, m: ModelBuilder) => void } = {
+  Environment: (raw, m) => {
+    // Environments (other than the key's own), when listed.
+    const environments = m.sortBy(raw.environments ?? [], (e) => e.name);
+    const envName = new Map(environments.map((e) => [e._id, e.name]));
+    for (const e of environments) {
+      if (e._id === m.envId) continue;
+      const inputs = m.pick("Environment", toEnvironmentOutputs(e));
+      if (typeof inputs.parentId === "string" && envName.has(inputs.parentId) && inputs.parentId !== m.envId) {
+        inputs.parentId = new Ref(`Environment/${envName.get(inputs.parentId)}`, "environmentId");
+      }
+      m.add("Environment", e.name, e._id, inputs);
+    }
+  },
+  Integration: (raw, m) => {
+    // Integrations of the key's environment.
+    const integrations = m.sortBy(ownIntegrations(raw, m.envId), (i) => i.identifier);
+    for (const i of integrations) {
+      const inputs = m.pick("Integration", toIntegrationOutputs(i));
+      if (inputs.credentials !== undefined && isPlainObject(inputs.credentials) && Object.keys(inputs.credentials).length === 0) delete inputs.credentials;
+      m.secretInputs("Integration", i.identifier, inputs, (f) => `${f} of integration ${i.identifier}`);
+      m.add("Integration", i.identifier, i._id, inputs);
+    }
+  },
+  Layout: (raw, m) => {
+    // Layouts, before the workflows whose email steps name them.
+    for (const l of m.sortBy(raw.layouts, (x) => x.layoutId)) {
+      m.add("Layout", l.layoutId, l.layoutId, m.pick("Layout", toLayoutOutputs(l)));
+    }
+  },
+  Workflow: (raw, m) => {
+    for (const w of m.sortBy(raw.workflows, (x) => x.workflowId)) {
+      const inputs = m.pick("Workflow", toWorkflowOutputs(w));
+      // A preferences block the service holds none of reads as null: left out, as the typed SDKs
+      // cannot say null (the provider compares only the blocks declared).
+      if (isPlainObject(inputs.preferences)) inputs.preferences = Object.fromEntries(Object.entries(inputs.preferences).filter(([, v]) => v !== null));
+      inputs.steps = (inputs.steps as Record<string, unknown>[]).map((s) => {
+        const step = stripUndefined({ name: s.name, type: s.type, stepId: s.stepId, controlValues: s.controlValues }) as Record<string, unknown>;
+        const cv = step.controlValues;
+        // An email step names its layout by layoutId: the Layout resource's output, so the engine orders them.
+        if (step.type === "email" && isPlainObject(cv) && typeof cv.layoutId === "string" && m.has(`Layout/${cv.layoutId}`)) {
+          step.controlValues = { ...cv, layoutId: new Ref(`Layout/${cv.layoutId}`, "layoutId") };
+        }
+        return step;
+      });
+      m.add("Workflow", w.workflowId, w._id, inputs);
+    }
+  },
+  Translation: (raw, m) => {
+    // Translations, after their workflows and layouts: the resourceId is the Workflow's or Layout's
+    // output when that resource is exported, so the engine makes (or imports) it first.
+    const TARGET = { workflow: ["Workflow", "workflowId"], layout: ["Layout", "layoutId"] } as const;
+    for (const t of m.sortBy(raw.translations ?? [], (x) => translationId(x.resourceType, x.resourceId, x.locale))) {
+      // A locale holds no `-` (the service stores `_`), so `type-resourceId-locale` names one translation.
+      const name = `${t.resourceType}-${t.resourceId}-${t.locale}`;
+      const inputs = m.pick("Translation", toTranslationOutputs(t));
+      const target = TARGET[t.resourceType as keyof typeof TARGET];
+      if (target && m.has(`${target[0]}/${t.resourceId}`)) inputs.resourceId = new Ref(`${target[0]}/${t.resourceId}`, target[1]);
+      m.secretInputs("Translation", name, inputs, (f) => `${f} of translation ${name}`);
+      m.add("Translation", name, translationId(t.resourceType, t.resourceId, t.locale), inputs);
+    }
+  },
+  Topic: (raw, m) => {
+    for (const { topic, subscribers } of m.sortBy(raw.topics, (t) => t.topic.key)) {
+      m.add("Topic", topic.key, topic.key, m.pick("Topic", toTopicOutputs(topic, subscribers)));
+    }
+  },
+  EnvironmentVariable: (raw, m) => {
+    for (const v of m.sortBy(raw.variables, (x) => x.key)) {
+      const inputs = m.pick("EnvironmentVariable", toEnvironmentVariableOutputs(v));
+      const values = (inputs.values ?? {}) as Record<string, string>;
+      const others = Object.keys(values).filter((e) => e !== m.envId).sort();
+      if (others.length) {
+        m.skip({ kind: "EnvironmentVariable", name: v.key, reason: `its values in other environments (${others.join(", ")}): an API key writes only its own environment's value; export those with their environments' keys` });
+      }
+      if (values[m.envId] === undefined) delete inputs.values;
+      else {
+        const own = values[m.envId]!;
+        // A secret variable's value is a secret whether or not the service masked it; a plain one is not.
+        inputs.values = { [m.envId]: v.isSecret || isMasked(own) ? m.secretLeaves("EnvironmentVariable", v.key, ["value"], own, `value of variable ${v.key}`) : own };
+      }
+      m.add("EnvironmentVariable", v.key, v.key, inputs);
+    }
+  },
+  Context: (raw, m) => {
+    for (const c of m.sortBy(raw.contexts ?? [], (x) => contextKey(x.type, x.id))) {
+      const key = contextKey(c.type, c.id);
+      const inputs = m.pick("Context", toContextOutputs(c));
+      m.secretInputs("Context", key, inputs, (f) => `${f} of context ${key}`);
+      m.add("Context", key, key, inputs);
+    }
+  },
+  Domain: (raw, m) => {
+    for (const { domain: d, routes } of m.sortBy(raw.domains ?? [], (x) => x.domain.name)) {
+      const agents = routes.filter((r) => r.type !== "webhook");
+      // The routes are one map, compared whole: declared only when every route can be. An agent
+      // route reads back with the agent's internal id while the resource (and the service's write)
+      // takes the agent's identifier, which no read gives; so a domain holding one is declared
+      // without routes (left as they are, unmanaged) rather than with a map the first up would rewrite.
+      const routeInputs: Parameters<typeof toDomainOutputs>[1] | undefined = agents.length ? undefined : Object.fromEntries(m.sortBy(routes, (r) => r.address)
+        .map((r) => [r.address, stripUndefined({ type: "webhook" as const, data: r.data && Object.keys(r.data).length ? r.data : undefined })]));
+      if (agents.length) {
+        m.skip({
+          kind: "Domain", name: d.name,
+          reason: `its ${routes.length} routes are not declared (so not managed: they stay as they are): ` + agents.map((r) => r.type === "agent"
+            ? `${r.address} goes to agent ${r.agentId ?? "(none shown)"}, which the service shows by its internal id where a route names the agent's identifier`
+            : `${r.address} is a route of type ${r.type}, which this release does not know`).join("; "),
+        });
+      }
+      const inputs = m.pick("Domain", toDomainOutputs(d, routeInputs ?? {}));
+      if (!routeInputs) delete inputs.routes;
+      // Data declared even when empty, so that data added in the dashboard shows as drift.
+      inputs.data ??= {};
+      m.secretInputs("Domain", d.name, inputs, (f) => `${f} of domain ${d.name}`);
+      m.add("Domain", d.name, d.name, inputs);
+    }
+  },
+  SubscriberCredentials: (raw, m) => {
+    const integrationById = new Map(ownIntegrations(raw, m.envId).map((i) => [i._id, i]));
+    for (const sub of m.sortBy(raw.subscribers ?? [], (s) => s.subscriberId)) {
+      for (const entry of m.sortBy(sub.channels ?? [], (c) => `${c.providerId}/${c.integrationIdentifier ?? ""}`)) {
+        const identifier = entry.integrationIdentifier ?? (entry._integrationId ? integrationById.get(entry._integrationId)?.identifier : undefined);
+        const outs = toSubscriberCredentialsOutputs(sub.subscriberId, { ...entry, integrationIdentifier: identifier });
+        const inputs = m.pick("SubscriberCredentials", outs);
+        const name = `${sub.subscriberId}-${entry.providerId}${identifier ? `-${identifier}` : ""}`;
+        m.secretInputs("SubscriberCredentials", name, inputs, (f) => `${f} of subscriber ${sub.subscriberId} for ${entry.providerId}`);
+        if (identifier && m.has(`Integration/${identifier}`)) inputs.integrationIdentifier = new Ref(`Integration/${identifier}`, "identifier");
+        m.add("SubscriberCredentials", name, credentialsId(sub.subscriberId, entry.providerId, identifier), inputs);
+      }
+    }
+  },
+};
+
+/** The resource kinds, in the order a program declares them (what others reference comes first). */
+export const KIND_ORDER = Object.keys(DECLARE) as readonly Kind[];
+
 /**
  * Builds the model. Pure: the same objects give the same model, whatever order the service listed
  * them in (every list is sorted by its service key here).
@@ -170,125 +330,11 @@ export function buildModel(raw: RawEnvironment): ExportModel {
     }
   };
 
-  // Environments (other than the key's own), when listed.
-  const environments = sortBy(raw.environments ?? [], (e) => e.name);
-  const envName = new Map(environments.map((e) => [e._id, e.name]));
-  for (const e of environments) {
-    if (e._id === envId) continue;
-    const inputs = pickInputs(tableOf("Environment"), toEnvironmentOutputs(e));
-    if (typeof inputs.parentId === "string" && envName.has(inputs.parentId) && inputs.parentId !== envId) {
-      inputs.parentId = new Ref(`Environment/${envName.get(inputs.parentId)}`, "environmentId");
-    }
-    add("Environment", e.name, e._id, inputs);
-  }
-
-  // Integrations of the key's environment.
-  const integrations = sortBy(raw.integrations.filter((i) => !i.deleted && i._environmentId === envId), (i) => i.identifier);
-  for (const i of integrations) {
-    const inputs = pickInputs(tableOf("Integration"), toIntegrationOutputs(i));
-    if (inputs.credentials !== undefined && isPlainObject(inputs.credentials) && Object.keys(inputs.credentials).length === 0) delete inputs.credentials;
-    secretInputs("Integration", i.identifier, inputs, (f) => `${f} of integration ${i.identifier}`);
-    add("Integration", i.identifier, i._id, inputs);
-  }
-  const integrationById = new Map(integrations.map((i) => [i._id, i]));
-
-  // Layouts, before the workflows whose email steps name them.
-  for (const l of sortBy(raw.layouts, (x) => x.layoutId)) {
-    add("Layout", l.layoutId, l.layoutId, pickInputs(tableOf("Layout"), toLayoutOutputs(l)));
-  }
-
-  for (const w of sortBy(raw.workflows, (x) => x.workflowId)) {
-    const inputs = pickInputs(tableOf("Workflow"), toWorkflowOutputs(w));
-    // A preferences block the service holds none of reads as null: left out, as the typed SDKs
-    // cannot say null (the provider compares only the blocks declared).
-    if (isPlainObject(inputs.preferences)) inputs.preferences = Object.fromEntries(Object.entries(inputs.preferences).filter(([, v]) => v !== null));
-    inputs.steps = (inputs.steps as Record<string, unknown>[]).map((s) => {
-      const step = stripUndefined({ name: s.name, type: s.type, stepId: s.stepId, controlValues: s.controlValues }) as Record<string, unknown>;
-      const cv = step.controlValues;
-      // An email step names its layout by layoutId: the Layout resource's output, so the engine orders them.
-      if (step.type === "email" && isPlainObject(cv) && typeof cv.layoutId === "string" && byKey.has(`Layout/${cv.layoutId}`)) {
-        step.controlValues = { ...cv, layoutId: new Ref(`Layout/${cv.layoutId}`, "layoutId") };
-      }
-      return step;
-    });
-    add("Workflow", w.workflowId, w._id, inputs);
-  }
-
-  // Translations, after their workflows and layouts: the resourceId is the Workflow's or Layout's
-  // output when that resource is exported, so the engine makes (or imports) it first.
-  const TARGET = { workflow: ["Workflow", "workflowId"], layout: ["Layout", "layoutId"] } as const;
-  for (const t of sortBy(raw.translations ?? [], (x) => translationId(x.resourceType, x.resourceId, x.locale))) {
-    // A locale holds no `-` (the service stores `_`), so `type-resourceId-locale` names one translation.
-    const name = `${t.resourceType}-${t.resourceId}-${t.locale}`;
-    const inputs = pickInputs(tableOf("Translation"), toTranslationOutputs(t));
-    const target = TARGET[t.resourceType as keyof typeof TARGET];
-    if (target && byKey.has(`${target[0]}/${t.resourceId}`)) inputs.resourceId = new Ref(`${target[0]}/${t.resourceId}`, target[1]);
-    secretInputs("Translation", name, inputs, (f) => `${f} of translation ${name}`);
-    add("Translation", name, translationId(t.resourceType, t.resourceId, t.locale), inputs);
-  }
-
-  for (const { topic, subscribers } of sortBy(raw.topics, (t) => t.topic.key)) {
-    add("Topic", topic.key, topic.key, pickInputs(tableOf("Topic"), toTopicOutputs(topic, subscribers)));
-  }
-
-  for (const v of sortBy(raw.variables, (x) => x.key)) {
-    const inputs = pickInputs(tableOf("EnvironmentVariable"), toEnvironmentVariableOutputs(v));
-    const values = (inputs.values ?? {}) as Record<string, string>;
-    const others = Object.keys(values).filter((e) => e !== envId).sort();
-    if (others.length) {
-      skipped.push({ kind: "EnvironmentVariable", name: v.key, reason: `its values in other environments (${others.join(", ")}): an API key writes only its own environment's value; export those with their environments' keys` });
-    }
-    if (values[envId] === undefined) delete inputs.values;
-    else {
-      const own = values[envId]!;
-      // A secret variable's value is a secret whether or not the service masked it; a plain one is not.
-      inputs.values = { [envId]: v.isSecret || isMasked(own) ? secretLeaves("EnvironmentVariable", v.key, ["value"], own, `value of variable ${v.key}`) : own };
-    }
-    add("EnvironmentVariable", v.key, v.key, inputs);
-  }
-
-  for (const c of sortBy(raw.contexts ?? [], (x) => contextKey(x.type, x.id))) {
-    const key = contextKey(c.type, c.id);
-    const inputs = pickInputs(tableOf("Context"), toContextOutputs(c));
-    secretInputs("Context", key, inputs, (f) => `${f} of context ${key}`);
-    add("Context", key, key, inputs);
-  }
-
-  for (const { domain: d, routes } of sortBy(raw.domains ?? [], (x) => x.domain.name)) {
-    const agents = routes.filter((r) => r.type !== "webhook");
-    // The routes are one map, compared whole: declared only when every route can be. An agent
-    // route reads back with the agent's internal id while the resource (and the service's write)
-    // takes the agent's identifier, which no read gives; so a domain holding one is declared
-    // without routes (left as they are, unmanaged) rather than with a map the first up would rewrite.
-    const routeInputs: Parameters<typeof toDomainOutputs>[1] | undefined = agents.length ? undefined : Object.fromEntries(sortBy(routes, (r) => r.address)
-      .map((r) => [r.address, stripUndefined({ type: "webhook" as const, data: r.data && Object.keys(r.data).length ? r.data : undefined })]));
-    if (agents.length) {
-      skipped.push({
-        kind: "Domain", name: d.name,
-        reason: `its ${routes.length} routes are not declared (so not managed: they stay as they are): ` + agents.map((r) => r.type === "agent"
-          ? `${r.address} goes to agent ${r.agentId ?? "(none shown)"}, which the service shows by its internal id where a route names the agent's identifier`
-          : `${r.address} is a route of type ${r.type}, which this release does not know`).join("; "),
-      });
-    }
-    const inputs = pickInputs(tableOf("Domain"), toDomainOutputs(d, routeInputs ?? {}));
-    if (!routeInputs) delete inputs.routes;
-    // Data declared even when empty, so that data added in the dashboard shows as drift.
-    inputs.data ??= {};
-    secretInputs("Domain", d.name, inputs, (f) => `${f} of domain ${d.name}`);
-    add("Domain", d.name, d.name, inputs);
-  }
-
-  for (const sub of sortBy(raw.subscribers ?? [], (s) => s.subscriberId)) {
-    for (const entry of sortBy(sub.channels ?? [], (c) => `${c.providerId}/${c.integrationIdentifier ?? ""}`)) {
-      const identifier = entry.integrationIdentifier ?? (entry._integrationId ? integrationById.get(entry._integrationId)?.identifier : undefined);
-      const outs = toSubscriberCredentialsOutputs(sub.subscriberId, { ...entry, integrationIdentifier: identifier });
-      const inputs = pickInputs(tableOf("SubscriberCredentials"), outs);
-      const name = `${sub.subscriberId}-${entry.providerId}${identifier ? `-${identifier}` : ""}`;
-      secretInputs("SubscriberCredentials", name, inputs, (f) => `${f} of subscriber ${sub.subscriberId} for ${entry.providerId}`);
-      if (identifier && byKey.has(`Integration/${identifier}`)) inputs.integrationIdentifier = new Ref(`Integration/${identifier}`, "identifier");
-      add("SubscriberCredentials", name, credentialsId(sub.subscriberId, entry.providerId, identifier), inputs);
-    }
-  }
+  const builder: ModelBuilder = {
+    envId, add, secretLeaves, secretInputs, sortBy, has: (key) => byKey.has(key), skip: (x) => void skipped.push(x),
+    pick: (kind, outs) => pickInputs(tableOf(kind), outs),
+  };
+  for (const kind of KIND_ORDER) DECLARE[kind](raw, builder);
 
   resources.sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return {

@@ -241,7 +241,7 @@ describe("reading the newer kinds", () => {
 });
 
 describe("the exporter's kinds", () => {
-  it("orders exactly the provider's resource kinds (RESOURCE_TABLES): a new resource has its place in KIND_ORDER", async () => {
+  it("orders exactly the provider's resource kinds (RESOURCE_TABLES): a new resource has its part in DECLARE, which KIND_ORDER follows", async () => {
     const { KIND_ORDER } = await import("../../../export/model");
     const { RESOURCE_TABLES } = await import("../../../provider/resources/index");
     expect([...KIND_ORDER].sort()).toEqual(RESOURCE_TABLES.map((t) => t.name).sort());
