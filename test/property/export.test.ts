@@ -1,10 +1,9 @@
 /**
  * The exporter's property: any environment, exported and taken over, changes nothing. Each of
  * EXPORT_K random environments (`npm test` runs 3, `npm run test:export` 200) is made of the
- * oracle's generators (test/unit/resources/arbitraries.ts: integrations, workflows, layouts,
- * topics, variables, contexts, translations of a workflow with translation on, verified domains
- * with their routes) created on a fresh emulator in production mode through the provider's own
- * create; `notify-export` writes its TypeScript program (dynamic front end), which a stack runs
+ * kinds' generators (test/kinds: each kind's part of the soak, or why it has none; translations
+ * of a workflow with translation on, verified domains with their routes) created on a fresh
+ * emulator in production mode through the provider's own create; `notify-export` writes its TypeScript program (dynamic front end), which a stack runs
  * through the real engine: `up` must write nothing but the secret variables' values the service
  * masks (one PATCH each, counted exactly), and the next preview and `preview --refresh` must be
  * empty. EXPORT_SEED replays a run (default random, always printed); fast-check shrinks a failing
@@ -18,11 +17,11 @@ import { describe, expect, it } from "vitest";
 import type * as ExportModule from "../../export";
 import { createTestStack, nativeRequire } from "../helpers/pulumi";
 import { API_KEY, startTestEmulator } from "../helpers/emulator";
-import {
-  contextInputs, createTopicSubscribers, createTranslationTarget, domainInputs, environmentVariableInputs, integrationInputs, layoutInputs,
-  topicInputs, translationInputs, translationTarget, workflowInputs,
-} from "../unit/resources/arbitraries";
+import { KINDS } from "../kinds/index";
+import type { KindDescriptor } from "../kinds/descriptor";
 import { RESOURCE_MODULES } from "../../provider/resources/dynamic";
+import { RESOURCE_TABLES } from "../../provider/resources/index";
+import { KIND_ORDER } from "../../export/model";
 import { linkProjectDir } from "../../scripts/workspace";
 
 type Obj = Record<string, unknown>;
@@ -31,19 +30,15 @@ const SEED = process.env.EXPORT_SEED !== undefined ? Number(process.env.EXPORT_S
 const { exportEnvironment } = nativeRequire("pulumi-notify/dist/export/index") as typeof ExportModule;
 const ts = nativeRequire("typescript") as typeof import("typescript");
 
-/** A random environment: objects of eight kinds, unique by their natural keys. */
-const environment = fc.record({
-  Integration: fc.uniqueArray(integrationInputs("x"), { maxLength: 2, selector: (i) => i.identifier })
-    .map((list) => list.filter((x, n) => !x.primary || !list.slice(0, n).some((y) => y.primary && y.channel === x.channel))),
-  Workflow: fc.uniqueArray(workflowInputs("x"), { maxLength: 2, selector: (w) => w.workflowId }),
-  Layout: fc.uniqueArray(layoutInputs("x"), { maxLength: 2, selector: (l) => l.layoutId }),
-  Topic: fc.uniqueArray(topicInputs("x"), { maxLength: 1, selector: (t) => t.key }),
-  EnvironmentVariable: fc.uniqueArray(environmentVariableInputs("x"), { maxLength: 2, selector: (v) => v.key }),
-  Context: fc.uniqueArray(contextInputs("x"), { maxLength: 2, selector: (c) => `${c.type}:${c.contextId}` }),
-  // Translations of one workflow made beside the generated ones, with translation on (the oracle's target).
-  Translation: fc.uniqueArray(translationInputs("x"), { maxLength: 2, selector: (t) => t.locale }),
-  Domain: fc.uniqueArray(domainInputs("x"), { maxLength: 1, selector: (d) => d.name }),
-}).filter((e) => Object.values(e).some((l) => l.length > 0));
+/** The kinds with a part in the soak (test/kinds: each other kind says why it has none), in the order the exported program declares them. */
+const SOAKED = KIND_ORDER.map((k) => KINDS.find((d) => d.kind === k)!)
+  .flatMap((d) => ("without" in d.exportSoak ? [] : [{ ...d, soak: d.exportSoak as Exclude<KindDescriptor["exportSoak"], { without: string }> }]));
+
+/** A random environment: objects of each soaked kind, unique by their natural keys. */
+const environment = fc.record(Object.fromEntries(SOAKED.map((d) => {
+  const { max, unique, keep = (l: Obj[]) => l } = d.soak;
+  return [d.kind, (unique ? fc.uniqueArray(d.inputs("x"), { maxLength: max, selector: unique }) : fc.array(d.inputs("x"), { maxLength: max })).map(keep)];
+}))).filter((e) => Object.values(e).some((l) => l.length > 0));
 type Environment = typeof environment extends fc.Arbitrary<infer T> ? T : never;
 
 /** What a run found wrong: the writes beyond the masked secrets, the changes previews showed. */
@@ -53,20 +48,14 @@ async function adoptExport(env: Environment): Promise<{ unexpectedWrites: string
   const out = mkdtempSync(path.join(os.tmpdir(), "notify-export-prop-"));
   let stack: Awaited<ReturnType<typeof createTestStack>> | undefined;
   try {
-    await createTopicSubscribers(emu);
-    if (env.Translation.length) await createTranslationTarget(emu, translationTarget("x"));
-    // Created through the provider's own create, as a stack would (layouts first: workflows may name none of them).
-    const modules = { Layout: "layout", Integration: "integration", Workflow: "workflow", Topic: "topic", EnvironmentVariable: "environmentVariable", Context: "context", Translation: "translation", Domain: "domain" } as const;
-    for (const kind of Object.keys(modules) as (keyof typeof modules)[]) {
-      const { provider } = nativeRequire(RESOURCE_MODULES + modules[kind]) as { provider: { create(p: Obj): Promise<{ outs: Obj }> } };
-      for (const inputs of env[kind] as Obj[]) {
+    for (const d of SOAKED) await d.setup?.(emu);
+    // Created through the provider's own create, as a stack would, in the order the exported program declares them.
+    for (const d of SOAKED) {
+      const { provider } = nativeRequire(RESOURCE_MODULES + RESOURCE_TABLES.find((t) => t.name === d.kind)!.module) as { provider: { create(p: Obj): Promise<{ outs: Obj }> } };
+      for (const inputs of env[d.kind] ?? []) {
+        await d.prepare?.(emu, inputs);
         const { outs } = await provider.create(inputs);
-        // A domain made in the dashboard is verified once its MX record is set; a pending one is
-        // asked to verify again on every read (the provider's read), which is a request of its own.
-        if (kind === "Domain") {
-          await emu.api("POST", "/__emulator/dns", { domain: inputs.name, mx: (outs.expectedDnsRecords as { content: string }[])[0]!.content });
-          await emu.api("POST", `/v1/domains/${String(inputs.name)}/verify`);
-        }
+        await d.soak.made?.(emu, inputs, outs);
       }
     }
     const dir = path.join(out, "program");
@@ -85,7 +74,7 @@ async function adoptExport(env: Environment): Promise<{ unexpectedWrites: string
         ...emu.stackConfig(),
         // A masked value is the user's to supply: here the one the generator chose.
         ...Object.fromEntries(result.model.secrets.map((s) => [`${project}:${s.key}`, {
-          value: s.value ?? String(((env.EnvironmentVariable as Obj[]).find((v) => s.key === `environment-variable-${String(v.key).replace(/[^A-Za-z0-9]+/g, "-")}-value`)?.values as Obj)?.env_env0),
+          value: s.value ?? String(((env.EnvironmentVariable ?? []).find((v) => s.key === `environment-variable-${String(v.key).replace(/[^A-Za-z0-9]+/g, "-")}-value`)?.values as Obj)?.env_env0),
           secret: true,
         }])),
       },
