@@ -1,6 +1,16 @@
 /** The Context kind, as the tests and the bench see it. */
-import { contextInputs } from "../unit/resources/arbitraries";
+import fc from "fast-check";
+import { opt, strip, jsonObject } from "./generate";
 import { ok, without, type KindDescriptor, type Obj } from "./descriptor";
+
+const contextPart = fc.stringMatching(/^[a-zA-Z0-9_-]{1,12}$/);
+
+/** A context: type and id by the service's rule (the id carries the run's suffix), data a JSON object or none. */
+export const contextInputs = (suffix: string) => fc.record({
+  type: contextPart,
+  contextId: contextPart.map((s) => `${s}-${suffix}`),
+  data: opt(jsonObject),
+}, { requiredKeys: ["type", "contextId"] }).map(strip);
 
 const ctx = (over: Obj) => ({ type: "tenant", contextId: "bad", ...over });
 // The id is `type:id`, the path `type/id`.

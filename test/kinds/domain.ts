@@ -1,7 +1,32 @@
 /** The Domain kind, as the tests and the bench see it. */
+import fc from "fast-check";
+import { opt, strip } from "./generate";
 import { routeAddress } from "../../provider/resources/domain";
-import { domainInputs } from "../unit/resources/arbitraries";
 import { ok, type KindDescriptor, type Obj } from "./descriptor";
+
+const domainData = fc.dictionary(fc.stringMatching(/^[a-z][a-z0-9]{0,7}$/), fc.string({ maxLength: 20 }), { maxKeys: 4 });
+const addressArb = fc.oneof(fc.constant("*"), fc.stringMatching(/^[a-z0-9][a-z0-9+_-]{0,10}$/));
+/**
+ * An address as a program may write it: as the service stores it, or padded and in mixed case
+ * (the service trims and lower-cases it, so these must read back as no change).
+ */
+const spelling = (address: string) => fc.oneof(fc.constant(address), fc.record({
+  upper: fc.array(fc.boolean(), { minLength: address.length, maxLength: address.length }),
+  left: fc.constantFrom("", " ", "  "),
+  right: fc.constantFrom("", " "),
+}).map(({ upper, left, right }) => `${left}${[...address].map((ch, i) => (upper[i] ? ch.toUpperCase() : ch)).join("")}${right}`));
+const route = fc.record({ type: fc.constant("webhook" as const), data: opt(domainData) }).map(strip);
+/** Up to three routes, each address once as the service sees it (distinct before it is spelt). */
+const routes = fc.uniqueArray(addressArb, { maxLength: 3 })
+  .chain((addresses) => fc.tuple(...addresses.map((a) => fc.tuple(spelling(a), route))))
+  .map((entries) => Object.fromEntries(entries));
+
+/** A domain under the suffix (names are claimed once on the service), with data and webhook routes or none. */
+export const domainInputs = (suffix: string) => fc.record({
+  name: fc.stringMatching(/^[a-z][a-z0-9]{0,10}$/).map((s) => `${s}.${suffix.toLowerCase()}.example.com`),
+  data: opt(domainData),
+  routes: opt(routes),
+}, { requiredKeys: ["name"] }).map(strip);
 
 const dom = (over: Obj) => ({ name: "mail.example.com", ...over });
 const path = (id: string) => `/v1/domains/${encodeURIComponent(id)}`;

@@ -1,6 +1,17 @@
 /** The Environment kind, as the tests and the bench see it. */
-import { environmentInputs } from "../unit/resources/arbitraries";
+import fc from "fast-check";
+import { opt, strip } from "./generate";
 import { ok, without, type Apply, type KindDescriptor, type Obj } from "./descriptor";
+
+const hexColor = fc.tuple(fc.constantFrom(3, 6), fc.boolean()).chain(([n, hash]) =>
+  fc.stringMatching(n === 3 ? /^[0-9a-fA-F]{3}$/ : /^[0-9a-fA-F]{6}$/).map((h) => (hash ? `#${h}` : `#${h.toLowerCase()}`)));
+
+/** Environment inputs: a name unique to the run (never Development or Production), a colour, the first key's environment as parent. */
+export const environmentInputs = (suffix: string) => fc.record({
+  name: fc.stringMatching(/^[A-Za-z][A-Za-z0-9 _-]{0,20}$/).map((n) => `${n}-${suffix}`),
+  color: hexColor,
+  parentId: opt(fc.constant("env_env0")),
+}, { requiredKeys: ["name", "color"] }).map(strip);
 
 const envr = (over: Obj) => ({ name: "Staging", color: "#3498db", ...over });
 

@@ -1,6 +1,15 @@
 /** The EnvironmentVariable kind, as the tests and the bench see it. */
-import { environmentVariableInputs } from "../unit/resources/arbitraries";
+import fc from "fast-check";
+import { opt, text, strip } from "./generate";
 import { ok, type Apply, type KindDescriptor, type Obj } from "./descriptor";
+
+/** EnvironmentVariable inputs: values of the API key's own environment only (an API key may write no other). */
+export const environmentVariableInputs = (suffix: string) => fc.record({
+  key: fc.stringMatching(/^[A-Za-z][A-Za-z0-9_]{0,12}$/).map((k) => `${k}_${suffix}`),
+  type: opt(fc.constant("string")),
+  isSecret: opt(fc.boolean()),
+  values: opt(fc.record({ env_env0: text(1, 60) })),
+}, { requiredKeys: ["key"] }).map(strip);
 
 const envVar = (over: Obj) => ({ key: "BASE_URL", values: { env_env0: "https://x" }, ...over });
 

@@ -1,6 +1,27 @@
 /** The Layout kind, as the tests and the bench see it. */
-import { layoutInputs } from "../unit/resources/arbitraries";
+import fc from "fast-check";
+import { opt, text, slug, strip } from "./generate";
 import { ok, without, type Apply, type KindDescriptor, type Obj } from "./descriptor";
+
+/** A layout body of each editor, valid by the service's checks: a whole HTML document or a block document, each with the content variable. */
+const layoutEmail = fc.oneof(
+  text(0, 40).map((t) => ({ editorType: "html", body: `<html><head></head><body><p>${t.replace(/[<>{}]/g, "")}</p>{{ content }}</body></html>` })),
+  text(0, 40).map((t) => ({
+    editorType: "block",
+    body: JSON.stringify({ type: "doc", content: [
+      { type: "paragraph", content: t ? [{ type: "text", text: t }] : [] },
+      { type: "paragraph", content: [{ type: "variable", attrs: { id: "content", label: null, fallback: null, required: false } }] },
+    ] }),
+  })),
+);
+
+/** Layout inputs; `suffix` makes the layoutId unique to the run. */
+export const layoutInputs = (suffix: string) => fc.record({
+  layoutId: slug.map((s) => `${s}-${suffix}`),
+  name: text(1, 128),
+  isTranslationEnabled: opt(fc.boolean()),
+  controlValues: opt(fc.oneof(fc.record({ email: layoutEmail }), fc.constant({}))),
+}, { requiredKeys: ["layoutId", "name"] }).map(strip);
 
 const HTML = "<html><body>{{ content }}</body></html>";
 const lay = (over: Obj) => ({ layoutId: "bad", name: "Bad", ...over });

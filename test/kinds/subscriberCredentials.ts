@@ -1,6 +1,35 @@
 /** The SubscriberCredentials kind, as the tests and the bench see it. */
-import { createCredentialIntegrations, credentialsInputs } from "../unit/resources/arbitraries";
+import fc from "fast-check";
+import type { TestEmulator } from "../helpers/emulator";
+import { opt, text, strip } from "./generate";
 import { ok, without, type KindDescriptor, type Obj } from "./descriptor";
+
+/** The providers credentials are generated for, each with an active integration `int-<provider>`. */
+export const CREDENTIAL_PROVIDERS = ["slack", "discord", "msteams", "fcm", "apns", "expo"] as const;
+const PUSH_PROVIDERS: readonly string[] = ["fcm", "apns", "expo"];
+
+/** Creates the active integration `int-<provider>` of each of {@link CREDENTIAL_PROVIDERS}, which credentials need. */
+export async function createCredentialIntegrations(emu: TestEmulator): Promise<void> {
+  for (const providerId of CREDENTIAL_PROVIDERS) {
+    const channel = PUSH_PROVIDERS.includes(providerId) ? "push" : "chat";
+    const r = await emu.api("POST", "/v1/integrations", { identifier: `int-${providerId}`, providerId, channel, active: true });
+    if (r.status !== 201) throw new Error(`creating int-${providerId}: ${r.status} ${JSON.stringify(r.body)}`);
+  }
+}
+
+/** SubscriberCredentials inputs of the run's own subscriber `s-<suffix>` (the test creates it). */
+export const credentialsInputs = (suffix: string) => fc.constantFrom(...CREDENTIAL_PROVIDERS).chain((providerId) => fc.record({
+  subscriberId: fc.constant(`s-${suffix}`),
+  providerId: fc.constant(providerId),
+  integrationIdentifier: fc.constant(`int-${providerId}`),
+  credentials: PUSH_PROVIDERS.includes(providerId)
+    ? fc.record({ deviceTokens: fc.uniqueArray(fc.stringMatching(/^[A-Za-z0-9:_-]{1,40}$/), { minLength: 1, maxLength: 4 }) })
+    : fc.record({
+      webhookUrl: fc.constantFrom("https://hooks.example.com/a", "https://hooks.example.com/services/é/ü"), channel: opt(fc.stringMatching(/^[a-z]{1,10}$/)),
+      // Production drops these; they must never show as drift.
+      title: opt(text(1, 20)), alertUid: opt(fc.string({ minLength: 1, maxLength: 10 })),
+    }, { requiredKeys: ["webhookUrl"] }),
+})).map(strip);
 
 const HOOK = "https://hooks.slack.example/services/T000/B000/adopted";
 const cred = (over: Obj) => ({ subscriberId: "alice", providerId: "slack", credentials: { webhookUrl: "https://hooks.example/x" }, ...over });

@@ -1,6 +1,23 @@
 /** The Topic kind, as the tests and the bench see it. */
-import { createTopicSubscribers, TOPIC_SUBSCRIBERS, topicInputs } from "../unit/resources/arbitraries";
+import fc from "fast-check";
+import type { TestEmulator } from "../helpers/emulator";
+import { opt, text, slug, strip } from "./generate";
 import { ok, type KindDescriptor, type Obj } from "./descriptor";
+
+/** The subscribers topics are generated with; {@link createTopicSubscribers} makes them. */
+export const TOPIC_SUBSCRIBERS = ["ts-alice", "ts-bob", "ts-carol", "ts-dave", "ts-émile"] as const;
+
+/** Creates the subscribers of {@link TOPIC_SUBSCRIBERS} (an upsert: repeating it is harmless). */
+export async function createTopicSubscribers(emu: TestEmulator): Promise<void> {
+  for (const subscriberId of TOPIC_SUBSCRIBERS) await emu.api("POST", "/v2/subscribers", { subscriberId });
+}
+
+/** Topic inputs; subscribers in any order (a set); `suffix` makes the key unique to the run. */
+export const topicInputs = (suffix: string) => fc.record({
+  key: fc.tuple(slug, fc.constantFrom(":", "-", "_")).map(([s, sep]) => `${s}${sep}${suffix}`),
+  name: opt(text(1, 100)),
+  subscribers: opt(fc.shuffledSubarray([...TOPIC_SUBSCRIBERS])),
+}, { requiredKeys: ["key"] }).map(strip);
 
 const topic = (over: Obj) => ({ key: "bad", ...over });
 const key = (id: string) => `/v2/topics/${encodeURIComponent(id)}`;

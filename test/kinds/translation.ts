@@ -1,6 +1,24 @@
 /** The Translation kind, as the tests and the bench see it. */
-import { createTranslationTarget, translationInputs } from "../unit/resources/arbitraries";
+import fc from "fast-check";
+import type { TestEmulator } from "../helpers/emulator";
+import { strip, jsonObject } from "./generate";
 import { ok, without, type KindDescriptor, type Obj } from "./descriptor";
+
+/** The workflow a translation of `translationInputs(suffix)` belongs to; {@link createTranslationTarget} makes it. */
+export const translationTarget = (suffix: string) => `tr-${suffix}`;
+
+/** Creates the workflow translations are generated for (a 409 for one that exists is ignored). */
+export async function createTranslationTarget(emu: TestEmulator, workflowId: string): Promise<void> {
+  await emu.api("POST", "/v2/workflows", { workflowId, name: "Translated", isTranslationEnabled: true, steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "{{t.hello}}" } }] });
+}
+
+/** A translation of the suffix's workflow: a locale by the service's rule and content a JSON object. */
+export const translationInputs = (suffix: string) => fc.record({
+  resourceType: fc.constant("workflow" as const),
+  resourceId: fc.constant(translationTarget(suffix)),
+  locale: fc.constantFrom("en_US", "fr_FR", "de_DE", "pt_BR", "zh_Hans_CN", "es"),
+  content: jsonObject,
+}).map(strip);
 
 const tr = (over: Obj) => ({ resourceType: "workflow", resourceId: "welcome", locale: "fr_FR", content: { hello: "Bonjour" }, ...over });
 

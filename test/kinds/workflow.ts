@@ -1,7 +1,59 @@
 /** The Workflow kind, as the tests and the bench see it. */
+import fc from "fast-check";
+import { opt, text, slug, strip, jsonObject } from "./generate";
 import type { TestEmulator } from "../helpers/emulator";
-import { workflowInputs } from "../unit/resources/arbitraries";
 import { ok, without, type Apply, type KindDescriptor, type Obj } from "./descriptor";
+
+const redirect = fc.record({ url: fc.constantFrom("/inbox", "https://example.com/a", "{{payload.url}}"), target: opt(fc.constantFrom("_self", "_blank")) }, { requiredKeys: ["url"] });
+const action = fc.record({ label: opt(text(1, 20)), redirect: opt(redirect) }, { requiredKeys: [] });
+const timeUnit = fc.constantFrom("seconds", "minutes", "hours", "days", "weeks", "months");
+
+/** Control values of each step kind, as a program may declare them. */
+export const CONTROLS: Record<string, fc.Arbitrary<Obj>> = {
+  in_app: fc.record({ body: text(1, 60), subject: opt(text(1, 30)), avatar: opt(fc.constant("https://example.com/a.png")), primaryAction: opt(action), redirect: opt(redirect), data: opt(jsonObject) }, { requiredKeys: ["body"] }),
+  email: fc.record({
+    subject: text(1, 60), body: text(0, 200), editorType: opt(fc.constantFrom("block", "html")), disableOutputSanitization: opt(fc.boolean()),
+    from: opt(fc.record({ email: opt(fc.emailAddress()), name: opt(text(1, 20)) }, { requiredKeys: [] })), replyTo: opt(fc.emailAddress()),
+    preheader: opt(text(0, 40)), useProviderDefaults: opt(fc.boolean()),
+  }, { requiredKeys: ["subject", "body"] }),
+  sms: fc.record({ body: opt(text(0, 60)) }, { requiredKeys: [] }),
+  push: fc.record({ subject: opt(text(0, 30)), body: opt(text(0, 60)) }, { requiredKeys: [] }),
+  chat: fc.record({ body: opt(text(0, 60)), editorType: opt(fc.constantFrom("block", "text")) }, { requiredKeys: [] }),
+  delay: fc.record({ type: opt(fc.constantFrom("regular", "timed")), amount: opt(fc.integer({ min: 1, max: 100 })), unit: opt(timeUnit) }, { requiredKeys: [] }),
+  digest: fc.record({ type: opt(fc.constantFrom("regular", "timed")), amount: opt(fc.integer({ min: 1, max: 100 })), unit: opt(timeUnit), digestKey: opt(fc.constant("{{payload.k}}")) }, { requiredKeys: [] }),
+  throttle: fc.record({ type: fc.constantFrom("fixed", "dynamic"), amount: opt(fc.integer({ min: 1, max: 100 })), unit: opt(fc.constantFrom("minutes", "hours", "days")), threshold: opt(fc.integer({ min: 1, max: 10 })), throttleKey: opt(fc.string({ maxLength: 10 })) }, { requiredKeys: ["type"] }),
+  custom: fc.record({ data: opt(jsonObject) }, { requiredKeys: [] }),
+  http_request: fc.record({
+    method: fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE"), url: fc.constantFrom("https://hooks.example.com/x", "https://api.example.com/v1/notify"),
+    headers: opt(fc.array(fc.record({ key: fc.stringMatching(/^x-[a-z]{1,6}$/), value: fc.string({ maxLength: 10 }) }), { maxLength: 2 })),
+    body: opt(fc.oneof(fc.constant("{}"), fc.array(fc.record({ key: fc.stringMatching(/^[a-z]{1,6}$/), value: fc.string({ maxLength: 10 }) }), { maxLength: 2 }))),
+    continueOnFailure: opt(fc.boolean()), enforceSchemaValidation: opt(fc.boolean()),
+  }, { requiredKeys: ["method", "url"] }),
+};
+
+const stepArb = fc.constantFrom(...Object.keys(CONTROLS)).chain((type) => fc.record({
+  name: text(1, 40), type: fc.constant(type), stepId: opt(slug), controlValues: CONTROLS[type]!.map(strip),
+}, { requiredKeys: ["name", "type", "controlValues"] }));
+
+const preferenceBlock = fc.record({
+  all: fc.record({ enabled: fc.boolean(), readOnly: fc.boolean() }),
+  channels: fc.record({ email: opt(fc.record({ enabled: fc.boolean() })), sms: opt(fc.record({ enabled: fc.boolean() })), in_app: opt(fc.record({ enabled: fc.boolean() })) }, { requiredKeys: [] }),
+});
+
+/** Workflow inputs; step ids unique within the workflow. */
+export const workflowInputs = (suffix: string) => fc.record({
+  workflowId: slug.map((s) => `${s}-${suffix}`),
+  name: text(1, 200),
+  description: opt(text(0, 200)),
+  tags: opt(fc.uniqueArray(text(1, 20), { maxLength: 4 })),
+  active: opt(fc.boolean()),
+  validatePayload: opt(fc.boolean()),
+  payloadSchema: opt(fc.record({ type: fc.constant("object"), properties: opt(fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.record({ type: fc.constantFrom("string", "number") }), { maxKeys: 3 })) }, { requiredKeys: ["type"] })),
+  isTranslationEnabled: opt(fc.boolean()),
+  severity: opt(fc.constantFrom("high", "medium", "low", "none")),
+  preferences: opt(fc.record({ user: opt(fc.option(preferenceBlock, { nil: null })), workflow: opt(preferenceBlock) }, { requiredKeys: [] })),
+  steps: fc.uniqueArray(stepArb, { minLength: 1, maxLength: 4, selector: (s) => s.stepId ?? Symbol() }),
+}, { requiredKeys: ["workflowId", "name", "steps"] }).map(strip);
 
 /** GET the workflow, then PUT it back whole (each step with its `_id`) with `change` applied. */
 async function editWorkflow(emu: TestEmulator, id: string, change: (body: any) => void): Promise<void> {
