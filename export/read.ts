@@ -9,8 +9,8 @@ import type { NotifyClient } from "../provider/client";
 import { collect, paginateContexts, paginateLayouts, paginateTopics, paginateWorkflows } from "../provider/client";
 import { NotifyApiError, NotifyConfigError, isNotFound } from "../provider/client/errors";
 import type { TranslationResourceType } from "../provider/client/translations";
-import type { Domain, DomainRoute, Subscriber, Topic, Translation } from "../provider/schemas";
-import type { RawEnvironment, Skipped } from "./model";
+import type { Domain, DomainRoute, Environment, Subscriber, Topic, Translation } from "../provider/schemas";
+import type { Kind, RawEnvironment, Skipped } from "./model";
 
 /** What to read beyond the key's own environment. */
 export interface ReadOptions {
@@ -105,6 +105,101 @@ const isPlanRefusal = (err: unknown) => err instanceof NotifyApiError && err.sta
 /** Why objects of a kind the plan refuses are not exported. */
 const planReason = (what: string) => `the service answered 402 Payment Required to reading ${what}: the organisation's plan does not include them`;
 
+/** What a kind's read is given: the client, the options, the organisation's environments, the key's own, and the reading so far. */
+interface ReadContext {
+  client: NotifyClient;
+  opts: ReadOptions;
+  list: Environment[];
+  own: { _id: string };
+  limit: number;
+  progress: (line: string) => void;
+  raw: Reading;
+}
+
+/** A reading in progress: every list the model needs, and what could not be read. */
+type Reading = RawEnvironment & { unread: Skipped[] };
+
+/**
+ * Each kind's read, in the order they are read (a kind after those it needs: translations after
+ * the workflows and layouts whose translation is on); keyed by every kind of the provider, so
+ * the compiler refuses a kind left out.
+ */
+const READ: { readonly [K in Kind]: (r: ReadContext) => Promise<void> } = {
+  Integration: async ({ client, own, progress, raw }) => {
+    raw.integrations = await client.integrations.list();
+    progress(`integrations: ${raw.integrations.filter((i) => !i.deleted && i._environmentId === own._id).length}`);
+  },
+  Layout: async ({ client, limit, progress, raw }) => {
+    const layoutItems = await collect(paginateLayouts(client.layouts, { limit: 100 }, Number.MAX_SAFE_INTEGER));
+    raw.layouts = await mapLimit(layoutItems, limit, (l) => client.layouts.get(l.layoutId));
+    progress(`layouts: ${raw.layouts.length}`);
+  },
+  Workflow: async ({ client, limit, progress, raw }) => {
+    const workflowItems = await collect(paginateWorkflows(client.workflows, { limit: 100 }, Number.MAX_SAFE_INTEGER));
+    raw.workflows = await mapLimit(workflowItems, limit, (w) => client.workflows.get(w._id));
+    progress(`workflows: ${raw.workflows.length}`);
+  },
+  Topic: async ({ client, limit, progress, raw }) => {
+    const topicItems: Topic[] = await collect(paginateTopics(client.topics, { limit: 100 }, Number.MAX_SAFE_INTEGER));
+    const topics = await mapLimit(topicItems, limit, async (topic) => ({ topic, subscribers: await topicSubscribers(client, topic.key) }));
+    raw.topics = topics;
+    progress(`topics: ${topics.length} (${topics.reduce((n, t) => n + t.subscribers.length, 0)} subscriptions)`);
+  },
+  EnvironmentVariable: async ({ client, progress, raw }) => {
+    raw.variables = await client.environmentVariables.list();
+    progress(`environment variables: ${raw.variables.length}`);
+  },
+  Context: async ({ client, progress, raw }) => {
+    raw.contexts = await collect(paginateContexts(client.contexts, { limit: 100 }, Number.MAX_SAFE_INTEGER));
+    progress(`contexts: ${raw.contexts.length}`);
+  },
+  Translation: async ({ client, limit, progress, raw }) => {
+    // Translations only of the workflows and layouts whose translation is on: those are the ones the
+    // service renders per locale (a resource switched off keeps its documents, unused).
+    const translated = [
+      ...raw.layouts.filter((l) => l.isTranslationEnabled).map((l) => ({ type: "layout" as const, id: l.layoutId })),
+      ...raw.workflows.filter((w) => w.isTranslationEnabled).map((w) => ({ type: "workflow" as const, id: w.workflowId })),
+    ];
+    let refused = false;
+    const translations = (await mapLimit(translated, limit, async (r) => {
+      if (refused) return [];
+      try {
+        return await resourceTranslations(client, r.type, r.id);
+      } catch (err) {
+        if (!isPlanRefusal(err)) throw err;
+        refused = true;
+        return [];
+      }
+    })).flat();
+    if (refused) for (const r of translated) raw.unread.push({ kind: "Translation", name: `${r.type} ${r.id}`, reason: planReason("translations") });
+    raw.translations = translations;
+    progress(`translations: ${translations.length} (of ${translated.length} workflows and layouts with translation on)`);
+  },
+  Domain: async ({ client, limit, progress, raw }) => {
+    let domains: { domain: Domain; routes: DomainRoute[] }[] = [];
+    try {
+      domains = await mapLimit(await listDomains(client), limit, async (domain) => ({ domain, routes: await domainRoutes(client, domain.name) }));
+    } catch (err) {
+      if (!isPlanRefusal(err)) throw err;
+      raw.unread.push({ kind: "Domain", name: "(every domain)", reason: planReason("inbound-email domains") });
+    }
+    raw.domains = domains;
+    progress(`domains: ${domains.length} (${domains.reduce((n, d) => n + d.routes.length, 0)} routes)`);
+  },
+  SubscriberCredentials: async ({ client, opts, limit, progress, raw }) => {
+    if (!opts.subscribers?.length) return;
+    const subscribers: Subscriber[] = await mapLimit([...opts.subscribers], limit, (id) => client.subscribers.get(id));
+    raw.subscribers = subscribers;
+    progress(`subscribers: ${subscribers.length}`);
+  },
+  // The organisation's list is read first, always (it finds the key's environment); exported only when asked.
+  Environment: async ({ opts, list, progress, raw }) => {
+    if (!opts.environments) return;
+    raw.environments = list;
+    progress(`environments: ${list.length}`);
+  },
+};
+
 /** Reads the environment of the client's key. */
 export async function readEnvironment(client: NotifyClient, opts: ReadOptions): Promise<RawEnvironment> {
   const progress = opts.progress ?? (() => undefined);
@@ -121,68 +216,9 @@ export async function readEnvironment(client: NotifyClient, opts: ReadOptions): 
   }
   progress(`environment: ${"name" in own ? own.name : own._id}`);
 
-  const integrations = await client.integrations.list();
-  progress(`integrations: ${integrations.filter((i) => !i.deleted && i._environmentId === own._id).length}`);
-
-  const layoutItems = await collect(paginateLayouts(client.layouts, { limit: 100 }, Number.MAX_SAFE_INTEGER));
-  const layouts = await mapLimit(layoutItems, limit, (l) => client.layouts.get(l.layoutId));
-  progress(`layouts: ${layouts.length}`);
-
-  const workflowItems = await collect(paginateWorkflows(client.workflows, { limit: 100 }, Number.MAX_SAFE_INTEGER));
-  const workflows = await mapLimit(workflowItems, limit, (w) => client.workflows.get(w._id));
-  progress(`workflows: ${workflows.length}`);
-
-  const topicItems: Topic[] = await collect(paginateTopics(client.topics, { limit: 100 }, Number.MAX_SAFE_INTEGER));
-  const topics = await mapLimit(topicItems, limit, async (topic) => ({ topic, subscribers: await topicSubscribers(client, topic.key) }));
-  progress(`topics: ${topics.length} (${topics.reduce((n, t) => n + t.subscribers.length, 0)} subscriptions)`);
-
-  const variables = await client.environmentVariables.list();
-  progress(`environment variables: ${variables.length}`);
-
-  const contexts = await collect(paginateContexts(client.contexts, { limit: 100 }, Number.MAX_SAFE_INTEGER));
-  progress(`contexts: ${contexts.length}`);
-
-  // Objects the organisation's plan keeps the key from reading: listed as skipped, never a crash.
-  const unread: Skipped[] = [];
-
-  // Translations only of the workflows and layouts whose translation is on: those are the ones the
-  // service renders per locale (a resource switched off keeps its documents, unused).
-  const translated = [
-    ...layouts.filter((l) => l.isTranslationEnabled).map((l) => ({ type: "layout" as const, id: l.layoutId })),
-    ...workflows.filter((w) => w.isTranslationEnabled).map((w) => ({ type: "workflow" as const, id: w.workflowId })),
-  ];
-  let refused = false;
-  const translations = (await mapLimit(translated, limit, async (r) => {
-    if (refused) return [];
-    try {
-      return await resourceTranslations(client, r.type, r.id);
-    } catch (err) {
-      if (!isPlanRefusal(err)) throw err;
-      refused = true;
-      return [];
-    }
-  })).flat();
-  if (refused) for (const r of translated) unread.push({ kind: "Translation", name: `${r.type} ${r.id}`, reason: planReason("translations") });
-  progress(`translations: ${translations.length} (of ${translated.length} workflows and layouts with translation on)`);
-
-  let domains: { domain: Domain; routes: DomainRoute[] }[] = [];
-  try {
-    domains = await mapLimit(await listDomains(client), limit, async (domain) => ({ domain, routes: await domainRoutes(client, domain.name) }));
-  } catch (err) {
-    if (!isPlanRefusal(err)) throw err;
-    unread.push({ kind: "Domain", name: "(every domain)", reason: planReason("inbound-email domains") });
-  }
-  progress(`domains: ${domains.length} (${domains.reduce((n, d) => n + d.routes.length, 0)} routes)`);
-
-  let subscribers: Subscriber[] | undefined;
-  if (opts.subscribers?.length) {
-    subscribers = await mapLimit([...opts.subscribers], limit, (id) => client.subscribers.get(id));
-    progress(`subscribers: ${subscribers.length}`);
-  }
-  if (opts.environments) progress(`environments: ${list.length}`);
-  return {
-    environment: { _id: own._id, name: "name" in own ? own.name : undefined },
-    integrations, workflows, layouts, topics, variables, contexts, translations, domains, unread, subscribers,
-    environments: opts.environments ? list : undefined,
-  };
+  // `unread`: what the organisation's plan keeps the key from reading, listed as skipped, never a crash.
+  const raw: Reading = { environment: { _id: own._id, name: "name" in own ? own.name : undefined }, integrations: [], workflows: [], layouts: [], topics: [], variables: [], unread: [] };
+  const r: ReadContext = { client, opts, list, own, limit, progress, raw };
+  for (const kind of Object.keys(READ) as Kind[]) await READ[kind](r);
+  return raw;
 }
