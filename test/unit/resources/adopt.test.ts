@@ -3,7 +3,9 @@
  * loads it), given `adopt: true` and an object the service already holds, against an emulator in
  * this process. An object as declared is taken over with reads alone (the exact requests are
  * asserted); a differing one gets exactly the writes of what differs; the state answered then
- * diffs empty against the declared inputs, and so does a read of it.
+ * diffs empty against the declared inputs, and so does a read of it. Without adopt, the same
+ * object is refused with a message naming adopt: true, and no write succeeds. The cases are the
+ * kinds' (test/kinds/<kind>.ts).
  *
  * Production hides an integration's credentials from API-key callers and shows a secret
  * variable's values masked (spec/production-notes.md): such a declared value cannot be compared,
@@ -73,6 +75,17 @@ describe.each(["production", "spec"] as const)("adoption that writes nothing (%s
       expect((await p.diff(id, outs, inputs)).changed).toEqual([]);
       const read = await p.read(id, outs);
       expect((await p.diff(id, read.props, inputs)).changed).toEqual([]);
+    });
+
+    // Either the service refuses the create (its 409) or, where its write would overwrite (a
+    // subscriber's credentials, a translation's document), the provider reads first and stops.
+    it("refuses the object without adopt, naming adopt: true, and no write succeeds", async () => {
+      await c.seed(emu);
+      await emu.clearRequests();
+      const inputs = await checked(p, c.equal);
+      await expect(p.create(inputs)).rejects.toThrow(/adopt: true/);
+      const writes = (await emu.requests()).filter((r) => r.method !== "GET" && !r.path.startsWith("/__emulator"));
+      expect(writes.filter((r) => r.status < 400).map((r) => `${r.method} ${r.route} ${r.status}`)).toEqual([]);
     });
 
     it("adopts a differing object with exactly the writes of what differs, then diffs empty", async () => {
