@@ -5,14 +5,15 @@
  * Every resource operation is the `provider` export of its module in provider/resources (check,
  * diff, create, read, update, delete over plain property maps); every function is an entry of
  * FUNCTIONS. This file only translates: tokens to modules, structs to maps and back (secrets,
- * properties.ts), a diff's changed keys to the engine's detailed diff, and an id-only read
- * (import) to a read of every field. `@pulumi/pulumi`'s own `provider.main()` is not used: it
+ * properties.ts), a diff's changed keys to the engine's detailed diff, an id-only read (import)
+ * to a read of every field, and the modules' warnings to the engine's Log on the request's URN. `@pulumi/pulumi`'s own `provider.main()` is not used: it
  * sends no detailed diff, drops Configure's config and cannot read by id alone.
  *
  * The engine starts the plugin with its address as argument and reads the port from the first
  * line of stdout, so nothing else may be written there first: main.ts, the entry point, sends
  * console output to stderr before it loads this file.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
@@ -24,8 +25,10 @@ import { CONNECTION_KEYS, setProviderConfig, type ConnectionSettings } from "../
 import type { FunctionDefinition } from "../functions";
 import type { CheckFailure } from "../resources/check";
 import { UNKNOWN, stripUndefined, type DiffResult } from "../resources/diff";
+import { engineAddress, engineWarnings } from "../resources/engineLog";
 import type { ResourceTable } from "../resources/fields";
 import { RESOURCE_TABLES } from "../resources/index";
+import { setWarningSink } from "../resources/lifecycle";
 import { fromStruct, toStruct } from "./properties";
 import { installStructCodec } from "./struct";
 
@@ -172,10 +175,18 @@ async function readById(impl: ResourceImplementation, table: ResourceTable, id: 
 
 type Handler<Req, Res> = (req: Req) => Promise<Res>;
 
-/** A gRPC unary handler of an async function; a thrown error becomes the call's error, with its message. */
+/** The URN of the resource each request in flight is about (empty for an invoke), for its warnings. */
+const requestUrn = new AsyncLocalStorage<string>();
+
+/**
+ * A gRPC unary handler of an async function, run with its request's URN as {@link requestUrn}; a
+ * thrown error becomes the call's error, with its message.
+ */
 function unary<Req, Res>(fn: Handler<Req, Res>): grpc.handleUnaryCall<Req, Res> {
   return (call, callback) => {
-    fn(call.request).then((res) => callback(null, res), (err: unknown) => {
+    const req = call.request as { getUrn?: () => string };
+    const urn = typeof req.getUrn === "function" ? req.getUrn() : "";
+    requestUrn.run(urn, () => fn(call.request)).then((res) => callback(null, res), (err: unknown) => {
       const message = err instanceof Error ? err.message : String(err);
       callback({ code: grpc.status.UNKNOWN, details: message, message } as grpc.ServiceError, null);
     });
@@ -339,9 +350,13 @@ function functionOf(token: string): FunctionDefinition {
 
 /**
  * Starts the plugin: the gRPC server on a free loopback port, then the port alone on stdout (the
- * engine's handshake). Resolves with the server and its port.
+ * engine's handshake). `args` are the plugin's arguments, the engine's address last: every
+ * warning of the implementation modules goes to it as a warning diagnostic on the resource of the
+ * request that gave it. Resolves with the server and its port.
  */
-export async function serve(): Promise<{ server: grpc.Server; port: number }> {
+export async function serve(args: readonly string[] = []): Promise<{ server: grpc.Server; port: number }> {
+  const address = engineAddress(args);
+  if (address) setWarningSink(engineWarnings(address, () => requestUrn.getStore() ?? ""));
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   server.addService(provrpc.ResourceProviderService, handlers() as provrpc.IResourceProviderServer);
   const port = await new Promise<number>((resolve, reject) => {
