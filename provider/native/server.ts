@@ -23,7 +23,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { CONNECTION_KEYS, setProviderConfig, type ConnectionSettings } from "../config";
 import type { FunctionDefinition } from "../functions";
-import type { CheckFailure } from "../resources/check";
+import { engineFailures, type CheckFailure } from "../resources/check";
 import { UNKNOWN, stripUndefined, type DiffResult } from "../resources/diff";
 import { engineAddress, engineWarnings } from "../resources/engineLog";
 import type { ResourceTable } from "../resources/fields";
@@ -254,7 +254,7 @@ export function handlers(): Partial<provrpc.IResourceProviderServer> {
       const result = await impl.check(withoutEngineKeys(fromStruct(req.getOlds()).props), withoutEngineKeys(news.props));
       const res = new provproto.CheckResponse();
       res.setInputs(toStruct(result.inputs, secretKeys(table, news.secrets)));
-      res.setFailuresList(checkFailures(result.failures));
+      res.setFailuresList(checkFailures(engineFailures(result.failures, news.props)));
       return res;
     }),
 

@@ -18,6 +18,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { configureFromStack } from "../config";
+import { engineFailures } from "./check";
 import { setWarningSink } from "./lifecycle";
 
 /** Package path of the directory of the resource implementation modules. */
@@ -32,13 +33,19 @@ export function providerModule(implPath: string): string {
 export type ResourceOperations = Required<Omit<pulumi.dynamic.ResourceProvider, "configure">>;
 
 /**
- * The object a `__provider` module hands the plugin: the operations, and a `configure` that takes
- * from the stack config only what the connection needs (the key stays in the provider process)
- * and sends the modules' warnings to the engine.
+ * The object a `__provider` module hands the plugin: the operations, check's failures as the
+ * engine prints them best ({@link engineFailures}), and a `configure` that takes from the stack
+ * config only what the connection needs (the key stays in the provider process) and sends the
+ * modules' warnings to the engine.
  */
 export function dynamicProvider(ops: ResourceOperations): pulumi.dynamic.ResourceProvider {
   return {
     ...ops,
+    // The failures as the native plugin sends them too, so the engine prints both alike.
+    check: async (olds, news) => {
+      const r = await ops.check(olds, news);
+      return { ...r, failures: r.failures && engineFailures(r.failures, news) };
+    },
     configure: async (req) => {
       configureFromStack(req);
       useEngineWarnings();

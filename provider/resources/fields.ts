@@ -11,6 +11,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { registerSecretInputs } from "./check";
 import { changedKeys, type DiffResult } from "./diff";
 
 /** What a resource says about one input field, beyond its type and description. */
@@ -126,10 +127,12 @@ export function defineResource<I extends Fields, O extends OutputFields>(spec: R
   const outputs = { ...spec.outputs, declaredKeys: spec.outputs.declaredKeys ?? output(z.array(z.string()), DECLARED_KEYS_DOC) } as ResourceTable<I, O>["outputs"];
   const inputKeys = where((f) => !f.control);
   const present = (t: z.ZodType) => !t.safeParse(undefined).success;
+  const schema = z.strictObject({ ...Object.fromEntries(entries.map(([k, f]) => [k, f.type])), __provider: z.string().optional() });
+  registerSecretInputs(schema, where((f) => f.secret));
   return {
     ...spec,
     outputs,
-    schema: z.strictObject({ ...Object.fromEntries(entries.map(([k, f]) => [k, f.type])), __provider: z.string().optional() }) as never,
+    schema: schema as never,
     inputKeys,
     replaceOnChange: where((f) => f.replaces || f.createOnly),
     secretKeys: [...where((f) => f.secret), ...(spec.secretOutputs ?? [])],
