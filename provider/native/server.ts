@@ -132,14 +132,28 @@ export function configSettings(args: Props, variables: ReadonlyMap<string, strin
   return settings;
 }
 
-/** A detailed diff: each changed key an update, or an update that replaces when the diff says so. */
+const { Kind } = provproto.PropertyDiff;
+/** The engine's kind of a changed path, and of one whose change replaces the object. */
+const KINDS = {
+  add: [Kind.ADD, Kind.ADD_REPLACE],
+  delete: [Kind.DELETE, Kind.DELETE_REPLACE],
+  update: [Kind.UPDATE, Kind.UPDATE_REPLACE],
+} as const;
+
+/**
+ * A detailed diff: each path where a value differs (the diff's `paths`, else each changed key
+ * whole), added, removed or updated, replacing when its key's change replaces the object. The
+ * engine shows a path's values from the old and new inputs (`inputDiff`) and nothing else
+ * (pkg/engine/detailedDiff.go, TranslateDetailedDiff).
+ */
 export function detailedDiff(diff: DiffResult): Map<string, provproto.PropertyDiff> {
   const out = new Map<string, provproto.PropertyDiff>();
-  for (const k of diff.changed) {
+  const paths = diff.paths ?? diff.changed.map((k) => ({ path: k, key: k, kind: "update" as const }));
+  for (const p of paths) {
     const d = new provproto.PropertyDiff();
-    d.setKind(diff.replaces.includes(k) ? provproto.PropertyDiff.Kind.UPDATE_REPLACE : provproto.PropertyDiff.Kind.UPDATE);
+    d.setKind(KINDS[p.kind][diff.replaces.includes(p.key) ? 1 : 0]);
     d.setInputdiff(true);
-    out.set(k, d);
+    out.set(p.path, d);
   }
   return out;
 }

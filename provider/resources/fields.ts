@@ -12,7 +12,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { registerSecretInputs } from "./check";
-import { changedKeys, type DiffResult } from "./diff";
+import { changedKeys, changedPaths, type DiffResult } from "./diff";
 
 /** What a resource says about one input field, beyond its type and description. */
 export interface FieldFacts {
@@ -149,13 +149,17 @@ export function defineResource<I extends Fields, O extends OutputFields>(spec: R
 type Props = Record<string, unknown>;
 
 /**
- * A resource's diff as its table says: the changed input keys (exact fields compared whole), and
- * those whose change replaces the object. A resource adds `deleteBeforeReplace` when it needs one.
+ * A resource's diff as its table says: the changed input keys (exact fields compared whole), where
+ * inside them the values differ (a secret field named whole), and the keys whose change replaces
+ * the object. A resource adds `deleteBeforeReplace` when it needs one.
  */
 export function diffOf(table: ResourceTable, olds: Props, news: Props): DiffResult {
   const changed = changedKeys(olds, news, table.inputKeys, [], table.exactKeys);
   const replaces: readonly string[] = table.replaceOnChange;
-  return { changes: changed.length > 0, changed, replaces: changed.filter((k) => replaces.includes(k)) };
+  return {
+    changes: changed.length > 0, changed, replaces: changed.filter((k) => replaces.includes(k)),
+    paths: changedPaths(olds, news, changed, table.exactKeys, table.secretKeys),
+  };
 }
 
 /**

@@ -194,13 +194,14 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
     const diffs = preview.diffs as Diffs;
     expect(Object.keys(diffs).sort()).toEqual(["acme", "mail", "second-sendgrid", "sendgrid", "welcome", "welcome-fr"]);
     // The plugin's detailed diff, as the engine passes it on in the step events: the changed fields
-    // only, the secret one named too (its values are masked).
+    // only, down to the values that differ, the secret one named whole (its values are masked).
     expect(diffs.sendgrid).toEqual({ op: "update", detailed: { name: "update", credentials: "update" }, diffs: ["name", "credentials"] });
     expect(diffs.welcome).toEqual({ op: "update", detailed: { description: "update" }, diffs: ["description"] });
     expect(diffs["second-sendgrid"]).toEqual({ op: "update", detailed: { name: "update" }, diffs: ["name"] });
-    expect(diffs["welcome-fr"]).toEqual({ op: "update", detailed: { content: "update" }, diffs: ["content"] });
-    expect(diffs.acme).toEqual({ op: "update", detailed: { data: "update" }, diffs: ["data"] });
-    expect(diffs.mail).toEqual({ op: "update", detailed: { routes: "update" }, diffs: ["routes"] });
+    // Where inside a field: the content and the data were replaced by hand with one key, and a route was added.
+    expect(diffs["welcome-fr"]).toEqual({ op: "update", detailed: { "content.greeting": "update", "content.email": "add" }, diffs: ["content"] });
+    expect(diffs.acme).toEqual({ op: "update", detailed: { "data.name": "update", "data.plan": "add" }, diffs: ["data"] });
+    expect(diffs.mail).toEqual({ op: "update", detailed: { "routes.sales": "delete" }, diffs: ["routes"] });
     // Every other resource of the program is the same (the summary counts as GO_PROGRAM_RESOURCES does).
     expect(preview.changes).toEqual({ same: GO_PROGRAM_RESOURCES - Object.keys(diffs).length, update: Object.keys(diffs).length });
     // The --diff output names the fields and the values that are not secret.

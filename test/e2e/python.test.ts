@@ -115,13 +115,15 @@ describe.skipIf(!hasPython("test/e2e/python.test.ts"))("a Python inline program 
     expect((await emu.api("POST", `/v1/domains/${DOMAIN}/routes`, { address: "sales", type: "webhook" })).status).toBe(201);
 
     const preview = await run("preview-refresh");
+    // Each place that differs, as the program would change it back (a secret field named whole):
+    // the content and the data were replaced by hand with one key, and a route was added.
     expect(preview.diffs).toEqual({
       sendgrid: { op: "update", detailed: { name: "update", credentials: "update" } },
       "alice-slack": { op: "update", detailed: { credentials: "update" } },
       "second-sendgrid": { op: "update", detailed: { name: "update" } },
-      "welcome-fr": { op: "update", detailed: { content: "update" } },
-      acme: { op: "update", detailed: { data: "update" } },
-      mail: { op: "update", detailed: { routes: "update" } },
+      "welcome-fr": { op: "update", detailed: { "content.greeting": "update", "content.email": "add" } },
+      acme: { op: "update", detailed: { "data.name": "update", "data.plan": "add" } },
+      mail: { op: "update", detailed: { "routes.sales": "delete" } },
     });
     expect(preview.changes).toMatchObject({ update: 6 });
     for (const secret of [CHANGED_KEY, CHANGED_HOOK, SENDGRID_KEY, SLACK_HOOK]) expect(preview.stdout).not.toContain(secret);
