@@ -9,7 +9,8 @@
  *           name is claimed anywhere on the service), then POST each declared route; a failure
  *           removes a domain made here again
  *   read    GET /v1/domains/{domain}, POST .../verify while it is pending (so a refresh after the
- *           DNS change shows `verified`), GET .../routes (every page)
+ *           DNS change shows `verified`; still pending, a warning names the records to add),
+ *           GET .../routes (every page)
  *   update  PATCH /v1/domains/{domain} when the data changes; the routes added, changed and
  *           removed (only those)
  *   delete  DELETE /v1/domains/{domain} (the service deletes its routes with it; a 404 counts as done)
@@ -28,7 +29,7 @@ import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check"
 import { type DiffResult, declaredKeys, declaredKeysOf, deepEqual, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
-import { adoptExisting, controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
+import { adoptExisting, controlInputs, deleteIfPresent, failure, readInputs, warn } from "./lifecycle";
 
 /** A domain name as the service stores it: lower case, dot-separated labels (the service lower-cases what it is given). */
 export const DOMAIN_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/;
@@ -164,10 +165,23 @@ async function syncRoutes(client: NotifyClient, domain: string, live: Record<str
   for (const address of Object.keys(live)) if (!(address in wanted)) await client.domains.deleteRoute(domain, address);
 }
 
-/** Reads the domain, verifying it first while it is pending, and its routes. */
+/** The warning for a domain the service still could not verify: what to add to its DNS, from the records the service expects. */
+export function pendingWarning(d: ApiDomain): string {
+  const records = (d.expectedDnsRecords ?? []).map((r) => `${r.type} ${r.name} ${r.content}${r.priority !== undefined ? ` (priority ${r.priority})` : ""}`);
+  return `domain "${d.name}" is ${d.status}: the service has not found its DNS records yet; ` +
+    `add ${records.length ? records.join(", ") : "the records of expectedDnsRecords"} with your DNS provider, and a refresh after that shows it verified`;
+}
+
+/**
+ * Reads the domain, verifying it first while it is pending, and its routes; a domain still not
+ * verified after that gets a warning, since until the records exist no mail reaches it.
+ */
 async function readDomain(client: NotifyClient, domain: string): Promise<{ d: ApiDomain; routes: ApiRoute[] }> {
   let d = await client.domains.get(domain);
-  if (d.status !== "verified") d = await client.domains.verify(domain);
+  if (d.status !== "verified") {
+    d = await client.domains.verify(domain);
+    if (d.status !== "verified") await warn(pendingWarning(d));
+  }
   return { d, routes: await liveRoutes(client, domain) };
 }
 

@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as automation from "@pulumi/pulumi/automation";
 import type * as pulumiModule from "@pulumi/pulumi";
-import { createTestStack, exportedState, loadPackage, nativeRequire, previewDiffs, type TestStack } from "../helpers/pulumi";
+import { createTestStack, exportedState, loadPackage, nativeRequire, previewDiffs, warningsOf, type TestStack } from "../helpers/pulumi";
+import { pendingWarning } from "../../provider/resources/domain";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { declare, usePlugin } from "../helpers/native";
 
@@ -46,8 +47,13 @@ describe.each(["production", "spec"] as const)("domains against the emulator in 
     await emu?.close();
   });
 
-  it("creates a pending domain with its routes and expected MX record as outputs, and the next preview is empty", async () => {
-    const up = await ts.stack.up();
+  it("creates a pending domain with its routes and expected MX record as outputs, and a warning naming the record to add; the next preview is empty", async () => {
+    const events: automation.EngineEvent[] = [];
+    const up = await ts.stack.up({ onEvent: (e) => events.push(e) });
+    const domain = (await emu.api("GET", "/v1/domains/mail.example.com")).body;
+    expect(domain.status).toBe("pending");
+    // Of the stack: the dynamic-provider plugin gives an operation no URN.
+    expect(warningsOf(events)).toContainEqual({ urn: "", message: pendingWarning(domain) });
     expect(up.outputs.id!.value).toBe("mail.example.com");
     expect(up.outputs.status!.value).toBe("pending");
     expect(up.outputs.records!.value).toEqual([{ type: "MX", name: "mail.example.com", content: MAIL_SERVER, ttl: "Auto", priority: 10 }]);
@@ -82,10 +88,12 @@ describe.each(["production", "spec"] as const)("domains against the emulator in 
     expect(writes).toEqual([{ method: "PATCH", path: "/v1/domains/mail.example.com/routes/sales" }]);
   });
 
-  it("shows verified after the MX record is set and the stack refreshed (an output, not drift)", async () => {
+  it("shows verified after the MX record is set and the stack refreshed (an output, not drift), warning no more", async () => {
     await emu.api("POST", "/__emulator/dns", { domain: "mail.example.com", mx: MAIL_SERVER });
-    const up = await ts.stack.up({ refresh: true });
+    const events: automation.EngineEvent[] = [];
+    const up = await ts.stack.up({ refresh: true, onEvent: (e) => events.push(e) });
     expect(up.outputs.status!.value).toBe("verified");
+    expect(warningsOf(events).filter((w) => w.message.includes("mail.example.com"))).toEqual([]);
     expect((await state()).domains[0]!.status).toBe("verified");
     await ts.stack.preview({ expectNoChanges: true, refresh: true });
   });

@@ -2,20 +2,27 @@
  * The bad-input table: each row a resource's inputs (or a function's arguments) that must fail
  * before any request, with a message naming the property. test/unit/provider/badInput.test.ts runs
  * every row through the resources' `check` and the functions; test/e2e/badInput.test.ts runs one
- * row of each kind through the engine, for each front end.
+ * row of each kind, and each row marked `engine`, through the engine, for each front end.
  */
 
 import { KINDS } from "../kinds/index";
+import type { BadInputOptions } from "../kinds/descriptor";
 
-/** One bad input: label, kind (a resource's name, or `fn:` and a function's name), arguments, the error it must give. */
-export type Row = [label: string, kind: string, args: Record<string, unknown>, expected: RegExp];
+/** Whether a row also runs through the engine on both front ends (test/e2e/badInput.test.ts), beside the first row of its kind. */
+export type RowOptions = BadInputOptions;
+
+/**
+ * One bad input: label, kind (a resource's name, or `fn:` and a function's name), arguments, the
+ * error it must give, and where else it runs.
+ */
+export type Row = [label: string, kind: string, args: Record<string, unknown>, expected: RegExp, options?: RowOptions];
 
 /** The kind a row covers: the resource's name, or "fn" for every function. */
 export const kindOf = (row: Row): string => (row[1].startsWith("fn:") ? "fn" : row[1]);
 
 /** Every bad input, by kind: each resource kind's rows from its descriptor (test/kinds/<kind>.ts), then the functions'. */
 export const ROWS: Row[] = [
-  ...KINDS.flatMap((k) => k.badInput.map(([label, args, expected]): Row => [label, k.kind, args, expected])),
+  ...KINDS.flatMap((k) => k.badInput.map(([label, args, expected, options]): Row => [label, k.kind, args, expected, options])),
   // Functions (Environment)
   ["getEnvironments unknown argument", "fn:getEnvironments", { nmae: "Development" }, /getEnvironments: invalid arguments: unknown argument "nmae"/],
   // Functions

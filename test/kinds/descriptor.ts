@@ -42,8 +42,13 @@ export interface AdoptCase {
   writes: string[];
 }
 
-/** One bad input of a kind: label, inputs, the error `check` must give. */
-export type BadInput = [label: string, inputs: Obj, expected: RegExp];
+/** Where a bad input runs beyond `check`: `engine`, through the engine on both front ends too (test/e2e/badInput.test.ts). */
+export interface BadInputOptions {
+  engine?: boolean;
+}
+
+/** One bad input of a kind: label, inputs, the error `check` must give, where else it runs. */
+export type BadInput = [label: string, inputs: Obj, expected: RegExp, options?: BadInputOptions];
 
 /** What the bench's arguments of one resource may use beyond its index. */
 export interface BenchRefs {

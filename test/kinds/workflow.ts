@@ -120,6 +120,9 @@ export const workflow: KindDescriptor<"Workflow"> = {
     ["missing name", without(wf({}), "name"), /name: is required/],
     ["missing steps", without(wf({}), "steps"), /steps: is required/],
     ["unknown step type", step({ name: "X", type: "carrier_pigeon" }), /steps\[0\]\.type: must be one of/],
+    // A typo of a step kind, as a new user made one: the message names the value given, the kinds allowed and the closest.
+    ["misspelt step type", step({ name: "E", type: "emial", controlValues: { subject: "s", body: "b" } }),
+      /steps\[0\]\.type: must be one of "in_app", "email", .* \(given "emial": did you mean "email"\?\)/, { engine: true }],
     ["email step without a subject", step({ name: "E", type: "email", controlValues: { body: "b" } }), /steps\[0\]\.controlValues\.subject: an email step requires a subject/],
     ["in-app step with neither body nor subject", step({ name: "I", type: "in_app", controlValues: {} }), /steps\[0\]\.controlValues\.body: an in_app step needs a non-empty body or subject/],
     ["delay in an unknown unit", step({ name: "D", type: "delay", controlValues: { amount: 1, unit: "fortnights" } }), /steps\[0\]\.controlValues\.unit: must be one of/],
