@@ -12,7 +12,6 @@
  *   delete  DELETE /v2/contexts/{type}/{id} (a 404 counts as done)
  */
 import { z } from "zod";
-import { NotifyApiError, isNotFound } from "../client/errors";
 import { clientFor } from "../config";
 import { JsonObject, type Context as ApiContext } from "../schemas";
 import type { RequestBody } from "../../spec/operations";
@@ -20,7 +19,7 @@ import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check"
 import { type DiffResult, declaredKeys, declaredKeysOf, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
-import { adoptExisting, controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
+import { adoptExisting, controlInputs, createOrAdopt, deleteIfPresent, failure, findIfPresent, gone, readIfPresent, readInputs } from "./lifecycle";
 
 /** The rule of a context's type and id (CreateContextRequestDto of spec/openapi.json): 1 to 100 of letters, digits, `_`, `-`. */
 export const CONTEXT_PART = /^[a-zA-Z0-9_-]+$/;
@@ -81,10 +80,9 @@ function outputsFor(c: ApiContext, declared: Props, keys: string[]): ContextStat
 
 /** Takes an existing context over: written only when its data differs from the declared data. */
 function adopt(existing: ApiContext, raw: Props, keys: string[]) {
-  const seen = outputsFor(existing, raw, keys) as unknown as Props;
   const key = contextKey(String(raw.type), String(raw.contextId));
   return adoptExisting(`context "${key}"`, {
-    id: key, compared: seen, adopted: () => seen, inputs: raw, diff: provider.diff,
+    id: key, compared: outputsFor(existing, raw, keys) as unknown as Props, inputs: raw, diff: provider.diff,
     update: async (olds) => {
       try {
         return (await provider.update(key, olds, raw)).outs;
@@ -110,46 +108,22 @@ export const provider = {
     const keys = declaredKeys(raw, CONTEXT.inputKeys);
     const api = clientFor().contexts;
     const key = contextKey(inputs.type, inputs.contextId);
-    const action = `create context "${key}"`;
-    // With adopt, look first: an existing context is compared, and written only where it differs.
-    if (inputs.adopt) {
-      let existing: ApiContext | undefined;
-      try {
-        existing = await api.get(inputs.type, inputs.contextId);
-      } catch (err) {
-        if (!isNotFound(err)) throw failure(`adopt context "${key}"`, err);
-      }
-      if (existing) return adopt(existing, raw, keys);
-    }
-    let live: ApiContext;
-    try {
-      live = await api.create(requestBody(CONTEXT, inputs, "create"));
-    } catch (err) {
-      if (!(err instanceof NotifyApiError && err.status === 409)) throw failure(action, err);
-      // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.
-      if (!inputs.adopt && err.attempts <= 1) {
-        throw failure(action, err, `A context "${key}" already exists; set adopt: true to manage it with this stack`);
-      }
-      try {
-        return adopt(await api.get(inputs.type, inputs.contextId), raw, keys);
-      } catch (e) {
-        throw failure(`adopt context "${key}"`, e);
-      }
-    }
-    return { id: key, outs: outputsFor(live, raw, keys) };
+    return createOrAdopt({
+      what: `context "${key}"`, adopt: inputs.adopt,
+      refuse: `A context "${key}" already exists; set adopt: true to manage it with this stack`,
+      find: () => findIfPresent(() => api.get(inputs.type, inputs.contextId)),
+      takeOver: (existing) => adopt(existing, raw, keys),
+      create: () => api.create(requestBody(CONTEXT, inputs, "create")),
+      created: (live) => ({ id: key, outs: outputsFor(live, raw, keys) }),
+    });
   },
 
   async read(id: string, props: Props) {
     const keys = declaredKeysOf(props) ?? [];
     const parts = parseContextKey(id);
     if (!parts) throw new Error(`Unable to read context "${id}": the id must be the context key \`type:id\` (e.g. \`tenant:acme\`)`);
-    let live: ApiContext;
-    try {
-      live = await clientFor().contexts.get(parts.type, parts.id);
-    } catch (err) {
-      if (isNotFound(err)) return { id: "", props: {} };
-      throw failure(`read context "${id}"`, err);
-    }
+    const live = await readIfPresent(`read context "${id}"`, () => clientFor().contexts.get(parts.type, parts.id));
+    if (!live) return gone();
     const outs = outputsFor(live, props, keys);
     return { id, props: outs, inputs: readInputs(props, outs, keys, CONTEXT.controlKeys) };
   },

@@ -29,7 +29,7 @@ import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check"
 import { type DiffResult, declaredKeys, declaredKeysOf, deepEqual, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
-import { adoptExisting, controlInputs, deleteIfPresent, failure, readInputs, warn } from "./lifecycle";
+import { adoptExisting, controlInputs, deleteIfPresent, failure, findIfPresent, gone, readIfPresent, readInputs, warn } from "./lifecycle";
 
 /** A domain name as the service stores it: lower case, dot-separated labels (the service lower-cases what it is given). */
 export const DOMAIN_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/;
@@ -211,16 +211,10 @@ export const provider = {
     // With adopt, look first: an existing domain of this environment is compared, and its data
     // and routes written only where they differ.
     if (inputs.adopt) {
-      let existing: { d: ApiDomain; routes: ApiRoute[] } | undefined;
-      try {
-        existing = await readDomain(client, inputs.name);
-      } catch (err) {
-        if (!isNotFound(err)) throw failure(`adopt domain "${inputs.name}"`, err);
-      }
+      const existing = await findIfPresent(() => readDomain(client, inputs.name)).catch((e: unknown) => { throw failure(`adopt domain "${inputs.name}"`, e); });
       if (existing) {
-        const seen = outputsFor(existing.d, existing.routes, raw, keys) as unknown as Props;
         return adoptExisting(`domain "${inputs.name}"`, {
-          id: existing.d.name, compared: seen, adopted: () => seen, inputs: raw, diff: provider.diff,
+          id: existing.d.name, compared: outputsFor(existing.d, existing.routes, raw, keys) as unknown as Props, inputs: raw, diff: provider.diff,
           update: async (olds) => (await provider.update(existing.d.name, olds, raw)).outs,
         });
       }
@@ -258,13 +252,8 @@ export const provider = {
 
   async read(id: string, props: Props) {
     const keys = declaredKeysOf(props) ?? [];
-    let live: { d: ApiDomain; routes: ApiRoute[] };
-    try {
-      live = await readDomain(clientFor(), id);
-    } catch (err) {
-      if (isNotFound(err)) return { id: "", props: {} };
-      throw failure(`read domain ${id}`, err);
-    }
+    const live = await readIfPresent(`read domain ${id}`, () => readDomain(clientFor(), id));
+    if (!live) return gone();
     const outs = outputsFor(live.d, live.routes, props, keys);
     return { id: live.d.name, props: outs, inputs: readInputs(props, outs, keys, DOMAIN.controlKeys) };
   },

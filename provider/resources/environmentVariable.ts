@@ -12,7 +12,7 @@
  *           values of environments this resource does not declare is left to whoever manages them)
  */
 import { z } from "zod";
-import { NotifyApiError, isConflict, isNotFound } from "../client/errors";
+import { NotifyApiError, isNotFound } from "../client/errors";
 import { clientFor } from "../config";
 import {
   SECRET_MASK, SafeString, type CreateEnvironmentVariableBody, type EnvironmentVariable as ApiVariable, type UpdateEnvironmentVariableBody,
@@ -21,7 +21,7 @@ import { checkWith, unknownKeyHint, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
-import { adoptExisting, controlInputs, failure, readInputs, without } from "./lifecycle";
+import { adoptExisting, controlInputs, createOrAdopt, failure, findIfPresent, gone, readIfPresent, readInputs, without } from "./lifecycle";
 
 const VariableKey = z.string().max(256, { error: "must be at most 256 characters" })
   .regex(/^[A-Za-z][A-Za-z0-9_]*$/, { error: "must start with a letter followed by letters, digits or underscores (e.g. BASE_URL)" });
@@ -103,16 +103,6 @@ function patchBody(inputs: Inputs, olds: Props): UpdateEnvironmentVariableBody {
   return requestBody(ENVIRONMENT_VARIABLE, { ...differing, values: changed.length ? Object.fromEntries(changed) : undefined }, "update");
 }
 
-/** The variable with this key, or undefined when there is none. */
-async function find(key: string): Promise<ApiVariable | undefined> {
-  try {
-    return await clientFor().environmentVariables.get(key);
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
-}
-
 /**
  * Takes over `existing` (read already): no request when it is as declared, else one PATCH of the
  * fields and the values that differ. A secret value reads back masked and cannot be compared:
@@ -143,37 +133,20 @@ export const provider = {
     const inputs = raw as Inputs;
     const keys = declaredKeys(raw, ENVIRONMENT_VARIABLE.inputKeys);
     const api = clientFor().environmentVariables;
-    const action = `create environment variable "${inputs.key}"`;
-    // With adopt, look first: an existing variable is compared, and written only where it differs.
-    if (inputs.adopt) {
-      const existing = await find(inputs.key).catch((e: unknown) => { throw failure(`adopt environment variable "${inputs.key}"`, e, scopeHint(e)); });
-      if (existing) return adopt(existing, raw, keys);
-    }
-    let v: ApiVariable;
-    try {
-      v = await api.create(requestBody(ENVIRONMENT_VARIABLE, inputs, "create"));
-    } catch (err) {
-      if (!isConflict(err)) throw failure(action, err, scopeHint(err));
-      // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.
-      if (!inputs.adopt && err.attempts <= 1) {
-        throw failure(action, err, `A variable with key "${inputs.key}" already exists; set adopt: true to manage it with this stack`);
-      }
-      const existing = await find(inputs.key).catch((e: unknown) => { throw failure(`adopt environment variable "${inputs.key}"`, e, scopeHint(e)); });
-      if (!existing) throw failure(action, err, scopeHint(err));
-      return adopt(existing, raw, keys);
-    }
-    return { id: v.key, outs: outputsFor(v, raw, keys) };
+    return createOrAdopt({
+      what: `environment variable "${inputs.key}"`, adopt: inputs.adopt, hint: scopeHint,
+      refuse: `A variable with key "${inputs.key}" already exists; set adopt: true to manage it with this stack`,
+      find: () => findIfPresent(() => api.get(inputs.key)),
+      takeOver: (existing) => adopt(existing, raw, keys),
+      create: () => api.create(requestBody(ENVIRONMENT_VARIABLE, inputs, "create")),
+      created: (v) => ({ id: v.key, outs: outputsFor(v, raw, keys) }),
+    });
   },
 
   async read(id: string, props: Props) {
     const keys = declaredKeysOf(props) ?? [];
-    let v: ApiVariable;
-    try {
-      v = await clientFor().environmentVariables.get(id);
-    } catch (err) {
-      if (isNotFound(err)) return { id: "", props: {} };
-      throw failure(`read environment variable "${id}"`, err);
-    }
+    const v = await readIfPresent(`read environment variable "${id}"`, () => clientFor().environmentVariables.get(id));
+    if (!v) return gone();
     const outs = outputsFor(v, props, keys, props);
     return { id, props: outs, inputs: readInputs(props, outs, keys, ENVIRONMENT_VARIABLE.controlKeys) };
   },

@@ -19,7 +19,7 @@ import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check"
 import { type DiffResult, declaredKeys, declaredKeysOf, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
-import { adoptExisting, controlInputs, failure, readInputs, warn } from "./lifecycle";
+import { adoptExisting, controlInputs, createOrAdopt, failure, findIfPresent, gone, readIfPresent, readInputs, warn } from "./lifecycle";
 import { project } from "./diff";
 
 /** Whether a block-editor document (parsed JSON) holds the variable node `content`. */
@@ -137,21 +137,10 @@ function isAlreadyExists(err: unknown): err is NotifyApiError {
   return err instanceof NotifyApiError && (err.status === 409 || (err.status === 400 && /already exist/i.test(err.message)));
 }
 
-/** The layout with this layoutId, or undefined when there is none. */
-async function find(layoutId: string): Promise<ApiLayout | undefined> {
-  try {
-    return await clientFor().layouts.get(layoutId);
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
-}
-
 /** Takes over `existing` (read already): no request when it is as declared, else one PUT. */
 async function adopt(existing: ApiLayout, raw: Props, keys: string[]) {
-  const seen = outputsFor(existing, raw, keys);
   return adoptExisting(`layout "${String(raw.layoutId)}"`, {
-    id: existing.layoutId, compared: seen as unknown as Props, adopted: () => seen as unknown as Props, inputs: raw, diff: provider.diff,
+    id: existing.layoutId, compared: outputsFor(existing, raw, keys) as unknown as Props, inputs: raw, diff: provider.diff,
     update: async () => {
       try {
         return outputsFor(await clientFor().layouts.update(existing.layoutId, updateBody(raw as Inputs, existing)), raw, keys);
@@ -182,47 +171,32 @@ export const provider = {
     const inputs = raw as Inputs;
     const keys = declaredKeys(raw, LAYOUT.inputKeys);
     const api = clientFor().layouts;
-    const action = `create layout "${inputs.layoutId}"`;
-    // With adopt, look first: an existing layout is compared, and written only where it differs.
-    if (inputs.adopt) {
-      const existing = await find(inputs.layoutId).catch((e: unknown) => { throw failure(`adopt layout "${inputs.layoutId}"`, e); });
-      if (existing) return adopt(existing, raw, keys);
-    }
-    let layout: ApiLayout;
-    try {
-      layout = await api.create(requestBody(LAYOUT, inputs, "create"));
-    } catch (err) {
-      if (!isAlreadyExists(err)) throw failure(action, err);
-      // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.
-      if (!inputs.adopt && err.attempts <= 1) {
-        throw failure(action, err, `A layout with layoutId "${inputs.layoutId}" already exists; set adopt: true to manage it with this stack`);
-      }
-      const existing = await find(inputs.layoutId).catch((e: unknown) => { throw failure(`adopt layout "${inputs.layoutId}"`, e); });
-      if (!existing) throw failure(action, err);
-      return adopt(existing, raw, keys);
-    }
-    // The create takes no control values: they go in an update.
-    if (inputs.controlValues !== undefined) {
-      try {
-        layout = await api.update(layout.layoutId, updateBody(inputs, layout));
-      } catch (err) {
-        await api.delete(layout.layoutId).catch(() => undefined);
-        throw failure(`set the control values of layout "${inputs.layoutId}"`, err,
-          "The layout was removed again (unless it became the environment's default; then set adopt: true)");
-      }
-    }
-    return { id: layout.layoutId, outs: outputsFor(layout, raw, keys) };
+    return createOrAdopt({
+      what: `layout "${inputs.layoutId}"`, adopt: inputs.adopt, exists: isAlreadyExists,
+      refuse: `A layout with layoutId "${inputs.layoutId}" already exists; set adopt: true to manage it with this stack`,
+      find: () => findIfPresent(() => api.get(inputs.layoutId)),
+      takeOver: (existing) => adopt(existing, raw, keys),
+      create: () => api.create(requestBody(LAYOUT, inputs, "create")),
+      created: async (layout) => {
+        // The create takes no control values: they go in an update.
+        if (inputs.controlValues !== undefined) {
+          try {
+            layout = await api.update(layout.layoutId, updateBody(inputs, layout));
+          } catch (err) {
+            await api.delete(layout.layoutId).catch(() => undefined);
+            throw failure(`set the control values of layout "${inputs.layoutId}"`, err,
+              "The layout was removed again (unless it became the environment's default; then set adopt: true)");
+          }
+        }
+        return { id: layout.layoutId, outs: outputsFor(layout, raw, keys) };
+      },
+    });
   },
 
   async read(id: string, props: Props) {
     const keys = declaredKeysOf(props) ?? [];
-    let live: ApiLayout;
-    try {
-      live = await clientFor().layouts.get(id);
-    } catch (err) {
-      if (isNotFound(err)) return { id: "", props: {} };
-      throw failure(`read layout ${id}`, err);
-    }
+    const live = await readIfPresent(`read layout ${id}`, () => clientFor().layouts.get(id));
+    if (!live) return gone();
     const outs = outputsFor(live, props, keys);
     // An import by database id or slug reads the same layout: its id is the layoutId.
     return { id: live.layoutId, props: outs, inputs: readInputs(props, outs, keys, LAYOUT.controlKeys) };

@@ -1,5 +1,11 @@
-/** Lifecycle helpers of create, read, update and delete: errors and warnings the engine shows, deletes that tolerate gone objects, the inputs a read returns. */
-import { NotifyApiError, NotifyError, isNotFound } from "../client/errors";
+/**
+ * The lifecycle every resource shares, written once: a create that takes over an existing object
+ * with `adopt` and refuses one without ({@link createOrAdopt}), a read's 404 as gone
+ * ({@link readIfPresent}), a delete's 404 as done ({@link deleteIfPresent}); and the errors and
+ * warnings the engine shows, and the inputs a read returns. Each resource module gives the hooks
+ * only it has (its requests, its natural key, its message).
+ */
+import { NotifyApiError, NotifyError, isConflict, isNotFound } from "../client/errors";
 import { isUnauthorized, UNAUTHORIZED_HINT } from "../config";
 import type { DiffResult } from "./diff";
 
@@ -55,6 +61,87 @@ export async function deleteIfPresent(action: string, remove: () => Promise<unkn
   }
 }
 
+/** The object `get` answers, or undefined when the service answers 404 (no such object); any other failure is thrown as is. */
+export async function findIfPresent<T>(get: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await get();
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * A read's request: the object `get` answers, or undefined when the service no longer has it (a
+ * 404, which a read answers with {@link GONE}: the engine drops it from the stack); any other
+ * failure is `Unable to <action>`.
+ */
+export async function readIfPresent<T>(action: string, get: () => Promise<T>): Promise<T | undefined> {
+  return findIfPresent(get).catch((err: unknown) => { throw failure(action, err); });
+}
+
+/** A read's answer for an object the service no longer has: the engine removes it from the stack. */
+export function gone(): { id: ""; props: Props } {
+  return { id: "", props: {} };
+}
+
+/** What a create answers the engine. */
+export interface Created {
+  id: string;
+  outs: object;
+}
+
+/** The hooks of one kind for {@link createOrAdopt}. */
+export interface CreateOrAdopt<Found, Made> {
+  /** The object as messages name it (`topic "news:daily"`): the actions are `create <what>` and `adopt <what>`. */
+  what: string;
+  /** The program's `adopt` input. */
+  adopt: boolean | undefined;
+  /** The hint of the refusal when the object exists and `adopt` is not set: the kind's sentence naming `adopt: true`. */
+  refuse: string;
+  /** The existing object of the natural key, or undefined when there is none (a 404 is none). */
+  find(): Promise<Found | undefined>;
+  /** The create request(s). */
+  create(): Promise<Made>;
+  /** What a successful create answers: what follows the create request (a later write, a read) and the outputs. */
+  created(made: Made): Promise<Created> | Created;
+  /** Takes `existing` over, usually through {@link adoptExisting}. */
+  takeOver(existing: Found): Promise<Created>;
+  /** Whether the create's failure says the natural key is taken; default a 409. */
+  exists?(err: unknown): err is NotifyApiError;
+  /** A hint for a failure of the create or of the look (e.g. which key's environment a request reached). */
+  hint?(err: unknown): string | undefined;
+}
+
+/**
+ * Creates the object, or takes over the one that holds its natural key:
+ *
+ * - with `adopt`, look first ({@link CreateOrAdopt.find}) and take over what is there, so an
+ *   adoption of an object as declared sends no write;
+ * - else create; when the service says the key is taken, refuse without `adopt` on the first
+ *   attempt (the message names `adopt: true`), and otherwise look and take over: made meanwhile by
+ *   someone else (adopt), or by our own earlier attempt whose answer was lost before a retry.
+ */
+export async function createOrAdopt<Found, Made>(k: CreateOrAdopt<Found, Made>): Promise<Created> {
+  const action = `create ${k.what}`;
+  const look = () => k.find().catch((e: unknown) => { throw failure(`adopt ${k.what}`, e, k.hint?.(e)); });
+  if (k.adopt) {
+    const existing = await look();
+    if (existing !== undefined) return k.takeOver(existing);
+  }
+  let made: Made;
+  try {
+    made = await k.create();
+  } catch (err) {
+    if (!(k.exists ?? isConflict)(err)) throw failure(action, err, k.hint?.(err));
+    if (!k.adopt && err.attempts <= 1) throw failure(action, err, k.refuse);
+    const existing = await look();
+    if (existing === undefined) throw failure(action, err, k.hint?.(err));
+    return k.takeOver(existing);
+  }
+  return k.created(made);
+}
+
 /** The control inputs (the table's `controlKeys`: adopt, check) present in `from`; outputs keep them so a refresh returns them. */
 export function controlInputs(from: Obj, controlKeys: readonly string[]): Obj {
   const out: Obj = {};
@@ -79,8 +166,8 @@ export interface Adoption {
    * program, so such a value cannot compare equal and is written.
    */
   compared: Props;
-  /** The state an adoption that writes nothing answers: the existing object seen through the declared inputs. */
-  adopted: () => Props;
+  /** The state an adoption that writes nothing answers: the existing object seen through the declared inputs; default {@link Adoption.compared}. */
+  adopted?: () => Props;
   /** The declared (checked) inputs. */
   inputs: Props;
   /** The module's diff. */
@@ -98,7 +185,7 @@ export interface Adoption {
  */
 export async function adoptExisting(what: string, a: Adoption): Promise<{ id: string; outs: object }> {
   const diff = await a.diff(a.id, a.compared, a.inputs);
-  if (!diff.changes) return { id: a.id, outs: a.adopted() };
+  if (!diff.changes) return { id: a.id, outs: a.adopted ? a.adopted() : a.compared };
   if (diff.replaces.length) {
     throw new Error(`Unable to adopt ${what}: the existing object differs in ${diff.replaces.join(", ")}, which the service cannot change in place; ` +
       "declare the values it holds, or remove adopt: true and give the resource another natural key");

@@ -21,7 +21,7 @@ import { checkWith, suggest, unknownKeyHint, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
-import { adoptExisting, controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
+import { adoptExisting, controlInputs, deleteIfPresent, failure, gone, readIfPresent, readInputs } from "./lifecycle";
 
 /** The shape of a provider id: lowercase letters and digits, with `-` or `_` between them. */
 const PROVIDER_ID_SHAPE = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
@@ -198,10 +198,9 @@ export const provider = {
     if (existing) {
       // Compared as a read compares them: the fields the service stores from the service, the
       // others (which it drops) as declared; written only when they differ.
-      const seen = outputsFor(inputs.subscriberId, existing, raw, keys);
       return adoptExisting(`${inputs.providerId} credentials of subscriber "${inputs.subscriberId}"`, {
         id: credentialsId(inputs.subscriberId, inputs.providerId, inputs.integrationIdentifier),
-        compared: seen, adopted: () => seen, inputs: raw, diff: provider.diff,
+        compared: outputsFor(inputs.subscriberId, existing, raw, keys), inputs: raw, diff: provider.diff,
         update: async (olds) => (await provider.update("", olds, raw)).outs,
       });
     }
@@ -216,15 +215,9 @@ export const provider = {
   async read(id: string, props: Props) {
     const { subscriberId, providerId, integrationIdentifier } = parseCredentialsId(id);
     const keys = declaredKeysOf(props) ?? ["subscriberId", "providerId", "credentials"];
-    let sub: Subscriber;
-    try {
-      sub = await clientFor().subscribers.get(subscriberId);
-    } catch (err) {
-      if (isNotFound(err)) return { id: "", props: {} };
-      throw failure(`read ${providerId} credentials of subscriber "${subscriberId}"`, err);
-    }
-    const entry = await findChannel(sub, providerId, integrationIdentifier);
-    if (!entry) return { id: "", props: {} };
+    const sub = await readIfPresent(`read ${providerId} credentials of subscriber "${subscriberId}"`, () => clientFor().subscribers.get(subscriberId));
+    const entry = sub && await findChannel(sub, providerId, integrationIdentifier);
+    if (!entry) return gone();
     const outs = outputsFor(subscriberId, entry, props, keys);
     return { id, props: outs, inputs: readInputs(props, outs, keys, SUBSCRIBER_CREDENTIALS.controlKeys) };
   },

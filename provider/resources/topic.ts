@@ -17,7 +17,7 @@
  * renames with PATCH, and reads what it reports.
  */
 import { z } from "zod";
-import { NotifyApiError, isNotFound } from "../client/errors";
+import { NotifyApiError } from "../client/errors";
 import type { NotifyClient } from "../client";
 import { clientFor } from "../config";
 import { SafeString, type SubscriptionsResult, type Topic as ApiTopic } from "../schemas";
@@ -26,7 +26,7 @@ import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check"
 import { type DiffResult, declaredKeys, declaredKeysOf, deepEqual, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
-import { adoptExisting, controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
+import { adoptExisting, controlInputs, createOrAdopt, deleteIfPresent, failure, findIfPresent, gone, readIfPresent, readInputs } from "./lifecycle";
 
 /**
  * The key rule the service applies when a topic is created (packages/shared/src/consts/validIdRegex.ts
@@ -140,24 +140,17 @@ async function syncSubscribers(client: NotifyClient, key: string, live: readonly
 }
 
 /** The topic with this key and its subscribers, or undefined when there is none. */
-async function find(client: NotifyClient, key: string): Promise<{ topic: ApiTopic; subscribers: string[] } | undefined> {
-  try {
-    const topic = await client.topics.get(key);
-    return { topic, subscribers: await liveSubscribers(client, key) };
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
+function find(client: NotifyClient, key: string): Promise<{ topic: ApiTopic; subscribers: string[] } | undefined> {
+  return findIfPresent(async () => ({ topic: await client.topics.get(key), subscribers: await liveSubscribers(client, key) }));
 }
 
 /**
  * Takes over `existing` (read already): no request when it is as declared, else the update's:
  * a PATCH of the name when it differs, and subscriptions added and removed, only those.
  */
-async function adopt(client: NotifyClient, existing: { topic: ApiTopic; subscribers: string[] }, raw: Props, keys: string[]) {
-  const seen = outputsFor(existing.topic, existing.subscribers, raw, keys) as unknown as Props;
+function adopt(existing: { topic: ApiTopic; subscribers: string[] }, raw: Props, keys: string[]) {
   return adoptExisting(`topic "${String(raw.key)}"`, {
-    id: existing.topic.key, compared: seen, adopted: () => seen, inputs: raw, diff: provider.diff,
+    id: existing.topic.key, compared: outputsFor(existing.topic, existing.subscribers, raw, keys) as unknown as Props, inputs: raw, diff: provider.diff,
     update: async (olds) => {
       try {
         return (await provider.update(existing.topic.key, olds, raw)).outs;
@@ -188,51 +181,36 @@ export const provider = {
     const keys = declaredKeys(raw, TOPIC.inputKeys);
     const client = clientFor();
     const action = `create topic "${inputs.key}"`;
-    // With adopt, look first: an existing topic is compared, and written only where it differs.
-    if (inputs.adopt) {
-      const existing = await find(client, inputs.key).catch((e: unknown) => { throw failure(`adopt topic "${inputs.key}"`, e); });
-      if (existing) return adopt(client, existing, raw, keys);
-    }
-    try {
-      await client.topics.create(requestBody(TOPIC, inputs, "create"));
-    } catch (err) {
-      if (!(err instanceof NotifyApiError && err.status === 409)) throw failure(action, err);
-      // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.
-      if (!inputs.adopt && err.attempts <= 1) {
-        throw failure(action, err, `A topic with key "${inputs.key}" already exists; set adopt: true to manage it with this stack`);
-      }
-      const existing = await find(client, inputs.key).catch((e: unknown) => { throw failure(`adopt topic "${inputs.key}"`, e); });
-      if (!existing) throw failure(action, err);
-      return adopt(client, existing, raw, keys);
-    }
-    try {
-      if (inputs.subscribers !== undefined) await syncSubscribers(client, inputs.key, [], inputs.subscribers);
-    } catch (err) {
-      // A topic made here whose subscribers failed is removed again, so that a rerun starts afresh.
-      await client.topics.delete(inputs.key).catch(() => undefined);
-      throw failure(action, err);
-    }
-    try {
-      const topic = await client.topics.get(inputs.key);
-      return { id: topic.key, outs: outputsFor(topic, await liveSubscribers(client, inputs.key), raw, keys) };
-    } catch (err) {
-      throw failure(`read topic "${inputs.key}"`, err);
-    }
+    return createOrAdopt({
+      what: `topic "${inputs.key}"`, adopt: inputs.adopt,
+      refuse: `A topic with key "${inputs.key}" already exists; set adopt: true to manage it with this stack`,
+      find: () => find(client, inputs.key),
+      takeOver: (existing) => adopt(existing, raw, keys),
+      create: () => client.topics.create(requestBody(TOPIC, inputs, "create")),
+      created: async () => {
+        try {
+          if (inputs.subscribers !== undefined) await syncSubscribers(client, inputs.key, [], inputs.subscribers);
+        } catch (err) {
+          // A topic made here whose subscribers failed is removed again, so that a rerun starts afresh.
+          await client.topics.delete(inputs.key).catch(() => undefined);
+          throw failure(action, err);
+        }
+        try {
+          const topic = await client.topics.get(inputs.key);
+          return { id: topic.key, outs: outputsFor(topic, await liveSubscribers(client, inputs.key), raw, keys) };
+        } catch (err) {
+          throw failure(`read topic "${inputs.key}"`, err);
+        }
+      },
+    });
   },
 
   async read(id: string, props: Props) {
     const keys = declaredKeysOf(props) ?? [];
     const client = clientFor();
-    let topic: ApiTopic;
-    let subscribers: string[];
-    try {
-      topic = await client.topics.get(id);
-      subscribers = await liveSubscribers(client, id);
-    } catch (err) {
-      if (isNotFound(err)) return { id: "", props: {} };
-      throw failure(`read topic ${id}`, err);
-    }
-    const outs = outputsFor(topic, subscribers, props, keys);
+    const live = await readIfPresent(`read topic ${id}`, () => find(client, id));
+    if (!live) return gone();
+    const outs = outputsFor(live.topic, live.subscribers, props, keys);
     return { id, props: outs, inputs: readInputs(props, outs, keys, TOPIC.controlKeys) };
   },
 

@@ -21,7 +21,7 @@ import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check"
 import { type DiffResult, declaredKeys, declaredKeysOf, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
-import { adoptExisting, controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
+import { adoptExisting, controlInputs, deleteIfPresent, failure, findIfPresent, gone, readIfPresent, readInputs } from "./lifecycle";
 
 /**
  * A locale as the service stores it: a language, then region or script parts joined by `_`
@@ -111,17 +111,12 @@ export const provider = {
     // The service's POST replaces an existing translation silently: look first, so that one made
     // outside the stack is overwritten only when the program says so (adopt), and then only when
     // its content differs.
-    let existing: ApiTranslation | undefined;
-    try {
-      existing = await api.get(inputs.resourceType, inputs.resourceId, inputs.locale);
-    } catch (err) {
-      if (!isNotFound(err)) throw failure(`create translation ${id}`, err);
-    }
+    const existing = await findIfPresent(() => api.get(inputs.resourceType, inputs.resourceId, inputs.locale))
+      .catch((e: unknown) => { throw failure(`create translation ${id}`, e); });
     if (existing && !inputs.adopt) throw new Error(`Unable to create translation ${id}: it already exists. Set adopt: true to manage it with this stack`);
     if (existing) {
-      const seen = outputsFor(existing, raw, keys) as unknown as Props;
       return adoptExisting(`translation ${id}`, {
-        id, compared: seen, adopted: () => seen, inputs: raw, diff: provider.diff,
+        id, compared: outputsFor(existing, raw, keys) as unknown as Props, inputs: raw, diff: provider.diff,
         update: async (olds) => (await provider.update(id, olds, raw)).outs,
       });
     }
@@ -138,14 +133,9 @@ export const provider = {
     const keys = declaredKeysOf(props) ?? [];
     const parts = parseTranslationId(id);
     if (!parts) throw new Error(`Unable to read translation "${id}": the id must be resourceType/resourceId/locale (e.g. workflow/welcome/fr_FR)`);
-    let live: ApiTranslation;
-    try {
-      live = await clientFor().translations.get(parts.resourceType, parts.resourceId, parts.locale);
-    } catch (err) {
-      // Gone, or its workflow or layout is (the service deletes translations with their resource).
-      if (isNotFound(err)) return { id: "", props: {} };
-      throw failure(`read translation ${id}`, err);
-    }
+    const live = await readIfPresent(`read translation ${id}`, () => clientFor().translations.get(parts.resourceType, parts.resourceId, parts.locale));
+    // Gone, or its workflow or layout is (the service deletes translations with their resource).
+    if (!live) return gone();
     const outs = outputsFor(live, props, keys);
     return { id, props: outs, inputs: readInputs(props, outs, keys, TRANSLATION.controlKeys) };
   },

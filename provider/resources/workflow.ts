@@ -11,7 +11,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { NotifyApiError, isNotFound } from "../client/errors";
+import { NotifyApiError } from "../client/errors";
 import { clientFor } from "../config";
 import {
   JsonObject, PreferencesInput, SafeString, Severity, SLUG_IDENTIFIER, SLUG_MESSAGE, StepControlValues, WorkflowStepKind,
@@ -21,7 +21,7 @@ import { allowedKeysAt, checkWith, unknownKeyMessage, type CheckFailure } from "
 import { type DiffResult, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type InputOf, type StateOf } from "./fields";
-import { adoptExisting, controlInputs, deleteIfPresent, failure } from "./lifecycle";
+import { adoptExisting, controlInputs, createOrAdopt, deleteIfPresent, failure, findIfPresent, gone, readIfPresent } from "./lifecycle";
 
 /** The fields of a step, as a program declares it and as the service holds it. */
 const stepFields = {
@@ -235,24 +235,13 @@ function isAlreadyExists(err: unknown): err is NotifyApiError {
   return err instanceof NotifyApiError && (err.status === 409 || (err.status === 400 && /already exist/i.test(err.message)));
 }
 
-/** The workflow with this workflowId, or undefined when there is none. */
-async function find(workflowId: string): Promise<ApiWorkflow | undefined> {
-  try {
-    return await clientFor().workflows.get(workflowId);
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
-}
-
 /**
  * Takes over `live` (read already): no request when it is as declared (steps compared by name,
  * type, control values and declared step ids, as a preview compares them), else one PUT.
  */
 async function adopt(live: ApiWorkflow, raw: Props, keys: string[]) {
-  const seen = outputsFor(live, raw, keys).outs as unknown as Props;
   return adoptExisting(`workflow "${String(raw.workflowId)}"`, {
-    id: live._id, compared: seen, adopted: () => seen, inputs: raw, diff: provider.diff,
+    id: live._id, compared: outputsFor(live, raw, keys).outs as unknown as Props, inputs: raw, diff: provider.diff,
     update: async () => {
       try {
         return outputsFor(await clientFor().workflows.update(live._id, updateBody(raw as Inputs, live)), raw, keys).outs;
@@ -277,38 +266,23 @@ export const provider = {
     const inputs = raw as Inputs;
     const keys = workflowDeclaredKeys(raw);
     const api = clientFor().workflows;
-    const action = `create workflow "${inputs.workflowId}"`;
-    // With adopt, look first: an existing workflow is compared, and written only where it differs.
-    if (inputs.adopt) {
-      const existing = await find(inputs.workflowId).catch((e: unknown) => { throw failure(`adopt workflow "${inputs.workflowId}"`, e); });
-      if (existing) return adopt(existing, raw, keys);
-    }
-    let result: ApiWorkflow;
-    try {
-      const steps = inputs.steps.map((s) => stripUndefined({ name: s.name, type: s.type, stepId: s.stepId, controlValues: s.controlValues ?? {} }));
-      result = await api.create(requestBody(WORKFLOW, { ...inputs, steps }, "create"));
-    } catch (err) {
-      if (!isAlreadyExists(err)) throw failure(action, err);
-      // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.
-      if (!inputs.adopt && err.attempts <= 1) {
-        throw failure(action, err, `A workflow with workflowId "${inputs.workflowId}" already exists; set adopt: true to manage it with this stack`);
-      }
-      const existing = await find(inputs.workflowId).catch((e: unknown) => { throw failure(`adopt workflow "${inputs.workflowId}"`, e); });
-      if (!existing) throw failure(action, err);
-      return adopt(existing, raw, keys);
-    }
-    return { id: result._id, outs: outputsFor(result, raw, keys).outs };
+    return createOrAdopt({
+      what: `workflow "${inputs.workflowId}"`, adopt: inputs.adopt, exists: isAlreadyExists,
+      refuse: `A workflow with workflowId "${inputs.workflowId}" already exists; set adopt: true to manage it with this stack`,
+      find: () => findIfPresent(() => api.get(inputs.workflowId)),
+      takeOver: (existing) => adopt(existing, raw, keys),
+      create: () => {
+        const steps = inputs.steps.map((s) => stripUndefined({ name: s.name, type: s.type, stepId: s.stepId, controlValues: s.controlValues ?? {} }));
+        return api.create(requestBody(WORKFLOW, { ...inputs, steps }, "create"));
+      },
+      created: (result) => ({ id: result._id, outs: outputsFor(result, raw, keys).outs }),
+    });
   },
 
   async read(id: string, props: Props) {
     const keys = declaredKeysOf(props) ?? [];
-    let live: ApiWorkflow;
-    try {
-      live = await clientFor().workflows.get(id);
-    } catch (err) {
-      if (isNotFound(err)) return { id: "", props: {} };
-      throw failure(`read workflow ${id}`, err);
-    }
+    const live = await readIfPresent(`read workflow ${id}`, () => clientFor().workflows.get(id));
+    if (!live) return gone();
     // Project onto the declared shape: steps as the program wrote them, without the database id
     // and without a step id the service generated.
     const declared: Props = { ...props };

@@ -3,7 +3,8 @@
  * project pins (test/helpers/typescript.ts: 5.x and 6.x): a program importing `pulumi-notify` by
  * name type-checks with the library check on (dist/provider/index.d.ts and all it references),
  * under the tsconfig the exporter writes; and a misspelt step kind is reported against the kinds
- * allowed, a misspelt control against its own kind's controls (both compilers word it alike).
+ * allowed, a misspelt control against its own kind's controls, a misspelt input against the
+ * kind's inputs (the compilers word it alike).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -35,6 +36,10 @@ new notify.Workflow("all", { workflowId: "all", name: "All", steps: pulumi.outpu
 new notify.SubscriberCredentials("c", { subscriberId: "alice", providerId: "sendgrid", integrationIdentifier: sg.identifier, credentials: { webhookUrl: "https://x" } });
 export const alice = notify.getSubscriberOutput({ subscriberId: "alice" }).email;
 export const refused = (e: unknown) => e instanceof notify.NotifyApiError && e.status === 401;
+// A class is a type, its outputs are Outputs, and it is a class at run time.
+const news: notify.Topic = new notify.Topic("news", { key: "news", subscribers: pulumi.output(["alice"]) });
+export const newsKey: pulumi.Output<string> = news.key;
+export const isTopic = (r: unknown): r is notify.Topic => r instanceof notify.Topic && notify.Topic.isInstance(r);
 `;
 
 /** Mistakes the compiler must refuse, each in a file of its own beside the program. */
@@ -44,6 +49,9 @@ new notify.Workflow("typo", { workflowId: "t", name: "T", steps: [{ name: "Mail"
 `,
   "control-typo.ts": `import * as notify from "pulumi-notify";
 new notify.Workflow("typo", { workflowId: "t", name: "T", steps: [{ name: "Chat", type: "chat", controlValues: { bdy: "b" } }] });
+`,
+  "input-typo.ts": `import * as notify from "pulumi-notify";
+new notify.Topic("typo", { key: "k", nmae: "N" });
 `,
 };
 
@@ -89,6 +97,13 @@ describe("the package's declarations with each pinned TypeScript", () => {
         // The chat controls (body, editorType), not those of the union's last member (http_request's method and url).
         expect(errors[0]).toMatch(/'bdy' does not exist in type '\{ skip\?: [^']*body\?: [^']*editorType\?: InputOf<"block" \| "text"/);
         expect(errors[0]).not.toContain("http_request");
+      });
+
+      it("reports a misspelt input against the kind's inputs", () => {
+        const errors = diagnostics("input-typo.ts");
+        expect(errors).toHaveLength(1);
+        expect(errors[0]).toContain(`'nmae' does not exist in type`);
+        expect(errors[0]).toContain("name?: InputOf<string>");
       });
     });
   }

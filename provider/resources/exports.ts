@@ -1,0 +1,154 @@
+/**
+ * The resources a program declares, as `provider/index.ts` exports them whole: per kind its class,
+ * one line made from its field table by {@link resourceClass}, and its Args type. The JSDoc of
+ * each class is what an editor shows on hover.
+ */
+import { resourceClass, type ResourceClass } from "./classes";
+import { INTEGRATION, type IntegrationArgs, type IntegrationState } from "./integration";
+import { WORKFLOW, type WorkflowArgs, type WorkflowState } from "./workflow";
+import { SUBSCRIBER_CREDENTIALS, type SubscriberCredentialsArgs, type SubscriberCredentialsState } from "./subscriberCredentials";
+import { ENVIRONMENT, type EnvironmentArgs, type EnvironmentState } from "./environment";
+import { ENVIRONMENT_VARIABLE, type EnvironmentVariableArgs, type EnvironmentVariableState } from "./environmentVariable";
+import { LAYOUT, type LayoutArgs, type LayoutState } from "./layout";
+import { TOPIC, type TopicArgs, type TopicState } from "./topic";
+import { CONTEXT, type ContextArgs, type ContextState } from "./context";
+import { TRANSLATION, type TranslationArgs, type TranslationState } from "./translation";
+import { DOMAIN, type DomainArgs, type DomainState } from "./domain";
+
+export type { IntegrationArgs } from "./integration";
+export type { WorkflowArgs, WorkflowStepArgs, WorkflowStepInputs, WorkflowStepOutput } from "./workflow";
+export type { SubscriberCredentialsArgs } from "./subscriberCredentials";
+export type { EnvironmentArgs } from "./environment";
+export type { EnvironmentVariableArgs } from "./environmentVariable";
+export type { LayoutArgs } from "./layout";
+export type { TopicArgs } from "./topic";
+export type { ContextArgs } from "./context";
+export type { TranslationArgs } from "./translation";
+export type { DomainArgs } from "./domain";
+
+/**
+ * An integration of the notification service: a delivery provider (SendGrid, Twilio, Slack, FCM,
+ * ...) connected to an environment for one channel, with its credentials. Its inputs and outputs
+ * are the fields of {@link INTEGRATION}.
+ *
+ * @example
+ * const email = new notify.Integration("sendgrid", {
+ *   identifier: "sendgrid-main", name: "SendGrid", providerId: "sendgrid", channel: "email",
+ *   credentials: { apiKey: cfg.requireSecret("sendgridKey"), from: "no-reply@example.com" },
+ *   active: true,
+ * });
+ */
+export class Integration extends (resourceClass(INTEGRATION) as ResourceClass<IntegrationArgs, IntegrationState>) {}
+
+/**
+ * A workflow of the notification service: the steps (in-app, email, SMS, chat, push, delay,
+ * digest, throttle, custom, HTTP request) run when it is triggered. Its inputs and outputs are the
+ * fields of {@link WORKFLOW}.
+ *
+ * @example
+ * const welcome = new notify.Workflow("welcome", {
+ *   workflowId: "welcome", name: "Welcome",
+ *   steps: [
+ *     { name: "Inbox", type: "in_app", controlValues: { body: "Hi {{subscriber.firstName}}" } },
+ *     { name: "Email", type: "email", controlValues: { subject: "Welcome", body: "<p>Hi</p>", editorType: "html" } },
+ *   ],
+ * });
+ */
+export class Workflow extends (resourceClass(WORKFLOW) as ResourceClass<WorkflowArgs, WorkflowState>) {}
+
+/**
+ * A subscriber's credentials for one chat or push provider: a Slack webhook URL, FCM device
+ * tokens, and so on. The id is `subscriberId/providerId/integrationIdentifier`.
+ *
+ * The service needs an active integration of the provider in the environment: declare it in the
+ * same stack and pass its `identifier` (the engine then creates it first). Production keeps only
+ * `webhookUrl`, `deviceTokens` and `channel` of the credentials; the other fields are sent, not
+ * stored, and never show as drift.
+ *
+ * @example
+ * const slack = new notify.Integration("slack", { identifier: "slack-main", providerId: "slack", channel: "chat", active: true });
+ * new notify.SubscriberCredentials("alice-slack", {
+ *   subscriberId: "alice", providerId: "slack", integrationIdentifier: slack.identifier,
+ *   credentials: { webhookUrl: cfg.requireSecret("aliceSlackHook") },
+ * });
+ */
+export class SubscriberCredentials extends (resourceClass(SUBSCRIBER_CREDENTIALS) as ResourceClass<SubscriberCredentialsArgs, SubscriberCredentialsState>) {}
+
+/**
+ * An environment of the organisation: a tenant with its own API keys and objects. Its `apiKeys`
+ * output (secret) holds the keys that reach it.
+ *
+ * @example
+ * const staging = new notify.Environment("staging", { name: "Staging", color: "#3498db" });
+ * export const stagingKey = staging.apiKeys[0];
+ */
+export class Environment extends (resourceClass(ENVIRONMENT) as ResourceClass<EnvironmentArgs, EnvironmentState>) {}
+
+/**
+ * A variable of the organisation, referenced in workflows as `{{env.KEY}}`, with one value per
+ * environment (keyed by environment id). The id is the key. With an API key, only the value of
+ * the key's own environment can be written.
+ *
+ * @example
+ * new notify.EnvironmentVariable("base-url", {
+ *   key: "BASE_URL", values: { [devEnvironmentId]: "https://dev.example.com" },
+ * });
+ */
+export class EnvironmentVariable extends (resourceClass(ENVIRONMENT_VARIABLE) as ResourceClass<EnvironmentVariableArgs, EnvironmentVariableState>) {}
+
+/**
+ * An email layout of the notification service: the frame an email step's content is rendered
+ * into. Its inputs and outputs are the fields of {@link LAYOUT}. The environment's first layout is
+ * its default, which the service never deletes: `pulumi destroy` removes it from the stack, leaves
+ * it on the service and warns; declare it again with `adopt: true` to manage it.
+ *
+ * @example
+ * const brand = new notify.Layout("brand", {
+ *   layoutId: "brand", name: "Brand",
+ *   controlValues: { email: { editorType: "html", body: "<html><body><header>ACME</header>{{ content }}</body></html>" } },
+ * });
+ * new notify.Workflow("welcome", {
+ *   workflowId: "welcome", name: "Welcome",
+ *   steps: [{ name: "Email", type: "email", controlValues: { subject: "Hi", body: "<p>Hi</p>", editorType: "html", layoutId: brand.layoutId } }],
+ * });
+ */
+export class Layout extends (resourceClass(LAYOUT) as ResourceClass<LayoutArgs, LayoutState>) {}
+
+/**
+ * A topic of the notification service: a key that triggers address, and its subscribers as a set.
+ * Its inputs and outputs are the fields of {@link TOPIC}.
+ *
+ * @example
+ * const news = new notify.Topic("news", { key: "news:daily", name: "Daily news", subscribers: ["alice", "bob"] });
+ */
+export class Topic extends (resourceClass(TOPIC) as ResourceClass<TopicArgs, TopicState>) {}
+
+/**
+ * A context of the notification service: a tenant, app or workspace known by type and id, with
+ * custom data. Its inputs and outputs are the fields of {@link CONTEXT}; its id is the key `type:id`.
+ *
+ * @example
+ * const acme = new notify.Context("acme", { type: "tenant", contextId: "acme", data: { plan: "enterprise", region: "eu" } });
+ * // acme.key is "tenant:acme", as triggers name it.
+ */
+export class Context extends (resourceClass(CONTEXT) as ResourceClass<ContextArgs, ContextState>) {}
+
+/**
+ * One locale's translation of a workflow or layout whose `isTranslationEnabled` is on. Its inputs
+ * and outputs are the fields of {@link TRANSLATION}; its id is `resourceType/resourceId/locale`.
+ *
+ * @example
+ * const welcome = new notify.Workflow("welcome", { workflowId: "welcome", name: "Welcome", isTranslationEnabled: true, steps: [...] });
+ * new notify.Translation("welcome-fr", { resourceType: "workflow", resourceId: welcome.workflowId, locale: "fr_FR", content: { hello: "Bonjour" } });
+ */
+export class Translation extends (resourceClass(TRANSLATION) as ResourceClass<TranslationArgs, TranslationState>) {}
+
+/**
+ * An inbound-email domain with its routed addresses; its expected DNS records and status are
+ * outputs. Its inputs and outputs are the fields of {@link DOMAIN}; its id is the domain name.
+ *
+ * @example
+ * const mail = new notify.Domain("mail", { name: "mail.example.com", routes: { support: { type: "webhook" } } });
+ * // Declare mail.expectedDnsRecords with your DNS provider; the next refresh shows status "verified".
+ */
+export class Domain extends (resourceClass(DOMAIN) as ResourceClass<DomainArgs, DomainState>) {}
