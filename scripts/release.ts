@@ -23,7 +23,7 @@
  * (`sha256sum -c SHA256SUMS` checks them), and the Go module in the layout of a Go module proxy
  * (`goproxy/`, served as `GOPROXY=file://...`), the zip as the go command makes it from the tag.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -435,7 +435,9 @@ export async function buildArtifacts(opts: { out?: string; root?: string; target
   const pyStage = mkdtempSync(path.join(os.tmpdir(), "notify-release-python-"));
   try {
     cpSync(path.join(root, "sdk/python"), pyStage, { recursive: true, filter: (f) => !/(__pycache__|\.egg-info|^build)$/.test(path.basename(f)) });
-    execFileSync(python, ["-m", "build", "--quiet", "--sdist", "--wheel", "--no-isolation", "--outdir", out, pyStage], { stdio: ["ignore", process.stderr, "inherit"] });
+    // Its output only when it fails: setuptools warns on every build about the generated pyproject's licence table.
+    const r = spawnSync(python, ["-m", "build", "--quiet", "--sdist", "--wheel", "--no-isolation", "--outdir", out, pyStage], { encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`python -m build of sdk/python failed:\n${r.stdout}${r.stderr}`);
   } finally {
     rmSync(pyStage, { recursive: true, force: true });
   }
@@ -448,7 +450,7 @@ export async function buildArtifacts(opts: { out?: string; root?: string; target
   const plugin: Record<string, string> = {};
   for (const a of await buildPluginArchives({ targets: opts.targets ?? (Object.keys(TARGETS) as Target[]), outDir: out, log })) plugin[a.target] = path.basename(a.archive);
 
-  const time = new Date(Number(git(root, ["log", "-1", "--format=%ct"]).trim() || "0") * 1000);
+  const time = new Date(sourceDateEpoch(root) * 1000);
   const go = writeGoModule(version, out, root, time);
   log(`release: Go module ${go.module}@v${version} in ${path.relative(out, go.proxy)}/`);
 
@@ -457,6 +459,19 @@ export async function buildArtifacts(opts: { out?: string; root?: string; target
   const manifest: ReleaseManifest = { version, npm, python: { sdist, wheel }, plugin, go: { module: go.module, tag: goTag(version), proxy: path.relative(out, go.proxy) }, checksums: CHECKSUMS };
   writeJson(path.join(out, "release.json"), manifest);
   return manifest;
+}
+
+/**
+ * The time the release's sources are from, in seconds: SOURCE_DATE_EPOCH when set (the
+ * reproducible-builds convention), else the last commit's, else now (a copy without git).
+ */
+function sourceDateEpoch(root: string): number {
+  if (process.env.SOURCE_DATE_EPOCH) return Number(process.env.SOURCE_DATE_EPOCH);
+  try {
+    return Number(git(root, ["log", "-1", "--format=%ct"]).trim());
+  } catch {
+    return Math.floor(Date.now() / 1000);
+  }
 }
 
 /** Today in UTC, YYYY-MM-DD. */
@@ -514,4 +529,36 @@ if (require.main === module) {
     process.stderr.write(`release: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
   });
+}
+
+/** The install commands of the README's "Install and configure" section, each line as written (its `# comment` apart). */
+export interface InstallCommands {
+  /** From the registries, once released. */
+  registry: string[];
+  /** From a checkout's built artifacts, before a release. */
+  checkout: string[];
+  /** The stack's connection. */
+  configure: string[];
+}
+
+/** One line of a shell block: the command, and its comment when it has one. */
+export function splitComment(line: string): { command: string; comment?: string } {
+  const m = /^(.*?\S)\s{2,}#\s?(.*)$/.exec(line);
+  return m ? { command: m[1]!, comment: m[2]! } : { command: line.trim() };
+}
+
+/**
+ * The shell blocks of the README's "Install and configure" section, in order: the registries',
+ * the checkout's, the connection's. The one place the install commands are written: the
+ * installation page (scripts/gen-docs.ts) renders them, and the release rehearsal
+ * (test/e2e/releaseRehearsal.test.ts) runs them as written.
+ */
+export function installCommands(root = REPO_ROOT): InstallCommands & { blocks: string[][] } {
+  const readme = readFileSync(path.join(root, "README.md"), "utf8");
+  const section = readme.split(/^(?=## )/m).find((s) => s.startsWith("## Install and configure\n"));
+  if (!section) throw new Error("README.md has no section \"## Install and configure\"");
+  const blocks = [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!.split("\n").filter((l) => l.trim()));
+  if (blocks.length !== 3) throw new Error(`README.md's "Install and configure" has ${blocks.length} sh blocks; it needs 3: the registries', the checkout's and the connection's`);
+  const commands = (b: string[]) => b.map((l) => splitComment(l).command);
+  return { registry: commands(blocks[0]!), checkout: commands(blocks[1]!), configure: commands(blocks[2]!), blocks };
 }

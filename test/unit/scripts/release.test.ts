@@ -6,7 +6,7 @@
  * errors; the Go module's zip is one the go command's layout expects.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
@@ -15,6 +15,7 @@ import {
   changelogVersions, compareVersions, currentVersion, goTag, parseVersion, releaseNotes, versionPlaces, writeGoModule, zipArchive,
 } from "../../../scripts/release";
 import { ROOT } from "../../helpers/pulumi";
+import { copyCheckout } from "../../helpers/checkoutCopy";
 
 describe("the version", () => {
   it("every place that holds it agrees with package.json's", () => {
@@ -107,16 +108,8 @@ describe("npm run release -- <version>, on a copy of the repository", () => {
   beforeAll(() => {
     before = currentVersion();
     copy = mkdtempSync(path.join(os.tmpdir(), "notify-release-copy-"));
-    // The working tree as git sees it (tracked and new files), the compiled scripts, and the
-    // dependencies by link: the copy regenerates itself with its own dist/scripts.
-    const files = execFileSync("git", ["-C", ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard"], { encoding: "utf8" }).split("\0").filter(Boolean);
-    for (const f of files) {
-      if (!existsSync(path.join(ROOT, f))) continue;
-      mkdirSync(path.dirname(path.join(copy, f)), { recursive: true });
-      cpSync(path.join(ROOT, f), path.join(copy, f));
-    }
-    cpSync(path.join(ROOT, "dist"), path.join(copy, "dist"), { recursive: true, filter: (f) => !/^(release|plugin-binary)$/.test(path.relative(path.join(ROOT, "dist"), f)) });
-    symlinkSync(path.join(ROOT, "node_modules"), path.join(copy, "node_modules"), "dir");
+    // The compiled scripts too: the copy regenerates itself with its own dist/scripts.
+    copyCheckout(copy, { dist: true });
     // History: the release of the current version, then two commits, one of which asks users to act.
     gitIn("init", "--quiet", "--initial-branch=main");
     // The link is no directory to .gitignore's `node_modules/`.
