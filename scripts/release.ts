@@ -5,7 +5,8 @@
  *   node dist/scripts/release.js <version> [--date YYYY-MM-DD] [--no-build]
  *       stamps <version> (package.json and its lock, the examples' dependency, then schema.json,
  *       the SDKs and the reference pages regenerated from it), adds the CHANGELOG.md section of
- *       the commits since the previous release, and builds the artifacts into dist/release/
+ *       the commits since the previous release, writes the version's compatibility fixture
+ *       (test/e2e/fixtures/release-<version>) and builds the artifacts into dist/release/
  *   node dist/scripts/release.js build [--out <dir>]     the artifacts of the version as it is
  *   node dist/scripts/release.js check-tag <tag>         fails unless <tag> is v<the version>
  *   node dist/scripts/release.js go-tag                  prints the Go module's tag
@@ -474,6 +475,21 @@ function sourceDateEpoch(root: string): number {
   }
 }
 
+/** The folder of the stacks a release wrote, kept for later builds to check (test/e2e/releaseCompat.test.ts). */
+export const COMPAT_FIXTURES = "test/e2e/fixtures";
+
+/**
+ * Writes the compatibility fixture of `version` (its stacks' state and the service's objects) by
+ * running the fixture's writer in test/e2e/releaseCompat.test.ts, unless the version has one.
+ */
+export function writeCompatFixture(version: string, root = REPO_ROOT): void {
+  if (existsSync(path.join(root, COMPAT_FIXTURES, `release-${version}`))) return;
+  process.stderr.write(`release: writing ${COMPAT_FIXTURES}/release-${version} (the stacks this release writes, for later builds to keep working with)\n`);
+  execFileSync(process.execPath, [path.join(root, "node_modules/vitest/vitest.mjs"), "run", "test/e2e/releaseCompat.test.ts", "-t", "writing the fixture"], {
+    cwd: root, env: { ...process.env, NOTIFY_WRITE_RELEASE_FIXTURE: "1" }, stdio: ["ignore", process.stderr, "inherit"],
+  });
+}
+
 /** Today in UTC, YYYY-MM-DD. */
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -516,6 +532,7 @@ async function main(args: string[]): Promise<void> {
       addChangelogSection(version, date);
       process.stderr.write(`release: ${CHANGELOG} has the section of ${version}; write what users must do under "Upgrading" if the commits did not\n`);
       if (!rest.includes("--no-build")) {
+        writeCompatFixture(version);
         const m = await buildArtifacts();
         process.stderr.write(`release: the artifacts are in ${path.relative(process.cwd(), RELEASE_DIR) || "."}: ${Object.values(m.npm).length} npm tarballs, the sdist and wheel, ${Object.keys(m.plugin).length} plugin archives, the Go module, ${CHECKSUMS}\n`);
       }
