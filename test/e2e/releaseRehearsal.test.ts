@@ -338,6 +338,17 @@ describe.skipIf(!enabled)("the release, rehearsed against registries on loopback
     });
   });
 
+  it("`pulumi plugin install resource notify <version>` (docs/python-go.md) fetches the release's archive ahead of time", async () => {
+    const line = /`(pulumi plugin install resource notify <version>)`/.exec(readFileSync(path.join(ROOT, "docs/python-go.md"), "utf8"))?.[1];
+    expect(line).toBe("pulumi plugin install resource notify <version>");
+    const dir = path.join(tmp, "plugin-ahead");
+    mkdirSync(dir);
+    const env = userEnv(dir, mirror.url);
+    const before = mirror.requests.length;
+    await shOk(fill(line!, { checkout }), dir, env);
+    expectPluginFromMirror(env, before);
+  });
+
   describe("an exported project installs its manifest as written and takes its environment over", () => {
     const exportEnv = () => ({ ...registryEnv, NOTIFY_API_URL: emu.url, NOTIFY_API_KEY: EXPORT_KEY });
     beforeAll(async () => {
