@@ -50,6 +50,7 @@ import { startPypiServer, startVerdaccio, type Registry } from "../helpers/regis
 import { runs, toolchain } from "../helpers/toolchain";
 import { currentVersion, installCommands, releaseTools, splitComment, type ReleaseManifest } from "../../scripts/release";
 import { stateDir } from "../../scripts/workspace";
+import { PLUGIN_DOWNLOAD_URL } from "../../scripts/schema";
 
 const FILE = "test/e2e/releaseRehearsal.test.ts";
 const VERSION = currentVersion();
@@ -81,10 +82,15 @@ function readmeLines(section: string, prefix: string): string[] {
   return [...text.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].flatMap((m) => m[1]!.split("\n")).map((l) => splitComment(l).command).filter((l) => l.startsWith(prefix));
 }
 
-/** Runs a shell line in `cwd` with `env`; resolves with its exit status and output (never rejects: the test decides). */
+/**
+ * Runs a shell line in `cwd` with `env`; resolves with its exit status and output (the test
+ * decides), rejects only when the shell cannot start. The shell by its path: `env`'s PATH may
+ * hold nothing but the CLI.
+ */
 function sh(line: string, cwd: string, env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn("sh", ["-c", line], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  return new Promise((resolve, reject) => {
+    const child = spawn("/bin/sh", ["-c", line], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    child.once("error", reject);
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.stderr.on("data", (d: Buffer) => (out += d.toString()));
@@ -338,9 +344,10 @@ describe.skipIf(!enabled)("the release, rehearsed against registries on loopback
     });
   });
 
-  it("`pulumi plugin install resource notify <version>` (docs/python-go.md) fetches the release's archive ahead of time", async () => {
-    const line = /`(pulumi plugin install resource notify <version>)`/.exec(readFileSync(path.join(ROOT, "docs/python-go.md"), "utf8"))?.[1];
-    expect(line).toBe("pulumi plugin install resource notify <version>");
+  it("`pulumi plugin install resource notify <version> --server <the release>` (docs/python-go.md) fetches the release's archive ahead of time", async () => {
+    // As written, its words wrapped over lines; the release's address is the schema's pluginDownloadURL.
+    const line = /`(pulumi\s+plugin\s+install\s+resource\s+notify\s+<version>\s+--server\s+\S+)`/.exec(readFileSync(path.join(ROOT, "docs/python-go.md"), "utf8"))?.[1]?.replace(/\s+/g, " ");
+    expect(line).toBe(`pulumi plugin install resource notify <version> --server ${PLUGIN_DOWNLOAD_URL.replace("${VERSION}", "<version>")}`);
     const dir = path.join(tmp, "plugin-ahead");
     mkdirSync(dir);
     const env = userEnv(dir, mirror.url);
