@@ -28,8 +28,8 @@
  * A README command this file does not know fails the first test: no install command in the
  * README that the rehearsal does not run.
  *
- * Needs the network for what the loopback registries front (the public npm registry and PyPI, as
- * their caches allow) and python3 and go; the plugin archives are the cached build of
+ * Needs the network for what the loopback registries front (the public npm registry, PyPI and the
+ * Go module proxy, as their caches allow) and python3 and go; the plugin archives are the cached build of
  * scripts/plugin-binary.ts when the plugin did not change.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
@@ -185,8 +185,11 @@ describe.skipIf(!enabled)("the release, rehearsed against registries on loopback
       ...shellEnv,
       npm_config_registry: npmRegistry.url,
       PIP_INDEX_URL: `${pypi.url}simple/`,
-      // The checksum database has never seen the rehearsal's zip: it is a registry address too.
-      GOPROXY: `file://${path.join(artifacts, manifest.go.proxy)}`,
+      // The rehearsal's proxy first, the public one for every other module (a module the first
+      // does not hold is a 404, which passes to the next). The checksum database has never seen the
+      // rehearsal's zip: it is a registry address too, and the other modules are checked against
+      // the go.sum of the suite's program.
+      GOPROXY: `file://${path.join(artifacts, manifest.go.proxy)},https://proxy.golang.org`,
       GOSUMDB: "off",
       GOFLAGS: "-mod=mod",
     };
@@ -467,8 +470,8 @@ describe.skipIf(!enabled)("the release, rehearsed against registries on loopback
       const dir = path.join(tmp, "go-checkout");
       mkdirSync(dir);
       goProject(dir);
-      // Offline: the modules come from the module cache the set-up filled (scripts/ensure-go-modules).
-      const env = { ...shellEnv, GOPROXY: "off", GOFLAGS: "-mod=mod" };
+      // The other modules from the public proxy, as a user's go command gets them.
+      const env = { ...shellEnv, GOFLAGS: "-mod=mod" };
       await shOk(fill(INSTALL.checkout[3]!, { checkout }), dir, env);
       await shOk(INSTALL.checkout[4]!, dir, env);
       expect(readFileSync(path.join(dir, "go.mod"), "utf8")).toContain(`${manifest.go.module} => ${path.join(checkout, "sdk/go")}`);
