@@ -1,10 +1,11 @@
 /**
- * Test controls under `/__emulator/`: reset, seed, the request log, faults, behaviour flags and
- * the raw state. Never rate limited, faulted or logged; the key still has to be valid.
+ * Test controls under `/__emulator/`: reset, seed, the request log, faults, behaviour flags, API
+ * keys, DNS and the raw state. Never rate limited, faulted or logged; the key still has to be valid.
  */
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { EventRecord, IntegrationRecord, JsonObject, MessageRecord, StepRecord, WorkflowRecord } from "./records";
+import { newApiKey } from "./environments";
 import { EMULATOR_ORIGIN, newSubscriber } from "./shared";
 import type { Store, Tenant } from "./store";
 import { HOSTILE_KINDS, PLANS, type Behaviour, type Faults, type LoggedRequest, type Reply } from "./types";
@@ -116,6 +117,51 @@ function seed(target: ControlTarget, body: z.infer<typeof SeedBody>, tenant: Ten
 /** The body of `POST /__emulator/dns`. */
 const DnsBody = z.strictObject({ domain: z.string().min(1).max(253), mx: z.string().min(1).max(253).nullable() });
 
+/** The body of `POST /__emulator/keys`: the environment (its `_id` or its name) and the key, random when left out. */
+const AddKeyBody = z.strictObject({
+  environment: z.string().min(1).max(200),
+  key: z.string().regex(/^\S{1,255}$/, "must be 1 to 255 characters without spaces").optional(),
+});
+/** The body of `DELETE /__emulator/keys`. */
+const RevokeKeyBody = z.strictObject({ key: z.string().min(1).max(255) });
+
+const named = (e: { _id: string; name: string }) => `"${e.name}" (${e._id})`;
+
+/**
+ * Adds an API key to an environment of the caller's organisation, as a key made in the dashboard:
+ * it authenticates at once and reaches that environment's objects.
+ */
+function addKey(store: Store, tenant: Tenant, body: z.infer<typeof AddKeyBody>): Reply {
+  const envs = store.data.environments.filter((e) => e._organizationId === tenant.organizationId);
+  const byId = envs.find((e) => e._id === body.environment);
+  const byName = envs.filter((e) => e.name === body.environment);
+  if (!byId && byName.length > 1) {
+    return { status: 400, body: { message: `environment: ${byName.length} environments are named "${body.environment}"; give one's _id: ${byName.map(named).join(", ")}` } };
+  }
+  const env = byId ?? byName[0];
+  if (!env) {
+    return { status: 404, body: { message: `environment: no environment "${body.environment}" (an _id or a name); there are ${envs.map(named).join(", ")}` } };
+  }
+  if (body.key !== undefined) {
+    const holder = store.data.environments.find((e) => e.apiKeys.some((k) => k.key === body.key));
+    if (holder) return { status: 409, body: { message: `key: already a key of environment ${named(holder)}` } };
+  }
+  const record = newApiKey(body.key);
+  env.apiKeys.push(record);
+  store.touch();
+  return { status: 201, body: { key: record.key, environmentId: env._id, environmentName: env.name } };
+}
+
+/** Revokes a key of the caller's organisation: from then on it is a key the service does not know (401). */
+function revokeKey(store: Store, tenant: Tenant, key: string): Reply {
+  const env = store.data.environments.find((e) => e._organizationId === tenant.organizationId && e.apiKeys.some((k) => k.key === key));
+  // The key is a secret: the answer names the field, not the value.
+  if (!env) return { status: 404, body: { message: "key: no environment of this organisation holds the key given" } };
+  env.apiKeys = env.apiKeys.filter((k) => k.key !== key);
+  store.touch();
+  return { status: 200, body: { revoked: key, environmentId: env._id, environmentName: env.name } };
+}
+
 /** Answers one test control request. */
 export function control(target: ControlTarget, method: string, path: string, query: URLSearchParams, bodyText: string, tenant: Tenant): Reply {
   let body: unknown = {};
@@ -163,6 +209,16 @@ export function control(target: ControlTarget, method: string, path: string, que
       else target.store.data.dnsMx[name] = parsed.data.mx;
       target.store.touch();
       return { status: 200, body: { dnsMx: target.store.data.dnsMx } };
+    }
+    case "POST /__emulator/keys": {
+      const parsed = AddKeyBody.safeParse(body);
+      if (!parsed.success) return { status: 400, body: { message: issues(parsed.error) } };
+      return addKey(target.store, tenant, parsed.data);
+    }
+    case "DELETE /__emulator/keys": {
+      const parsed = RevokeKeyBody.safeParse(body);
+      if (!parsed.success) return { status: 400, body: { message: issues(parsed.error) } };
+      return revokeKey(target.store, tenant, parsed.data.key);
     }
     case "GET /__emulator/state":
       return { status: 200, body: target.store.data };

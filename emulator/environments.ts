@@ -70,6 +70,9 @@ export function environmentSlug(e: EnvironmentRecord): string {
 /** Whether an environment is one of the two the service protects (matched by name, as production does). */
 export const isProtected = (e: { name: string }) => (PROTECTED_ENVIRONMENTS as readonly string[]).includes(e.name);
 
+/** Starting environments no configured key named: Development or Production, made with a random id and key. */
+const MADE_HERE = new WeakSet<EnvironmentRecord>();
+
 /** The starting environments of the configured keys (see the file comment), with their keys. */
 export function startingEnvironments(apiKeys: string[], now = new Date().toISOString()): EnvironmentRecord[] {
   const byId = new Map<string, EnvironmentRecord>();
@@ -91,6 +94,7 @@ export function startingEnvironments(apiKeys: string[], now = new Date().toISOSt
     if (![...byId.values()].some((e) => e.name === name)) {
       const env = make(objectId(), name);
       env.apiKeys.push(newApiKey());
+      MADE_HERE.add(env);
       byId.set(env._id, env);
     }
   }
@@ -104,14 +108,19 @@ export function startingEnvironments(apiKeys: string[], now = new Date().toISOSt
 /**
  * Puts the starting environments into the store: those missing are added, and one already there
  * (a store read from its file) gets back any configured key it lost, so configured keys always work.
+ * Development and Production are there once per organisation: one the store holds under another id
+ * (made by an earlier start, whose id was random) is the same environment, not a second one.
  */
 export function seedEnvironments(store: Store, starting: readonly EnvironmentRecord[]): void {
   for (const env of starting) {
-    const held = store.data.environments.find((e) => e._id === env._id);
+    const held = store.data.environments.find((e) => e._id === env._id)
+      ?? (isProtected(env) ? store.data.environments.find((e) => e._organizationId === env._organizationId && e.name === env.name) : undefined);
     if (!held) {
       store.data.environments.push(structuredClone(env));
       continue;
     }
+    // The random key of an environment made here is nobody's; the held one keeps its own keys.
+    if (MADE_HERE.has(env)) continue;
     for (const k of env.apiKeys) if (!held.apiKeys.some((h) => h.key === k.key)) held.apiKeys.push({ ...k });
   }
   store.touch();

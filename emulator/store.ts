@@ -1,8 +1,6 @@
 /** The emulator's in-memory store, optionally saved to a JSON file. */
 import { readFileSync, writeFileSync, renameSync, existsSync } from "node:fs";
-import type {
-  ContextRecord, DomainRecord, DomainRouteRecord, EnvironmentRecord, EnvironmentVariableRecord, EventRecord, IntegrationRecord, LayoutRecord, MessageRecord, SubscriberRecord, SubscriptionRecord, TopicRecord, TranslationRecord, WorkflowRecord,
-} from "./records";
+import { emptyLists, type StoredLists } from "./records";
 
 /** An API key and where its records live. */
 export interface Tenant {
@@ -12,33 +10,16 @@ export interface Tenant {
 
 export type Json = Record<string, unknown>;
 
-/** Everything the service holds, across environments (records carry `_environmentId`). */
-export interface StoreData {
-  integrations: IntegrationRecord[];
-  subscribers: SubscriberRecord[];
-  workflows: WorkflowRecord[];
-  events: EventRecord[];
-  messages: MessageRecord[];
-  /** The organisations' environments (the tenants API keys belong to). */
-  environments: EnvironmentRecord[];
-  environmentVariables: EnvironmentVariableRecord[];
-  layouts: LayoutRecord[];
-  topics: TopicRecord[];
-  subscriptions: SubscriptionRecord[];
-  contexts: ContextRecord[];
-  translations: TranslationRecord[];
-  domains: DomainRecord[];
-  domainRoutes: DomainRouteRecord[];
+/**
+ * Everything the service holds, across environments (records carry `_environmentId`): the lists of
+ * records.ts, and what is not a list of records.
+ */
+export type StoreData = StoredLists & {
   /** The emulator's stand-in for public DNS: the MX host each domain name points at (set by a test control). */
   dnsMx: Record<string, string>;
-}
+};
 
-const empty = (): StoreData => ({
-  integrations: [], subscribers: [], workflows: [], events: [], messages: [],
-  environments: [], environmentVariables: [],
-  layouts: [], topics: [], subscriptions: [],
-  contexts: [], translations: [], domains: [], domainRoutes: [], dnsMx: {},
-});
+const empty = (): StoreData => ({ ...emptyLists(), dnsMx: {} });
 
 /**
  * The records of the caller's environment: the one tenant filter every route uses. Integrations

@@ -6,10 +6,10 @@
  */
 import { parseArgs } from "node:util";
 import { NotifyError } from "../provider/client/errors";
-import { CONNECTION_SETTINGS } from "../provider/client/settings";
-import type { ConnectionSettings } from "../provider/config";
+import { CONNECTION_SETTINGS, connectionSetting } from "../provider/client/settings";
+import { isUnauthorized, refusedKeyHint, type ConnectionSettings } from "../provider/config";
 import { ExportError, exportEnvironment } from "./index";
-import { configSetLines } from "./project";
+import { nextSteps } from "./project";
 import { FRONT_ENDS, LANGUAGES, type FrontEnd, type Language } from "./render/common";
 
 /** `apiUrl` → `api-url`: each connection setting of the provider is an option of the same name. */
@@ -37,7 +37,8 @@ ${connectionHelp}
   --help               show this help
 
 Nothing on the service is changed. No secret is written to a file: each becomes a stack config
-key; the \`pulumi config set --secret\` lines to run are printed on stdout.
+key. The steps that follow (install, stack, connection, the \`pulumi config set --secret\` lines
+with the values the service returned, preview, up) are printed on stdout.
 `;
 
 function usage(msg: string): never {
@@ -87,14 +88,14 @@ async function main(): Promise<void> {
     const { model } = result;
     for (const s of model.skipped) log(`skipped ${s.kind} ${JSON.stringify(s.name)}: ${s.reason}`);
     log(`wrote ${v.out}: ${model.resources.length} resources, ${model.skipped.length} skipped, ${model.secrets.length} secrets, ${result.requests.length} requests`);
-    if (model.secrets.length) {
-      const masked = model.secrets.filter((s) => s.value === undefined);
-      process.stdout.write(`# In ${v.out}, after \`pulumi stack init\`, set the secrets:\n${configSetLines(model, true).join("\n")}\n`);
-      if (masked.length) process.stdout.write(`# The service shows ${masked.length} of them masked; replace <value> with yours: ${masked.map((s) => s.key).join(", ")}\n`);
-    }
+    const steps = nextSteps(model, v.language as Language, result.render, result.connection, true);
+    process.stdout.write(`# Next, in the project (also in its README.md, without the secret values):\ncd ${v.out}\n${steps.join("\n")}\n`);
   } catch (err) {
     if (err instanceof ExportError || err instanceof NotifyError) {
-      process.stderr.write(`notify-export: ${err.message}\n`);
+      // A refused key: say where this one came from, as the provider does (its option, else its variable).
+      const keyOption = optionOf(connectionSetting("apiKey").key);
+      const source = (v as Record<string, unknown>)[keyOption] ? `the --${keyOption} option` : `the ${connectionSetting("apiKey").env} environment variable`;
+      process.stderr.write(`notify-export: ${err.message}${isUnauthorized(err) ? `. ${refusedKeyHint(source)}` : ""}\n`);
       process.exit(1);
     }
     throw err;

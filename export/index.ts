@@ -8,9 +8,9 @@ import path from "node:path";
 import { NotifyClient, type RequestLogEntry, type RetryPolicy } from "../provider/client";
 import { resolveConnection, type ConnectionSettings } from "../provider/config";
 import { buildModel, type ExportModel } from "./model";
-import { projectFiles } from "./project";
+import { projectFiles, slug, type ExportConnection } from "./project";
 import { readEnvironment } from "./read";
-import type { FrontEnd, Language } from "./render/common";
+import type { FrontEnd, Language, RenderOptions } from "./render/common";
 import { packageRoot } from "./render/schema";
 
 /** What {@link exportEnvironment} is given. */
@@ -38,6 +38,10 @@ export interface ExportResult {
   files: string[];
   /** The requests it made (method and route template, as the client logs them). */
   requests: RequestLogEntry[];
+  /** The connection it read with (the stack needs the same), without the key. */
+  connection: ExportConnection;
+  /** The options the files were rendered with. */
+  render: RenderOptions;
 }
 
 /** Refuses an output directory that holds files, unless forced: nothing is read or written then. */
@@ -58,7 +62,7 @@ function versions(): { packageVersion: string; pulumiVersion: string } {
 
 /** A project name from an environment name: lowercase letters, digits and `-`. */
 export function projectName(environment: string): string {
-  return `notify-${environment.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "environment"}`;
+  return `notify-${slug(environment) || "environment"}`;
 }
 
 /** Writes `files` into `out` whole or not at all: into a temp directory beside it, then renamed into place. */
@@ -99,9 +103,10 @@ export async function exportEnvironment(opts: ExportOptions): Promise<ExportResu
     });
     const model = buildModel(raw);
     const project = opts.project ?? projectName(model.environment.name ?? model.environment.id);
-    const files = projectFiles(model, opts.language, { frontEnd, project, ...versions() });
+    const render: RenderOptions = { frontEnd, project, ...versions() };
+    const files = projectFiles(model, opts.language, render);
     writeProject(opts.out, files, opts.force);
-    return { model, files: Object.keys(files), requests };
+    return { model, files: Object.keys(files), requests, connection: { apiUrl: c.apiUrl, allowInsecureHttp: c.allowInsecureHttp || undefined, timeoutMs: c.timeoutMs }, render };
   } finally {
     await client.close();
   }

@@ -24,6 +24,14 @@ export function settingsFromConfig(get: (key: string) => string | undefined): Co
 }
 
 /**
+ * What a refused API key (401) means, given where the key came from (`source`: the provider's stack
+ * config and variable, or an option of `notify-export`), for every program that reads the service.
+ */
+export function refusedKeyHint(source: string): string {
+  return `The service refused the API key (401). The key comes from ${source}: check that it is the key of this environment`;
+}
+
+/**
  * Added to an error when the service refuses the API key (401): where the key comes from, and how
  * a rotated key reaches refresh and destroy. The engine stores the provider's configuration (for
  * the dynamic provider, the stack config it was given, the key included) with the provider in the
@@ -31,8 +39,8 @@ export function settingsFromConfig(get: (key: string) => string | undefined): Co
  * runs the program (test/e2e/keyRotation.test.ts shows each case).
  */
 export const UNAUTHORIZED_HINT =
-  "The service refused the API key (401). The key comes from the secret stack config notify:apiKey, else the NOTIFY_API_KEY environment variable of `pulumi`: " +
-  "check that it is the key of this environment. After a key rotation, refresh and destroy still use the key stored with the provider in the stack's state: " +
+  refusedKeyHint(`the secret stack config notify:apiKey, else the ${connectionSetting("apiKey").env} environment variable of \`pulumi\``) +
+  ". After a key rotation, refresh and destroy still use the key stored with the provider in the stack's state: " +
   "run `pulumi refresh --run-program` or `pulumi destroy --run-program`, or run `pulumi up` once to store the new key";
 
 /** Whether `err` is the service's 401 (the API key refused). */

@@ -9,7 +9,7 @@
  */
 export { Integration, Workflow, SubscriberCredentials, Environment, EnvironmentVariable, Layout, Topic, Context, Translation, Domain } from "./resources/classes";
 export type { IntegrationArgs } from "./resources/integration";
-export type { WorkflowArgs, WorkflowStepArgs, WorkflowStepOutput } from "./resources/workflow";
+export type { WorkflowArgs, WorkflowStepArgs, WorkflowStepInputs, WorkflowStepOutput } from "./resources/workflow";
 export type { SubscriberCredentialsArgs } from "./resources/subscriberCredentials";
 export type { EnvironmentArgs } from "./resources/environment";
 export type { EnvironmentVariableArgs } from "./resources/environmentVariable";

@@ -71,10 +71,11 @@ export function verdictOfLog(check: Check, log: string): Omit<Verdict, keyof Run
     const duration = /Duration\s+([\d.]+)s/.exec(text);
     // .ci/run's own line; a log of `npm test` alone has none.
     const whole = /^ci: the whole run took (\d+) s/m.exec(text);
+    const caches = /^ci: caches at the start: (.+)$/m.exec(text);
     const [passed, failed, skipped] = [Number(tally[1]), Number(tally[2]), Number(tally[3] ?? 0)];
     return {
       check, planned: passed + failed + skipped, completed: passed + failed, failed,
-      findings: `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}; ${files ? `${files[1]} test files` : "test files not shown"}; vitest's duration ${duration ? `${Math.round(Number(duration[1]))} s` : "not shown"}${whole ? `; the whole run ${whole[1]} s` : ""}`,
+      findings: `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}; ${files ? `${files[1]} test files` : "test files not shown"}; vitest's duration ${duration ? `${Math.round(Number(duration[1]))} s` : "not shown"}${whole ? `; the whole run ${whole[1]} s` : ""}${caches ? `; caches at the start: ${caches[1]}` : ""}`,
     };
   }
   const seed = /export property: seed (\d+) \(replay with EXPORT_SEED=\d+ EXPORT_K=(\d+)\)/.exec(text);

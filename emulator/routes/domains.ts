@@ -9,17 +9,20 @@
  *   back to `pending` (usecases/verify-domain/verify-domain.usecase.ts). The emulator's DNS is the
  *   test control `POST /__emulator/dns`;
  * - deleting a domain deletes its routes (usecases/delete-domain/delete-domain.usecase.ts);
- * - a route's address is an e-mail local part or `*` (validators/email-local-part.validator.ts),
- *   once per domain (409); an agent route needs an existing agent (domain-route.utils.ts; the
- *   emulator holds no agents, so it answers 404 for every agentId);
+ * - a route's address is trimmed and lower-cased first (the @Transform of dtos/domain-route.dto.ts
+ *   and create-domain-route.command.ts), then must be an e-mail local part or `*`
+ *   (validators/email-local-part.validator.ts), once per domain (409); an agent route needs an
+ *   existing agent (domain-route.utils.ts; the emulator holds no agents, so it answers 404 for
+ *   every agentId), and so does the routes list filtered by `agentId`
+ *   (usecases/list-domain-routes/list-domain-routes.usecase.ts);
  * - `data` is a string map of at most 10 keys and 500 characters (validators/bounded-record.validator.ts).
  */
+import { cursorPage, defineCollection } from "../collection";
 import { HttpError, badRequest, conflict, notFound, validationFailed } from "../errors";
 import type { DomainRecord, DomainRouteRecord, JsonObject } from "../records";
 import { ofTenant } from "../store";
 import type { Reply, RequestContext, Route } from "../types";
 import { objectId } from "../util";
-import { cursorPage } from "./topics";
 
 /** The host the expected MX record names (the service's MAIL_SERVER_DOMAIN setting). */
 export const EMULATOR_MAIL_SERVER = "inbound.notify-emulator.test";
@@ -42,19 +45,54 @@ function checkAddress(address: string): void {
   }
 }
 
-/** The service's domain lookup (domain-route.utils.ts `resolveDomainName`): by name in the caller's environment. */
-function findDomain(c: RequestContext): DomainRecord {
-  const name = c.params.domain!.toLowerCase();
-  const d = ofTenant(c.store.data.domains, c.tenant).find((x) => x.name === name);
-  if (!d) throw notFound(`Domain "${name}" not found.`);
-  return d;
-}
-
 const expectedDnsRecords = (name: string) => [{ type: "MX", name, content: EMULATOR_MAIL_SERVER, ttl: "Auto", priority: 10 }];
 
 const domainOut = (d: DomainRecord): JsonObject => ({
   _id: d._id, name: d.name, status: d.status, mxRecordConfigured: d.mxRecordConfigured, _environmentId: d._environmentId, _organizationId: d._organizationId,
   createdAt: d.createdAt, updatedAt: d.updatedAt, expectedDnsRecords: expectedDnsRecords(d.name), ...(d.data ? { data: d.data } : {}),
+});
+
+/** Domains, declared (see ../collection.ts); their verify and their routes are code below. */
+const domains = defineCollection({
+  store: "domains",
+  path: "/v1/domains",
+  item: "/v1/domains/{domain}",
+  // The service's lookup (domain-route.utils.ts `resolveDomainName`): by lower-cased name in the caller's environment.
+  key: { domain: "name" },
+  normalize: (name) => name.toLowerCase(),
+  // findByName looks across every organisation: a name is claimed once on the service.
+  unique: "service",
+  notFound: (k) => `Domain "${k.domain}" not found.`,
+  conflict: (k) => `A domain with name "${k.domain}" already exists.`,
+  out: domainOut,
+  list: {
+    style: "cursor",
+    filter: (c) => {
+      const name = (c.query.get("name") ?? "").toLowerCase();
+      return (d) => !name || d.name.includes(name);
+    },
+  },
+  create: {
+    check: (c, b) => {
+      // The CUSTOM_DOMAINS product feature blocks Free and Pro (create-domain.usecase.ts).
+      if (c.behaviour.plan === "free" || c.behaviour.plan === "pro") throw new HttpError(402, "Payment Required");
+      checkData(b.data);
+    },
+    build: (_c, b) => ({ status: "pending" as const, mxRecordConfigured: false, ...(b.data !== undefined ? { data: b.data } : {}) }),
+  },
+  update: {
+    apply: (_c, _d, b) => {
+      checkData(b.data);
+      // UpdateDomainDto: "Replaces domain metadata when provided".
+      return b.data !== undefined ? { data: b.data } : undefined;
+    },
+  },
+  // delete-domain.usecase.ts deletes the domain's routes with it.
+  remove: {
+    cascade: (c, d) => {
+      c.store.data.domainRoutes = c.store.data.domainRoutes.filter((r) => r._domainId !== d._id);
+    },
+  },
 });
 
 const routeOut = (r: DomainRouteRecord): JsonObject => ({
@@ -65,39 +103,37 @@ const routeOut = (r: DomainRouteRecord): JsonObject => ({
 const routesOf = (c: RequestContext, d: DomainRecord) => ofTenant(c.store.data.domainRoutes, c.tenant).filter((r) => r._domainId === d._id);
 
 function findRoute(c: RequestContext): DomainRouteRecord {
-  const d = findDomain(c);
+  const d = domains.find(c);
   const r = routesOf(c, d).find((x) => x.address === c.params.address);
   if (!r) throw notFound(`Route for address "${c.params.address}" not found on domain "${d.name}".`);
   return r;
 }
 
-/** Agent routes need an agent of the environment; the emulator has none. */
+/**
+ * The agent `_id` of an identifier in the caller's environment (domain-route.utils.ts
+ * `resolveAgentIdentifier`): the emulator serves no agents, so none is found.
+ */
+function resolveAgent(identifier: string): string {
+  throw notFound(`Agent with identifier "${identifier}" not found.`);
+}
+
+/** Agent routes need an agent of the environment. */
 function checkAgent(type: string, agentId: string | undefined): void {
   if (type !== "agent") return;
   if (!agentId) throw badRequest("agentId is required for agent routes.");
-  throw notFound(`Agent with identifier "${agentId}" not found.`);
+  resolveAgent(agentId);
 }
 
-function createDomain(c: RequestContext): Reply {
-  // The CUSTOM_DOMAINS product feature blocks Free and Pro (create-domain.usecase.ts).
-  if (c.behaviour.plan === "free" || c.behaviour.plan === "pro") throw new HttpError(402, "Payment Required");
-  const b = c.body as { name: string; data?: Record<string, string> };
-  checkData(b.data);
-  const name = b.name.toLowerCase();
-  // findByName looks across every organisation: a name is claimed once on the service.
-  if (c.store.data.domains.some((x) => x.name === name)) throw conflict(`A domain with name "${name}" already exists.`);
-  const now = new Date().toISOString();
-  const d: DomainRecord = {
-    _id: objectId(), _environmentId: c.tenant.environmentId, _organizationId: c.tenant.organizationId, name, status: "pending",
-    mxRecordConfigured: false, ...(b.data !== undefined ? { data: b.data } : {}), createdAt: now, updatedAt: now,
-  };
-  c.store.data.domains.push(d);
-  c.store.touch();
-  return { status: 201, body: domainOut(d) };
+/** The routes list: the domain, then the agent of `agentId` when given, whose routes alone are listed. */
+function listRoutes(c: RequestContext): Reply {
+  const routes = routesOf(c, domains.find(c));
+  const agentId = c.query.get("agentId");
+  const agent = agentId ? resolveAgent(agentId) : undefined;
+  return cursorPage(c, agent === undefined ? routes : routes.filter((r) => r.agentId === agent), routeOut);
 }
 
 function verifyDomain(c: RequestContext): Reply {
-  const d = findDomain(c);
+  const d = domains.find(c);
   const mx = (c.store.data.dnsMx[d.name] ?? "").toLowerCase() === EMULATOR_MAIL_SERVER;
   if (mx !== d.mxRecordConfigured || (mx && d.status !== "verified")) {
     Object.assign(d, { mxRecordConfigured: mx, status: mx ? "verified" : "pending", updatedAt: new Date().toISOString() });
@@ -107,15 +143,16 @@ function verifyDomain(c: RequestContext): Reply {
 }
 
 function createRoute(c: RequestContext): Reply {
-  const d = findDomain(c);
+  const d = domains.find(c);
   const b = c.body as { address: string; type: "agent" | "webhook"; agentId?: string; data?: Record<string, string> };
-  checkAddress(b.address);
+  const address = b.address.trim().toLowerCase();
+  checkAddress(address);
   checkData(b.data);
   checkAgent(b.type, b.agentId);
-  if (routesOf(c, d).some((x) => x.address === b.address)) throw conflict(`A ${b.type} route for address "${b.address}" already exists.`);
+  if (routesOf(c, d).some((x) => x.address === address)) throw conflict(`A ${b.type} route for address "${address}" already exists.`);
   const now = new Date().toISOString();
   const r: DomainRouteRecord = {
-    _id: objectId(), _environmentId: c.tenant.environmentId, _organizationId: c.tenant.organizationId, _domainId: d._id, address: b.address,
+    _id: objectId(), _environmentId: c.tenant.environmentId, _organizationId: c.tenant.organizationId, _domainId: d._id, address,
     type: b.type, ...(b.data !== undefined ? { data: b.data } : {}), createdAt: now, updatedAt: now,
   };
   c.store.data.domainRoutes.push(r);
@@ -124,40 +161,10 @@ function createRoute(c: RequestContext): Reply {
 }
 
 export const domainRoutes: Route[] = [
-  { method: "POST", path: "/v1/domains", handler: createDomain },
-  {
-    method: "GET", path: "/v1/domains",
-    handler: (c) => {
-      const name = (c.query.get("name") ?? "").toLowerCase();
-      return cursorPage(c, ofTenant(c.store.data.domains, c.tenant).filter((d) => !name || d.name.includes(name)), domainOut);
-    },
-  },
-  { method: "GET", path: "/v1/domains/{domain}", handler: (c) => ({ status: 200, body: domainOut(findDomain(c)) }) },
-  {
-    method: "PATCH", path: "/v1/domains/{domain}",
-    handler: (c) => {
-      const d = findDomain(c);
-      const data = (c.body as { data?: Record<string, string> }).data;
-      checkData(data);
-      // UpdateDomainDto: "Replaces domain metadata when provided".
-      if (data !== undefined) Object.assign(d, { data, updatedAt: new Date().toISOString() });
-      c.store.touch();
-      return { status: 200, body: domainOut(d) };
-    },
-  },
-  {
-    method: "DELETE", path: "/v1/domains/{domain}",
-    handler: (c) => {
-      const d = findDomain(c);
-      c.store.data.domains = c.store.data.domains.filter((x) => x !== d);
-      c.store.data.domainRoutes = c.store.data.domainRoutes.filter((r) => r._domainId !== d._id);
-      c.store.touch();
-      return { status: 204 };
-    },
-  },
+  ...domains.routes,
   { method: "POST", path: "/v1/domains/{domain}/verify", handler: verifyDomain },
   { method: "POST", path: "/v1/domains/{domain}/routes", handler: createRoute },
-  { method: "GET", path: "/v1/domains/{domain}/routes", handler: (c) => cursorPage(c, routesOf(c, findDomain(c)), routeOut) },
+  { method: "GET", path: "/v1/domains/{domain}/routes", handler: listRoutes },
   { method: "GET", path: "/v1/domains/{domain}/routes/{address}", handler: (c) => ({ status: 200, body: routeOut(findRoute(c)) }) },
   {
     method: "PATCH", path: "/v1/domains/{domain}/routes/{address}",

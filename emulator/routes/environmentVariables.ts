@@ -5,30 +5,21 @@
  * value, values must name environments of the organisation, and an API key writes only its own
  * environment's value (403 otherwise).
  */
-import { HttpError, badRequest, conflict, forbidden, notFound, validationFailed } from "../errors";
+import { defineCollection } from "../collection";
+import { HttpError, badRequest, forbidden, notFound, validationFailed } from "../errors";
 import type { EnvironmentVariableRecord, JsonObject } from "../records";
-import type { RequestContext, Route } from "../types";
+import type { RequestContext } from "../types";
 import { byCreatedDesc } from "../params";
-import { bodyOf, objectId } from "../util";
 
 /** What every read shows instead of a secret value: eight U+2022 (the service's SECRET_MASK). */
 export const SECRET_MASK = "\u2022".repeat(8);
 
 type Values = { _environmentId: string; value: string }[];
 
-const ofOrganization = (c: RequestContext) => c.store.data.environmentVariables.filter((v) => v._organizationId === c.tenant.organizationId);
-
 /** A variable as every response shows it: secret values masked, `_updatedBy` never. */
 function shown(v: EnvironmentVariableRecord): JsonObject {
   const { _updatedBy: _u, ...rest } = v;
   return { ...rest, values: v.values.map((x) => ({ _environmentId: x._environmentId, value: v.isSecret ? SECRET_MASK : x.value })) };
-}
-
-function variable(c: RequestContext): EnvironmentVariableRecord {
-  const key = c.params.variableKey!;
-  const v = ofOrganization(c).find((x) => x.key === key);
-  if (!v) throw notFound(`Environment variable with key "${key}" not found`);
-  return v;
 }
 
 /**
@@ -53,54 +44,52 @@ const maskRefused = (values: Values | undefined, tail: string) => {
   if ((values ?? []).some((v) => v.value === SECRET_MASK)) throw badRequest(`Submitted value matches the secret mask placeholder; ${tail}`);
 };
 
-export const environmentVariableRoutes: Route[] = [
-  {
-    method: "GET", path: "/v1/environment-variables",
-    handler: (c) => {
+/** Environment variables, declared (see ../collection.ts): one per key in the organisation. */
+const environmentVariables = defineCollection({
+  store: "environmentVariables",
+  path: "/v1/environment-variables",
+  item: "/v1/environment-variables/{variableKey}",
+  key: { variableKey: "key" },
+  scope: "organization",
+  notFound: (k) => `Environment variable with key "${k.variableKey}" not found`,
+  conflict: (k) => `Environment variable with key "${k.variableKey}" already exists`,
+  out: shown,
+  list: {
+    style: "all",
+    filter: (c) => {
       const search = c.query.get("search")?.toLowerCase();
-      const list = ofOrganization(c).filter((v) => !search || v.key.toLowerCase().includes(search)).sort(byCreatedDesc);
-      return { status: 200, body: list.map(shown) };
+      return (v) => !search || v.key.toLowerCase().includes(search);
     },
+    order: byCreatedDesc,
   },
-  {
-    method: "POST", path: "/v1/environment-variables",
-    handler: (c) => {
-      const b = bodyOf(c, "EnvironmentVariablesController_createEnvironmentVariable");
+  create: {
+    // create-environment-variable.usecase.ts: the limit, then the key (the collection's 409), then the mask.
+    check: (c, b) => {
       const envIds = (b.values ?? []).map((v) => v._environmentId);
       if (new Set(envIds).size !== envIds.length) throw validationFailed(["values must not hold two entries of one _environmentId"]);
       checkValues(c, b.values);
-      // create-environment-variable.usecase.ts: the limit, then the key, then the mask.
-      const all = ofOrganization(c);
+      const count = environmentVariables.all(c).length;
       const limit = c.behaviour.environmentVariableLimit;
-      if (all.length >= limit) {
-        throw new HttpError(400, `Environment variables limit exceeded. Maximum allowed variables is ${limit}.`, { ctx: { currentCount: all.length, limit } });
+      if (count >= limit) {
+        throw new HttpError(400, `Environment variables limit exceeded. Maximum allowed variables is ${limit}.`, { ctx: { currentCount: count, limit } });
       }
-      if (all.some((v) => v.key === b.key)) throw conflict(`Environment variable with key "${b.key}" already exists`);
-      maskRefused(b.values, "provide the real value or omit the entry.");
-      const now = new Date().toISOString();
-      const rec: EnvironmentVariableRecord = {
-        _id: objectId(), _organizationId: c.tenant.organizationId, key: b.key, type: b.type ?? "string", isSecret: b.isSecret ?? false,
-        values: (b.values ?? []).map((v) => ({ _environmentId: v._environmentId, value: v.value })), createdAt: now, updatedAt: now,
-        _updatedBy: c.tenant.environmentId,
-      };
-      c.store.data.environmentVariables.push(rec);
-      c.store.touch();
-      // 200, not the framework's POST default: the current controller sets `@HttpCode(HttpStatus.OK)`
-      // on create (apps/api/src/app/environment-variables/environment-variables.controller.ts), as
-      // openapi.json documents; the service's official clients accept only 200 here.
-      return { status: 200, body: shown(rec) };
     },
+    build: (c, b) => {
+      maskRefused(b.values, "provide the real value or omit the entry.");
+      return {
+        type: b.type ?? "string", isSecret: b.isSecret ?? false,
+        values: (b.values ?? []).map((v) => ({ _environmentId: v._environmentId, value: v.value })), _updatedBy: c.tenant.environmentId,
+      };
+    },
+    // 200, not the framework's POST default: the current controller sets `@HttpCode(HttpStatus.OK)`
+    // on create (apps/api/src/app/environment-variables/environment-variables.controller.ts), as
+    // openapi.json documents; the service's official clients accept only 200 here.
+    status: 200,
   },
-  {
-    method: "GET", path: "/v1/environment-variables/{variableKey}",
-    handler: (c) => ({ status: 200, body: shown(variable(c)) }),
-  },
-  {
-    method: "PATCH", path: "/v1/environment-variables/{variableKey}",
-    handler: (c) => {
-      const b = bodyOf(c, "EnvironmentVariablesController_updateEnvironmentVariable") ?? {};
-      checkValues(c, b.values);
-      const v = variable(c);
+  update: {
+    check: (c, b) => checkValues(c, b?.values),
+    apply: (c, v, body) => {
+      const b = body ?? {};
       const set: Partial<EnvironmentVariableRecord> = {};
       if (b.key !== undefined) set.key = b.key;
       if (b.type !== undefined) set.type = b.type;
@@ -114,18 +103,10 @@ export const environmentVariableRoutes: Route[] = [
         set.values = merged;
       }
       if (!Object.keys(set).length) throw badRequest("At least one field must be provided to update");
-      Object.assign(v, set, { updatedAt: new Date().toISOString(), _updatedBy: c.tenant.environmentId });
-      c.store.touch();
-      return { status: 200, body: shown(v) };
+      return { ...set, _updatedBy: c.tenant.environmentId };
     },
   },
-  {
-    method: "DELETE", path: "/v1/environment-variables/{variableKey}",
-    handler: (c) => {
-      const v = variable(c);
-      c.store.data.environmentVariables = c.store.data.environmentVariables.filter((x) => x !== v);
-      c.store.touch();
-      return { status: 204 };
-    },
-  },
-];
+  remove: true,
+});
+
+export const environmentVariableRoutes = environmentVariables.routes;

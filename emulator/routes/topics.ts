@@ -5,6 +5,7 @@
  * the upsert answers 201 with the topic as it was before the update; subscriptions per item,
  * with errors per item and a 400 when every item fails.
  */
+import { cursorPage } from "../collection";
 import { HttpError, conflict, notFound, validationFailed } from "../errors";
 import { ParamReader } from "../params";
 import type { JsonObject, SubscriberRecord, SubscriptionRecord, TopicRecord } from "../records";
@@ -13,7 +14,6 @@ import type { Reply, RequestContext, Route } from "../types";
 import { bodyOf, objectId } from "../util";
 import { liveSubscriber } from "./subscribers";
 
-const COUNT_CAP = 50_000;
 /** Subscriptions one subscriber may hold in one topic (create-subscriptions.usecase.ts). */
 const SUBSCRIPTIONS_PER_SUBSCRIBER = 10;
 
@@ -49,48 +49,6 @@ function newTopic(c: RequestContext, key: string, name: string | undefined): Top
   c.store.data.topics.push(t);
   c.store.touch();
   return t;
-}
-
-/**
- * Cursor pagination over `list` (already filtered and in `_id` order per direction), as the
- * service's base repository does it: `after`/`before` a record `_id`; an unknown cursor is an
- * empty page with null cursors and count 0.
- */
-export function cursorPage<T extends { _id: string }>(c: RequestContext, all: T[], map: (x: T) => JsonObject): Reply {
-  const q = c.query;
-  const p = new ParamReader(q);
-  const limit = p.int("limit", 10, 1, 100);
-  const dir = p.oneOf("orderDirection", ["ASC", "DESC"], "DESC");
-  const includeCursor = q.get("includeCursor") === "true";
-  p.done();
-  const after = q.get("after"), before = q.get("before");
-  if (after && before) throw new HttpError(400, "Cannot specify both \"after\" and \"before\" cursors at the same time.");
-  const sign = dir === "ASC" ? 1 : -1;
-  const list = [...all].sort((a, b) => (a._id < b._id ? -sign : a._id > b._id ? sign : 0));
-  const empty = { data: [], next: null, previous: null, totalCount: 0, totalCountCapped: false };
-  let start = 0, end = Math.min(list.length, limit);
-  if (after) {
-    const i = list.findIndex((x) => x._id === after);
-    if (i < 0) return { status: 200, bare: true, body: empty };
-    start = includeCursor ? i : i + 1;
-    end = Math.min(list.length, start + limit);
-  } else if (before) {
-    const i = list.findIndex((x) => x._id === before);
-    if (i < 0) return { status: 200, bare: true, body: empty };
-    end = includeCursor ? i + 1 : i;
-    start = Math.max(0, end - limit);
-  }
-  const page = list.slice(start, end);
-  return {
-    status: 200, bare: true,
-    body: {
-      data: page.map(map),
-      next: end < list.length && page.length ? page[page.length - 1]!._id : null,
-      previous: start > 0 && page.length ? page[0]!._id : null,
-      totalCount: Math.min(list.length, COUNT_CAP),
-      totalCountCapped: list.length > COUNT_CAP,
-    },
-  };
 }
 
 function listTopics(c: RequestContext): Reply {

@@ -20,6 +20,28 @@ export interface RenderOptions {
   pulumiVersion: string;
 }
 
+/**
+ * How a project's dependencies are installed: the command that reads its manifest, and what to run
+ * instead until the packages the manifest names are published (each line a shell command or a
+ * note; `<checkout>` is a clone of this package's repository).
+ */
+export interface InstallSteps {
+  command: string;
+  beforeRelease: string[];
+}
+
+/** The tarball `npm pack` writes for package `name` at `version` (`@scope/name` → `scope-name-<version>.tgz`). */
+export const packedName = (name: string, version: string) => `${name.replace(/^@/, "").replace("/", "-")}-${version}.tgz`;
+
+/**
+ * The native plugin before a release: the engine would download it from the schema's
+ * `pluginDownloadURL`, where nothing is published yet, so it is built from a checkout and installed.
+ */
+export const pluginBeforeRelease = (version: string): string[] => [
+  "(cd <checkout> && npm ci && npm run native-plugin)   # prints the plugin's folder",
+  `pulumi plugin install resource notify ${version} --file <that folder>`,
+];
+
 /** A renderer: the program's file and its package manifest files. */
 export interface Renderer {
   language: Language;
@@ -31,6 +53,8 @@ export interface Renderer {
   manifest(opts: RenderOptions): Record<string, string>;
   /** The runtime of Pulumi.yaml. */
   runtime: string;
+  /** How the manifest's dependencies are installed, published or not. */
+  install(opts: RenderOptions): InstallSteps;
 }
 
 /** The resources another resource references (by model key). */

@@ -5,7 +5,7 @@
  */
 import { Ref, SecretRef, type ExportModel, type Value } from "../model";
 import { goName, variableNames } from "../naming";
-import { describe, referenced, type RenderOptions, type Renderer } from "./common";
+import { describe, pluginBeforeRelease, referenced, type RenderOptions, type Renderer } from "./common";
 import { packageSchema, resolve, resourceInputs, type PackageSchema, type PropSchema } from "./schema";
 
 /** A Go interpreted string literal (JSON's escapes are Go's too). */
@@ -106,10 +106,19 @@ export const go: Renderer = {
     return lines.join("\n") + "\n";
   },
   manifest(opts: RenderOptions): Record<string, string> {
-    const schema = packageSchema();
-    const sdk = (schema.language?.go?.importBasePath ?? "").replace(/\/notify$/, "");
     return {
-      "go.mod": `module ${opts.project}\n\ngo 1.22\n\nrequire (\n\t${sdk} v${opts.packageVersion}\n\tgithub.com/pulumi/pulumi/sdk/v3 v${opts.pulumiVersion}\n)\n`,
+      "go.mod": `module ${opts.project}\n\ngo 1.22\n\nrequire (\n\t${sdkModule()} v${opts.packageVersion}\n\tgithub.com/pulumi/pulumi/sdk/v3 v${opts.pulumiVersion}\n)\n`,
+    };
+  },
+  install(opts: RenderOptions) {
+    return {
+      command: "go mod tidy",
+      beforeRelease: [`go mod edit -replace ${sdkModule()}=<checkout>/sdk/go && go mod tidy`, ...pluginBeforeRelease(opts.packageVersion)],
     };
   },
 };
+
+/** The Go SDK's module: the schema's import path without its package (`.../sdk/go`, as sdk/go/go.mod names it). */
+function sdkModule(): string {
+  return (packageSchema().language?.go?.importBasePath ?? "").replace(/\/notify$/, "");
+}

@@ -5,7 +5,7 @@
  */
 import { Ref, SecretRef, type ExportModel, type Value } from "../model";
 import { pythonName, variableNames } from "../naming";
-import { describe, type RenderOptions, type Renderer } from "./common";
+import { describe, pluginBeforeRelease, type RenderOptions, type Renderer } from "./common";
 import { packageSchema, resolve, resourceInputs, type PackageSchema, type PropSchema } from "./schema";
 
 /** A Python string literal (JSON's escapes are Python's too). */
@@ -68,5 +68,11 @@ export const python: Renderer = {
   },
   manifest(opts: RenderOptions): Record<string, string> {
     return { "requirements.txt": `pulumi>=${opts.pulumiVersion},<4.0.0\npulumi-notify==${opts.packageVersion}\n` };
+  },
+  install(opts: RenderOptions) {
+    return {
+      command: "pip install -r requirements.txt",
+      beforeRelease: ["pip install <checkout>/sdk/python", ...pluginBeforeRelease(opts.packageVersion)],
+    };
   },
 };

@@ -7,7 +7,7 @@
 import { packageSchema } from "./schema";
 import { Ref, SecretRef, type ExportModel, type Value } from "../model";
 import { variableNames } from "../naming";
-import { describe, type RenderOptions, type Renderer } from "./common";
+import { describe, packedName, pluginBeforeRelease, type RenderOptions, type Renderer } from "./common";
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -30,6 +30,24 @@ export function tsValue(v: Value, names: ReadonlyMap<string, string>, indent = "
 export function sdkPackage(frontEnd: RenderOptions["frontEnd"]): string {
   return frontEnd === "dynamic" ? "pulumi-notify" : ((packageSchema().language as { nodejs?: { packageName?: string } } | undefined)?.nodejs?.packageName ?? "pulumi-notify");
 }
+
+/**
+ * The TypeScript an exported project asks for. Pulumi's Node.js runtime compiles the program with
+ * the project's `typescript` through ts-node, which needs the compiler's JavaScript API:
+ * `@pulumi/pulumi` accepts `>=3.8.3 <7` (TypeScript 7 ships no such API; docs/troubleshooting.md),
+ * and the tsconfig below compiles without an error or a deprecation from 5.0 on.
+ */
+export const TYPESCRIPT_RANGE = ">=5.0.0 <7";
+
+/**
+ * The exported tsconfig's compiler options. `node16` module resolution, because TypeScript 6
+ * refuses `moduleResolution: "node"` (node10) with error TS5107 and 7 removes it; `node16` reads
+ * the packages' `exports` and, in a package without `"type": "module"`, still emits CommonJS,
+ * which Pulumi's runtime loads. Every TypeScript from 4.7 knows it.
+ */
+export const TSCONFIG_OPTIONS = {
+  strict: true, target: "ES2022", module: "node16", moduleResolution: "node16", esModuleInterop: true, skipLibCheck: true, outDir: "bin",
+} as const;
 
 export const typescript: Renderer = {
   language: "typescript",
@@ -65,12 +83,26 @@ export const typescript: Renderer = {
       private: true,
       main: "index.ts",
       dependencies: { "@pulumi/pulumi": `^${opts.pulumiVersion}`, [sdkPackage(opts.frontEnd)]: `^${opts.packageVersion}` },
-      devDependencies: { typescript: "^5.0.0" },
+      devDependencies: { typescript: TYPESCRIPT_RANGE },
     };
-    const tsconfig = {
-      compilerOptions: { strict: true, target: "ES2022", module: "commonjs", moduleResolution: "node", esModuleInterop: true, skipLibCheck: true, outDir: "bin" },
-      files: ["index.ts"],
-    };
+    const tsconfig = { compilerOptions: TSCONFIG_OPTIONS, files: ["index.ts"] };
     return { "package.json": JSON.stringify(pkg, null, 2) + "\n", "tsconfig.json": JSON.stringify(tsconfig, null, 2) + "\n" };
+  },
+  install(opts: RenderOptions) {
+    const name = sdkPackage(opts.frontEnd);
+    const tarball = packedName(name, opts.packageVersion);
+    return {
+      command: "npm install",
+      beforeRelease: opts.frontEnd === "dynamic"
+        ? [
+          `(cd <checkout> && npm ci && npm run build && npm pack)   # writes ${tarball}`,
+          `npm install <checkout>/${tarball}`,
+        ]
+        : [
+          `(cd <checkout> && npm ci && npm run build && node dist/scripts/nodejs-sdk.js)   # compiles the SDK ${name} into dist/sdk/nodejs`,
+          `npm pack <checkout>/dist/sdk/nodejs && npm install ./${tarball}`,
+          ...pluginBeforeRelease(opts.packageVersion),
+        ],
+    };
   },
 };

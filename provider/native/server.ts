@@ -5,14 +5,15 @@
  * Every resource operation is the `provider` export of its module in provider/resources (check,
  * diff, create, read, update, delete over plain property maps); every function is an entry of
  * FUNCTIONS. This file only translates: tokens to modules, structs to maps and back (secrets,
- * properties.ts), a diff's changed keys to the engine's detailed diff, and an id-only read
- * (import) to a read of every field. `@pulumi/pulumi`'s own `provider.main()` is not used: it
+ * properties.ts), a diff's changed keys to the engine's detailed diff, an id-only read (import)
+ * to a read of every field, and the modules' warnings to the engine's Log on the request's URN. `@pulumi/pulumi`'s own `provider.main()` is not used: it
  * sends no detailed diff, drops Configure's config and cannot read by id alone.
  *
  * The engine starts the plugin with its address as argument and reads the port from the first
  * line of stdout, so nothing else may be written there first: main.ts, the entry point, sends
  * console output to stderr before it loads this file.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
@@ -22,10 +23,12 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { CONNECTION_KEYS, setProviderConfig, type ConnectionSettings } from "../config";
 import type { FunctionDefinition } from "../functions";
-import type { CheckFailure } from "../resources/check";
+import { engineFailures, type CheckFailure } from "../resources/check";
 import { UNKNOWN, stripUndefined, type DiffResult } from "../resources/diff";
+import { engineAddress, engineWarnings } from "../resources/engineLog";
 import type { ResourceTable } from "../resources/fields";
 import { RESOURCE_TABLES } from "../resources/index";
+import { setWarningSink } from "../resources/lifecycle";
 import { fromStruct, toStruct } from "./properties";
 import { installStructCodec } from "./struct";
 
@@ -129,14 +132,28 @@ export function configSettings(args: Props, variables: ReadonlyMap<string, strin
   return settings;
 }
 
-/** A detailed diff: each changed key an update, or an update that replaces when the diff says so. */
+const { Kind } = provproto.PropertyDiff;
+/** The engine's kind of a changed path, and of one whose change replaces the object. */
+const KINDS = {
+  add: [Kind.ADD, Kind.ADD_REPLACE],
+  delete: [Kind.DELETE, Kind.DELETE_REPLACE],
+  update: [Kind.UPDATE, Kind.UPDATE_REPLACE],
+} as const;
+
+/**
+ * A detailed diff: each path where a value differs (the diff's `paths`, else each changed key
+ * whole), added, removed or updated, replacing when its key's change replaces the object. The
+ * engine shows a path's values from the old and new inputs (`inputDiff`) and nothing else
+ * (pkg/engine/detailedDiff.go, TranslateDetailedDiff).
+ */
 export function detailedDiff(diff: DiffResult): Map<string, provproto.PropertyDiff> {
   const out = new Map<string, provproto.PropertyDiff>();
-  for (const k of diff.changed) {
+  const paths = diff.paths ?? diff.changed.map((k) => ({ path: k, key: k, kind: "update" as const }));
+  for (const p of paths) {
     const d = new provproto.PropertyDiff();
-    d.setKind(diff.replaces.includes(k) ? provproto.PropertyDiff.Kind.UPDATE_REPLACE : provproto.PropertyDiff.Kind.UPDATE);
+    d.setKind(KINDS[p.kind][diff.replaces.includes(p.key) ? 1 : 0]);
     d.setInputdiff(true);
-    out.set(k, d);
+    out.set(p.path, d);
   }
   return out;
 }
@@ -172,10 +189,18 @@ async function readById(impl: ResourceImplementation, table: ResourceTable, id: 
 
 type Handler<Req, Res> = (req: Req) => Promise<Res>;
 
-/** A gRPC unary handler of an async function; a thrown error becomes the call's error, with its message. */
+/** The URN of the resource each request in flight is about (empty for an invoke), for its warnings. */
+const requestUrn = new AsyncLocalStorage<string>();
+
+/**
+ * A gRPC unary handler of an async function, run with its request's URN as {@link requestUrn}; a
+ * thrown error becomes the call's error, with its message.
+ */
 function unary<Req, Res>(fn: Handler<Req, Res>): grpc.handleUnaryCall<Req, Res> {
   return (call, callback) => {
-    fn(call.request).then((res) => callback(null, res), (err: unknown) => {
+    const req = call.request as { getUrn?: () => string };
+    const urn = typeof req.getUrn === "function" ? req.getUrn() : "";
+    requestUrn.run(urn, () => fn(call.request)).then((res) => callback(null, res), (err: unknown) => {
       const message = err instanceof Error ? err.message : String(err);
       callback({ code: grpc.status.UNKNOWN, details: message, message } as grpc.ServiceError, null);
     });
@@ -243,7 +268,7 @@ export function handlers(): Partial<provrpc.IResourceProviderServer> {
       const result = await impl.check(withoutEngineKeys(fromStruct(req.getOlds()).props), withoutEngineKeys(news.props));
       const res = new provproto.CheckResponse();
       res.setInputs(toStruct(result.inputs, secretKeys(table, news.secrets)));
-      res.setFailuresList(checkFailures(result.failures));
+      res.setFailuresList(checkFailures(engineFailures(result.failures, news.props)));
       return res;
     }),
 
@@ -339,9 +364,13 @@ function functionOf(token: string): FunctionDefinition {
 
 /**
  * Starts the plugin: the gRPC server on a free loopback port, then the port alone on stdout (the
- * engine's handshake). Resolves with the server and its port.
+ * engine's handshake). `args` are the plugin's arguments, the engine's address last: every
+ * warning of the implementation modules goes to it as a warning diagnostic on the resource of the
+ * request that gave it. Resolves with the server and its port.
  */
-export async function serve(): Promise<{ server: grpc.Server; port: number }> {
+export async function serve(args: readonly string[] = []): Promise<{ server: grpc.Server; port: number }> {
+  const address = engineAddress(args);
+  if (address) setWarningSink(engineWarnings(address, () => requestUrn.getStore() ?? ""));
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   server.addService(provrpc.ResourceProviderService, handlers() as provrpc.IResourceProviderServer);
   const port = await new Promise<number>((resolve, reject) => {

@@ -21,6 +21,14 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown[] {
   return seen;
 }
 
+/** The secret inputs of each resource's schema (defineResource registers them): a check message never shows their values. */
+const SECRET_INPUTS = new WeakMap<z.ZodType, readonly string[]>();
+
+/** Says that the values of `keys` under `schema` are secret, so that no check message shows them. */
+export function registerSecretInputs(schema: z.ZodType, keys: readonly string[]): void {
+  SECRET_INPUTS.set(schema, keys);
+}
+
 /**
  * Validates `inputs` with `schema` and turns zod issues into `{ property, reason }`. Issues on
  * values that are unknown during preview are left for the apply. Never throws.
@@ -28,16 +36,38 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown[] {
 export function checkWith(schema: z.ZodType, inputs: Obj, hints: (issue: z.core.$ZodIssue, inputs: Obj) => string | undefined = () => undefined): CheckFailure[] {
   const r = schema.safeParse(inputs);
   if (r.success) return [];
+  const secret = SECRET_INPUTS.get(schema) ?? [];
   const failures: CheckFailure[] = [];
   for (const issue of r.error.issues) {
     if (valueAt(inputs, issue.path).some((v) => v === UNKNOWN)) continue;
     const property = propertyPath(issue.path);
     const chain = valueAt(inputs, issue.path);
     const missing = chain.length === issue.path.length + 1 && (chain[chain.length - 1] === undefined || chain[chain.length - 1] === null);
-    const reason = hints(issue, inputs) ?? describeIssue(issue, missing);
+    // The value given, to name in the message: not a secret's, and only where the path reaches it.
+    const given = chain.length === issue.path.length + 1 && !secret.includes(String(issue.path[0])) ? { value: chain[chain.length - 1] } : undefined;
+    const reason = hints(issue, inputs) ?? describeIssue(issue, missing, given);
     failures.push({ property: property || "(inputs)", reason: property ? `${property}: ${reason}` : reason });
   }
   return failures;
+}
+
+/**
+ * The failures as the engine's CheckFailure should carry them. The engine prints a failure as
+ * `property <p> value <v> has a problem: <reason>`, `v` being the top-level input named `p`
+ * (pulumi/pulumi v3.259.0, pkg/resource/deploy/step_generator.go, issueCheckFailures: `inputs[p]`),
+ * so a nested path (`steps[0].type`), the whole inputs or an input left out would print
+ * `{<nil>}` in place of the value. Those go without a property, which the engine prints as
+ * `resource '<name>' has a problem: <reason>`: the reason names the path and the value given.
+ * Both front ends send these, so both say the same.
+ */
+export function engineFailures(failures: readonly CheckFailure[], inputs: Obj): CheckFailure[] {
+  return failures.map((f) => (Object.hasOwn(inputs, f.property) && inputs[f.property] !== undefined && inputs[f.property] !== null ? f : { property: "", reason: f.reason }));
+}
+
+/** A value given, as a message shows it: JSON, shortened past 60 characters. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
 /** `a.b[0].c` from a zod path. */
@@ -47,14 +77,22 @@ export function propertyPath(path: readonly PropertyKey[]): string {
   return s;
 }
 
-function describeIssue(issue: z.core.$ZodIssue, missing: boolean): string {
+/** ` (given "emial": did you mean "email"?)`: the value given, and the closest allowed string when there is one. */
+function givenNote(given: { value: unknown } | undefined, allowed: readonly unknown[] = []): string {
+  if (!given) return "";
+  const strings = allowed.filter((a): a is string => typeof a === "string");
+  const close = typeof given.value === "string" ? suggest(given.value, strings) : undefined;
+  return ` (given ${shown(given.value)}${close !== undefined ? `: did you mean ${JSON.stringify(close)}?` : ""})`;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, missing: boolean, given: { value: unknown } | undefined): string {
   switch (issue.code) {
     case "invalid_value":
-      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}${givenNote(given, issue.values)}`;
     case "invalid_type":
       // A custom message (e.g. "an email step requires a subject") says more than the generic one.
       if (missing) return issue.message.startsWith("Invalid input") ? `is required (${issue.expected})` : issue.message;
-      return `must be ${/^[aeiou]/.test(issue.expected) ? "an" : "a"} ${issue.expected}`;
+      return `must be ${/^[aeiou]/.test(issue.expected) ? "an" : "a"} ${issue.expected}${givenNote(given)}`;
     case "unrecognized_keys":
       return `unknown ${issue.keys.length > 1 ? "properties" : "property"} ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
     default:

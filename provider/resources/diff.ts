@@ -58,8 +58,9 @@ export function project(actual: unknown, declared: unknown): unknown {
 }
 
 /**
- * What a resource's `diff` returns: the dynamic provider's `DiffResult`, and `changed`, the
- * changed input keys, which the native plugin sends as the engine's detailed diff.
+ * What a resource's `diff` returns: the dynamic provider's `DiffResult`, `changed`, the changed
+ * input keys, and `paths`, where inside them the values differ, which the native plugin sends as
+ * the engine's detailed diff.
  */
 export interface DiffResult {
   changes: boolean;
@@ -68,6 +69,76 @@ export interface DiffResult {
   /** The changed keys whose change replaces the object. */
   replaces: string[];
   deleteBeforeReplace?: boolean;
+  /** Where the changed keys' values differ ({@link changedPaths}); without it, each changed key is named whole. */
+  paths?: ChangedPath[];
+}
+
+/** One place where a new input differs from the old value: its property path, and whether the program adds, removes or changes it. */
+export interface ChangedPath {
+  /** The engine's property path (`steps[1].controlValues.subject`, `routes["*"]`). */
+  path: string;
+  /** The top-level input key the path is in. */
+  key: string;
+  kind: "add" | "delete" | "update";
+}
+
+/**
+ * A key as a step of the engine's property path: bare when it is letters, digits and `_` (as the
+ * engine writes one, sdk/go/common/resource/properties_path.go, PropertyPath.String), else quoted
+ * with `"` escaped; undefined for a key the engine's parser cannot read back (empty, or with a `\`).
+ */
+function pathStep(key: string, first: boolean): string | undefined {
+  if (key === "" || key.includes("\\")) return undefined;
+  if (/^[A-Za-z0-9_]+$/.test(key)) return first ? key : `.${key}`;
+  return `["${key.replace(/"/g, '\\"')}"]`;
+}
+
+/**
+ * The paths where `news` differs from `old` (undefined: absent), down to the values that differ:
+ * a key or an element only one side has is added or removed whole; a list of plain values (tags,
+ * subscribers, which a resource may compare as a set) and a value under a key the engine's path
+ * syntax cannot name are named whole.
+ */
+function differing(old: unknown, news: unknown, path: string, key: string, out: ChangedPath[]): void {
+  if (deepEqual(old, news)) return;
+  if (old === undefined || old === null) return void out.push({ path, key, kind: "add" });
+  if (news === undefined || news === null) return void out.push({ path, key, kind: "delete" });
+  if (isPlainObject(old) && isPlainObject(news)) {
+    const steps = [...new Set([...Object.keys(old), ...Object.keys(news)])].map((k) => [k, pathStep(k, false)] as const);
+    if (steps.every(([, step]) => step !== undefined)) {
+      for (const [k, step] of steps) differing(old[k], news[k], path + step, key, out);
+      return;
+    }
+  } else if (Array.isArray(old) && Array.isArray(news) && [...old, ...news].some((x) => typeof x === "object" && x !== null)) {
+    for (let i = 0; i < Math.max(old.length, news.length); i++) differing(old[i], news[i], `${path}[${i}]`, key, out);
+    return;
+  }
+  out.push({ path, key, kind: "update" });
+}
+
+/**
+ * Where each changed key's new value differs from the old outputs, compared as
+ * {@link changedKeys} compares it (through the declared shape, or whole for `exact` keys): the
+ * detailed diff that names what changed and nothing else. The engine shows each path's old and
+ * new values, and only those; named whole, a key shows every difference between its old and new
+ * inputs, and the inputs a read returns need not have the program's shape (after an import, a
+ * workflow's steps lack the step ids a program declares). Keys of `whole` (secrets) are named
+ * whole, as are keys the program no longer declares.
+ */
+export function changedPaths(olds: Obj, news: Obj, changed: readonly string[], exact: readonly string[] = [], whole: readonly string[] = []): ChangedPath[] {
+  const out: ChangedPath[] = [];
+  for (const k of changed) {
+    const root = pathStep(k, true) ?? k;
+    if (news[k] === undefined) out.push({ path: root, key: k, kind: "delete" });
+    else if (whole.includes(k)) out.push({ path: root, key: k, kind: "update" });
+    else {
+      const before = out.length;
+      differing(exact.includes(k) ? olds[k] : project(olds[k], news[k]), news[k], root, k, out);
+      // A key changedKeys finds changed always differs somewhere; should the walk find no place, it is named whole.
+      if (out.length === before) out.push({ path: root, key: k, kind: "update" });
+    }
+  }
+  return out;
 }
 
 /**

@@ -9,7 +9,8 @@
  *           name is claimed anywhere on the service), then POST each declared route; a failure
  *           removes a domain made here again
  *   read    GET /v1/domains/{domain}, POST .../verify while it is pending (so a refresh after the
- *           DNS change shows `verified`), GET .../routes (every page)
+ *           DNS change shows `verified`; still pending, a warning names the records to add),
+ *           GET .../routes (every page)
  *   update  PATCH /v1/domains/{domain} when the data changes; the routes added, changed and
  *           removed (only those)
  *   delete  DELETE /v1/domains/{domain} (the service deletes its routes with it; a 404 counts as done)
@@ -28,12 +29,17 @@ import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check"
 import { type DiffResult, declaredKeys, declaredKeysOf, deepEqual, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
-import { adoptExisting, controlInputs, deleteIfPresent, failure, readInputs } from "./lifecycle";
+import { adoptExisting, controlInputs, deleteIfPresent, failure, readInputs, warn } from "./lifecycle";
 
 /** A domain name as the service stores it: lower case, dot-separated labels (the service lower-cases what it is given). */
 export const DOMAIN_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/;
 /** An inbox address local part, or `*` for every address (the service's validators/email-local-part.validator.ts). */
 export const ROUTE_ADDRESS = /^(?:\*|[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*)$/i;
+/**
+ * A route address as the service stores it: trimmed and lower-cased before it is validated and
+ * stored (its dtos/domain-route.dto.ts), so `Sales` reads back as `sales`.
+ */
+export const routeAddress = (address: string): string => address.trim().toLowerCase();
 
 /** The service's bound on a domain's or route's data (validators/bounded-record.validator.ts): 10 keys, 500 characters in all. */
 const BoundedData = z.record(z.string(), z.string()).refine((d) => Object.keys(d).length <= 10, { error: "must have at most 10 keys" })
@@ -55,10 +61,17 @@ const Route = z.strictObject({
 }).refine((r) => r.type !== "agent" || r.agentId !== undefined, { error: "an agent route needs agentId", path: ["agentId"] });
 
 const Routes = z.record(z.string(), Route).superRefine((routes, ctx) => {
-  for (const address of Object.keys(routes)) {
+  const seen = new Map<string, string>();
+  for (const declared of Object.keys(routes)) {
+    const address = routeAddress(declared);
     if (address.length > 64 || address.includes("@") || !ROUTE_ADDRESS.test(address)) {
-      ctx.addIssue({ code: "custom", path: [address], message: "must be an inbox address local part (e.g. support, sales+vip) or * for every address" });
+      ctx.addIssue({ code: "custom", path: [declared], message: "must be an inbox address local part (e.g. support, sales+vip) or * for every address" });
+      continue;
     }
+    const first = seen.get(address);
+    if (first !== undefined) {
+      ctx.addIssue({ code: "custom", path: [declared], message: `is the address ${JSON.stringify(address)} to the service (which trims and lower-cases addresses), as ${JSON.stringify(first)} is: declare it once` });
+    } else seen.set(address, declared);
   }
 });
 
@@ -73,7 +86,7 @@ export const DOMAIN = defineResource({
     name: field(name, "The domain name, lower case (`mail.example.com`); claimed once on the whole service. Changing it replaces the domain.", { createOnly: true }),
     data: field(BoundedData.optional(), "String metadata (at most 10 keys, 500 characters), compared whole. Left out, it is not managed.", { exact: true }),
     routes: field(Routes.optional(),
-      "The routed addresses: a map from an inbox local part (`support`, or `*` for every address) to `{ type, agentId?, data? }`, compared whole " +
+      "The routed addresses: a map from an inbox local part (`support`, or `*` for every address; trimmed and lower-cased, as the service stores it) to `{ type, agentId?, data? }`, compared whole " +
       "(an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.", { exact: true, local: true }),
     adopt: field(z.boolean().optional(), "Take over an existing domain of this environment with the same name instead of failing.", { control: true }),
   },
@@ -152,17 +165,38 @@ async function syncRoutes(client: NotifyClient, domain: string, live: Record<str
   for (const address of Object.keys(live)) if (!(address in wanted)) await client.domains.deleteRoute(domain, address);
 }
 
-/** Reads the domain, verifying it first while it is pending, and its routes. */
+/** The warning for a domain the service still could not verify: what to add to its DNS, from the records the service expects. */
+export function pendingWarning(d: ApiDomain): string {
+  const records = (d.expectedDnsRecords ?? []).map((r) => `${r.type} ${r.name} ${r.content}${r.priority !== undefined ? ` (priority ${r.priority})` : ""}`);
+  return `domain "${d.name}" is ${d.status}: the service has not found its DNS records yet; ` +
+    `add ${records.length ? records.join(", ") : "the records of expectedDnsRecords"} with your DNS provider, and a refresh after that shows it verified`;
+}
+
+/**
+ * Reads the domain, verifying it first while it is pending, and its routes; a domain still not
+ * verified after that gets a warning, since until the records exist no mail reaches it.
+ */
 async function readDomain(client: NotifyClient, domain: string): Promise<{ d: ApiDomain; routes: ApiRoute[] }> {
   let d = await client.domains.get(domain);
-  if (d.status !== "verified") d = await client.domains.verify(domain);
+  if (d.status !== "verified") {
+    d = await client.domains.verify(domain);
+    if (d.status !== "verified") await warn(pendingWarning(d));
+  }
   return { d, routes: await liveRoutes(client, domain) };
 }
 
 /** The provider implementation, loaded in the engine's provider process. */
 export const provider = {
   async check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
-    return { inputs: stripUndefined(news), failures: checkWith(DOMAIN.schema, news, topLevel(unknownKeyHint(Object.keys(DOMAIN.inputs)))) };
+    const inputs = stripUndefined(news);
+    const failures = checkWith(DOMAIN.schema, inputs, topLevel(unknownKeyHint(Object.keys(DOMAIN.inputs))));
+    // The addresses as the service will store them, so that the state holds what a read gives back
+    // and a declared `Sales` is no diff against the `sales` read (nor a replace of it on update).
+    const routes = inputs.routes;
+    if (!failures.length && routes && typeof routes === "object") {
+      inputs.routes = Object.fromEntries(Object.entries(routes).map(([address, route]) => [routeAddress(address), route]));
+    }
+    return { inputs, failures };
   },
 
   async diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {

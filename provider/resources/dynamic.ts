@@ -18,6 +18,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { configureFromStack } from "../config";
+import { engineFailures } from "./check";
+import { setWarningSink } from "./lifecycle";
 
 /** Package path of the directory of the resource implementation modules. */
 export const RESOURCE_MODULES = "pulumi-notify/dist/provider/resources/";
@@ -31,11 +33,42 @@ export function providerModule(implPath: string): string {
 export type ResourceOperations = Required<Omit<pulumi.dynamic.ResourceProvider, "configure">>;
 
 /**
- * The object a `__provider` module hands the plugin: the operations, and a `configure` that takes
- * from the stack config only what the connection needs (the key stays in the provider process).
+ * The object a `__provider` module hands the plugin: the operations, check's failures as the
+ * engine prints them best ({@link engineFailures}), and a `configure` that takes from the stack
+ * config only what the connection needs (the key stays in the provider process) and sends the
+ * modules' warnings to the engine.
  */
 export function dynamicProvider(ops: ResourceOperations): pulumi.dynamic.ResourceProvider {
-  return { ...ops, configure: async (req) => configureFromStack(req) };
+  return {
+    ...ops,
+    // The failures as the native plugin sends them too, so the engine prints both alike.
+    check: async (olds, news) => {
+      const r = await ops.check(olds, news);
+      return { ...r, failures: r.failures && engineFailures(r.failures, news) };
+    },
+    configure: async (req) => {
+      configureFromStack(req);
+      useEngineWarnings();
+    },
+  };
+}
+
+/**
+ * Sends every warning of this process to the engine, as a warning diagnostic of the stack. Only
+ * the dynamic-provider plugin calls `configure`, and it is started, as every plugin, with the
+ * engine's address as its argument (`node <dynamic-provider> <engine>`). It hands an
+ * operation no URN (cmd/dynamic-provider/index.js of @pulumi/pulumi calls `delete(id, props)`
+ * from a request that has one), so the warning cannot name its resource: its text does. Without
+ * an address (another host) warnings stay on stderr.
+ */
+let engineWarningsUsed = false;
+function useEngineWarnings(): void {
+  if (engineWarningsUsed) return;
+  engineWarningsUsed = true;
+  // Loaded here, in the dynamic-provider plugin only: the native plugin sets its own sink.
+  const { engineAddress, engineWarnings } = require("./engineLog") as typeof import("./engineLog");
+  const address = engineAddress(process.argv.slice(2));
+  if (address) setWarningSink(engineWarnings(address, () => ""));
 }
 
 /**

@@ -11,7 +11,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { changedKeys, type DiffResult } from "./diff";
+import { registerSecretInputs } from "./check";
+import { changedKeys, changedPaths, type DiffResult } from "./diff";
 
 /** What a resource says about one input field, beyond its type and description. */
 export interface FieldFacts {
@@ -126,10 +127,12 @@ export function defineResource<I extends Fields, O extends OutputFields>(spec: R
   const outputs = { ...spec.outputs, declaredKeys: spec.outputs.declaredKeys ?? output(z.array(z.string()), DECLARED_KEYS_DOC) } as ResourceTable<I, O>["outputs"];
   const inputKeys = where((f) => !f.control);
   const present = (t: z.ZodType) => !t.safeParse(undefined).success;
+  const schema = z.strictObject({ ...Object.fromEntries(entries.map(([k, f]) => [k, f.type])), __provider: z.string().optional() });
+  registerSecretInputs(schema, where((f) => f.secret));
   return {
     ...spec,
     outputs,
-    schema: z.strictObject({ ...Object.fromEntries(entries.map(([k, f]) => [k, f.type])), __provider: z.string().optional() }) as never,
+    schema: schema as never,
     inputKeys,
     replaceOnChange: where((f) => f.replaces || f.createOnly),
     secretKeys: [...where((f) => f.secret), ...(spec.secretOutputs ?? [])],
@@ -146,13 +149,17 @@ export function defineResource<I extends Fields, O extends OutputFields>(spec: R
 type Props = Record<string, unknown>;
 
 /**
- * A resource's diff as its table says: the changed input keys (exact fields compared whole), and
- * those whose change replaces the object. A resource adds `deleteBeforeReplace` when it needs one.
+ * A resource's diff as its table says: the changed input keys (exact fields compared whole), where
+ * inside them the values differ (a secret field named whole), and the keys whose change replaces
+ * the object. A resource adds `deleteBeforeReplace` when it needs one.
  */
 export function diffOf(table: ResourceTable, olds: Props, news: Props): DiffResult {
   const changed = changedKeys(olds, news, table.inputKeys, [], table.exactKeys);
   const replaces: readonly string[] = table.replaceOnChange;
-  return { changes: changed.length > 0, changed, replaces: changed.filter((k) => replaces.includes(k)) };
+  return {
+    changes: changed.length > 0, changed, replaces: changed.filter((k) => replaces.includes(k)),
+    paths: changedPaths(olds, news, changed, table.exactKeys, table.secretKeys),
+  };
 }
 
 /**

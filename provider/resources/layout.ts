@@ -19,7 +19,7 @@ import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check"
 import { type DiffResult, declaredKeys, declaredKeysOf, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
-import { adoptExisting, controlInputs, failure, readInputs } from "./lifecycle";
+import { adoptExisting, controlInputs, failure, readInputs, warn } from "./lifecycle";
 import { project } from "./diff";
 
 /** Whether a block-editor document (parsed JSON) holds the variable node `content`. */
@@ -162,6 +162,12 @@ async function adopt(existing: ApiLayout, raw: Props, keys: string[]) {
   });
 }
 
+/** The warning of a destroy that leaves the environment's default layout on the service. */
+export function defaultLayoutWarning(layoutId: string): string {
+  return `layout "${layoutId}" is the environment's default layout, which the service never deletes; ` +
+    "it was removed from the stack and remains on the service (declare it with adopt: true to manage it again)";
+}
+
 /** The provider implementation, loaded in the engine's provider process. */
 export const provider = {
   async check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
@@ -244,8 +250,7 @@ export const provider = {
       if (isConflict(err) && /default layout/i.test(err.message)) {
         // The service never deletes an environment's default layout and has no way to make another
         // one the default: leave it, so that a stack holding it can still be destroyed.
-        console.warn(`warning: layout "${String(props.layoutId)}" is the environment's default layout, which the service never deletes; ` +
-          "it was removed from the stack and remains on the service (declare it with adopt: true to manage it again)");
+        await warn(defaultLayoutWarning(String(props.layoutId)));
         return;
       }
       throw failure(`delete layout "${String(props.layoutId)}"`, err);

@@ -1,4 +1,4 @@
-/** Lifecycle helpers of create, read, update and delete: errors the engine shows, deletes that tolerate gone objects, the inputs a read returns. */
+/** Lifecycle helpers of create, read, update and delete: errors and warnings the engine shows, deletes that tolerate gone objects, the inputs a read returns. */
 import { NotifyApiError, NotifyError, isNotFound } from "../client/errors";
 import { isUnauthorized, UNAUTHORIZED_HINT } from "../config";
 import type { DiffResult } from "./diff";
@@ -14,6 +14,32 @@ export function failure(action: string, err: unknown, hint?: string): Error {
   const e = new Error(`Unable to ${action}: ${cause}${hints.map((h) => `. ${h}`).join("")}`);
   if (err instanceof NotifyApiError) (e as Error & { status?: number }).status = err.status;
   return e;
+}
+
+/** Where {@link warn} sends a warning: the front end serving the operation sets it with {@link setWarningSink}. */
+export type WarningSink = (message: string) => Promise<void>;
+
+// Until a front end says where warnings go (a unit test calling a module directly), stderr.
+let warningSink: WarningSink = async (message) => {
+  console.warn(`warning: ${message}`);
+};
+
+/**
+ * Tells the user `message` as a warning on the resource being operated on. Every warning of the
+ * implementation modules goes through here, so both front ends show the same text: the native
+ * plugin as a warning diagnostic on the resource (provider/native/server.ts), the dynamic
+ * resources as a warning diagnostic of the stack (dynamic.ts). Resolves once the warning is
+ * delivered (the engine may stop the provider right after the operation answers); never rejects.
+ */
+export async function warn(message: string): Promise<void> {
+  await warningSink(message).catch(() => console.warn(`warning: ${message}`));
+}
+
+/** Makes every later {@link warn} of this process go to `sink` (the front end serving the operations calls it); returns the sink before. */
+export function setWarningSink(sink: WarningSink): WarningSink {
+  const before = warningSink;
+  warningSink = sink;
+  return before;
 }
 
 /**

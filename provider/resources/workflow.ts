@@ -9,6 +9,7 @@
  *   update  GET /v2/workflows/{databaseId}, then PUT with each kept step's _id
  *   delete  DELETE /v2/workflows/{databaseId} (a 404 counts as done)
  */
+import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { NotifyApiError, isNotFound } from "../client/errors";
 import { clientFor } from "../config";
@@ -19,7 +20,7 @@ import {
 import { allowedKeysAt, checkWith, unknownKeyMessage, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
-import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
+import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type InputOf, type StateOf } from "./fields";
 import { adoptExisting, controlInputs, deleteIfPresent, failure } from "./lifecycle";
 
 /** The fields of a step, as a program declares it and as the service holds it. */
@@ -125,8 +126,23 @@ export const WORKFLOW = defineResource({
   },
 });
 
-/** Inputs of a {@link Workflow}. */
-export type WorkflowArgs = ArgsOf<typeof WORKFLOW>;
+/**
+ * A step as a program passes it to a {@link Workflow}: each field a `pulumi.Input`, except `type`,
+ * a plain step kind, and the step itself, a plain object. The compiler narrows the union of
+ * {@link TypedWorkflowStep} on `type` only when `type` is a literal in every member and no member is
+ * a Promise or an Output (which have no `type`); otherwise a misspelt kind (`"emial"`) or a
+ * misspelt control is reported against the union's last member (the `http_request` controls). So
+ * narrowed, a misspelt kind is reported against the kinds allowed ("Type '"emial"' is not assignable
+ * to type '"in_app" | "email" | ...'. Did you mean '"email"'?"), and a control against its kind's controls.
+ */
+export type WorkflowStepInputs = TypedWorkflowStep extends infer S
+  ? S extends unknown ? { [P in keyof S]: P extends "type" ? S[P] : InputOf<S[P]> } : never
+  : never;
+
+/** Inputs of a {@link Workflow}: the table's, with the steps as {@link WorkflowStepInputs}. */
+export type WorkflowArgs = {
+  [K in keyof ArgsOf<typeof WORKFLOW>]: K extends "steps" ? pulumi.Input<WorkflowStepInputs[]> : ArgsOf<typeof WORKFLOW>[K];
+};
 /** The state of a {@link Workflow}: the service's view, each declared input as declared. */
 export type WorkflowState = StateOf<typeof WORKFLOW>;
 

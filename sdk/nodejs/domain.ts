@@ -66,7 +66,7 @@ export class Domain extends pulumi.CustomResource {
      */
     declare public readonly name: pulumi.Output<string>;
     /**
-     * The routed addresses: a map from an inbox local part (`support`, or `*` for every address) to `{ type, agentId?, data? }`, compared whole (an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.
+     * The routed addresses: a map from an inbox local part (`support`, or `*` for every address; trimmed and lower-cased, as the service stores it) to `{ type, agentId?, data? }`, compared whole (an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.
      */
     declare public readonly routes: pulumi.Output<{[key: string]: outputs.DomainRoutes} | undefined>;
     /**
@@ -131,7 +131,7 @@ export interface DomainArgs {
      */
     name: pulumi.Input<string>;
     /**
-     * The routed addresses: a map from an inbox local part (`support`, or `*` for every address) to `{ type, agentId?, data? }`, compared whole (an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.
+     * The routed addresses: a map from an inbox local part (`support`, or `*` for every address; trimmed and lower-cased, as the service stores it) to `{ type, agentId?, data? }`, compared whole (an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.
      */
     routes?: pulumi.Input<{[key: string]: pulumi.Input<inputs.DomainRoutesArgs>} | undefined>;
 }

@@ -40,6 +40,17 @@ describe.each(["production", "spec"] as const)("domains behave as production (%s
     expect(r.body.message).toBe('A domain with name "mail.example.com" already exists.');
   });
 
+  // create-domain.usecase.ts: `domainRepository.findByName(name)` is given the name alone, no
+  // environment or organisation, so a name another environment holds is taken as well.
+  it("answers a create of a name another environment holds with 409", async () => {
+    const production = (await api("POST", "/__emulator/keys", { environment: "Production" })).body.key as string;
+    expect((await emu.apiAs(production, "POST", "/v1/domains", { name: "mail.example.com" })).status).toBe(201);
+    const r = await create("Mail.Example.com");
+    expect(r.status).toBe(409);
+    expect(r.body.message).toBe('A domain with name "mail.example.com" already exists.');
+    expect((await api("GET", "/v1/domains/mail.example.com")).status).toBe(404);
+  });
+
   // create-domain.usecase.ts: the CUSTOM_DOMAINS product feature "blocks Free/Pro entirely".
   it("answers 402 on the Free and Pro plans", async () => {
     await api("POST", "/__emulator/behaviour", { plan: "pro" });
@@ -90,6 +101,45 @@ describe.each(["production", "spec"] as const)("domains behave as production (%s
     await create("mail.example.com");
     expect((await route("mail.example.com", { address: "bot", type: "agent" })).status).toBe(400);
     expect((await route("mail.example.com", { address: "bot", type: "agent", agentId: "nobody" })).status).toBe(404);
+  });
+
+  // The address is trimmed and lower-cased before it is validated, looked up and stored: a
+  // class-transformer @Transform (`value.trim().toLowerCase()`) ahead of @IsEmailLocalPart on the
+  // request body and on the use case's command (dtos/domain-route.dto.ts;
+  // usecases/create-domain-route/create-domain-route.command.ts), and e2e/domain-routes.e2e-ee.ts
+  // "should trim route addresses before duplicate validation" (' test ' is a 409 once `test` exists).
+  it("trims and lower-cases a route's address before validating and storing it", async () => {
+    await create("mail.example.com");
+    const sales = await route("mail.example.com", { address: " Sales ", type: "webhook" });
+    expect(sales.status).toBe(201);
+    expect(sales.body.address).toBe("sales");
+    expect((await api("GET", "/v1/domains/mail.example.com/routes/sales")).body.address).toBe("sales");
+    expect((await route("mail.example.com", { address: "test", type: "webhook" })).status).toBe(201);
+    const padded = await route("mail.example.com", { address: " test ", type: "webhook" });
+    expect(padded.status).toBe(409);
+    expect(padded.body.message).toBe('A webhook route for address "test" already exists.');
+    expect((await route("mail.example.com", { address: "SALES", type: "webhook" })).status).toBe(409);
+    expect((await route("mail.example.com", { address: "   ", type: "webhook" })).status).toBe(422);
+    const s = await emu.state() as unknown as { domainRoutes: { address: string }[] };
+    expect(s.domainRoutes.map((r) => r.address).sort()).toEqual(["sales", "test"]);
+  });
+
+  // usecases/list-domain-routes/list-domain-routes.usecase.ts: with `agentId` the agent is resolved
+  // (domain-route.utils.ts resolveAgentIdentifier: 404 'Agent with identifier "<id>" not found.')
+  // after the domain and before the listing, whose filter is the agent's _id; e2e/domain-routes.e2e-ee.ts
+  // "should return 404 when listing routes with unknown agent identifier". The emulator serves no
+  // agents, so every agent identifier is unknown to it.
+  it("answers a routes list filtered by an unknown agent with 404, after the domain's own 404", async () => {
+    await create("mail.example.com");
+    await route("mail.example.com", { address: "support", type: "webhook" });
+    const r = await api("GET", "/v1/domains/mail.example.com/routes?agentId=nobody");
+    expect(r.status).toBe(404);
+    expect(r.body.message).toBe('Agent with identifier "nobody" not found.');
+    const noDomain = await api("GET", "/v1/domains/other.example.com/routes?agentId=nobody");
+    expect(noDomain.status).toBe(404);
+    expect(noDomain.body.message).toBe('Domain "other.example.com" not found.');
+    const all = await api("GET", "/v1/domains/mail.example.com/routes");
+    expect(all.body.data.map((x: { address: string }) => x.address)).toEqual(["support"]);
   });
 
   // usecases/delete-domain/delete-domain.usecase.ts: the domain, then its routes.

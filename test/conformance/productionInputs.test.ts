@@ -29,7 +29,7 @@ describe("workflow inputs production accepts", () => {
   it("accepts the chat control editorType block or text, and refuses another", async () => {
     expect(await failures(wf([{ name: "Chat", type: "chat", controlValues: { body: "B", editorType: "text" } }]))).toEqual([]);
     expect(await failures(wf([{ name: "Chat", type: "chat", controlValues: { body: "B", editorType: "html" } }]))).toEqual([
-      { property: "steps[0].controlValues.editorType", reason: 'steps[0].controlValues.editorType: must be one of "block", "text"' },
+      { property: "steps[0].controlValues.editorType", reason: 'steps[0].controlValues.editorType: must be one of "block", "text" (given "html")' },
     ]);
   });
 
@@ -40,7 +40,7 @@ describe("workflow inputs production accepts", () => {
     } }]))).toEqual([]);
     const bad = await failures(wf([{ name: "Call", type: "http_request", controlValues: { method: "HEAD", headers: [{ key: "a" }] } }]));
     expect(bad.map((f) => f.reason)).toEqual([
-      'steps[0].controlValues.method: must be one of "GET", "POST", "PUT", "PATCH", "DELETE"',
+      'steps[0].controlValues.method: must be one of "GET", "POST", "PUT", "PATCH", "DELETE" (given "HEAD")',
       "steps[0].controlValues.url: an http_request step requires a url (string)",
       "steps[0].controlValues.headers[0].value: is required (string)",
     ]);
@@ -60,7 +60,7 @@ describe("inputs production refuses", () => {
     expect(await failures(wf([{ name: "T", type: "throttle", controlValues: { type: "fixed", amount: 2, unit: "days", threshold: 1 } }]))).toEqual([]);
     expect((await failures(wf([{ name: "T", type: "throttle", controlValues: { type: "fixed", amount: 0, unit: "weeks" } }]))).map((f) => f.reason)).toEqual([
       "steps[0].controlValues.amount: Too small: expected number to be >=1",
-      'steps[0].controlValues.unit: must be one of "minutes", "hours", "days"',
+      'steps[0].controlValues.unit: must be one of "minutes", "hours", "days" (given "weeks")',
     ]);
   });
 

@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as automation from "@pulumi/pulumi/automation";
 import type * as pulumiModule from "@pulumi/pulumi";
-import { createTestStack, exportedState, loadPackage, nativeRequire, previewDiffs, type TestStack } from "../helpers/pulumi";
+import { createTestStack, exportedState, loadPackage, nativeRequire, previewDiffs, warningsOf, type TestStack } from "../helpers/pulumi";
+import { pendingWarning } from "../../provider/resources/domain";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { declare, usePlugin } from "../helpers/native";
 
@@ -46,8 +47,13 @@ describe.each(["production", "spec"] as const)("domains against the emulator in 
     await emu?.close();
   });
 
-  it("creates a pending domain with its routes and expected MX record as outputs, and the next preview is empty", async () => {
-    const up = await ts.stack.up();
+  it("creates a pending domain with its routes and expected MX record as outputs, and a warning naming the record to add; the next preview is empty", async () => {
+    const events: automation.EngineEvent[] = [];
+    const up = await ts.stack.up({ onEvent: (e) => events.push(e) });
+    const domain = (await emu.api("GET", "/v1/domains/mail.example.com")).body;
+    expect(domain.status).toBe("pending");
+    // Of the stack: the dynamic-provider plugin gives an operation no URN.
+    expect(warningsOf(events)).toContainEqual({ urn: "", message: pendingWarning(domain) });
     expect(up.outputs.id!.value).toBe("mail.example.com");
     expect(up.outputs.status!.value).toBe("pending");
     expect(up.outputs.records!.value).toEqual([{ type: "MX", name: "mail.example.com", content: MAIL_SERVER, ttl: "Auto", priority: 10 }]);
@@ -82,10 +88,12 @@ describe.each(["production", "spec"] as const)("domains against the emulator in 
     expect(writes).toEqual([{ method: "PATCH", path: "/v1/domains/mail.example.com/routes/sales" }]);
   });
 
-  it("shows verified after the MX record is set and the stack refreshed (an output, not drift)", async () => {
+  it("shows verified after the MX record is set and the stack refreshed (an output, not drift), warning no more", async () => {
     await emu.api("POST", "/__emulator/dns", { domain: "mail.example.com", mx: MAIL_SERVER });
-    const up = await ts.stack.up({ refresh: true });
+    const events: automation.EngineEvent[] = [];
+    const up = await ts.stack.up({ refresh: true, onEvent: (e) => events.push(e) });
     expect(up.outputs.status!.value).toBe("verified");
+    expect(warningsOf(events).filter((w) => w.message.includes("mail.example.com"))).toEqual([]);
     expect((await state()).domains[0]!.status).toBe("verified");
     await ts.stack.preview({ expectNoChanges: true, refresh: true });
   });
@@ -148,5 +156,47 @@ describe.each(["production", "spec"] as const)("domains against the emulator in 
     await ts.stack.preview({ expectNoChanges: true, refresh: true });
     await ts.stack.destroy();
     spec.adopt = false;
+  });
+});
+
+// The service trims and lower-cases a route's address before storing it (novuhq/novu,
+// apps/api/src/app/domains/dtos/domain-route.dto.ts; e2e/domain-routes.e2e-ee.ts "should trim route
+// addresses before duplicate validation"), so the provider's check does too: an address declared
+// padded and in mixed case is stored, and held in the state, as the service reads it back, on
+// both front ends.
+describe("a route address declared padded and in mixed case", () => {
+  let emu: TestEmulator;
+  let ts: TestStack;
+
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+    ts = await createTestStack({
+      program: async () => {
+        const notify = loadPackage();
+        new notify.Domain("classes", { name: "a.example.com", routes: { " Sales ": { type: "webhook", data: { team: "emea" } } } });
+        declare("Domain", "plugin", { name: "b.example.com", routes: { "  Support ": { type: "webhook" } } });
+      },
+      config: emu.stackConfig(),
+    });
+    await usePlugin(ts);
+  });
+  afterAll(async () => {
+    await ts?.cleanup();
+    await emu?.close();
+  });
+
+  it("is stored lower-cased and trimmed, and the next preview, refreshed or not, shows no change", async () => {
+    await ts.stack.up();
+    const s = (await emu.state()) as unknown as { domainRoutes: { address: string }[] };
+    expect(s.domainRoutes.map((r) => r.address).sort()).toEqual(["sales", "support"]);
+    const st = await exportedState(ts.stack);
+    const routesOf = (name: string) => Object.keys((st.resources.find((r) => String(r.urn).endsWith(`::${name}`))!.outputs as { routes: object }).routes);
+    expect([routesOf("classes"), routesOf("plugin")]).toEqual([["sales"], ["support"]]);
+    await emu.clearRequests();
+    await ts.stack.preview({ expectNoChanges: true });
+    expect(await emu.requests()).toHaveLength(0);
+    await ts.stack.preview({ expectNoChanges: true, refresh: true });
+    const up = await ts.stack.up();
+    expect(up.summary.resourceChanges).not.toHaveProperty("update");
   });
 });

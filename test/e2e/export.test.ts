@@ -14,6 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as ExportModule from "../../export";
+import type * as ProjectModule from "../../export/project";
 import { createTestStack, nativeRequire, previewDiffs, ROOT, type TestStack } from "../helpers/pulumi";
 import { API_KEY, type TestEmulator } from "../helpers/emulator";
 import { DASHBOARD_DOMAIN, DASHBOARD_TRANSLATIONS, SECRET_VARIABLE_VALUE, SLACK_HOOK, startDashboardEmulator } from "../helpers/dashboard";
@@ -22,6 +23,7 @@ import { editWorkflowByHand, linkProjectDir, serviceApi } from "../../scripts/wo
 import { linkNodejsSdk } from "../../scripts/nodejs-sdk";
 
 const { exportEnvironment } = nativeRequire("pulumi-notify/dist/export/index") as typeof ExportModule;
+const { nextSteps } = nativeRequire("pulumi-notify/dist/export/project") as typeof ProjectModule;
 
 const ENV = "dash";
 const ENV_ID = `env_${ENV}`;
@@ -123,6 +125,17 @@ describe("notify-export of a dashboard-made environment", () => {
           config: { ...emu.stackConfig(), ...secretsConfig(result.model, project) },
         });
         if (frontEnd === "native") await usePlugin(ts);
+        // The first preview: on the dynamic front end, every resource and the stack as a create (new to
+        // the stack; the up adopts), as the next steps the exporter prints say; on the plugin, imports.
+        const preview = await ts.stack.preview();
+        const steps = nextSteps(result.model, "typescript", result.render).join("\n");
+        if (frontEnd === "dynamic") {
+          expect(preview.changeSummary).toEqual({ create: result.model.resources.length + 1 });
+          expect(steps).toContain(`"+ ${preview.changeSummary.create} to create"`);
+        } else {
+          expect(preview.changeSummary).toMatchObject({ import: result.model.resources.length });
+          expect(steps).toMatch(/pulumi preview .*import/);
+        }
         await emu.clearRequests();
         const up = await ts.stack.up();
         expect(up.summary.result).toBe("succeeded");

@@ -97,10 +97,11 @@ describe("notify-export in Python and Go, through the native plugin", () => {
       const result = await exportEnvironment({ language: "go", out, connection: { apiUrl: emu.url, apiKey: API_KEY } });
       expect(readFileSync(path.join(out, "go.mod"), "utf8")).toMatch(/require \(\n\tgithub.com\/pulumi-notify\/pulumi-notify\/sdk\/go v/);
       // The written go.mod names the published SDK; here it is this checkout's, with the module
-      // versions test/e2e/go pins (its go.sum), resolved without the network from the module cache
-      // that the set-up command fills (scripts/ensure-go-modules; `go mod tidy` needs more than
-      // any other test of the suite downloads).
-      const goEnv = { ...process.env, GOFLAGS: "-mod=mod", GOPROXY: "off" };
+      // versions test/e2e/go pins (its go.sum). Go reaches the module proxy as a user's `go mod
+      // tidy` does: tidy needs the go.mod of every module version in the program's own graph
+      // (github.com/spf13/cast@v1.4.1's requirement of testify@v1.2.2, say), which no other step
+      // of the suite downloads, so with GOPROXY=off it failed on a machine that never ran the suite.
+      const goEnv = { ...process.env, GOFLAGS: "-mod=mod" };
       const useCheckout = (dir: string, tidy: boolean) => {
         writeFileSync(path.join(dir, "go.mod"), readFileSync(path.join(ROOT, "test/e2e/go/go.mod"), "utf8")
           .replace(/^module .*$/m, `module ${PROJECT}`).replace(/=> \.\.\/\.\.\/\.\.\/sdk\/go/, `=> ${path.join(ROOT, "sdk/go")}`));

@@ -2,14 +2,15 @@
  * The generated Go SDK (sdk/go, package notify) under the real engine: a Go Automation API inline
  * program (test/e2e/go/main.go, built once with `go build`) declares two Integrations (one with a
  * secret credential), a Workflow with its Translation (the workflow's output as its resource id),
- * SubscriberCredentials, a Context and a Domain with a route through the default provider, calls
+ * SubscriberCredentials, a Context, a Domain with a route and a Layout through the default provider, calls
  * getSubscriber, and declares an explicit provider instance (`notify.NewProvider`) for a second
  * environment of the same emulator (a second API key) with an Integration made through it. The
  * native plugin is found through the project's `plugins.providers` path. Steps: up, a preview with
  * no changes, drift made through the emulator's API shown field by field by `preview --refresh`
  * (secrets masked), up restoring the declared values, destroy leaving nothing in either
- * environment. There is no Go language host; the inline program runs in the built binary. Skipped,
- * saying so, when go is not on PATH.
+ * environment but the default layout (a warning diagnostic on it says so, as one on the pending
+ * domain says which records to add). There is no Go language host; the inline program runs in the
+ * built binary. Skipped, saying so, when go is not on PATH.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -21,6 +22,8 @@ import { cliEnv, cliPath } from "../helpers/pulumi";
 import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { checkpointFile, NATIVE_PLUGINS, stateDir } from "../../scripts/workspace";
 import { buildGoProgram, GO_PROGRAM_RESOURCES, runGoProgram } from "../helpers/go";
+import { defaultLayoutWarning } from "../../provider/resources/layout";
+import { pendingWarning } from "../../provider/resources/domain";
 
 // As in test/e2e/go/main.go.
 const SENDGRID_KEY = "SG.go-secret-sendgrid-key";
@@ -140,6 +143,9 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
     expect(state.domainRoutes.map((r) => [r.address, r.type])).toEqual([["support", "webhook"]]);
     expect(o.domainStatus.value).toBe("pending");
     expect(o.domainRecords.value).toEqual([{ type: "MX", name: DOMAIN, content: "inbound.notify-emulator.test", ttl: "Auto", priority: 10 }]);
+    // The domain is pending: a warning on it says which records to add.
+    const domain = (await emu.api("GET", `/v1/domains/${DOMAIN}`)).body;
+    expect(up.warnings).toContainEqual({ urn: expect.stringMatching(/::notify:index:Domain::mail$/), message: pendingWarning(domain) });
 
     const file = checkpointFile(dir, "notify-go", "test");
     expect(existsSync(file)).toBe(true);
@@ -188,14 +194,16 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
     const diffs = preview.diffs as Diffs;
     expect(Object.keys(diffs).sort()).toEqual(["acme", "mail", "second-sendgrid", "sendgrid", "welcome", "welcome-fr"]);
     // The plugin's detailed diff, as the engine passes it on in the step events: the changed fields
-    // only, the secret one named too (its values are masked).
+    // only, down to the values that differ, the secret one named whole (its values are masked).
     expect(diffs.sendgrid).toEqual({ op: "update", detailed: { name: "update", credentials: "update" }, diffs: ["name", "credentials"] });
     expect(diffs.welcome).toEqual({ op: "update", detailed: { description: "update" }, diffs: ["description"] });
     expect(diffs["second-sendgrid"]).toEqual({ op: "update", detailed: { name: "update" }, diffs: ["name"] });
-    expect(diffs["welcome-fr"]).toEqual({ op: "update", detailed: { content: "update" }, diffs: ["content"] });
-    expect(diffs.acme).toEqual({ op: "update", detailed: { data: "update" }, diffs: ["data"] });
-    expect(diffs.mail).toEqual({ op: "update", detailed: { routes: "update" }, diffs: ["routes"] });
-    expect(preview.changes).toEqual({ same: 4, update: 6 });
+    // Where inside a field: the content and the data were replaced by hand with one key, and a route was added.
+    expect(diffs["welcome-fr"]).toEqual({ op: "update", detailed: { "content.greeting": "update", "content.email": "add" }, diffs: ["content"] });
+    expect(diffs.acme).toEqual({ op: "update", detailed: { "data.name": "update", "data.plan": "add" }, diffs: ["data"] });
+    expect(diffs.mail).toEqual({ op: "update", detailed: { "routes.sales": "delete" }, diffs: ["routes"] });
+    // Every other resource of the program is the same (the summary counts as GO_PROGRAM_RESOURCES does).
+    expect(preview.changes).toEqual({ same: GO_PROGRAM_RESOURCES - Object.keys(diffs).length, update: Object.keys(diffs).length });
     // The --diff output names the fields and the values that are not secret.
     expect(preview.stdout).toContain("Renamed by hand");
     expect(preview.stdout).toContain("Edited by hand");
@@ -208,7 +216,7 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
 
   it("up --refresh puts the declared values back in both environments, and then nothing differs", async () => {
     const { result: up } = await run("up-refresh");
-    expect(up.changes).toEqual({ same: 4, update: 6 });
+    expect(up.changes).toEqual({ same: GO_PROGRAM_RESOURCES - 6, update: 6 });
     const state = await emu.state();
     const integ = state.integrations.find((i) => i.identifier === "go-sendgrid" && !i.deleted);
     expect(integ.name).toBe("SendGrid (Go)");
@@ -223,9 +231,11 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
     expect(Object.keys(preview.changes)).toEqual(["same"]);
   });
 
-  it("destroy deletes everything it made, in both environments", async () => {
+  it("destroy deletes everything it made, in both environments, but the default layout, which a warning on it says it leaves", async () => {
     const { result: destroy } = await run("destroy");
     expect(destroy.changes).toEqual({ delete: GO_PROGRAM_RESOURCES });
+    expect(destroy.warnings).toEqual([{ urn: expect.stringMatching(/::notify:index:Layout::frame$/), message: defaultLayoutWarning("go-frame") }]);
+    expect((await emu.state()).layouts.filter((l) => !l.deleted).map((l) => [l.identifier, l.isDefault])).toEqual([["go-frame", true]]);
     const state = await emu.state();
     expect(await liveIntegrations(envA)).toEqual([]);
     expect(await liveIntegrations(envB)).toEqual([]);

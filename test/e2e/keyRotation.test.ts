@@ -1,15 +1,12 @@
 /**
  * A rotated API key, as a user meets it: the stack was created with one key, then the service
- * accepts only a new one, and the stack config holds the new one. The engine stores the dynamic
+ * accepts only a new one (rotated while the emulator runs, through its `/__emulator/keys` control,
+ * as a key is rotated in the dashboard), and the stack config holds the new one. The engine stores the dynamic
  * provider's configuration (the stack config it was given, the key included) in the state, and
  * `refresh`, `preview --refresh` and `destroy` configure the provider from that stored copy: they
  * fail with 401, and the message names `notify:apiKey`, `NOTIFY_API_KEY` and `--run-program`. With
  * `--run-program` (the Automation API's `runProgram`) they use the current config and succeed.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import type * as automation from "@pulumi/pulumi/automation";
 import { afterEach, describe, expect, it } from "vitest";
 import type * as EmulatorModule from "../../emulator";
 import { createTestStack, nativeRequire, type TestStack } from "../helpers/pulumi";
@@ -21,18 +18,16 @@ describe("a rotated API key", () => {
   const { startEmulator } = nativeRequire("pulumi-notify/emulator") as typeof EmulatorModule;
   let ts: TestStack | undefined;
   let emu: EmulatorModule.RunningEmulator | undefined;
-  const dir = mkdtempSync(path.join(os.tmpdir(), "notify-rotation-"));
   afterEach(async () => {
     await emu?.close();
     await ts?.cleanup();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("refresh and destroy use the stored key and say so; with --run-program they use the new one", async () => {
-    const statePath = path.join(dir, "service.json");
-    // The same environment (`dev`) before and after the rotation; the service's objects persist in statePath.
-    emu = await startEmulator({ apiKeys: [`${OLD_KEY}=dev`], statePath });
-    const port = Number(new URL(emu.url).port);
+    emu = await startEmulator({ apiKeys: [`${OLD_KEY}=dev`] });
+    const control = (key: string, method: string, body: unknown) => fetch(`${emu!.url}/__emulator/keys`, {
+      method, headers: { authorization: `ApiKey ${key}`, "content-type": "application/json" }, body: JSON.stringify(body),
+    });
     ts = await createTestStack({
       program: async () => {
         const notify = nativeRequire("pulumi-notify") as typeof import("../../provider");
@@ -42,10 +37,9 @@ describe("a rotated API key", () => {
     });
     expect((await ts.stack.up()).summary.result).toBe("succeeded");
 
-    // The rotation at the service: the environment's key replaced in its saved state.
-    await emu.close();
-    writeFileSync(statePath, readFileSync(statePath, "utf8").split(OLD_KEY).join(NEW_KEY));
-    emu = await startEmulator({ apiKeys: [`${NEW_KEY}=dev`], statePath, port });
+    // The rotation at the service, while it runs: a new key of the same environment (`dev`), then the old one revoked.
+    expect((await control(OLD_KEY, "POST", { environment: "env_dev", key: NEW_KEY })).status).toBe(201);
+    expect((await control(NEW_KEY, "DELETE", { key: OLD_KEY })).status).toBe(200);
     const state = (key: string) => fetch(`${emu!.url}/__emulator/state`, { headers: { authorization: `ApiKey ${key}` } });
     expect((await state(OLD_KEY)).status).toBe(401);
     const outcome = (p: Promise<unknown>) => p.then(() => "ok", (e: unknown) => String(e));

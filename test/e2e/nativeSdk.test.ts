@@ -11,7 +11,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as automation from "@pulumi/pulumi/automation";
 import type * as native from "../../sdk/nodejs";
-import { createTestStack, exportedState, type TestStack } from "../helpers/pulumi";
+import { createTestStack, exportedState, warningsOf, type TestStack } from "../helpers/pulumi";
+import { defaultLayoutWarning } from "../../provider/resources/layout";
 import { detailedDiffs, usePlugin } from "../helpers/native";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { linkNodejsSdk, nodejsSdkName } from "../../scripts/nodejs-sdk";
@@ -103,9 +104,12 @@ describe("the typed TypeScript SDK of the native plugin", () => {
     }
   });
 
-  it("destroys what it manages (the environment's default layout stays on the service)", async () => {
-    const destroy = await ts.stack.destroy();
+  it("destroys what it manages (the environment's default layout stays on the service, with a warning on it)", async () => {
+    const events: automation.EngineEvent[] = [];
+    const destroy = await ts.stack.destroy({ onEvent: (e) => events.push(e) });
     expect(destroy.summary.result).toBe("succeeded");
+    expect(warningsOf(events)).toEqual([{ urn: expect.stringMatching(/::notify:index:Layout::brand$/), message: defaultLayoutWarning("brand") }]);
+    expect((await emu.state()).layouts.filter((l) => !l.deleted).map((l) => l.identifier)).toEqual(["brand"]);
     const s = await emu.state();
     expect(s.integrations.filter((i) => !i.deleted)).toEqual([]);
     expect(s.workflows).toEqual([]);

@@ -31,6 +31,7 @@ import { cliPath, makeProjectDir, ROOT } from "../helpers/pulumi";
 import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { hasPython, PYTHON_PROGRAM_RESOURCES, runPython, venvPython } from "../helpers/python";
 import { buildGoProgram, GO_PROGRAM_RESOURCES, runGoProgram } from "../helpers/go";
+import { defaultLayoutWarning } from "../../provider/resources/layout";
 import { runs, toolchain } from "../helpers/toolchain";
 import { archiveName, buildPluginArchives, EXECUTABLE, packageVersion, TARGETS, type PluginArchive, type Target } from "../../scripts/plugin-binary";
 import { installedPlugins, serveArchives, userEnv, type PluginMirror } from "../helpers/pluginMirror";
@@ -251,9 +252,12 @@ describe("the engine fetches and installs the plugin binary for a Python and a G
       expect(preview.stdout).toContain("Renamed by hand (Python)");
     });
 
-    it("destroy deletes everything it made", async () => {
-      expect((await run("destroy")).changes).toEqual({ delete: PYTHON_PROGRAM_RESOURCES });
+    it("destroy deletes everything it made, but the environment's default layout, which a warning on it says it leaves", async () => {
+      const destroy = await run("destroy");
+      expect(destroy.changes).toEqual({ delete: PYTHON_PROGRAM_RESOURCES });
       expect(await liveIdentifiers()).toEqual([]);
+      // The executable finds the engine's address among its arguments as the script does.
+      expect(destroy.warnings).toEqual([{ urn: expect.stringMatching(/::notify:index:Layout::frame$/), message: defaultLayoutWarning("py-frame") }]);
     });
   });
 

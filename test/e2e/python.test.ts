@@ -2,10 +2,12 @@
  * The generated Python SDK (sdk/python, pulumi_notify) under the real engine: a Python Automation
  * API inline program (test/e2e/python/inline_program.py) declares integrations, a workflow with
  * its translation (the workflow's output as its resource id), subscriber credentials, a context and
- * a domain with a route, and calls getSubscriber through the native plugin, found through the project's `plugins.providers` path,
+ * a domain with a route and a layout, and calls getSubscriber through the native plugin, found through the project's `plugins.providers` path,
  * against the emulator, plus an integration in a second environment through an explicit provider:
  * up, a preview with no changes, drift made through the API shown field by field by
  * `preview --refresh` (a changed secret named, its value never printed), up restoring, destroy.
+ * The plugin's warnings (the domain pending, the default layout left on the service) are warning
+ * diagnostics on their resources in the engine's events.
  * The interpreter is the venv of scripts/ensure-python-venv (pulumi==<pinned version> from PyPI on first use, and sdk/python
  * installed with pip); no Python language host is needed for an inline program. Skipped, saying
  * so, when python3 is missing.
@@ -17,6 +19,8 @@ import { ROOT } from "../helpers/pulumi";
 import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { hasPython, PYTHON_PROGRAM_RESOURCES, pythonProjectDir, runPython, venvPython, type PythonOp } from "../helpers/python";
 import { checkpointFile } from "../../scripts/workspace";
+import { defaultLayoutWarning } from "../../provider/resources/layout";
+import { pendingWarning } from "../../provider/resources/domain";
 
 const SENDGRID_KEY = "SG.python-secret-sendgrid-key"; // as in inline_program.py
 const SLACK_HOOK = "https://hooks.slack.example/services/T000/B000/python-hook"; // as in inline_program.py
@@ -84,6 +88,9 @@ describe.skipIf(!hasPython("test/e2e/python.test.ts"))("a Python inline program 
     expect(state.domainRoutes.map((r) => [r.address, r.type])).toEqual([["support", "webhook"]]);
     expect(up.outputs.domainStatus.value).toBe("pending");
     expect(up.outputs.domainRecords.value).toEqual([{ type: "MX", name: DOMAIN, content: "inbound.notify-emulator.test", ttl: "Auto", priority: 10 }]);
+    // The domain is pending: a warning on it says which records to add.
+    const domain = (await emu.api("GET", `/v1/domains/${DOMAIN}`)).body;
+    expect(up.warnings).toContainEqual({ urn: expect.stringMatching(/::notify:index:Domain::mail$/), message: pendingWarning(domain) });
     const file = checkpointFile(dir, "notify-python", "test");
     expect(existsSync(file)).toBe(true);
     const text = readFileSync(file, "utf8");
@@ -108,13 +115,15 @@ describe.skipIf(!hasPython("test/e2e/python.test.ts"))("a Python inline program 
     expect((await emu.api("POST", `/v1/domains/${DOMAIN}/routes`, { address: "sales", type: "webhook" })).status).toBe(201);
 
     const preview = await run("preview-refresh");
+    // Each place that differs, as the program would change it back (a secret field named whole):
+    // the content and the data were replaced by hand with one key, and a route was added.
     expect(preview.diffs).toEqual({
       sendgrid: { op: "update", detailed: { name: "update", credentials: "update" } },
       "alice-slack": { op: "update", detailed: { credentials: "update" } },
       "second-sendgrid": { op: "update", detailed: { name: "update" } },
-      "welcome-fr": { op: "update", detailed: { content: "update" } },
-      acme: { op: "update", detailed: { data: "update" } },
-      mail: { op: "update", detailed: { routes: "update" } },
+      "welcome-fr": { op: "update", detailed: { "content.greeting": "update", "content.email": "add" } },
+      acme: { op: "update", detailed: { "data.name": "update", "data.plan": "add" } },
+      mail: { op: "update", detailed: { "routes.sales": "delete" } },
     });
     expect(preview.changes).toMatchObject({ update: 6 });
     for (const secret of [CHANGED_KEY, CHANGED_HOOK, SENDGRID_KEY, SLACK_HOOK]) expect(preview.stdout).not.toContain(secret);
@@ -136,9 +145,11 @@ describe.skipIf(!hasPython("test/e2e/python.test.ts"))("a Python inline program 
     expect(Object.keys((await run("preview")).changes)).toEqual(["same"]);
   });
 
-  it("destroy deletes everything it made, in both environments", async () => {
+  it("destroy deletes everything it made, in both environments, but the default layout, which a warning on it says it leaves", async () => {
     const destroy = await run("destroy");
     expect(destroy.changes).toEqual({ delete: PYTHON_PROGRAM_RESOURCES });
+    expect(destroy.warnings).toEqual([{ urn: expect.stringMatching(/::notify:index:Layout::frame$/), message: defaultLayoutWarning("py-frame") }]);
+    expect((await emu.state()).layouts.filter((l) => !l.deleted).map((l) => [l.identifier, l.isDefault])).toEqual([["py-frame", true]]);
     expect(await integrationsOf("first")).toEqual([]);
     expect(await integrationsOf("second")).toEqual([]);
     const state = await emu.state();

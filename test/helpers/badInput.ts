@@ -2,11 +2,19 @@
  * The bad-input table: each row a resource's inputs (or a function's arguments) that must fail
  * before any request, with a message naming the property. test/unit/provider/badInput.test.ts runs
  * every row through the resources' `check` and the functions; test/e2e/badInput.test.ts runs one
- * row of each kind through the engine, for each front end.
+ * row of each kind, and each row marked `engine`, through the engine, for each front end.
  */
 
-/** One bad input: label, kind (a resource's name, or `fn:` and a function's name), arguments, the error it must give. */
-export type Row = [label: string, kind: string, args: Record<string, unknown>, expected: RegExp];
+/** Whether a row also runs through the engine on both front ends (test/e2e/badInput.test.ts), beside the first row of its kind. */
+export interface RowOptions {
+  engine?: boolean;
+}
+
+/**
+ * One bad input: label, kind (a resource's name, or `fn:` and a function's name), arguments, the
+ * error it must give, and where else it runs.
+ */
+export type Row = [label: string, kind: string, args: Record<string, unknown>, expected: RegExp, options?: RowOptions];
 
 /** The kind a row covers: the resource's name, or "fn" for every function. */
 export const kindOf = (row: Row): string => (row[1].startsWith("fn:") ? "fn" : row[1]);
@@ -56,6 +64,9 @@ export const ROWS: Row[] = [
   ["missing name", "Workflow", without(wf({}), "name"), /name: is required/],
   ["missing steps", "Workflow", without(wf({}), "steps"), /steps: is required/],
   ["unknown step type", "Workflow", step({ name: "X", type: "carrier_pigeon" }), /steps\[0\]\.type: must be one of/],
+  // A typo of a step kind, as a new user made one: the message names the value given, the kinds allowed and the closest.
+  ["misspelt step type", "Workflow", step({ name: "E", type: "emial", controlValues: { subject: "s", body: "b" } }),
+    /steps\[0\]\.type: must be one of "in_app", "email", .* \(given "emial": did you mean "email"\?\)/, { engine: true }],
   ["email step without a subject", "Workflow", step({ name: "E", type: "email", controlValues: { body: "b" } }), /steps\[0\]\.controlValues\.subject: an email step requires a subject/],
   ["in-app step with neither body nor subject", "Workflow", step({ name: "I", type: "in_app", controlValues: {} }), /steps\[0\]\.controlValues\.body: an in_app step needs a non-empty body or subject/],
   ["delay in an unknown unit", "Workflow", step({ name: "D", type: "delay", controlValues: { amount: 1, unit: "fortnights" } }), /steps\[0\]\.controlValues\.unit: must be one of/],
@@ -108,6 +119,7 @@ export const ROWS: Row[] = [
   ["domain name in upper case", "Domain", dom({ name: "Mail.Example.com" }), /name: write "mail\.example\.com": the service stores domain names in lower case/],
   ["domain name not a domain", "Domain", dom({ name: "localhost" }), /name: must be a domain name/],
   ["route address with an @", "Domain", dom({ routes: { "support@example.com": { type: "webhook" } } }), /routes\.support@example\.com: must be an inbox address local part/],
+  ["route addresses one to the service", "Domain", dom({ routes: { Sales: { type: "webhook" }, sales: { type: "webhook" } } }), /routes\.sales: is the address "sales" to the service \(which trims and lower-cases addresses\), as "Sales" is/],
   ["agent route without agentId", "Domain", dom({ routes: { bot: { type: "agent" } } }), /routes\.bot\.agentId: an agent route needs agentId/],
   ["domain data over 10 keys", "Domain", dom({ data: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, "v"])) }), /data: must have at most 10 keys/],
   ["route type unknown", "Domain", dom({ routes: { support: { type: "email" } } }), /routes\.support\.type: must be one of "webhook", "agent"/],

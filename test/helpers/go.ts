@@ -13,10 +13,10 @@ export const GO_PROGRAM_DIR = path.join(ROOT, "test/e2e/go");
 
 /**
  * What the engine's summary counts for the program in test/e2e/go: the stack, the explicit
- * provider and eight resources (a Translation, a Context and a Domain among them); the summary
- * leaves the default provider out. One count for every test that runs the program.
+ * provider and nine resources (a Translation, a Context, a Domain and a Layout among them); the
+ * summary leaves the default provider out. One count for every test that runs the program.
  */
-export const GO_PROGRAM_RESOURCES = 10;
+export const GO_PROGRAM_RESOURCES = 11;
 
 /** Builds the program into `bin` (a path in the test's temp directory). */
 export function buildGoProgram(bin: string): string {

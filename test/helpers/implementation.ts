@@ -13,7 +13,7 @@ export type Obj = Record<string, unknown>;
 /** A resource's dynamic provider, as its module exports it. */
 export interface Provider {
   check(olds: Obj, news: Obj): Promise<{ inputs: Obj; failures: unknown[] }>;
-  diff(id: string, olds: Obj, news: Obj): Promise<{ changes: boolean; changed: string[]; replaces: string[] }>;
+  diff(id: string, olds: Obj, news: Obj): Promise<{ changes: boolean; changed: string[]; replaces: string[]; paths?: { path: string; key: string; kind: string }[] }>;
   create(inputs: Obj): Promise<{ id: string; outs: Obj }>;
   read(id: string, props: Obj): Promise<{ id: string; props: Obj; inputs?: Obj }>;
   update(id: string, olds: Obj, news: Obj): Promise<{ outs: Obj }>;

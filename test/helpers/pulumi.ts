@@ -110,3 +110,17 @@ export async function previewDiffs(stack: automation.Stack, opts: automation.Pre
   });
   return { res, diffs };
 }
+
+/** A warning diagnostic of the engine: the URN of its resource ("" for none, the stack's) and its message. */
+export interface EngineWarning {
+  urn: string;
+  message: string;
+}
+
+/** The engine's warning diagnostics among an operation's events (pass `events.push` as its `onEvent`). */
+export function warningsOf(events: readonly automation.EngineEvent[]): EngineWarning[] {
+  return events.flatMap((e) => {
+    const d = e.diagnosticEvent;
+    return d && d.severity === "warning" ? [{ urn: d.urn ?? "", message: d.message.trim() }] : [];
+  });
+}

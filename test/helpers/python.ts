@@ -19,10 +19,10 @@ import { runJsonDriver } from "./driver";
  */
 /**
  * What the engine's summary counts for test/e2e/python/inline_program.py: the stack, the explicit
- * provider and eight resources (a Translation, a Context and a Domain among them); the summary
- * leaves the default provider out. One count for every test that runs the program.
+ * provider and nine resources (a Translation, a Context, a Domain and a Layout among them); the
+ * summary leaves the default provider out. One count for every test that runs the program.
  */
-export const PYTHON_PROGRAM_RESOURCES = 10;
+export const PYTHON_PROGRAM_RESOURCES = 11;
 
 export function hasPython(file: string): boolean {
   return toolchain(file, runs("python3", ["-c", "import venv"]), "python3 with the venv module is not on PATH");

@@ -3,6 +3,7 @@
  * field of one object changed, or the object deleted. Each edit says which resource and which
  * input a `preview --refresh` must show changing.
  */
+import { routeAddress } from "../../provider/resources/domain";
 import type { TestEmulator } from "../helpers/emulator";
 import { TOPIC_SUBSCRIBERS } from "../unit/resources/arbitraries";
 
@@ -113,9 +114,11 @@ export function fieldEdits(r: Declared, mode: "production" | "spec"): Edit[] {
   } else if (r.kind === "Domain") {
     const path = (id: string) => `/v1/domains/${encodeURIComponent(id)}`;
     add("data", "one more key", () => (emu, id) => ok(emu.api("PATCH", path(id), { data: { ...(i.data as Record<string, string>), edited: "by hand" } }), "patch domain"));
-    const routes = (i.routes ?? {}) as Record<string, unknown>;
-    const extra = ["edited-by-hand", "*"].find((a) => !(a in routes))!;
-    add("routes", `${extra} routed`, () => (emu, id) => ok(emu.api("POST", `${path(id)}/routes`, { address: extra, type: "webhook" }), "add route"));
+    // Declared addresses compared as the service holds them; the one added by hand is typed padded
+    // and in mixed case, which the service stores trimmed and lower-cased.
+    const routes = Object.keys((i.routes ?? {}) as Obj).map(routeAddress);
+    const extra = [" Edited-By-Hand ", "*"].find((a) => !routes.includes(routeAddress(a)))!;
+    add("routes", `${extra.trim()} routed`, () => (emu, id) => ok(emu.api("POST", `${path(id)}/routes`, { address: extra, type: "webhook" }), "add route"));
   } else if (r.kind === "Translation") {
     // The dashboard saves a locale's whole document (the service's POST replaces the content).
     add("content", "one more key", () => (emu) => ok(emu.api("POST", "/v2/translations", {

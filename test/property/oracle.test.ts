@@ -1,19 +1,25 @@
 /**
  * The engine-layer oracle of exact diffs: K random stacks (ORACLE_RUNS; `npm test` runs 3,
  * `npm run test:oracle` 500), each a random mix of the ten resources built from the unit
- * layer's arbitraries, through the real CLI against a fresh emulator in production or spec mode:
- * `up`; a preview that must be empty; a `preview --refresh` that must be empty; one random hand
- * edit through the API (a declared field of a resource, or a deletion); a `preview --refresh` that
- * must show exactly that resource, and that field; `up --refresh` restores it; the next previews
- * are empty; `destroy` leaves nothing of the stack in the service. Every change shown that the
- * edit did not make is a spurious diff; the edit not shown (or shown on another field) is a missed
- * drift. ORACLE_SEED replays a run (default: random, always printed); a failing stack is replayed
- * by fast-check from its seed and path and shrunk to the smallest failing case.
+ * layer's arbitraries, through the real CLI against a fresh emulator in production or spec mode,
+ * and through one front end, the dynamic resources or the native plugin, in turn (ORACLE_FRONT_END
+ * picks one): `up`; a preview that must be empty; a `preview --refresh` that must be empty; one
+ * random hand edit through the API (a declared field of a resource, or a deletion); a
+ * `preview --refresh --diff` that must show exactly that resource, and that field, and inside it
+ * only values the edit changed (test/helpers/shownDiff.ts reads what the CLI shows, the native
+ * plugin's detailed diff included); `up --refresh` restores it; the next previews are empty;
+ * `destroy` leaves nothing of the stack in the service. Every change shown that the edit did not
+ * make is a spurious diff; the edit not shown (or shown on another field) is a missed drift.
+ * ORACLE_SEED replays a run (default: random, always printed); a failing stack is replayed by
+ * fast-check from its seed and path and shrunk to the smallest failing case.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createTestStack, exportedState, loadPackage, previewDiffs } from "../helpers/pulumi";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { declare, usePlugin } from "../helpers/native";
+import { formatPath, previewShown, refreshChanged } from "../helpers/shownDiff";
+import type { ResourceTable } from "../../provider/resources/fields";
 import {
   createCredentialIntegrations, createTopicSubscribers, credentialsInputs, environmentInputs, environmentVariableInputs, integrationInputs,
   layoutInputs, topicInputs, workflowInputs, contextInputs, translationInputs, createTranslationTarget, translationTarget, domainInputs,
@@ -30,6 +36,12 @@ const SEED = process.env.ORACLE_SEED !== undefined ? Number(process.env.ORACLE_S
 const SECRET_INPUTS = new Set(["credentials", "configurations", "values"]);
 /** The one suffix of every stack's identifiers (each stack has an emulator of its own). */
 const ORACLE_SUFFIX = "o";
+/** The front ends, taken in turn by the stacks of a run (stack n: FRONT_ENDS[n % 2]), unless ORACLE_FRONT_END names one. */
+const FRONT_ENDS = ["dynamic", "native"] as const;
+type FrontEnd = (typeof FRONT_ENDS)[number];
+const FORCED_FRONT_END = process.env.ORACLE_FRONT_END as FrontEnd | undefined;
+if (FORCED_FRONT_END !== undefined && !FRONT_ENDS.includes(FORCED_FRONT_END)) throw new Error(`ORACLE_FRONT_END must be one of ${FRONT_ENDS.join(", ")}`);
+const frontEndOf = (index: number): FrontEnd => FORCED_FRONT_END ?? FRONT_ENDS[index % FRONT_ENDS.length]!;
 
 interface StackSpec {
   mode: "production" | "spec";
@@ -85,8 +97,12 @@ function editOf(spec: StackSpec): Edit {
 
 interface Outcome { spurious: string[]; missed: string[]; edit?: string }
 
-/** One stack through the whole scenario; what differed from the expected plans. */
-async function runStack(spec: StackSpec): Promise<Outcome> {
+/** The tables, and what a resource of one registers whichever front end serves it, as the package's dist has them. */
+const { RESOURCE_TABLES } = loadPackage<{ RESOURCE_TABLES: readonly ResourceTable[] }>("/dist/provider/resources/index");
+const { registration } = loadPackage<typeof import("../../provider/resources/classes")>("/dist/provider/resources/classes");
+
+/** One stack through the whole scenario, through `frontEnd`; what differed from the expected plans. */
+async function runStack(spec: StackSpec, frontEnd: FrontEnd): Promise<Outcome> {
   const out: Outcome = { spurious: [], missed: [] };
   const empty = (phase: string, diffs: Record<string, { op: string; keys: string[] }>) => {
     for (const [name, d] of Object.entries(diffs)) out.spurious.push(`${phase}: ${name} ${d.op} [${d.keys.join(", ")}]`);
@@ -95,12 +111,21 @@ async function runStack(spec: StackSpec): Promise<Outcome> {
   const ts = await createTestStack({
     config: emu.stackConfig(),
     program: async () => {
-      const notify = loadPackage() as unknown as Record<Declared["kind"], new (name: string, args: unknown) => { id: unknown }>;
       const ids: Record<string, unknown> = {};
-      for (const r of spec.resources) ids[r.name] = new notify[r.kind](r.name, r.inputs).id;
+      if (frontEnd === "dynamic") {
+        const notify = loadPackage() as unknown as Record<Declared["kind"], new (name: string, args: unknown) => { id: unknown }>;
+        for (const r of spec.resources) ids[r.name] = new notify[r.kind](r.name, r.inputs).id;
+      } else {
+        // By type token, registered as the typed SDKs register (secret inputs secret).
+        for (const r of spec.resources) {
+          const reg = registration(RESOURCE_TABLES.find((t) => t.name === r.kind)!, r.inputs);
+          ids[r.name] = declare(r.kind, r.name, reg.props as Record<string, unknown>, reg.opts).id;
+        }
+      }
       return { ids };
     },
   });
+  if (frontEnd === "native") await usePlugin(ts);
   try {
     await createCredentialIntegrations(emu);
     for (const r of spec.resources) if (r.kind === "SubscriberCredentials") await emu.api("POST", "/v2/subscribers", { subscriberId: r.inputs.subscriberId });
@@ -116,7 +141,7 @@ async function runStack(spec: StackSpec): Promise<Outcome> {
     const edit = editOf(spec);
     out.edit = edit.description;
     await edit.apply(emu, ids[edit.resource]!);
-    const { diffs } = await previewDiffs(ts.stack, { refresh: true });
+    const { shown: diffs, refreshed } = await previewShown(ts.stack, { refresh: true, diff: true });
     const shown = diffs[edit.resource];
     empty(`preview --refresh after ${edit.description}`, Object.fromEntries(Object.entries(diffs).filter(([name]) => name !== edit.resource)));
     if (!shown) out.missed.push(`${edit.description}: not shown`);
@@ -129,14 +154,20 @@ async function runStack(spec: StackSpec): Promise<Outcome> {
       if (shown.op !== "update") out.missed.push(`${edit.description}: shown as ${shown.op}, not update`);
       if (!SECRET_INPUTS.has(edit.field) && !shown.keys.includes(edit.field)) out.missed.push(`${edit.description}: shown as [${shown.keys.join(", ")}]`);
       if (extra.length) out.spurious.push(`${edit.description}: also [${extra.join(", ")}]`);
+      // Inside the field, each value shown changing must be one the refresh found changed: a
+      // value the service holds as before (a step id the read's inputs lack) is not drift.
+      const read = refreshed[edit.resource];
+      const unchanged = read ? shown.paths.filter((p) => p[0] === edit.field && !refreshChanged(read, p)) : [];
+      if (unchanged.length) out.spurious.push(`${edit.description}: also shows ${unchanged.map(formatPath).join(", ")}, which the service holds as before`);
     }
 
     await ts.stack.up({ refresh: true });
     empty("preview after the restoring up", (await previewDiffs(ts.stack)).diffs);
     empty("preview --refresh after the restoring up", (await previewDiffs(ts.stack, { refresh: true })).diffs);
     await ts.stack.destroy();
-    const { dynamic } = await exportedState(ts.stack);
-    if (dynamic.length) out.spurious.push(`destroy left ${dynamic.length} resources in state`);
+    const { resources } = await exportedState(ts.stack);
+    const kept = resources.filter((r) => r.type !== "pulumi:pulumi:Stack" && !String(r.type).startsWith("pulumi:providers:"));
+    if (kept.length) out.spurious.push(`destroy left ${kept.length} resources in state`);
     const state = await emu.state() as Record<string, any[]>;
     const mine = (xs: any[], key: string, names: unknown[]) => xs.filter((x) => !x.deleted && names.includes(x[key]));
     const declared = (kind: Declared["kind"], key: string) => spec.resources.filter((r) => r.kind === kind).map((r) => r.inputs[key]);
@@ -165,6 +196,7 @@ describe("the oracle of exact diffs over random stacks, through the engine", () 
   it(`finds no spurious diff and no missed drift over ${RUNS} random stacks (seed ${SEED})`, async (ctx) => {
     console.log(`oracle: seed ${SEED} (replay with ORACLE_SEED=${SEED} ORACLE_RUNS=${RUNS})`);
     const specs = fc.sample(stackSpec, { numRuns: RUNS, seed: SEED });
+    if (FORCED_FRONT_END) console.log(`oracle: every stack through the ${FORCED_FRONT_END} front end (ORACLE_FRONT_END)`);
     let spurious = 0, missed = 0;
     const failures: { index: number; outcome: Outcome }[] = [];
     // ORACLE_CONCURRENCY stacks at a time, each with its own emulator, project and backend.
@@ -172,8 +204,8 @@ describe("the oracle of exact diffs over random stacks, through the engine", () 
     const worker = async () => {
       for (let index = next++; index < specs.length; index = next++) {
         const spec = specs[index]!;
-        const outcome = await runStack(spec);
-        console.log(`oracle: stack ${index}: ${spec.mode} mode, ${spec.resources.map((r) => r.kind).join(" ")}; ${outcome.edit}`);
+        const outcome = await runStack(spec, frontEndOf(index));
+        console.log(`oracle: stack ${index}: ${frontEndOf(index)} front end, ${spec.mode} mode, ${spec.resources.map((r) => r.kind).join(" ")}; ${outcome.edit}`);
         spurious += outcome.spurious.length;
         missed += outcome.missed.length;
         if (outcome.spurious.length || outcome.missed.length) {
@@ -185,10 +217,10 @@ describe("the oracle of exact diffs over random stacks, through the engine", () 
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     failures.sort((a, b) => a.index - b.index);
     if (failures.length) {
-      // Replay the first failing stack from its seed and path, and let fast-check shrink it.
+      // Replay the first failing stack from its seed and path, through its front end, and let fast-check shrink it.
       const first = failures[0]!;
       const shrunk = await fc.check(fc.asyncProperty(stackSpec, async (spec) => {
-        const o = await runStack(spec);
+        const o = await runStack(spec, frontEndOf(first.index));
         return o.spurious.length === 0 && o.missed.length === 0;
       }), { seed: SEED, path: String(first.index), numRuns: RUNS, interruptAfterTimeLimit: 600_000 });
       console.log(`oracle: smallest failing stack: ${JSON.stringify(shrunk.counterexample)}`);

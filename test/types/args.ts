@@ -26,8 +26,12 @@ new Workflow("w3", { workflowId: "w", name: "W", steps: [
 ] });
 // @ts-expect-error a misspelt control of an email step
 new Workflow("w4", { workflowId: "w", name: "W", steps: [{ name: "e", type: "email", controlValues: { subjet: "s", body: "b" } }] });
-// (A control of another kind, such as an email subject on a chat step, is refused by check only:
-// the step's type is a pulumi.Input, which the compiler does not narrow the union on.)
+// The compiler narrows a step on its type (a literal, not a pulumi.Input): another kind's control is refused.
+// @ts-expect-error an email subject on a chat step
+new Workflow("w5", { workflowId: "w", name: "W", steps: [{ name: "c", type: "chat", controlValues: { subject: "s" } }] });
+// Every field of a step but its type may be a pulumi.Input, and so may the list of steps.
+new Workflow("w7", { workflowId: "w", name: "W", steps: [{ name: pulumi.output("e"), type: "email", controlValues: { subject: pulumi.output("s"), body: "b" } }] });
+new Workflow("w8", { workflowId: "w", name: "W", steps: pulumi.output([{ name: "i", type: "in_app" as const, controlValues: { body: "b" } }]) });
 // @ts-expect-error a control's value of the wrong type
 new Workflow("w6", { workflowId: "w", name: "W", steps: [{ name: "d", type: "delay", controlValues: { amount: "one", unit: "hours" } }] });
 new SubscriberCredentials("c", { subscriberId: "s", providerId: "slack", credentials: { webhookUrl: "https://x" } });

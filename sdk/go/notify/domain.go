@@ -30,7 +30,7 @@ type Domain struct {
 	MxRecordConfigured pulumi.BoolOutput `pulumi:"mxRecordConfigured"`
 	// The domain name, lower case (`mail.example.com`); claimed once on the whole service. Changing it replaces the domain.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// The routed addresses: a map from an inbox local part (`support`, or `*` for every address) to `{ type, agentId?, data? }`, compared whole (an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.
+	// The routed addresses: a map from an inbox local part (`support`, or `*` for every address; trimmed and lower-cased, as the service stores it) to `{ type, agentId?, data? }`, compared whole (an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.
 	Routes DomainRoutesMapOutput `pulumi:"routes"`
 	// `pending` until the service has found the MX record, then `verified` (checked on every refresh while pending).
 	Status pulumi.StringOutput `pulumi:"status"`
@@ -85,7 +85,7 @@ type domainArgs struct {
 	Data map[string]string `pulumi:"data"`
 	// The domain name, lower case (`mail.example.com`); claimed once on the whole service. Changing it replaces the domain.
 	Name string `pulumi:"name"`
-	// The routed addresses: a map from an inbox local part (`support`, or `*` for every address) to `{ type, agentId?, data? }`, compared whole (an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.
+	// The routed addresses: a map from an inbox local part (`support`, or `*` for every address; trimmed and lower-cased, as the service stores it) to `{ type, agentId?, data? }`, compared whole (an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.
 	Routes map[string]DomainRoutes `pulumi:"routes"`
 }
 
@@ -97,7 +97,7 @@ type DomainArgs struct {
 	Data pulumi.StringMapInput
 	// The domain name, lower case (`mail.example.com`); claimed once on the whole service. Changing it replaces the domain.
 	Name pulumi.StringInput
-	// The routed addresses: a map from an inbox local part (`support`, or `*` for every address) to `{ type, agentId?, data? }`, compared whole (an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.
+	// The routed addresses: a map from an inbox local part (`support`, or `*` for every address; trimmed and lower-cased, as the service stores it) to `{ type, agentId?, data? }`, compared whole (an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.
 	Routes DomainRoutesMapInput
 }
 
@@ -173,7 +173,7 @@ func (o DomainOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Domain) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// The routed addresses: a map from an inbox local part (`support`, or `*` for every address) to `{ type, agentId?, data? }`, compared whole (an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.
+// The routed addresses: a map from an inbox local part (`support`, or `*` for every address; trimmed and lower-cased, as the service stores it) to `{ type, agentId?, data? }`, compared whole (an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.
 func (o DomainOutput) Routes() DomainRoutesMapOutput {
 	return o.ApplyT(func(v *Domain) DomainRoutesMapOutput { return v.Routes }).(DomainRoutesMapOutput)
 }

@@ -32,7 +32,7 @@ class DomainArgs:
         :param pulumi.Input[_builtins.str] name: The domain name, lower case (`mail.example.com`); claimed once on the whole service. Changing it replaces the domain.
         :param pulumi.Input[_builtins.bool] adopt: Take over an existing domain of this environment with the same name instead of failing.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] data: String metadata (at most 10 keys, 500 characters), compared whole. Left out, it is not managed.
-        :param pulumi.Input[Mapping[str, pulumi.Input['DomainRoutesArgs']]] routes: The routed addresses: a map from an inbox local part (`support`, or `*` for every address) to `{ type, agentId?, data? }`, compared whole (an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.
+        :param pulumi.Input[Mapping[str, pulumi.Input['DomainRoutesArgs']]] routes: The routed addresses: a map from an inbox local part (`support`, or `*` for every address; trimmed and lower-cased, as the service stores it) to `{ type, agentId?, data? }`, compared whole (an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.
         """
         pulumi.set(__self__, "name", name)
         if adopt is not None:
@@ -82,7 +82,7 @@ class DomainArgs:
     @pulumi.getter
     def routes(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['DomainRoutesArgs']]]]:
         """
-        The routed addresses: a map from an inbox local part (`support`, or `*` for every address) to `{ type, agentId?, data? }`, compared whole (an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.
+        The routed addresses: a map from an inbox local part (`support`, or `*` for every address; trimmed and lower-cased, as the service stores it) to `{ type, agentId?, data? }`, compared whole (an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.
         """
         return pulumi.get(self, "routes")
 
@@ -110,7 +110,7 @@ class Domain(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] adopt: Take over an existing domain of this environment with the same name instead of failing.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] data: String metadata (at most 10 keys, 500 characters), compared whole. Left out, it is not managed.
         :param pulumi.Input[_builtins.str] name: The domain name, lower case (`mail.example.com`); claimed once on the whole service. Changing it replaces the domain.
-        :param pulumi.Input[Mapping[str, pulumi.Input[Union['DomainRoutesArgs', 'DomainRoutesArgsDict']]]] routes: The routed addresses: a map from an inbox local part (`support`, or `*` for every address) to `{ type, agentId?, data? }`, compared whole (an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.
+        :param pulumi.Input[Mapping[str, pulumi.Input[Union['DomainRoutesArgs', 'DomainRoutesArgsDict']]]] routes: The routed addresses: a map from an inbox local part (`support`, or `*` for every address; trimmed and lower-cased, as the service stores it) to `{ type, agentId?, data? }`, compared whole (an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.
         """
         ...
     @overload
@@ -254,7 +254,7 @@ class Domain(pulumi.CustomResource):
     @pulumi.getter
     def routes(self) -> pulumi.Output[Optional[Mapping[str, 'outputs.DomainRoutes']]]:
         """
-        The routed addresses: a map from an inbox local part (`support`, or `*` for every address) to `{ type, agentId?, data? }`, compared whole (an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.
+        The routed addresses: a map from an inbox local part (`support`, or `*` for every address; trimmed and lower-cased, as the service stores it) to `{ type, agentId?, data? }`, compared whole (an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.
         """
         return pulumi.get(self, "routes")
 

@@ -7,8 +7,9 @@
 // wrote, with the backend and `plugins.providers`; pulumiRoot: the directory holding bin/pulumi;
 // config: the stack config; second: the address and API key of a second environment, for an
 // explicit provider instance) and writes one JSON object with what the operation reported on
-// stdout. The CLI's own output goes to stderr. The environment (PULUMI_HOME, backend, passphrase,
-// PATH with Node for the plugin) is the caller's.
+// stdout, with `warnings`, the engine's warning diagnostics of the operation. The CLI's own output
+// goes to stderr. The environment (PULUMI_HOME, backend, passphrase, PATH with Node for the plugin)
+// is the caller's.
 //
 // There is no Go language host: the program runs in this process (auto.UpsertStackInlineSource).
 package main
@@ -117,6 +118,13 @@ func program(s settings) pulumi.RunFunc {
 		if err != nil {
 			return err
 		}
+		// The environment's first layout, hence its default: destroy leaves it on the service, with a warning.
+		if _, err := notify.NewLayout(ctx, "frame", &notify.LayoutArgs{
+			LayoutId: pulumi.String("go-frame"),
+			Name:     pulumi.String("Frame (Go)"),
+		}); err != nil {
+			return err
+		}
 		mail, err := notify.NewDomain(ctx, "mail", &notify.DomainArgs{
 			Name:   pulumi.String("go-mail.example.com"),
 			Data:   pulumi.StringMap{"owner": pulumi.String("ops")},
@@ -177,6 +185,33 @@ type resourceDiff struct {
 	Detailed map[string]string `json:"detailed"`
 }
 
+// warning is a warning diagnostic of the engine: the URN of its resource ("" for none) and its message.
+type warning struct {
+	URN     string `json:"urn"`
+	Message string `json:"message"`
+}
+
+// collect reads an operation's engine events until the Automation API closes the channel (when the
+// operation ends); wait gives them, and the warning diagnostics among them, once it has.
+func collect(ch <-chan events.EngineEvent) (wait func() ([]apitype.EngineEvent, []warning)) {
+	var all []apitype.EngineEvent
+	warnings := []warning{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for e := range ch {
+			all = append(all, e.EngineEvent)
+			if d := e.DiagnosticEvent; d != nil && d.Severity == "warning" {
+				warnings = append(warnings, warning{URN: d.URN, Message: strings.TrimSpace(d.Message)})
+			}
+		}
+	}()
+	return func() ([]apitype.EngineEvent, []warning) {
+		<-done
+		return all, warnings
+	}
+}
+
 func fail(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, format+"\n", args...)
 	os.Exit(1)
@@ -205,9 +240,11 @@ func main() {
 	}
 
 	out := map[string]any{}
+	ch := make(chan events.EngineEvent)
+	wait := collect(ch)
 	switch op {
 	case "up", "up-refresh":
-		opts := []optup.Option{optup.ProgressStreams(os.Stderr), optup.ErrorProgressStreams(os.Stderr)}
+		opts := []optup.Option{optup.ProgressStreams(os.Stderr), optup.ErrorProgressStreams(os.Stderr), optup.EventStreams(ch)}
 		if op == "up-refresh" {
 			opts = append(opts, optup.Refresh())
 		}
@@ -222,34 +259,6 @@ func main() {
 		out["changes"] = res.Summary.ResourceChanges
 		out["outputs"] = outputs
 	case "preview", "preview-refresh":
-		// The engine events, kept whole (the test looks for secrets in them) and read for each
-		// resource's operation and diff.
-		ch := make(chan events.EngineEvent)
-		var all []apitype.EngineEvent
-		diffs := map[string]resourceDiff{}
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			for e := range ch {
-				all = append(all, e.EngineEvent)
-				if e.ResourcePreEvent == nil {
-					continue
-				}
-				m := e.ResourcePreEvent.Metadata
-				if m.Op == apitype.OpSame || m.Op == apitype.OpRefresh || m.Type == "pulumi:pulumi:Stack" || strings.HasPrefix(m.Type, "pulumi:providers:") {
-					continue
-				}
-				name := m.URN[strings.LastIndex(m.URN, "::")+2:]
-				if _, seen := diffs[name]; seen && m.Op != apitype.OpReplace {
-					continue
-				}
-				d := resourceDiff{Op: string(m.Op), Diffs: m.Diffs, Detailed: map[string]string{}}
-				for k, pd := range m.DetailedDiff {
-					d.Detailed[k] = string(pd.Kind)
-				}
-				diffs[name] = d
-			}
-		}()
 		opts := []optpreview.Option{optpreview.ProgressStreams(os.Stderr), optpreview.ErrorProgressStreams(os.Stderr), optpreview.EventStreams(ch)}
 		if op == "preview" {
 			opts = append(opts, optpreview.ExpectNoChanges())
@@ -257,16 +266,37 @@ func main() {
 			opts = append(opts, optpreview.Refresh(), optpreview.Diff())
 		}
 		res, err := stack.Preview(ctx, opts...)
-		<-done // the API closes the channel when the preview ends
 		if err != nil {
 			fail("preview: %v", err)
+		}
+		// The engine events, kept whole (the test looks for secrets in them) and read for each
+		// resource's operation and diff.
+		all, _ := wait()
+		diffs := map[string]resourceDiff{}
+		for _, e := range all {
+			if e.ResourcePreEvent == nil {
+				continue
+			}
+			m := e.ResourcePreEvent.Metadata
+			if m.Op == apitype.OpSame || m.Op == apitype.OpRefresh || m.Type == "pulumi:pulumi:Stack" || strings.HasPrefix(m.Type, "pulumi:providers:") {
+				continue
+			}
+			name := m.URN[strings.LastIndex(m.URN, "::")+2:]
+			if _, seen := diffs[name]; seen && m.Op != apitype.OpReplace {
+				continue
+			}
+			d := resourceDiff{Op: string(m.Op), Diffs: m.Diffs, Detailed: map[string]string{}}
+			for k, pd := range m.DetailedDiff {
+				d.Detailed[k] = string(pd.Kind)
+			}
+			diffs[name] = d
 		}
 		out["changes"] = res.ChangeSummary
 		out["diffs"] = diffs
 		out["events"] = all
 		out["stdout"] = res.StdOut
 	case "destroy":
-		res, err := stack.Destroy(ctx, optdestroy.ProgressStreams(os.Stderr), optdestroy.ErrorProgressStreams(os.Stderr))
+		res, err := stack.Destroy(ctx, optdestroy.ProgressStreams(os.Stderr), optdestroy.ErrorProgressStreams(os.Stderr), optdestroy.EventStreams(ch))
 		if err != nil {
 			fail("destroy: %v", err)
 		}
@@ -274,6 +304,9 @@ func main() {
 	default:
 		fail("unknown operation %s", op)
 	}
+	// The API closes the channel when the operation ends.
+	_, warnings := wait()
+	out["warnings"] = warnings
 	if err := json.NewEncoder(os.Stdout).Encode(out); err != nil {
 		fail("result: %v", err)
 	}

@@ -7,9 +7,10 @@ with the settings of driver.py on stdin, plus second: `{url, key}` of a second e
 an explicit provider.
 
 The program declares integrations, a workflow with translation on and its French translation
-(the workflow's output as its resource id), subscriber credentials, a context and an inbound-email
-domain with a route through the default provider (the stack config), calls a function, and
-declares one more integration through an explicit provider of the second environment.
+(the workflow's output as its resource id), subscriber credentials, a context, an inbound-email
+domain with a route and a layout (the environment's first, hence its default) through the default
+provider (the stack config), calls a function, and declares one more integration through an
+explicit provider of the second environment.
 """
 
 import pulumi
@@ -65,6 +66,8 @@ def program(second: dict) -> None:
         content=TRANSLATION,
     )
     acme = notify.Context("acme", type="tenant", context_id="py-acme", data=CONTEXT_DATA)
+    # The environment's first layout, hence its default: destroy leaves it on the service, with a warning.
+    notify.Layout("frame", layout_id="py-frame", name="Frame (Python)")
     mail = notify.Domain(
         "mail",
         name=DOMAIN,

@@ -15,6 +15,7 @@ import { nativeRequire, ROOT } from "../../helpers/pulumi";
 import { API_KEY, startTestEmulator, type TestEmulator } from "../../helpers/emulator";
 import { linkProjectDir } from "../../../scripts/workspace";
 import { CONNECTION_SETTINGS } from "../../../provider/client/settings";
+import { refusedKeyHint, UNAUTHORIZED_HINT } from "../../../provider/config";
 
 const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { bin: Record<string, string>; files: string[] };
 const BIN = path.join(ROOT, pkg.bin["notify-export"]!);
@@ -97,13 +98,21 @@ describe("notify-export with bad input", () => {
     expect(existsSync(dir("noconn"))).toBe(false);
   });
 
-  it("with a wrong key, says the service refused it and writes nothing", async () => {
+  it("with a wrong key, says the service refused it, where the key came from (as the provider's 401 does), and writes nothing", async () => {
     const r = await cli(["--language", "typescript", "--out", dir("wrongkey")], { ...env(), NOTIFY_API_KEY: "not-a-key" });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/401/);
+    expect(r.stderr).toContain(refusedKeyHint("the NOTIFY_API_KEY environment variable"));
     expect(r.stderr).not.toContain("not-a-key");
     expect(existsSync(dir("wrongkey"))).toBe(false);
     expect(readdirSync(tmp).filter((f) => f.includes("notify-export"))).toEqual([]);
+    // Given as an option, the key is said to come from the option, whatever the variable holds.
+    const option = await cli(["--language", "typescript", "--out", dir("wrongkey"), "--api-key", "not-a-key"], env());
+    expect(option.code).toBe(1);
+    expect(option.stderr).toContain(refusedKeyHint("the --api-key option"));
+    expect(option.stderr).not.toContain("NOTIFY_API_KEY");
+    // The provider's own 401 opens with the same words.
+    expect(UNAUTHORIZED_HINT).toMatch(/^The service refused the API key \(401\)\. The key comes from /);
   });
 
   it("with an unreachable service, fails with a connection error and writes nothing", async () => {

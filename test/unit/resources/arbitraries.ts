@@ -235,12 +235,26 @@ export const translationInputs = (suffix: string) => fc.record({
 
 const domainData = fc.dictionary(fc.stringMatching(/^[a-z][a-z0-9]{0,7}$/), fc.string({ maxLength: 20 }), { maxKeys: 4 });
 const routeAddress = fc.oneof(fc.constant("*"), fc.stringMatching(/^[a-z0-9][a-z0-9+_-]{0,10}$/));
+/**
+ * An address as a program may write it: as the service stores it, or padded and in mixed case
+ * (the service trims and lower-cases it, so these must read back as no change).
+ */
+const spelling = (address: string) => fc.oneof(fc.constant(address), fc.record({
+  upper: fc.array(fc.boolean(), { minLength: address.length, maxLength: address.length }),
+  left: fc.constantFrom("", " ", "  "),
+  right: fc.constantFrom("", " "),
+}).map(({ upper, left, right }) => `${left}${[...address].map((ch, i) => (upper[i] ? ch.toUpperCase() : ch)).join("")}${right}`));
+const route = fc.record({ type: fc.constant("webhook" as const), data: opt(domainData) }).map(strip);
+/** Up to three routes, each address once as the service sees it (distinct before it is spelt). */
+const routes = fc.uniqueArray(routeAddress, { maxLength: 3 })
+  .chain((addresses) => fc.tuple(...addresses.map((a) => fc.tuple(spelling(a), route))))
+  .map((entries) => Object.fromEntries(entries));
 
 /** A domain under the suffix (names are claimed once on the service), with data and webhook routes or none. */
 export const domainInputs = (suffix: string) => fc.record({
   name: fc.stringMatching(/^[a-z][a-z0-9]{0,10}$/).map((s) => `${s}.${suffix.toLowerCase()}.example.com`),
   data: opt(domainData),
-  routes: opt(fc.dictionary(routeAddress, fc.record({ type: fc.constant("webhook" as const), data: opt(domainData) }).map(strip), { maxKeys: 3 })),
+  routes: opt(routes),
 }, { requiredKeys: ["name"] }).map(strip);
 
 /** Removes keys whose value is `undefined`, recursively. */

@@ -4,6 +4,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { checked, emulatorPerBlock, impl } from "../../helpers/implementation";
+import { loadPackage } from "../../helpers/pulumi";
+import { defaultLayoutWarning } from "../../../provider/resources/layout";
+
+/** The lifecycle module of the implementation modules impl() loads (the same dist files). */
+const lifecycle = loadPackage<typeof import("../../../provider/resources/lifecycle")>("/dist/provider/resources/lifecycle");
 
 const HTML = "<html><body>{{ content }}</body></html>";
 
@@ -34,12 +39,20 @@ describe.each(["production", "spec"] as const)("Layout and Topic lifecycles (%s 
     expect((await layout.diff(id, read.props, inputs)).changes).toBe(false);
   });
 
-  it("removes the default layout from the stack without failing and leaves it on the service; deletes another", async () => {
+  it("removes the default layout from the stack without failing and leaves it on the service, saying so through the warning hook; deletes another", async () => {
     const first = await layout.create(await checked(layout, { layoutId: "first", name: "First" }));
     const second = await layout.create(await checked(layout, { layoutId: "second", name: "Second" }));
     expect(first.outs.isDefault).toBe(true);
-    await layout.delete(first.id, first.outs);
-    await layout.delete(second.id, second.outs);
+    // The hook of the modules' process (the front end serving them sets where it leads).
+    const warned: string[] = [];
+    const before = lifecycle.setWarningSink(async (m) => { warned.push(m); });
+    try {
+      await layout.delete(first.id, first.outs);
+      await layout.delete(second.id, second.outs);
+    } finally {
+      lifecycle.setWarningSink(before);
+    }
+    expect(warned).toEqual([defaultLayoutWarning("first")]);
     expect((await emulator().api("GET", "/v2/layouts/first")).status).toBe(200);
     expect((await emulator().api("GET", "/v2/layouts/second")).status).toBe(404);
   });

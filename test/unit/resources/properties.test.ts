@@ -219,6 +219,9 @@ describe.each(["production", "spec"] as const)("exact diffs over random inputs (
             const diff = await provider.diff(id, outs, next);
             expect(diff.changes, key).toBe(true);
             expect(diff.replaces, key).toEqual(kind.replaceOnChange.includes(key) ? [key] : []);
+            // The native plugin's detailed diff names places inside that input only.
+            expect(diff.paths?.length, key).toBeGreaterThan(0);
+            expect([...new Set(diff.paths!.map((p) => p.key))], key).toEqual([key]);
             if (kind.replaceOnChange.includes(key)) continue;
             // Each update starts from a, so the next key's change is again the only one.
             const { outs: after } = await provider.update(id, outs, next);

@@ -71,6 +71,12 @@ describe("the suite's runs (scripts/render-verdicts.ts)", () => {
     expect(readFileSync(path.join(REPO_ROOT, ".ci/run"), "utf8")).toContain('echo "ci: the whole run took ${SECONDS} s');
   });
 
+  it("says which caches the run started from, from .ci/run's line, so that a run from empty caches is published as such", () => {
+    const ci = log(994, 0).replace(/^/, "ci: caches at the start: Go modules empty, npm empty, pip empty, project (Pulumi CLI, Python venv, plugins) empty\n");
+    expect(verdictOfLog("suite", ci).findings).toBe("994 passed, 0 failed; 73 test files; vitest's duration 1500 s; caches at the start: Go modules empty, npm empty, pip empty, project (Pulumi CLI, Python venv, plugins) empty");
+    expect(readFileSync(path.join(REPO_ROOT, ".ci/run"), "utf8")).toContain('echo "ci: caches at the start: Go modules');
+  });
+
   it("keeps the runs one after another, the newest ten, and counts the clean ones up to the newest", () => {
     let data: Verdict[] = [];
     for (let i = 0; i < 12; i++) data = publishVerdict(data, { ...verdictOfLog("suite", log(900, i === 7 ? 1 : 0)), ...info, commit: `c${i}` });

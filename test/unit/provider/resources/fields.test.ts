@@ -47,8 +47,20 @@ describe("defineResource", () => {
 describe("diffOf", () => {
   it("reports the changed compared keys and which of them replace", () => {
     const olds = { key: "a", name: "x", adopt: false, declaredKeys: ["key", "name"] };
-    expect(diffOf(TABLE, olds, { key: "a", name: "x", adopt: true })).toEqual({ changes: false, changed: [], replaces: [] });
-    expect(diffOf(TABLE, olds, { key: "b", name: "y" })).toEqual({ changes: true, changed: ["key", "name"], replaces: ["key"] });
+    expect(diffOf(TABLE, olds, { key: "a", name: "x", adopt: true })).toEqual({ changes: false, changed: [], replaces: [], paths: [] });
+    expect(diffOf(TABLE, olds, { key: "b", name: "y" })).toEqual({
+      changes: true, changed: ["key", "name"], replaces: ["key"],
+      paths: [{ path: "key", key: "key", kind: "update" }, { path: "name", key: "name", kind: "update" }],
+    });
+  });
+
+  it("names where inside a field the values differ, but a secret field whole", () => {
+    const olds = { key: "a", schema: { a: { b: 1, c: 2 } }, token: "t1", declaredKeys: ["key", "schema", "token"] };
+    expect(diffOf(TABLE, olds, { key: "a", schema: { a: { b: 1, c: 3 }, d: true }, token: "t2" }).paths).toEqual([
+      { path: "token", key: "token", kind: "update" },
+      { path: "schema.a.c", key: "schema", kind: "update" },
+      { path: "schema.d", key: "schema", kind: "add" },
+    ]);
   });
 });
 

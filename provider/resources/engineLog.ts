@@ -1,0 +1,39 @@
+/**
+ * The engine's `Log` RPC (pulumirpc.Engine), through which a provider's warning becomes a warning
+ * diagnostic the user sees. The engine starts every resource plugin, the Node.js dynamic-provider
+ * plugin included, with the address of its Engine service as its last argument; what a plugin
+ * writes on stderr instead reaches only the engine's debug log (a plugin of a package, the native
+ * one) or shows as plain output of the stack (the dynamic-provider plugin):
+ * pulumi/pulumi v3.259.0, sdk/go/common/resource/plugin/plugin.go, newPlugin's runtrace.
+ */
+import * as grpc from "@grpc/grpc-js";
+import * as engrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
+import * as engproto from "@pulumi/pulumi/proto/engine_pb";
+import type { WarningSink } from "./lifecycle";
+
+/**
+ * The engine's address among a plugin's arguments (`process.argv`), or undefined when there is
+ * none. The engine starts a plugin with logging and tracing flags first, if any, and its address
+ * (`127.0.0.1:<port>`) last (sdk/go/common/resource/plugin/plugin.go, buildPluginArguments).
+ */
+export function engineAddress(args: readonly string[]): string | undefined {
+  const last = args[args.length - 1];
+  return last !== undefined && /^[\w.-]+:\d+$/.test(last) ? last : undefined;
+}
+
+/**
+ * A warning sink that sends each warning to the engine at `address` as a diagnostic of severity
+ * warning on the resource whose URN `urnOf` gives at that moment (empty: the stack's). Resolves
+ * when the engine has it; rejects when the engine cannot be reached, so the caller falls back.
+ */
+export function engineWarnings(address: string, urnOf: () => string): WarningSink {
+  let client: engrpc.EngineClient | undefined;
+  return (message) => new Promise<void>((resolve, reject) => {
+    client ??= new engrpc.EngineClient(address, grpc.credentials.createInsecure());
+    const req = new engproto.LogRequest();
+    req.setSeverity(engproto.LogSeverity.WARNING);
+    req.setMessage(message);
+    req.setUrn(urnOf());
+    client.log(req, (err) => (err ? reject(err) : resolve()));
+  });
+}
