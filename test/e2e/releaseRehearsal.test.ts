@@ -63,6 +63,13 @@ const STACK = "dev";
 const SECOND_KEY = "rehearsal-second-key";
 /** The environment the exported projects take over. */
 const EXPORT_KEY = "rehearsal-export-key";
+/**
+ * The environments of the before-a-release block's Python and Go programs (and their explicit
+ * providers'): the same programs ran after a release in the first, and an environment's first
+ * layout is its default, which the service never deletes (so a second create of it would conflict).
+ */
+const BEFORE_KEY = "rehearsal-before-key";
+const BEFORE_SECOND_KEY = "rehearsal-before-second-key";
 
 const hasGo = toolchain(FILE, runs("go", ["version"]), "go is not on PATH");
 const enabled = hasPython(FILE) && hasGo;
@@ -198,8 +205,10 @@ describe.skipIf(!enabled)("the release, rehearsed against registries on loopback
     // proxy's, so it goes first.
     forgetCachedGoModule(manifest.go.module, VERSION);
 
-    emu = await startTestEmulator({ apiKeys: [`${API_KEY}=first`, `${SECOND_KEY}=second`, `${EXPORT_KEY}=export`], hideCredentials: false });
-    await emu.api("POST", "/v2/subscribers", { subscriberId: "alice", firstName: "Alice" });
+    emu = await startTestEmulator({
+      apiKeys: [`${API_KEY}=first`, `${SECOND_KEY}=second`, `${EXPORT_KEY}=export`, `${BEFORE_KEY}=before`, `${BEFORE_SECOND_KEY}=before-second`], hideCredentials: false,
+    });
+    for (const key of [API_KEY, BEFORE_KEY]) await emu.apiAs(key, "POST", "/v2/subscribers", { subscriberId: "alice", firstName: "Alice" });
   });
 
   afterAll(async () => {
@@ -284,11 +293,13 @@ describe.skipIf(!enabled)("the release, rehearsed against registries on loopback
     copyFileSync(path.join(GO_PROGRAM_DIR, "go.sum"), path.join(dir, "go.sum"));
   }
 
-  /** The Python program's operations in `dir`, the engine getting the plugin as `env` says. */
-  const pythonRun = (python: string, dir: string, env: Record<string, string>) => (op: "up" | "preview" | "destroy") =>
-    runPython(python, path.join(ROOT, "test/e2e/python/inline_program.py"), op, dir, { config: emu.stackConfig(), second: { url: emu.url, key: SECOND_KEY } }, env);
-  const goRun = (bin: string, dir: string, env: Record<string, string>) => async (op: "up" | "preview" | "destroy") => (await runGoProgram(bin, op, env, {
-    workDir: dir, pulumiRoot: path.dirname(path.dirname(cliPath())), config: emu.stackConfig(), second: { apiUrl: emu.url, apiKey: SECOND_KEY },
+  /** The stack config of the environment of `key`. */
+  const configOf = (key: string) => ({ "notify:apiUrl": { value: emu.url }, "notify:apiKey": { value: key, secret: true } });
+  /** The Python program's operations in `dir`, in the environments of `keys`, the engine getting the plugin as `env` says. */
+  const pythonRun = (python: string, dir: string, env: Record<string, string>, keys = [API_KEY, SECOND_KEY]) => (op: "up" | "preview" | "destroy") =>
+    runPython(python, path.join(ROOT, "test/e2e/python/inline_program.py"), op, dir, { config: configOf(keys[0]!), second: { url: emu.url, key: keys[1]! } }, env);
+  const goRun = (bin: string, dir: string, env: Record<string, string>, keys = [API_KEY, SECOND_KEY]) => async (op: "up" | "preview" | "destroy") => (await runGoProgram(bin, op, env, {
+    workDir: dir, pulumiRoot: path.dirname(path.dirname(cliPath())), config: configOf(keys[0]!), second: { apiUrl: emu.url, apiKey: keys[1]! },
   })).result;
 
   /** up creates `count` resources, a preview finds no change, destroy deletes them. */
@@ -463,7 +474,7 @@ describe.skipIf(!enabled)("the release, rehearsed against registries on loopback
       writeFileSync(path.join(dir, "Pulumi.yaml"), stringify({ name: "notify-rehearsal-python", runtime: "python", backend: { url: `file://${stateDir(dir)}` } }));
       mkdirSync(stateDir(dir), { recursive: true });
       const runEnv = { ...pluginEnv(dir), PATH: `${path.join(dir, "venv/bin")}${path.delimiter}${path.dirname(cliPath())}` };
-      await cycle(pythonRun(python, dir, runEnv), PYTHON_PROGRAM_RESOURCES);
+      await cycle(pythonRun(python, dir, runEnv, [BEFORE_KEY, BEFORE_SECOND_KEY]), PYTHON_PROGRAM_RESOURCES);
     });
 
     it("Go: the module replaced by the checkout's sdk/go and tidied; the installed plugin; up, no-change preview, destroy", async () => {
@@ -478,7 +489,7 @@ describe.skipIf(!enabled)("the release, rehearsed against registries on loopback
       await shOk("go build -o program .", dir, env);
       writeFileSync(path.join(dir, "Pulumi.yaml"), stringify({ name: "notify-rehearsal-go", runtime: "go", backend: { url: `file://${stateDir(dir)}` } }));
       mkdirSync(stateDir(dir), { recursive: true });
-      await cycle(goRun(path.join(dir, "program"), dir, pluginEnv(dir)), GO_PROGRAM_RESOURCES);
+      await cycle(goRun(path.join(dir, "program"), dir, pluginEnv(dir), [BEFORE_KEY, BEFORE_SECOND_KEY]), GO_PROGRAM_RESOURCES);
     });
   });
 });
