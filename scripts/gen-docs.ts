@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import path from "node:path";
 import YAML from "yaml";
 import { REPO_ROOT } from "./workspace";
+import { installCommands } from "./release";
 
 /** A JSON value, as schema.json and the example files hold them. */
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -464,16 +465,17 @@ function installationPage(schema: Schema): string {
     `| \`${schema.name}:${k}\` | ${envVarOf(v.description) ? `\`${envVarOf(v.description)}\`` : ""} | ${v.type ?? ""}${v.secret ? " (secret)" : ""} | ${cell(v.description ?? "")} |`);
   const py = schema.language?.python?.packageName ?? "pulumi_notify";
   const go = (schema.language?.go?.importBasePath ?? "").replace(/\/notify$/, "");
+  const install = installCommands();
   return [
     frontMatter(`${schema.displayName ?? schema.name} Installation & Configuration`, `How to install the ${schema.name} provider and configure its connection.`),
     `# Installation & Configuration\n`,
     `## Installation\n`,
-    "The package is not on a registry yet: install it from a packed tarball of this repository.\n",
-    "- **TypeScript / JavaScript** (the `pulumi-notify` package: its classes run in your program as Pulumi dynamic resources):\n",
-    "  ```sh\n  npm pack                      # in a checkout: writes pulumi-notify-" + (schema.version ?? "0.1.0") + ".tgz\n  npm install ./pulumi-notify-" + (schema.version ?? "0.1.0") + ".tgz @pulumi/pulumi   # in your project\n  ```\n",
-    `- **Python**: \`pip install ./sdk/python\` (package \`${py}\`), with the provider plugin installed (below).`,
-    `- **Go**: \`go get ${go}\` (in a checkout, a \`replace\` directive to \`sdk/go\`), with the provider plugin installed (below).`,
-    "- **Provider plugin** (Python, Go, and TypeScript programs that use type tokens): `npm run native-plugin` builds an installable folder; `pulumi plugin install resource " + schema.name + " " + (schema.version ?? "0.1.0") + " --file <folder>`.\n",
+    // The commands are the README's (its "Install and configure" section), written there once.
+    "Each release publishes the npm packages (`pulumi-notify`, and `@pulumi-notify/native`, the typed SDK), the Python package (`" + py + "`), the Go module (`" + go + "`) and the provider plugin's archives, all of one version. From the registries:\n",
+    "```sh", ...install.blocks[0]!, "```\n",
+    "Python and Go programs, and TypeScript programs on the typed SDK, run the provider plugin `pulumi-resource-" + schema.name + "`: the engine downloads it by itself on first use from the release, the schema's `pluginDownloadURL`.\n",
+    "Before a release, or to try a change, build the artifacts in a checkout and install them from there:\n",
+    "```sh", ...install.blocks[1]!, "```\n",
     `## Configuration\n`,
     `Set these in the stack's config (\`pulumi config set ${schema.name}:<key>\`, with \`--secret\` for secrets), or in the environment of \`pulumi\`. The stack's config wins. An explicit provider instance takes the same settings as its arguments.\n`,
     ["| Config | Environment variable | Type | Description |", "|---|---|---|---|", ...rows, ""].join("\n"),

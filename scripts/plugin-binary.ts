@@ -185,6 +185,48 @@ export interface PluginArchive {
  * `log` receives progress lines (never stdout: a caller may print archive paths there).
  */
 export async function buildPluginArchives(opts: { targets?: Target[]; outDir?: string; log?: (line: string) => void } = {}): Promise<PluginArchive[]> {
+  // Two test files may build at once (the plugin's own, and the release rehearsal's build in a
+  // copy of the checkout): one builder of the cache at a time.
+  return withCacheLock(() => buildUnlocked(opts));
+}
+
+/** Whether process `pid` is alive. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Runs `fn` holding the cache's lock: a folder made atomically, holding the owner's pid; a lock
+ * whose owner died is taken over. Waits as long as a live owner holds it.
+ */
+async function withCacheLock<T>(fn: () => Promise<T>): Promise<T> {
+  const lock = path.join(cacheDir(), ".lock");
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(path.join(lock, "pid"), String(process.pid));
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const owner = Number(existsSync(path.join(lock, "pid")) ? readFileSync(path.join(lock, "pid"), "utf8") : "0");
+      // An owner that has not written its pid yet is alive by definition; one that died left the lock behind.
+      if (owner && !alive(owner)) rmSync(lock, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+async function buildUnlocked(opts: { targets?: Target[]; outDir?: string; log?: (line: string) => void }): Promise<PluginArchive[]> {
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const targets = opts.targets ?? (Object.keys(TARGETS) as Target[]);
   const version = packageVersion();

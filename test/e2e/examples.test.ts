@@ -2,8 +2,8 @@
  * Each example under examples/ runs against the emulator: a copy of its project directory (its
  * Pulumi.yaml and Pulumi.<stack>.yaml config), its compiled program run inline by the real CLI.
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { accessSync, constants as fsConstants, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +12,7 @@ import type * as automation from "@pulumi/pulumi/automation";
 import { editWorkflowByHand, linkProjectDir, localStack, serviceApi } from "../../scripts/workspace";
 import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { nativeRequire, previewDiffs, ROOT } from "../helpers/pulumi";
+import { ensureActionlint, lintWorkflow as lint, NO_SHELLCHECK, runLinter, shellcheck } from "../helpers/actionlint";
 
 const DEV_KEY = "example-dev-key";
 const PROD_KEY = "example-prod-key";
@@ -157,24 +158,14 @@ describe("examples/gitops", () => {
   describe("linters", () => {
     const workflowFile = path.join(dirOf(), ".github/workflows/notifications.yml");
     const scriptFile = path.join(dirOf(), "scripts/drift-issue.sh");
-    /** shellcheck on PATH, or undefined: it is optional (actionlint also runs it on `run:` blocks when given it). */
-    const shellcheck = (process.env.PATH ?? "").split(path.delimiter).filter(Boolean).map((d) => path.join(d, "shellcheck")).find((f) => {
-      try { accessSync(f, fsConstants.X_OK); return true; } catch { return false; }
-    });
-    const noShellcheck = "shellcheck is not installed (e.g. apt-get install shellcheck); drift-issue.sh and the workflow's run: blocks were not shellchecked";
+    const noShellcheck = `${NO_SHELLCHECK}; drift-issue.sh and the workflow's run: blocks were not shellchecked`;
     let actionlint: string;
     beforeAll(() => {
-      // Built with Go on first use (10-20 s on two cores from empty Go caches), then cached; see scripts/ensure-actionlint.
-      actionlint = execFileSync(path.join(ROOT, "scripts/ensure-actionlint"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
+      actionlint = ensureActionlint();
       if (!shellcheck) console.warn(`examples/gitops: ${noShellcheck}`);
     });
-    /** Exit status and combined output, so a failure shows what the linter said. */
-    const run = (cmd: string, args: string[]) => {
-      const r = spawnSync(cmd, args, { encoding: "utf8" });
-      if (r.error) throw r.error;
-      return { status: r.status, output: `${r.stdout}${r.stderr}` };
-    };
-    const lintWorkflow = (file: string) => run(actionlint, ["-no-color", `-shellcheck=${shellcheck ?? ""}`, file]);
+    const run = runLinter;
+    const lintWorkflow = (file: string) => lint(actionlint, file);
     /** A copy of the workflow in a temp project, with `edit` applied to its text. */
     const brokenWorkflow = (edit: (text: string) => string) => {
       const dir = mkdtempSync(path.join(os.tmpdir(), "notify-gitops-lint-"));

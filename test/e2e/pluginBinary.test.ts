@@ -21,22 +21,20 @@
  * assets and the Node version), so only a changed plugin pays the build.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import * as grpc from "@grpc/grpc-js";
-import { cliEnv, cliPath, makeProjectDir, ROOT } from "../helpers/pulumi";
+import { cliPath, makeProjectDir, ROOT } from "../helpers/pulumi";
 import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { hasPython, PYTHON_PROGRAM_RESOURCES, runPython, venvPython } from "../helpers/python";
 import { buildGoProgram, GO_PROGRAM_RESOURCES, runGoProgram } from "../helpers/go";
 import { defaultLayoutWarning } from "../../provider/resources/layout";
 import { runs, toolchain } from "../helpers/toolchain";
 import { archiveName, buildPluginArchives, EXECUTABLE, packageVersion, TARGETS, type PluginArchive, type Target } from "../../scripts/plugin-binary";
-import { PLUGIN_DOWNLOAD_URL } from "../../scripts/schema";
+import { installedPlugins, serveArchives, userEnv, type PluginMirror } from "../helpers/pluginMirror";
 import { stateDir } from "../../scripts/workspace";
 
 const VERSION = packageVersion();
@@ -183,64 +181,6 @@ describe("the plugin archives of npm run plugin-binary", () => {
   });
 });
 
-/**
- * A loopback HTTP server of the archives, by file name, recording each request's path; anything
- * else is a 404.
- */
-async function serveArchives(archives: PluginArchive[]) {
-  const files = new Map(archives.map((a) => [`/${path.basename(a.archive)}`, a.archive]));
-  const requests: string[] = [];
-  const server = http.createServer((req, res) => {
-    requests.push(`${req.method} ${req.url}`);
-    const file = files.get(req.url ?? "");
-    if (req.method !== "GET" || !file) {
-      res.writeHead(404).end("not found");
-      return;
-    }
-    res.writeHead(200, { "content-type": "application/gzip", "content-length": statSync(file).size });
-    createReadStream(file).pipe(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
-/**
- * The engine's override variable (pulumi/pulumi sdk/go/common/workspace/plugins.go,
- * pluginDownloadURLOverrides: `regexp=URL` pairs, comma-separated, the regexp matched against the
- * plugin's download URL): the schema's URL, and only it, goes to `url`.
- */
-function overrideTo(url: string): string {
-  // The engine matches the URL as Go's url.URL prints it, `${VERSION}` escaped.
-  const base = PLUGIN_DOWNLOAD_URL.split("${")[0]!;
-  return `^${base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}=${url}`;
-}
-
-/**
- * The environment of a user's `pulumi` process: the CLI's settings of the harness (local backend,
- * passphrase), an empty plugin cache, automatic plugin acquisition on, the override to `mirror`,
- * and a PATH of the CLI alone (no node).
- */
-function userEnv(dir: string, mirror: string): Record<string, string> {
-  const home = path.join(dir, "pulumi-home");
-  mkdirSync(home, { recursive: true });
-  const env: Record<string, string> = {
-    ...cliEnv(dir),
-    PULUMI_HOME: home,
-    PATH: path.dirname(cliPath()),
-    HOME: process.env.HOME ?? dir,
-    PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: overrideTo(mirror),
-  };
-  delete env.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION;
-  return env;
-}
-
-/** The resource plugins `pulumi plugin ls` lists in `env`'s PULUMI_HOME. */
-function installedPlugins(env: Record<string, string>): { name: string; kind: string; version: string }[] {
-  const out = execFileSync(cliPath(), ["plugin", "ls", "--json"], { env, encoding: "utf8" });
-  return (JSON.parse(out) as { name: string; kind: string; version: string }[]).map(({ name, kind, version }) => ({ name, kind, version }));
-}
-
 /** What every user run shares: the PATH has no node; the engine fetched the plugin once and installed the archive's executable. */
 function expectInstalledFromMirror(env: Record<string, string>, requests: string[], before: number) {
   expect(spawnSync("sh", ["-c", "command -v node"], { env: { PATH: env.PATH! } }).status).not.toBe(0);
@@ -252,11 +192,11 @@ function expectInstalledFromMirror(env: Record<string, string>, requests: string
 
 describe("the engine fetches and installs the plugin binary for a Python and a Go program, with no Node.js on PATH", () => {
   let emu: TestEmulator;
-  let mirror: Awaited<ReturnType<typeof serveArchives>>;
+  let mirror: PluginMirror;
   const dirs: string[] = [];
 
   beforeAll(async () => {
-    mirror = await serveArchives(Object.values(built));
+    mirror = await serveArchives(Object.values(built).map((a) => a.archive));
     emu = await startTestEmulator({ apiKeys: [`${API_KEY}=first`, "binary-second-key=second"], hideCredentials: false });
     await emu.api("POST", "/v2/subscribers", { subscriberId: "alice", firstName: "Alice" });
   });
