@@ -51,11 +51,11 @@ describe("notify-export in Python and Go, through the native plugin", () => {
   });
 
   /** What every language's run must show: one write, no changes, a hand edit seen and put back. */
-  async function adoptionScenario(run: (op: "up" | "up-refresh" | "preview" | "preview-refresh") => Promise<any>) {
+  async function adoptionScenario(model: ExportModule.ExportResult["model"], run: (op: "up" | "up-refresh" | "preview" | "preview-refresh") => Promise<any>) {
     await emu.clearRequests();
     const up = await run("up");
-    // Thirteen objects: the nine of the older kinds, two translations, a context and a domain.
-    expect(up.changes.import).toBe(13);
+    // Every object the exporter declared is imported, and nothing else.
+    expect(up.changes.import).toBe(model.resources.length);
     expect(writesOf(await emu.requests())).toEqual(["PATCH /v1/environment-variables/{variableKey}"]);
     expect(Object.keys((await run("preview")).changes)).toEqual(["same"]);
 
@@ -82,7 +82,7 @@ describe("notify-export in Python and Go, through the native plugin", () => {
       expect(readFileSync(path.join(out, "requirements.txt"), "utf8")).toMatch(/^pulumi>=.*\npulumi-notify==/);
       const dir = pythonProjectDir(PROJECT);
       try {
-        await adoptionScenario((op) => runPython(python, path.join(ROOT, "test/e2e/python/run_export.py"), op, dir, {
+        await adoptionScenario(result.model, (op) => runPython(python, path.join(ROOT, "test/e2e/python/run_export.py"), op, dir, {
           projectName: PROJECT, program: path.join(out, "__main__.py"), config: config(result.model),
         }));
       } finally {
@@ -127,7 +127,7 @@ describe("notify-export in Python and Go, through the native plugin", () => {
       const settings = { workDir: dir, pulumiRoot: path.dirname(path.dirname(cliPath())), projectName: PROJECT, config: config(result.model) };
       const run = async (op: string) => (await runJsonDriver<any>(`go program ${op}`, bin, [op], { ...process.env, ...cliEnv(dir) }, settings)).result;
       try {
-        await adoptionScenario(run);
+        await adoptionScenario(result.model, run);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
