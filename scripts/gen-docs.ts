@@ -471,7 +471,7 @@ function installationPage(schema: Schema): string {
     `# Installation & Configuration\n`,
     `## Installation\n`,
     // The commands are the README's (its "Install and configure" section), written there once.
-    "Each release publishes the npm packages (`pulumi-notify`, and `@pulumi-notify/native`, the typed SDK), the Python package (`" + py + "`), the Go module (`" + go + "`) and the provider plugin's archives, all of one version. From the registries:\n",
+    "Each release publishes the npm packages (`pulumi-notify`, and `@pulumi-notify/native`, the typed SDK), the Python package (`" + py + "`), the Go module (`" + go + "`) and the provider plugin's archives, all of one version. No release is published yet: until the first tag, install from a checkout (the second block). From the registries:\n",
     "```sh", ...install.blocks[0]!, "```\n",
     "Python and Go programs, and TypeScript programs on the typed SDK, run the provider plugin `pulumi-resource-" + schema.name + "`: the engine downloads it by itself on first use from the release, the schema's `pluginDownloadURL`.\n",
     "Before a release, or to try a change, build the artifacts in a checkout and install them from there:\n",
