@@ -231,7 +231,11 @@ export interface paths {
         delete: operations["WorkflowController_removeWorkflow"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a workflow
+         * @description Partially updates a workflow by its unique identifier **workflowId**
+         */
+        patch: operations["WorkflowController_patchWorkflow"];
         trace?: never;
     };
     "/v1/messages": {
@@ -904,6 +908,411 @@ export interface paths {
         patch: operations["ChannelConnectionsController_updateChannelConnection"];
         trace?: never;
     };
+    "/v1/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List all agents
+         * @description Retrieve a cursor-paginated list of agents for the current environment. Use **after**, **before**, **limit**, **orderBy**, and **orderDirection** query parameters.
+         */
+        get: operations["AgentsController_listAgents"];
+        put?: never;
+        /**
+         * Create an agent
+         * @description Create an agent scoped to the current environment. The identifier must be unique per environment. Set `runtime` to `managed` and supply `managedRuntime` to provision a provider-hosted agent brain.
+         */
+        post: operations["AgentsController_createAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{identifier}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an agent
+         * @description Retrieve an agent by its external identifier (not the internal MongoDB id).
+         */
+        get: operations["AgentsController_getAgent"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an agent
+         * @description Delete an agent by identifier and remove all agent-integration links. For managed-runtime agents, pass `deleteFromProvider=true` to also archive the agent on the provider side (e.g. Anthropic). By default only the Platform record is deleted and the provider agent is left intact.
+         */
+        delete: operations["AgentsController_deleteAgent"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an agent
+         * @description Update an agent by its external identifier.
+         */
+        patch: operations["AgentsController_updateAgent"];
+        trace?: never;
+    };
+    "/v1/agents/{identifier}/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List agent integrations
+         * @description Retrieve integration links for an agent identified by its external identifier. Supports cursor pagination via **after**, **before**, **limit**, **orderBy**, and **orderDirection**.
+         */
+        get: operations["AgentIntegrationsController_listAgentIntegrations"];
+        put?: never;
+        /**
+         * Create an agent integration
+         * @description Create a link between an agent (by identifier) and an integration (by integration **identifier**, not the internal _id).
+         */
+        post: operations["AgentIntegrationsController_addAgentIntegration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{identifier}/integrations/{agentIntegrationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an agent integration
+         * @description Delete a specific agent-integration link by its document id.
+         */
+        delete: operations["AgentIntegrationsController_removeAgentIntegration"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an agent integration
+         * @description Update which integration a link points to (by integration **identifier**, not the internal _id).
+         */
+        patch: operations["AgentIntegrationsController_updateAgentIntegration"];
+        trace?: never;
+    };
+    "/v1/agents/{identifier}/bridge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update an agent bridge
+         * @description Update the bridge URL configuration for an agent. Used by the CLI to register dev tunnel URLs. Refuses to activate dev bridges on production environments.
+         */
+        put: operations["AgentsController_updateAgentBridge"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/channel-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List all channel endpoints
+         * @description List all channel endpoints for a resource based on query filters.
+         */
+        get: operations["ChannelEndpointsController_listChannelEndpoints"];
+        put?: never;
+        /**
+         * Create a channel endpoint
+         * @description Create a new channel endpoint for a resource.
+         */
+        post: operations["ChannelEndpointsController_createChannelEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/channel-endpoints/{identifier}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a channel endpoint
+         * @description Retrieve a specific channel endpoint by its unique identifier.
+         */
+        get: operations["ChannelEndpointsController_getChannelEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a channel endpoint
+         * @description Delete a specific channel endpoint by its unique identifier.
+         */
+        delete: operations["ChannelEndpointsController_deleteChannelEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a channel endpoint
+         * @description Update an existing channel endpoint by its unique identifier.
+         */
+        patch: operations["ChannelEndpointsController_updateChannelEndpoint"];
+        trace?: never;
+    };
+    "/v2/subscribers/{subscriberId}/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve subscriber preferences
+         * @description Retrieve subscriber channel preferences by its unique key identifier **subscriberId**.
+         *         This API returns all five channels preferences for all workflows and global preferences.
+         */
+        get: operations["SubscribersController_getSubscriberPreferences"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update subscriber preferences
+         * @description Update subscriber preferences by its unique key identifier **subscriberId**.
+         *         **workflowId** is optional field, if provided, this API will update that workflow preference,
+         *         otherwise it will update global preferences
+         */
+        patch: operations["SubscribersController_updateSubscriberPreferences"];
+        trace?: never;
+    };
+    "/v2/subscribers/{subscriberId}/preferences/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Bulk update subscriber preferences
+         * @description Bulk update subscriber preferences by its unique key identifier **subscriberId**.
+         *         This API allows updating multiple workflow preferences in a single request.
+         */
+        patch: operations["SubscribersController_bulkUpdateSubscriberPreferences"];
+        trace?: never;
+    };
+    "/v2/subscribers/{subscriberId}/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve subscriber subscriptions
+         * @description Retrieve subscriber's topic subscriptions by its unique key identifier **subscriberId**.
+         *         Checkout all available filters in the query section.
+         */
+        get: operations["SubscribersController_listSubscriberTopics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/topics/{topicKey}/subscriptions/{identifier}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a topic subscription
+         * @description Retrieve a subscription by its unique identifier for a topic.
+         */
+        get: operations["TopicsController_getTopicSubscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a topic subscription
+         * @description Update a subscription by its unique identifier for a topic. You can update the preferences and name associated with the subscription.
+         */
+        patch: operations["TopicsController_updateTopicSubscription"];
+        trace?: never;
+    };
+    "/v2/environments/{targetEnvironmentId}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compare resources between environments
+         * @description Compares workflows and other resources between the source and target environments, returning detailed diff information including additions, modifications, and deletions.
+         */
+        post: operations["EnvironmentsController_diffEnvironment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/environments/{targetEnvironmentId}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish resources to target environment
+         * @description Publishes all workflows and resources from the source environment to the target environment. Optionally specify specific resources to publish or use dryRun mode to preview changes.
+         */
+        post: operations["EnvironmentsController_publishEnvironment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/environments/{environmentId}/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List environment tags
+         * @description Retrieve all unique tags used in workflows within the specified environment. These tags can be used for filtering workflows.
+         */
+        get: operations["EnvironmentsController_getEnvironmentTags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/workflows/{workflowId}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Sync a workflow
+         * @description Synchronizes a workflow to the target environment
+         */
+        put: operations["WorkflowController_sync"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/workflows/{workflowId}/steps/{stepId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve workflow step
+         * @description Retrieves data for a specific step in a workflow
+         */
+        get: operations["WorkflowController_getWorkflowStepData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/workflows/{workflowId}/step/{stepId}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate a step preview
+         * @description Generates a preview for a specific workflow step by its unique identifier **stepId**
+         */
+        post: operations["WorkflowController_generatePreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/layouts/{layoutId}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate layout preview
+         * @description Generates a preview for a layout by its unique identifier **layoutId**
+         */
+        post: operations["LayoutsController_generatePreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1078,6 +1487,138 @@ export interface components {
             /** @description Topic Key of the notification */
             topicKey: string;
         };
+        AddAgentIntegrationRequestDto: {
+            /** @description The integration identifier (same as in the integration store), not the internal document _id. */
+            integrationIdentifier?: string;
+            /** @description Provider ID to auto-create a dedicated integration (e.g. platform-agent-email). When set, the server creates the integration if one does not already exist for this agent. */
+            providerId?: string;
+        };
+        AgentBehaviorDto: {
+            /**
+             * @description Acknowledge incoming messages. On platforms that support a native typing indicator (e.g. Slack, WhatsApp, Microsoft Teams, Telegram), shows a "Typing…" indicator while the agent processes the message. On platforms that do not (e.g. Email), reacts with an "eyes" emoji to the first inbound message in a thread. Default: true
+             * @default true
+             */
+            acknowledgeOnReceived?: boolean;
+            /**
+             * @description Cross-platform emoji name for resolved conversations (e.g. "check", "star"). Set to null to disable. Default: "check"
+             * @default check
+             */
+            reactionOnResolved?: Record<string, unknown> | null;
+            /**
+             * @description Controls whether the agent accepts inbound messages from senders not yet linked to a subscriber, across all channels. "open" on managed agents auto-creates a lightweight subscriber so the agent can reply; on custom-code / self-hosted agents, the turn is forwarded to the bridge with a null subscriber. "restricted" rejects unknown senders with a managed denial reply (any runtime). Unset resolves as "restricted". Managed agent create defaults to "open"; self-hosted create defaults to "restricted".
+             * @enum {string}
+             */
+            subscriberAccess?: "open" | "restricted";
+        };
+        AgentIntegrationResponseDto: {
+            /** @description Agent–integration link document id. */
+            _id: string;
+            _agentId: string;
+            integration: components["schemas"]["AgentIntegrationResponseIntegrationDto"];
+            _environmentId: string;
+            _organizationId: string;
+            /** @description Set when the agent–integration link received its first inbound webhook delivery. */
+            connectedAt?: Record<string, unknown> | null;
+            createdAt: string;
+            updatedAt: string;
+            /** @description Cloud only. `true` when this channel type (provider) falls outside the organization plan active-channel limit (by connection order). Active channels are counted per channel type, so multiple integrations of the same provider (e.g. several Slack workspaces) count as a single active channel. Over-limit channels keep their configuration but the agent will not respond on them until the plan is upgraded or older channel types are disconnected. */
+            exceedsPlanLimit?: boolean;
+        };
+        AgentIntegrationResponseIntegrationDto: {
+            /** @description Integration document _id. */
+            _id: string;
+            /** @description The integration identifier (matches the integration store), not the internal MongoDB _id. */
+            identifier: string;
+            name: string;
+            providerId: string;
+            channel?: components["schemas"]["ChannelTypeEnum"];
+            active: boolean;
+            /** @description The Platform shared inbox address for this agent. Set whenever the cloud shared-inbox feature is enabled. The dashboard uses this as the headline inbound address and to render the shared inbox row in the inbox list. */
+            sharedInboundAddress?: string;
+            /** @description Default email From display name for this agent (PlatformAgent integrations only). Falls back to the agent name when not explicitly stored on the integration credentials. */
+            defaultSenderName?: string;
+            /** @description When true, the worker drops inbound mail addressed to this agent on the shared `agentconnect.sh` domain. Custom-domain routes still deliver. Meaningful on cloud-enabled PlatformAgent integrations; on self-hosted it is set defensively at provisioning time and is effectively redundant. */
+            sharedInboxDisabled?: boolean;
+        };
+        AgentIntegrationSummaryDto: {
+            /** @description Integration document id. */
+            integrationId: string;
+            providerId: string;
+            name: string;
+            identifier: string;
+            channel?: components["schemas"]["ChannelTypeEnum"];
+            active: boolean;
+        };
+        AgentMcpServerDto: {
+            externalId: string;
+            name: string;
+            url: string;
+        };
+        AgentPlanUsageDto: {
+            /** @description Current usage count for the resource in this environment. */
+            used: number;
+            /** @description Amount included in the organization plan. */
+            limit: number;
+            /** @description Total agents in this environment, including inactive ones. */
+            totalCreated: number;
+            /** @description Hard cap on total agents the organization can create per environment. For plan-limited tiers this is the plan limit plus a small grace buffer; for unlimited tiers it is the platform system limit. */
+            creationLimit: number;
+            /**
+             * @description Which constraint produced the limits. `plan` limits are lifted by upgrading; `system` limits (platform cap or per-organization override) require contacting the Platform team.
+             * @enum {string}
+             */
+            limitSource: "plan" | "system";
+        };
+        AgentResponseDto: {
+            _id: string;
+            name: string;
+            identifier: string;
+            description?: string;
+            behavior?: components["schemas"]["AgentBehaviorDto"];
+            active: boolean;
+            /** @description Production bridge URL */
+            bridgeUrl?: string;
+            /** @description Development bridge URL (set by npx platform dev) */
+            devBridgeUrl?: string;
+            /** @description Whether the dev bridge override is active */
+            devBridgeActive?: boolean;
+            /**
+             * @description Whether the agent brain is self-hosted (bridge) or managed by a third-party provider
+             * @enum {string}
+             */
+            runtime?: "self-hosted" | "managed";
+            /**
+             * @description Discovery scope of the agent. Always `public` today; reserved for the upcoming private-agents feature.
+             * @enum {string}
+             */
+            visibility?: "public" | "private";
+            /** @description Present when runtime is "managed". Contains provider and external identifiers. */
+            managedRuntime?: components["schemas"]["ManagedRuntimeResponseDto"];
+            _environmentId: string;
+            _organizationId: string;
+            /** @description Mongo user id of the user who created the agent */
+            createdBy?: string;
+            createdAt: string;
+            updatedAt: string;
+            integrations?: components["schemas"]["AgentIntegrationSummaryDto"][];
+            /** @description Cloud only. `true` when the agent falls outside the organization plan agent limit (by creation order among active agents — inactive agents do not consume slots). Only plan limits produce this flag — system-capped organizations (enterprise/unlimited tiers) are never over-limit. Over-limit agents are still stored but will not respond to inbound messages until the plan is upgraded or older agents are deactivated. */
+            exceedsPlanLimit?: boolean;
+        };
+        AgentSkillInputDto: {
+            /** @enum {string} */
+            type: "anthropic" | "custom";
+            /** @description Skill identifier, e.g. "xlsx" or "skill_01XJ5..." */
+            skillId: string;
+            /** @description Version to pin. Omit for latest. */
+            version?: Record<string, unknown> | null;
+        };
+        AgentToolDto: {
+            externalId: string;
+            name: string;
+            /** @enum {string} */
+            type: "builtin" | "custom";
+            description?: string;
+        };
         ApiKeyDto: {
             /**
              * @description API key
@@ -1110,6 +1651,32 @@ export interface components {
         };
         /** @enum {string} */
         BuilderFieldTypeEnum: "BOOLEAN" | "TEXT" | "DATE" | "NUMBER" | "STATEMENT" | "LIST" | "MULTI_LIST" | "GROUP";
+        BulkUpdateSubscriberPreferenceItemDto: {
+            /** @description Channel-specific preference settings */
+            channels: components["schemas"]["PatchPreferenceChannelsDto"];
+            /** @description Workflow internal _id, identifier or slug */
+            workflowId: string;
+        };
+        BulkUpdateSubscriberPreferencesDto: {
+            /** @description Array of workflow preferences to update (maximum 100 items) */
+            preferences: components["schemas"]["BulkUpdateSubscriberPreferenceItemDto"][];
+            context?: {
+                [key: string]: string | {
+                    /** @example org-acme */
+                    id: string;
+                    /**
+                     * @description Optional additional context data
+                     * @example {
+                     *       "name": "Acme Corp",
+                     *       "region": "us-east-1"
+                     *     }
+                     */
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
         /**
          * @description Type of button for the action result
          * @enum {string}
@@ -1250,6 +1817,10 @@ export interface components {
          * @enum {string}
          */
         ChatOrPushProviderEnum: "slack" | "discord" | "msteams" | "webex-messaging" | "mattermost" | "ryver" | "zulip" | "grafana-on-call" | "getstream" | "rocket-chat" | "whatsapp-business" | "line" | "chat-webhook" | "platform-slack" | "telegram" | "sendblue" | "fcm" | "apns" | "expo" | "one-signal" | "pushpad" | "push-webhook" | "pusher-beams" | "appio";
+        ChatRenderOutput: {
+            /** @description Body of the chat message */
+            body: string;
+        };
         ChatStepResponseDto: {
             /** @description Controls metadata for the chat step */
             controls: components["schemas"]["ChatControlsMetadataResponseDto"];
@@ -1327,6 +1898,26 @@ export interface components {
          * @enum {string}
          */
         ContentIssueEnum: "ILLEGAL_VARIABLE_IN_CONTROL_VALUE" | "INVALID_FILTER_ARG_IN_VARIABLE" | "INVALID_URL" | "MISSING_VALUE" | "TIER_LIMIT_EXCEEDED";
+        ControlsMetadataDto: {
+            /** @description JSON Schema for data */
+            dataSchema?: {
+                [key: string]: unknown;
+            };
+            /** @description UI Schema for rendering */
+            uiSchema?: components["schemas"]["UiSchema"];
+        };
+        CreateAgentRequestDto: {
+            /** @description Required when not adopting an existing managed agent (i.e. when managedRuntime.externalAgentId is absent). Optional in adopt mode where the name is resolved from the provider. */
+            name: string;
+            /** @description Required when not adopting an existing managed agent. Auto-generated from the provider agent name when omitted in adopt mode. */
+            identifier: string;
+            description?: string;
+            /** @default true */
+            active?: boolean;
+            /** @enum {string} */
+            runtime?: "self-hosted" | "managed";
+            managedRuntime?: components["schemas"]["ManagedRuntimeDto"];
+        };
         CreateChannelConnectionRequestDto: {
             /**
              * @description The unique identifier for the channel connection. If not provided, one will be generated automatically.
@@ -1475,6 +2066,276 @@ export interface components {
             isTranslationEnabled?: boolean;
             __source?: components["schemas"]["LayoutCreationSourceEnum"];
         };
+        CreateLineUserEndpointDto: {
+            /**
+             * @description The unique identifier for the channel endpoint. If not provided, one will be generated automatically.
+             * @example slack-channel-user123-abc4
+             */
+            identifier?: string;
+            /**
+             * @description The subscriber ID to which the channel endpoint is linked
+             * @example subscriber-123
+             */
+            subscriberId: string;
+            context?: {
+                [key: string]: string | {
+                    /** @example org-acme */
+                    id: string;
+                    /**
+                     * @description Optional additional context data
+                     * @example {
+                     *       "name": "Acme Corp",
+                     *       "region": "us-east-1"
+                     *     }
+                     */
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /**
+             * @description The identifier of the integration to use for this channel endpoint.
+             * @example slack-prod
+             */
+            integrationIdentifier: string;
+            /**
+             * @description The identifier of the channel connection to use for this channel endpoint.
+             * @example slack-connection-abc123
+             */
+            connectionIdentifier?: string;
+            /**
+             * @description Type of channel endpoint (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "line_user";
+            /** @description LINE user endpoint data */
+            endpoint: components["schemas"]["LineUserEndpointDto"];
+        };
+        CreateMsTeamsChannelEndpointDto: {
+            /**
+             * @description The unique identifier for the channel endpoint. If not provided, one will be generated automatically.
+             * @example slack-channel-user123-abc4
+             */
+            identifier?: string;
+            /**
+             * @description The subscriber ID to which the channel endpoint is linked
+             * @example subscriber-123
+             */
+            subscriberId: string;
+            context?: {
+                [key: string]: string | {
+                    /** @example org-acme */
+                    id: string;
+                    /**
+                     * @description Optional additional context data
+                     * @example {
+                     *       "name": "Acme Corp",
+                     *       "region": "us-east-1"
+                     *     }
+                     */
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /**
+             * @description The identifier of the integration to use for this channel endpoint.
+             * @example slack-prod
+             */
+            integrationIdentifier: string;
+            /**
+             * @description The identifier of the channel connection to use for this channel endpoint.
+             * @example slack-connection-abc123
+             */
+            connectionIdentifier?: string;
+            /**
+             * @description Type of channel endpoint (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "ms_teams_channel";
+            /** @description MS Teams channel endpoint data */
+            endpoint: components["schemas"]["MsTeamsChannelEndpointDto"];
+        };
+        CreateMsTeamsUserEndpointDto: {
+            /**
+             * @description The unique identifier for the channel endpoint. If not provided, one will be generated automatically.
+             * @example slack-channel-user123-abc4
+             */
+            identifier?: string;
+            /**
+             * @description The subscriber ID to which the channel endpoint is linked
+             * @example subscriber-123
+             */
+            subscriberId: string;
+            context?: {
+                [key: string]: string | {
+                    /** @example org-acme */
+                    id: string;
+                    /**
+                     * @description Optional additional context data
+                     * @example {
+                     *       "name": "Acme Corp",
+                     *       "region": "us-east-1"
+                     *     }
+                     */
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /**
+             * @description The identifier of the integration to use for this channel endpoint.
+             * @example slack-prod
+             */
+            integrationIdentifier: string;
+            /**
+             * @description The identifier of the channel connection to use for this channel endpoint.
+             * @example slack-connection-abc123
+             */
+            connectionIdentifier?: string;
+            /**
+             * @description Type of channel endpoint (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "ms_teams_user";
+            /** @description MS Teams user endpoint data */
+            endpoint: components["schemas"]["MsTeamsUserEndpointDto"];
+        };
+        CreatePhoneEndpointDto: {
+            /**
+             * @description The unique identifier for the channel endpoint. If not provided, one will be generated automatically.
+             * @example slack-channel-user123-abc4
+             */
+            identifier?: string;
+            /**
+             * @description The subscriber ID to which the channel endpoint is linked
+             * @example subscriber-123
+             */
+            subscriberId: string;
+            context?: {
+                [key: string]: string | {
+                    /** @example org-acme */
+                    id: string;
+                    /**
+                     * @description Optional additional context data
+                     * @example {
+                     *       "name": "Acme Corp",
+                     *       "region": "us-east-1"
+                     *     }
+                     */
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /**
+             * @description The identifier of the integration to use for this channel endpoint.
+             * @example slack-prod
+             */
+            integrationIdentifier: string;
+            /**
+             * @description The identifier of the channel connection to use for this channel endpoint.
+             * @example slack-connection-abc123
+             */
+            connectionIdentifier?: string;
+            /**
+             * @description Type of channel endpoint (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "phone";
+            /** @description Phone endpoint data */
+            endpoint: components["schemas"]["PhoneEndpointDto"];
+        };
+        CreateSlackChannelEndpointDto: {
+            /**
+             * @description The unique identifier for the channel endpoint. If not provided, one will be generated automatically.
+             * @example slack-channel-user123-abc4
+             */
+            identifier?: string;
+            /**
+             * @description The subscriber ID to which the channel endpoint is linked
+             * @example subscriber-123
+             */
+            subscriberId: string;
+            context?: {
+                [key: string]: string | {
+                    /** @example org-acme */
+                    id: string;
+                    /**
+                     * @description Optional additional context data
+                     * @example {
+                     *       "name": "Acme Corp",
+                     *       "region": "us-east-1"
+                     *     }
+                     */
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /**
+             * @description The identifier of the integration to use for this channel endpoint.
+             * @example slack-prod
+             */
+            integrationIdentifier: string;
+            /**
+             * @description The identifier of the channel connection to use for this channel endpoint.
+             * @example slack-connection-abc123
+             */
+            connectionIdentifier?: string;
+            /**
+             * @description Type of channel endpoint (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "slack_channel";
+            /** @description Slack channel endpoint data */
+            endpoint: components["schemas"]["SlackChannelEndpointDto"];
+        };
+        CreateSlackUserEndpointDto: {
+            /**
+             * @description The unique identifier for the channel endpoint. If not provided, one will be generated automatically.
+             * @example slack-channel-user123-abc4
+             */
+            identifier?: string;
+            /**
+             * @description The subscriber ID to which the channel endpoint is linked
+             * @example subscriber-123
+             */
+            subscriberId: string;
+            context?: {
+                [key: string]: string | {
+                    /** @example org-acme */
+                    id: string;
+                    /**
+                     * @description Optional additional context data
+                     * @example {
+                     *       "name": "Acme Corp",
+                     *       "region": "us-east-1"
+                     *     }
+                     */
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /**
+             * @description The identifier of the integration to use for this channel endpoint.
+             * @example slack-prod
+             */
+            integrationIdentifier: string;
+            /**
+             * @description The identifier of the channel connection to use for this channel endpoint.
+             * @example slack-connection-abc123
+             */
+            connectionIdentifier?: string;
+            /**
+             * @description Type of channel endpoint (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "slack_user";
+            /** @description Slack user endpoint data */
+            endpoint: components["schemas"]["SlackUserEndpointDto"];
+        };
         CreateSubscriberRequestDto: {
             /**
              * @description First name of the subscriber
@@ -1525,6 +2386,51 @@ export interface components {
             meta: components["schemas"]["MetaDto"];
             /** @description The list of errors for failed subscription attempts */
             errors?: components["schemas"]["SubscriptionErrorDto"][];
+        };
+        CreateTelegramChatEndpointDto: {
+            /**
+             * @description The unique identifier for the channel endpoint. If not provided, one will be generated automatically.
+             * @example slack-channel-user123-abc4
+             */
+            identifier?: string;
+            /**
+             * @description The subscriber ID to which the channel endpoint is linked
+             * @example subscriber-123
+             */
+            subscriberId: string;
+            context?: {
+                [key: string]: string | {
+                    /** @example org-acme */
+                    id: string;
+                    /**
+                     * @description Optional additional context data
+                     * @example {
+                     *       "name": "Acme Corp",
+                     *       "region": "us-east-1"
+                     *     }
+                     */
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /**
+             * @description The identifier of the integration to use for this channel endpoint.
+             * @example slack-prod
+             */
+            integrationIdentifier: string;
+            /**
+             * @description The identifier of the channel connection to use for this channel endpoint.
+             * @example slack-connection-abc123
+             */
+            connectionIdentifier?: string;
+            /**
+             * @description Type of channel endpoint (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "telegram_chat";
+            /** @description Telegram chat endpoint data */
+            endpoint: components["schemas"]["TelegramChatEndpointDto"];
         };
         CreateTopicSubscriptionsRequestDto: {
             /**
@@ -1627,6 +2533,141 @@ export interface components {
              * @example Task Title
              */
             name?: string;
+        };
+        CreateWebexPersonEndpointDto: {
+            /**
+             * @description The unique identifier for the channel endpoint. If not provided, one will be generated automatically.
+             * @example slack-channel-user123-abc4
+             */
+            identifier?: string;
+            /**
+             * @description The subscriber ID to which the channel endpoint is linked
+             * @example subscriber-123
+             */
+            subscriberId: string;
+            context?: {
+                [key: string]: string | {
+                    /** @example org-acme */
+                    id: string;
+                    /**
+                     * @description Optional additional context data
+                     * @example {
+                     *       "name": "Acme Corp",
+                     *       "region": "us-east-1"
+                     *     }
+                     */
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /**
+             * @description The identifier of the integration to use for this channel endpoint.
+             * @example slack-prod
+             */
+            integrationIdentifier: string;
+            /**
+             * @description The identifier of the channel connection to use for this Webex endpoint.
+             * @example webex-connection-abc123
+             */
+            connectionIdentifier?: string;
+            /**
+             * @description Type of channel endpoint (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "webex_person";
+            /** @description Webex person endpoint data. Provide exactly one of personId or personEmail. */
+            endpoint: components["schemas"]["WebexPersonEndpointDto"];
+        };
+        CreateWebexRoomEndpointDto: {
+            /**
+             * @description The unique identifier for the channel endpoint. If not provided, one will be generated automatically.
+             * @example slack-channel-user123-abc4
+             */
+            identifier?: string;
+            /**
+             * @description The subscriber ID to which the channel endpoint is linked
+             * @example subscriber-123
+             */
+            subscriberId: string;
+            context?: {
+                [key: string]: string | {
+                    /** @example org-acme */
+                    id: string;
+                    /**
+                     * @description Optional additional context data
+                     * @example {
+                     *       "name": "Acme Corp",
+                     *       "region": "us-east-1"
+                     *     }
+                     */
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /**
+             * @description The identifier of the integration to use for this channel endpoint.
+             * @example slack-prod
+             */
+            integrationIdentifier: string;
+            /**
+             * @description The identifier of the channel connection to use for this Webex endpoint.
+             * @example webex-connection-abc123
+             */
+            connectionIdentifier?: string;
+            /**
+             * @description Type of channel endpoint (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "webex_room";
+            /** @description Webex room endpoint data */
+            endpoint: components["schemas"]["WebexRoomEndpointDto"];
+        };
+        CreateWebhookEndpointDto: {
+            /**
+             * @description The unique identifier for the channel endpoint. If not provided, one will be generated automatically.
+             * @example slack-channel-user123-abc4
+             */
+            identifier?: string;
+            /**
+             * @description The subscriber ID to which the channel endpoint is linked
+             * @example subscriber-123
+             */
+            subscriberId: string;
+            context?: {
+                [key: string]: string | {
+                    /** @example org-acme */
+                    id: string;
+                    /**
+                     * @description Optional additional context data
+                     * @example {
+                     *       "name": "Acme Corp",
+                     *       "region": "us-east-1"
+                     *     }
+                     */
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /**
+             * @description The identifier of the integration to use for this channel endpoint.
+             * @example slack-prod
+             */
+            integrationIdentifier: string;
+            /**
+             * @description The identifier of the channel connection to use for this channel endpoint.
+             * @example slack-connection-abc123
+             */
+            connectionIdentifier?: string;
+            /**
+             * @description Type of channel endpoint (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "webhook";
+            /** @description Webhook endpoint data */
+            endpoint: components["schemas"]["WebhookEndpointDto"];
         };
         CreateWorkflowDto: {
             /** @description Name of the workflow */
@@ -1789,6 +2830,23 @@ export interface components {
             controlValues?: components["schemas"]["CustomControlDto"] | {
                 [key: string]: unknown;
             };
+        };
+        DayScheduleDto: {
+            /**
+             * @description Day schedule enabled
+             * @example true
+             */
+            isEnabled: boolean;
+            /**
+             * @description Hours
+             * @example [
+             *       {
+             *         "start": "09:00 AM",
+             *         "end": "05:00 PM"
+             *       }
+             *     ]
+             */
+            hours?: components["schemas"]["TimeRangeDto"][];
         };
         DelayControlDto: {
             /**
@@ -1968,6 +3026,43 @@ export interface components {
             /** @description The list of errors for failed deletion attempts */
             errors?: components["schemas"]["SubscriptionsDeleteErrorDto"][];
         };
+        /**
+         * @description Reason for the dependency
+         * @enum {string}
+         */
+        DependencyReasonEnum: "LAYOUT_REQUIRED_FOR_WORKFLOW" | "LAYOUT_EXISTS_IN_TARGET";
+        /**
+         * @description Type of change
+         * @enum {string}
+         */
+        DiffActionEnum: "added" | "modified" | "deleted" | "unchanged" | "moved";
+        DiffEnvironmentRequestDto: {
+            /**
+             * @description Source environment ID to compare from. Defaults to the Development environment if not provided.
+             * @example 507f1f77bcf86cd799439011
+             */
+            sourceEnvironmentId?: string;
+        };
+        DiffEnvironmentResponseDto: {
+            /** @description Source environment ID */
+            sourceEnvironmentId: string;
+            /** @description Target environment ID */
+            targetEnvironmentId: string;
+            /** @description Diff resources by resource type */
+            resources: components["schemas"]["ResourceDiffResultDto"][];
+            /** @description Overall summary */
+            summary: components["schemas"]["EnvironmentDiffSummaryDto"];
+        };
+        DiffSummaryDto: {
+            /** @description Number of added resources (workflows and steps) */
+            added: number;
+            /** @description Number of modified resources (workflows and steps) */
+            modified: number;
+            /** @description Number of deleted resources (workflows and steps) */
+            deleted: number;
+            /** @description Number of unchanged resources (workflows and steps) */
+            unchanged: number;
+        };
         DigestControlDto: {
             /**
              * @description JSONLogic filter conditions for conditionally skipping the step execution. Supports complex logical operations with AND, OR, and comparison operators. See https://jsonlogic.com/ for full typing reference.
@@ -2069,6 +3164,15 @@ export interface components {
             /** @enum {string} */
             backoffUnit?: "seconds" | "minutes" | "hours" | "days" | "weeks" | "months";
             updateMode?: boolean;
+        };
+        DigestRegularOutput: {
+            /** @description Amount of time units */
+            amount: number;
+            unit: components["schemas"]["TimeUnitEnum"];
+            /** @description Optional digest key */
+            digestKey?: string;
+            /** @description Look back window configuration */
+            lookBackWindow?: Record<string, unknown>;
         };
         DigestStepResponseDto: {
             /** @description Controls metadata for the digest step */
@@ -2302,6 +3406,16 @@ export interface components {
             /** @description Control values specific to Email */
             values: components["schemas"]["EmailControlDto"];
         };
+        EmailLayoutRenderOutput: {
+            /** @description Content of the email */
+            body: string;
+        };
+        EmailRenderOutput: {
+            /** @description Subject of the email */
+            subject: string;
+            /** @description Body of the email */
+            body: string;
+        };
         EmailStepResponseDto: {
             /** @description Controls metadata for the email step */
             controls: components["schemas"]["EmailControlsMetadataResponseDto"];
@@ -2352,6 +3466,14 @@ export interface components {
             controlValues?: components["schemas"]["EmailControlDto"] | {
                 [key: string]: unknown;
             };
+        };
+        EnvironmentDiffSummaryDto: {
+            /** @description Total number of entities compared */
+            totalEntities: number;
+            /** @description Total number of changes detected */
+            totalChanges: number;
+            /** @description Whether any changes were detected */
+            hasChanges: boolean;
         };
         EnvironmentResponseDto: {
             /**
@@ -2475,6 +3597,17 @@ export interface components {
             /** @example 10 */
             priority?: number;
         };
+        FailedWorkflowDto: {
+            resourceType: components["schemas"]["ResourceTypeEnum"];
+            /** @description Resource ID */
+            resourceId: string;
+            /** @description Resource name */
+            resourceName: string;
+            /** @description Error message */
+            error: string;
+            /** @description Error stack trace */
+            stack?: string;
+        };
         FieldFilterPartDto: {
             field: string;
             value: string;
@@ -2482,6 +3615,80 @@ export interface components {
             operator: "LARGER" | "SMALLER" | "LARGER_EQUAL" | "SMALLER_EQUAL" | "EQUAL" | "NOT_EQUAL" | "ALL_IN" | "ANY_IN" | "NOT_IN" | "BETWEEN" | "NOT_BETWEEN" | "LIKE" | "NOT_LIKE" | "IN";
             /** @enum {string} */
             on: "subscriber" | "payload";
+        };
+        GenerateLayoutPreviewResponseDto: {
+            /** @description Preview payload example */
+            previewPayloadExample: components["schemas"]["LayoutPreviewPayloadDto"];
+            /** @description The payload schema that was used to generate the preview payload example */
+            schema?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Preview result */
+            result: {
+                /** @enum {unknown} */
+                type?: "email";
+                preview?: components["schemas"]["EmailLayoutRenderOutput"];
+            };
+        };
+        GeneratePreviewRequestDto: {
+            /** @description Optional control values */
+            controlValues?: {
+                [key: string]: unknown;
+            };
+            /** @description Optional payload for preview generation */
+            previewPayload?: components["schemas"]["PreviewPayloadDto"];
+        };
+        GeneratePreviewResponseDto: {
+            /** @description Preview payload example */
+            previewPayloadExample: components["schemas"]["PreviewPayloadDto"];
+            /** @description The payload schema that was used to generate the preview payload example */
+            schema?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Sample platform-signature header value for HTTP request steps */
+            platformSignature?: string;
+            /** @description Preview result */
+            result: {
+                [key: string]: unknown;
+            } | {
+                /** @enum {unknown} */
+                type?: "email";
+                preview?: components["schemas"]["EmailRenderOutput"];
+                error?: components["schemas"]["PreviewErrorDto"];
+            } | {
+                /** @enum {unknown} */
+                type?: "email";
+                preview?: components["schemas"]["EmailRenderOutput"];
+                error?: components["schemas"]["PreviewErrorDto"];
+            } | {
+                /** @enum {unknown} */
+                type?: "in_app";
+                preview?: components["schemas"]["InAppRenderOutput"];
+                error?: components["schemas"]["PreviewErrorDto"];
+            } | {
+                /** @enum {unknown} */
+                type?: "sms";
+                preview?: components["schemas"]["SmsRenderOutput"];
+                error?: components["schemas"]["PreviewErrorDto"];
+            } | {
+                /** @enum {unknown} */
+                type?: "push";
+                preview?: components["schemas"]["PushRenderOutput"];
+                error?: components["schemas"]["PreviewErrorDto"];
+            } | {
+                /** @enum {unknown} */
+                type?: "chat";
+                preview?: components["schemas"]["ChatRenderOutput"];
+                error?: components["schemas"]["PreviewErrorDto"];
+            } | {
+                /** @enum {unknown} */
+                type?: "delay";
+                preview?: components["schemas"]["DigestRegularOutput"];
+            } | {
+                /** @enum {unknown} */
+                type?: "digest";
+                preview?: components["schemas"]["DigestRegularOutput"];
+            };
         };
         GetChannelConnectionResponseDto: {
             /** @description The unique identifier of the channel endpoint. */
@@ -2522,6 +3729,56 @@ export interface components {
             /** @description The timestamp indicating when the channel endpoint was last updated, in ISO 8601 format. */
             updatedAt: string;
         };
+        GetChannelEndpointResponseDto: {
+            /** @description The unique identifier of the channel endpoint. */
+            identifier: string;
+            /**
+             * @description The channel type (email, sms, push, chat, etc.).
+             * @enum {string|null}
+             */
+            channel: "in_app" | "email" | "sms" | "chat" | "push" | null;
+            /**
+             * @description The provider identifier (e.g., sendgrid, twilio, slack, etc.).
+             * @example slack
+             * @enum {string|null}
+             */
+            providerId: "anypost" | "emailjs" | "mailgun" | "mailjet" | "mandrill" | "nodemailer" | "postmark" | "sendgrid" | "sendinblue" | "ses" | "netcore" | "infobip-email" | "resend" | "plunk" | "mailersend" | "mailtrap" | "clickatell" | "outlook365" | "platform-email" | "sparkpost" | "email-webhook" | "braze" | "platform-email-agent" | "nexmo" | "plivo" | "sms77" | "sms-central" | "sns" | "telnyx" | "twilio" | "gupshup" | "firetext" | "infobip-sms" | "burst-sms" | "bulk-sms" | "isend-sms" | "forty-six-elks" | "kannel" | "maqsam" | "termii" | "africas-talking" | "platform-sms" | "sendchamp" | "generic-sms" | "clicksend" | "bandwidth" | "messagebird" | "simpletexting" | "azure-sms" | "ring-central" | "brevo-sms" | "eazy-sms" | "mobishastra" | "afro-message" | "unifonic" | "smsmode" | "imedia" | "sinch" | "isendpro-sms" | "cm-telecom" | "fcm" | "apns" | "expo" | "one-signal" | "pushpad" | "push-webhook" | "pusher-beams" | "appio" | "platform" | "slack" | "discord" | "msteams" | "webex-messaging" | "mattermost" | "ryver" | "zulip" | "grafana-on-call" | "getstream" | "rocket-chat" | "whatsapp-business" | "line" | "chat-webhook" | "platform-slack" | "telegram" | "sendblue" | "anthropic" | "platform-anthropic" | "anthropic-aws" | null;
+            /**
+             * @description The identifier of the integration to use for this channel endpoint.
+             * @example slack-prod
+             */
+            integrationIdentifier: string | null;
+            /**
+             * @description The identifier of the channel connection used for this endpoint.
+             * @example slack-connection-abc123
+             */
+            connectionIdentifier: string | null;
+            /**
+             * @description The subscriber ID to which the channel endpoint is linked
+             * @example subscriber-123
+             */
+            subscriberId: string | null;
+            /**
+             * @description The context of the channel connection
+             * @example [
+             *       "tenant:org-123",
+             *       "region:us-east-1"
+             *     ]
+             */
+            contextKeys: string[];
+            /**
+             * @description Type of channel endpoint
+             * @example slack_channel
+             * @enum {string}
+             */
+            type: "slack_channel" | "slack_user" | "webhook" | "phone" | "ms_teams_channel" | "ms_teams_user" | "telegram_chat" | "webex_room" | "webex_person" | "line_user";
+            /** @description Endpoint data specific to the channel type */
+            endpoint: components["schemas"]["SlackChannelEndpointDto"] | components["schemas"]["SlackUserEndpointDto"] | components["schemas"]["WebhookEndpointDto"] | components["schemas"]["PhoneEndpointDto"] | components["schemas"]["MsTeamsChannelEndpointDto"] | components["schemas"]["MsTeamsUserEndpointDto"] | components["schemas"]["TelegramChatEndpointDto"] | components["schemas"]["WebexRoomEndpointDto"] | components["schemas"]["WebexPersonEndpointDto"] | components["schemas"]["LineUserEndpointDto"];
+            /** @description The timestamp indicating when the channel endpoint was created, in ISO 8601 format. */
+            createdAt: string;
+            /** @description The timestamp indicating when the channel endpoint was last updated, in ISO 8601 format. */
+            updatedAt: string;
+        };
         GetContextResponseDto: {
             /** @description Context type (e.g., tenant, app, workspace) */
             type: string;
@@ -2535,6 +3792,29 @@ export interface components {
             createdAt: string;
             /** @description Last update timestamp */
             updatedAt: string;
+        };
+        GetEnvironmentTagsDto: {
+            name: string;
+        };
+        GetPreferencesResponseDto: {
+            level: components["schemas"]["PreferenceLevelEnum"];
+            /** @description Workflow information if this is a template-level preference */
+            workflow?: components["schemas"]["WorkflowDto"] | null;
+            /**
+             * @description Whether the preference is enabled
+             * @example true
+             */
+            enabled: boolean;
+            /** @description Channel-specific preference settings */
+            channels: components["schemas"]["SubscriberPreferenceChannels"];
+            /** @description Condition using JSON Logic rules */
+            condition?: Record<string, unknown> | null;
+        };
+        GetSubscriberPreferencesDto: {
+            /** @description Global preference settings */
+            global: components["schemas"]["SubscriberGlobalPreferenceDto"];
+            /** @description Workflow-specific preference settings */
+            workflows: components["schemas"]["SubscriberWorkflowPreferenceDto"][];
         };
         GroupPreferenceFilterDetailsDto: {
             /**
@@ -2737,6 +4017,24 @@ export interface components {
             /** @description Control values specific to In-App */
             values: components["schemas"]["InAppControlDto"];
         };
+        InAppRenderOutput: {
+            /** @description Subject of the in-app notification */
+            subject?: string;
+            /** @description Body of the in-app notification */
+            body: string;
+            /** @description Avatar for the in-app notification */
+            avatar?: string;
+            /** @description Primary action details */
+            primaryAction?: components["schemas"]["ActionDto"];
+            /** @description Secondary action details */
+            secondaryAction?: components["schemas"]["ActionDto"];
+            /** @description Additional data */
+            data?: {
+                [key: string]: unknown;
+            };
+            /** @description Redirect details */
+            redirect?: components["schemas"]["RedirectDto"];
+        };
         InAppStepResponseDto: {
             /** @description Controls metadata for the in-app step */
             controls: components["schemas"]["InAppControlsMetadataResponseDto"];
@@ -2856,6 +4154,18 @@ export interface components {
          * @enum {string}
          */
         LayoutCreationSourceEnum: "dashboard";
+        LayoutPreviewPayloadDto: {
+            /** @description Partial subscriber information */
+            subscriber?: components["schemas"]["SubscriberResponseDtoOptional"];
+        };
+        LayoutPreviewRequestDto: {
+            /** @description Optional control values for layout preview */
+            controlValues?: {
+                [key: string]: unknown;
+            };
+            /** @description Optional payload for layout preview */
+            previewPayload?: components["schemas"]["LayoutPreviewPayloadDto"];
+        };
         LayoutResponseDto: {
             /** @description Unique internal identifier of the layout */
             _id: string;
@@ -2886,9 +4196,56 @@ export interface components {
         };
         /** @enum {string} */
         LayoutResponseDtoSortField: "createdAt" | "updatedAt" | "name";
+        LineUserEndpointDto: {
+            /**
+             * @description LINE user ID
+             * @example U1234567890abcdef
+             */
+            userId: string;
+        };
+        ListAgentIntegrationsResponseDto: {
+            /** @description List of agent–integration links */
+            data: components["schemas"]["AgentIntegrationResponseDto"][];
+            /** @description The cursor for the next page of results, or null if there are no more pages. */
+            next: string | null;
+            /** @description The cursor for the previous page of results, or null if this is the first page. */
+            previous: string | null;
+            /** @description The total count of items (up to 50,000) */
+            totalCount: number;
+            /** @description Whether there are more than 50,000 results available */
+            totalCountCapped: boolean;
+            /** @description Cloud only. Connected channel usage in this environment against the organization plan limit. Channels connected beyond the limit are flagged with `exceedsPlanLimit` and will not respond to inbound messages. */
+            planUsage?: components["schemas"]["PlanUsageDto"];
+        };
+        ListAgentsResponseDto: {
+            /** @description List of returned agents */
+            data: components["schemas"]["AgentResponseDto"][];
+            /** @description The cursor for the next page of results, or null if there are no more pages. */
+            next: string | null;
+            /** @description The cursor for the previous page of results, or null if this is the first page. */
+            previous: string | null;
+            /** @description The total count of items (up to 50,000) */
+            totalCount: number;
+            /** @description Whether there are more than 50,000 results available */
+            totalCountCapped: boolean;
+            /** @description Cloud only. Active agent usage in this environment against the organization plan limit. Agents created beyond the limit are flagged with `exceedsPlanLimit` and will not respond to inbound messages. */
+            planUsage?: components["schemas"]["AgentPlanUsageDto"];
+        };
         ListChannelConnectionsResponseDto: {
             /** @description List of returned Channel Connections */
             data: components["schemas"]["GetChannelConnectionResponseDto"][];
+            /** @description The cursor for the next page of results, or null if there are no more pages. */
+            next: string | null;
+            /** @description The cursor for the previous page of results, or null if this is the first page. */
+            previous: string | null;
+            /** @description The total count of items (up to 50,000) */
+            totalCount: number;
+            /** @description Whether there are more than 50,000 results available */
+            totalCountCapped: boolean;
+        };
+        ListChannelEndpointsResponseDto: {
+            /** @description List of returned Channel Endpoints */
+            data: components["schemas"]["GetChannelEndpointResponseDto"][];
             /** @description The cursor for the next page of results, or null if there are no more pages. */
             next: string | null;
             /** @description The cursor for the previous page of results, or null if this is the first page. */
@@ -2990,6 +4347,38 @@ export interface components {
              * @enum {string}
              */
             unit: "seconds" | "minutes" | "hours" | "days" | "weeks" | "months";
+        };
+        ManagedRuntimeDto: {
+            /** @enum {string} */
+            providerId: "anthropic" | "platform-anthropic" | "anthropic-aws";
+            /** @description ID of an existing Platform integration (kind: "agent") that holds the provider API key and provisioned environment. Create the integration first via POST /integrations. */
+            integrationId: string;
+            /** @description ID of an existing agent on the provider platform. When set, Platform adopts the agent instead of creating a new one. */
+            externalAgentId?: string;
+            /** @description ID of an existing environment on the provider platform. When set, Platform adopts the environment. */
+            externalEnvironmentId?: string;
+            model?: string;
+            systemPrompt?: string;
+            tools?: string[];
+            mcpServers?: string[];
+            skills?: components["schemas"]["AgentSkillInputDto"][];
+        };
+        ManagedRuntimeResponseDto: {
+            providerId: string;
+            integrationId: string;
+            externalAgentId: string;
+            /** @description The provider-side environment that hosts this agent. Hydrated from the linked integration credentials. Absent when the integration has not been provisioned. */
+            externalEnvironmentId?: string;
+            /** @description The provider-side workspace id used in console deep links. Defaults to `'default'` (the auto-created Default Workspace). Hydrated from the linked integration credentials. */
+            externalWorkspaceId?: string;
+            /** @description Deep link to the agent in the provider console (e.g. platform.claude.com). */
+            consoleUrl?: string;
+            /** @description Live tools enabled on the managed-runtime provider for this agent. Sourced from the provider on read; omitted when the provider is temporarily unreachable. */
+            tools?: components["schemas"]["AgentToolDto"][];
+            /** @description MCP servers enabled on this agent, projected onto the runtime catalog `{ externalId, name, url }` shape. Mongo is the source of truth; the projection matches what the provider sees. Omitted when the provider read fails after a managed-agent write. */
+            mcpServers?: components["schemas"]["AgentMcpServerDto"][];
+            /** @description System prompt used when invoking the agent. */
+            systemPrompt?: string;
         };
         MessageAction: {
             status?: components["schemas"]["MessageActionStatusEnum"];
@@ -3149,6 +4538,25 @@ export interface components {
          * @enum {string}
          */
         MonthlyTypeEnum: "each" | "on";
+        MsTeamsChannelEndpointDto: {
+            /**
+             * @description MS Teams team ID
+             * @example 19:abc123...@thread.tacv2
+             */
+            teamId: string;
+            /**
+             * @description MS Teams channel ID
+             * @example 19:def456...@thread.tacv2
+             */
+            channelId: string;
+        };
+        MsTeamsUserEndpointDto: {
+            /**
+             * @description MS Teams user ID
+             * @example 29:1234567890abcdef
+             */
+            userId: string;
+        };
         NotificationGroup: {
             _id?: string;
             name: string;
@@ -3239,6 +4647,42 @@ export interface components {
          * @enum {string}
          */
         OrdinalValueEnum: "day" | "weekday" | "weekend" | "sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday";
+        PatchPreferenceChannelsDto: {
+            /** @description Email channel preference */
+            email?: boolean;
+            /** @description SMS channel preference */
+            sms?: boolean;
+            /** @description In-app channel preference */
+            in_app?: boolean;
+            /** @description Push channel preference */
+            push?: boolean;
+            /** @description Chat channel preference */
+            chat?: boolean;
+        };
+        PatchSubscriberPreferencesDto: {
+            /** @description Channel-specific preference settings */
+            channels?: components["schemas"]["PatchPreferenceChannelsDto"];
+            /** @description Workflow internal _id, identifier or slug. If provided, update workflow specific preferences, otherwise update global preferences */
+            workflowId?: string;
+            /** @description Subscriber schedule */
+            schedule?: components["schemas"]["ScheduleDto"];
+            context?: {
+                [key: string]: string | {
+                    /** @example org-acme */
+                    id: string;
+                    /**
+                     * @description Optional additional context data
+                     * @example {
+                     *       "name": "Acme Corp",
+                     *       "region": "us-east-1"
+                     *     }
+                     */
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
         PatchSubscriberRequestDto: {
             /**
              * @description First name of the subscriber
@@ -3279,6 +4723,24 @@ export interface components {
             data?: {
                 [key: string]: unknown;
             } | null;
+        };
+        PatchWorkflowDto: {
+            /** @description Activate or deactivate the workflow */
+            active?: boolean;
+            /** @description New name for the workflow */
+            name?: string;
+            /** @description Updated description of the workflow */
+            description?: string;
+            /** @description Tags associated with the workflow */
+            tags?: string[];
+            /** @description The payload JSON Schema for the workflow */
+            payloadSchema?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Enable or disable payload schema validation */
+            validatePayload?: boolean;
+            /** @description Enable or disable translations for this workflow */
+            isTranslationEnabled?: boolean;
         };
         PayloadValidationErrorDto: {
             /**
@@ -3383,17 +4845,112 @@ export interface components {
              */
             schema?: Record<string, unknown>;
         };
+        PhoneEndpointDto: {
+            /**
+             * @description Phone number in E.164 format
+             * @example +1234567890
+             */
+            phoneNumber: string;
+        };
+        PlanUsageDto: {
+            /** @description Current usage count for the resource in this environment. */
+            used: number;
+            /** @description Amount included in the organization plan. */
+            limit: number;
+        };
+        /**
+         * @description The level of the preference (global or template)
+         * @enum {string}
+         */
+        PreferenceLevelEnum: "global" | "template";
+        /**
+         * @description The source of overrides
+         * @enum {string}
+         */
+        PreferenceOverrideSourceEnum: "subscriber" | "template" | "workflowOverride";
         PreferencesRequestDto: {
             /** @description User workflow preferences */
             user?: components["schemas"]["WorkflowPreferencesDto"] | null;
             /** @description Workflow-specific preferences */
             workflow?: components["schemas"]["WorkflowPreferencesDto"] | null;
         };
+        PreviewErrorDto: {
+            /** @description Short error title */
+            title: string;
+            /** @description Detailed error message */
+            message: string;
+            /** @description Actionable hint for the user */
+            hint: string;
+        };
+        PreviewPayloadDto: {
+            /** @description Partial subscriber information */
+            subscriber?: components["schemas"]["SubscriberResponseDtoOptional"];
+            /** @description Partial actor information */
+            actor?: components["schemas"]["SubscriberResponseDtoOptional"];
+            /** @description Payload data */
+            payload?: {
+                [key: string]: unknown;
+            };
+            /** @description Steps data */
+            steps?: {
+                [key: string]: unknown;
+            };
+            context?: {
+                [key: string]: string | {
+                    /** @example org-acme */
+                    id: string;
+                    /**
+                     * @description Optional additional context data
+                     * @example {
+                     *       "name": "Acme Corp",
+                     *       "region": "us-east-1"
+                     *     }
+                     */
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Environment variables data */
+            env?: {
+                [key: string]: unknown;
+            };
+        };
         /**
          * @description Provider ID of the job
          * @enum {string}
          */
         ProvidersIdEnum: "anypost" | "emailjs" | "mailgun" | "mailjet" | "mandrill" | "nodemailer" | "postmark" | "sendgrid" | "sendinblue" | "ses" | "netcore" | "infobip-email" | "resend" | "plunk" | "mailersend" | "mailtrap" | "clickatell" | "outlook365" | "platform-email" | "sparkpost" | "email-webhook" | "braze" | "platform-email-agent" | "nexmo" | "plivo" | "sms77" | "sms-central" | "sns" | "telnyx" | "twilio" | "gupshup" | "firetext" | "infobip-sms" | "burst-sms" | "bulk-sms" | "isend-sms" | "forty-six-elks" | "kannel" | "maqsam" | "termii" | "africas-talking" | "platform-sms" | "sendchamp" | "generic-sms" | "clicksend" | "bandwidth" | "messagebird" | "simpletexting" | "azure-sms" | "ring-central" | "brevo-sms" | "eazy-sms" | "mobishastra" | "afro-message" | "unifonic" | "smsmode" | "imedia" | "sinch" | "isendpro-sms" | "cm-telecom" | "fcm" | "apns" | "expo" | "one-signal" | "pushpad" | "push-webhook" | "pusher-beams" | "appio" | "platform" | "slack" | "discord" | "msteams" | "webex-messaging" | "mattermost" | "ryver" | "zulip" | "grafana-on-call" | "getstream" | "rocket-chat" | "whatsapp-business" | "line" | "chat-webhook" | "platform-slack" | "telegram" | "sendblue" | "anthropic" | "platform-anthropic" | "anthropic-aws";
+        PublishEnvironmentRequestDto: {
+            /**
+             * @description Source environment ID to sync from. Defaults to the Development environment if not provided.
+             * @example 507f1f77bcf86cd799439011
+             */
+            sourceEnvironmentId?: string;
+            /**
+             * @description Perform a dry run without making actual changes
+             * @default false
+             */
+            dryRun?: boolean;
+            /** @description Array of specific resources to publish. If not provided, all resources will be published. */
+            resources?: components["schemas"]["ResourceToPublishDto"][];
+        };
+        PublishEnvironmentResponseDto: {
+            /** @description Sync results by resource type */
+            results: components["schemas"]["SyncResultDto"][];
+            /** @description Summary of the sync operation */
+            summary: components["schemas"]["PublishSummaryDto"];
+        };
+        PublishSummaryDto: {
+            /** @description Number of resources processed */
+            resources: number;
+            /** @description Number of successful syncs */
+            successful: number;
+            /** @description Number of failed syncs */
+            failed: number;
+            /** @description Number of skipped resources */
+            skipped: number;
+        };
         PushControlDto: {
             /**
              * @description JSONLogic filter conditions for conditionally skipping the step execution. Supports complex logical operations with AND, OR, and comparison operators. See https://jsonlogic.com/ for full typing reference.
@@ -3443,6 +5000,12 @@ export interface components {
             uiSchema?: components["schemas"]["UiSchema"];
             /** @description Control values specific to Push */
             values: components["schemas"]["PushControlDto"];
+        };
+        PushRenderOutput: {
+            /** @description Subject of the push notification */
+            subject: string;
+            /** @description Body of the push notification */
+            body: string;
         };
         PushStepResponseDto: {
             /** @description Controls metadata for the push step */
@@ -3522,22 +5085,191 @@ export interface components {
             /** @description The URL to which replies should be sent. */
             url?: string;
         };
+        ResourceDependencyDto: {
+            resourceType: components["schemas"]["ResourceTypeEnum"];
+            /** @description ID of the dependent resource */
+            resourceId: string;
+            /** @description Name of the dependent resource */
+            resourceName: string;
+            /** @description Whether this dependency blocks the operation */
+            isBlocking: boolean;
+            reason: components["schemas"]["DependencyReasonEnum"];
+        };
+        ResourceDiffDto: {
+            /** @description Source resource information */
+            sourceResource?: components["schemas"]["ResourceInfoDto"] | null;
+            /** @description Target resource information */
+            targetResource?: components["schemas"]["ResourceInfoDto"] | null;
+            resourceType: components["schemas"]["ResourceTypeEnum"];
+            action: components["schemas"]["DiffActionEnum"];
+            /** @description Detailed changes (only for modified resources) */
+            diffs?: {
+                /** @description Previous state of the resource (null for added resources) */
+                previous?: {
+                    [key: string]: unknown;
+                } | null;
+                /** @description New state of the resource (null for deleted resources) */
+                new?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            /** @description Step type (only for step resources) */
+            stepType?: string;
+            /** @description Previous index in steps array (for moved/deleted steps) */
+            previousIndex?: number;
+            /** @description New index in steps array (for moved/added steps) */
+            newIndex?: number;
+        };
+        ResourceDiffResultDto: {
+            resourceType: components["schemas"]["ResourceTypeEnum"];
+            /** @description Source resource information */
+            sourceResource?: components["schemas"]["ResourceInfoDto"] | null;
+            /** @description Target resource information */
+            targetResource?: components["schemas"]["ResourceInfoDto"] | null;
+            /** @description List of specific changes for this resource */
+            changes: components["schemas"]["ResourceDiffDto"][];
+            /** @description Summary of changes for this resource */
+            summary: components["schemas"]["DiffSummaryDto"];
+            /** @description Dependencies that affect this resource */
+            dependencies?: components["schemas"]["ResourceDependencyDto"][];
+        };
+        ResourceInfoDto: {
+            /** @description Resource ID (workflow ID or step ID) */
+            id?: string | null;
+            /** @description Resource name (workflow name or step name) */
+            name?: string | null;
+            /** @description User who last updated the resource */
+            updatedBy?: components["schemas"]["UserInfoDto"] | null;
+            /**
+             * Format: date-time
+             * @description When the resource was last updated
+             * @example 2024-01-15T10:30:00.000Z
+             */
+            updatedAt?: string | null;
+        };
         /**
          * @description Origin of the layout
          * @enum {string}
          */
         ResourceOriginEnum: "platform-cloud" | "platform-cloud-v1" | "external";
+        ResourceToPublishDto: {
+            resourceType: components["schemas"]["ResourceTypeEnum"];
+            /**
+             * @description Unique identifier of the resource to publish
+             * @example workflow-id-1
+             */
+            resourceId: string;
+        };
         /**
          * @description Type of the layout
          * @enum {string}
          */
         ResourceTypeEnum: "REGULAR" | "ECHO" | "BRIDGE";
         RuntimeIssueDto: Record<string, unknown>;
+        ScheduleDto: {
+            /**
+             * @description Schedule enabled
+             * @example true
+             */
+            isEnabled: boolean;
+            /**
+             * @description Weekly schedule
+             * @example {
+             *       "monday": {
+             *         "isEnabled": true,
+             *         "hours": [
+             *           {
+             *             "start": "09:00 AM",
+             *             "end": "05:00 PM"
+             *           }
+             *         ]
+             *       },
+             *       "tuesday": {
+             *         "isEnabled": true,
+             *         "hours": [
+             *           {
+             *             "start": "09:00 AM",
+             *             "end": "05:00 PM"
+             *           }
+             *         ]
+             *       },
+             *       "wednesday": {
+             *         "isEnabled": true,
+             *         "hours": [
+             *           {
+             *             "start": "09:00 AM",
+             *             "end": "05:00 PM"
+             *           }
+             *         ]
+             *       },
+             *       "thursday": {
+             *         "isEnabled": true,
+             *         "hours": [
+             *           {
+             *             "start": "09:00 AM",
+             *             "end": "05:00 PM"
+             *           }
+             *         ]
+             *       },
+             *       "friday": {
+             *         "isEnabled": true,
+             *         "hours": [
+             *           {
+             *             "start": "09:00 AM",
+             *             "end": "05:00 PM"
+             *           }
+             *         ]
+             *       },
+             *       "saturday": {
+             *         "isEnabled": true,
+             *         "hours": [
+             *           {
+             *             "start": "09:00 AM",
+             *             "end": "05:00 PM"
+             *           }
+             *         ]
+             *       },
+             *       "sunday": {
+             *         "isEnabled": true,
+             *         "hours": [
+             *           {
+             *             "start": "09:00 AM",
+             *             "end": "05:00 PM"
+             *           }
+             *         ]
+             *       }
+             *     }
+             */
+            weeklySchedule?: components["schemas"]["WeeklyScheduleDto"];
+        };
         /**
          * @description Severity of the workflow
          * @enum {string}
          */
         SeverityLevelEnum: "high" | "medium" | "low" | "none";
+        SkippedWorkflowDto: {
+            resourceType: components["schemas"]["ResourceTypeEnum"];
+            /** @description Resource ID */
+            resourceId: string;
+            /** @description Resource name */
+            resourceName: string;
+            /** @description Reason for skipping */
+            reason: string;
+        };
+        SlackChannelEndpointDto: {
+            /**
+             * @description Slack channel ID
+             * @example C123456789
+             */
+            channelId: string;
+        };
+        SlackUserEndpointDto: {
+            /**
+             * @description Slack user ID
+             * @example U123456789
+             */
+            userId: string;
+        };
         SmsControlDto: {
             /**
              * @description JSONLogic filter conditions for conditionally skipping the step execution. Supports complex logical operations with AND, OR, and comparison operators. See https://jsonlogic.com/ for full typing reference.
@@ -3585,6 +5317,10 @@ export interface components {
             uiSchema?: components["schemas"]["UiSchema"];
             /** @description Control values specific to SMS */
             values: components["schemas"]["SmsControlDto"];
+        };
+        SmsRenderOutput: {
+            /** @description Body of the SMS message */
+            body: string;
         };
         SmsStepResponseDto: {
             /** @description Controls metadata for the SMS step */
@@ -3675,6 +5411,36 @@ export interface components {
             /** @description Issues associated with the step */
             issues?: components["schemas"]["StepIssuesDto"];
         };
+        StepResponseDto: {
+            /** @description Controls metadata for the step */
+            controls: components["schemas"]["ControlsMetadataDto"];
+            /** @description Control values for the step (alias for controls.values) */
+            controlValues?: {
+                [key: string]: unknown;
+            };
+            /** @description JSON Schema for variables, follows the JSON Schema standard */
+            variables: {
+                [key: string]: unknown;
+            };
+            /** @description Unique identifier of the step */
+            stepId: string;
+            /** @description Database identifier of the step */
+            _id: string;
+            /** @description Name of the step */
+            name: string;
+            /** @description Slug of the step */
+            slug: string;
+            type: components["schemas"]["StepTypeEnum"];
+            origin: components["schemas"]["ResourceOriginEnum"];
+            /** @description Workflow identifier */
+            workflowId: string;
+            /** @description Workflow database identifier */
+            workflowDatabaseId: string;
+            /** @description Issues associated with the step */
+            issues?: components["schemas"]["StepIssuesDto"];
+            /** @description Hash identifying the deployed Cloudflare Worker for this step */
+            stepResolverHash?: string;
+        };
         /**
          * @description Type of the step
          * @enum {string}
@@ -3742,6 +5508,14 @@ export interface components {
              * @example john@example.com
              */
             email?: string | null;
+        };
+        SubscriberGlobalPreferenceDto: {
+            /** @description Whether notifications are enabled globally */
+            enabled: boolean;
+            /** @description Channel-specific preference settings */
+            channels: components["schemas"]["SubscriberPreferenceChannels"];
+            /** @description Subscriber schedule */
+            schedule?: components["schemas"]["ScheduleDto"];
         };
         SubscriberPayloadDto: {
             /**
@@ -3815,6 +5589,20 @@ export interface components {
              */
             push?: boolean;
         };
+        SubscriberPreferenceOverrideDto: {
+            channel: components["schemas"]["ChannelTypeEnum"];
+            source: components["schemas"]["PreferenceOverrideSourceEnum"];
+        };
+        SubscriberPreferencesWorkflowInfoDto: {
+            /** @description Workflow slug */
+            slug: string;
+            /** @description Unique identifier of the workflow */
+            identifier: string;
+            /** @description Display name of the workflow */
+            name: string;
+            /** @description last updated date */
+            updatedAt?: string;
+        };
         SubscriberResponseDto: {
             /** @description The internal ID generated by Platform for your subscriber. This ID does not match the `subscriberId` used in your queries. Refer to `subscriberId` for that identifier. */
             _id?: string;
@@ -3861,6 +5649,80 @@ export interface components {
             createdAt: string;
             /** @description The timestamp indicating when the subscriber was last updated, in ISO 8601 format. */
             updatedAt: string;
+        };
+        SubscriberResponseDtoOptional: {
+            /** @description The internal ID generated by Platform for your subscriber. This ID does not match the `subscriberId` used in your queries. Refer to `subscriberId` for that identifier. */
+            _id?: string;
+            /** @description The first name of the subscriber. */
+            firstName?: string | null;
+            /** @description The last name of the subscriber. */
+            lastName?: string | null;
+            /** @description The email address of the subscriber. */
+            email?: string | null;
+            /** @description The phone number of the subscriber. */
+            phone?: string | null;
+            /** @description The URL of the subscriber's avatar image. */
+            avatar?: string | null;
+            /** @description The locale setting of the subscriber, indicating their preferred language or region. */
+            locale?: string | null;
+            /** @description An array of channel settings associated with the subscriber. */
+            channels?: components["schemas"]["ChannelSettingsDto"][];
+            /**
+             * @deprecated
+             * @description An array of topics that the subscriber is subscribed to.
+             */
+            topics?: string[];
+            /** @description Indicates whether the subscriber is currently online. */
+            isOnline?: boolean | null;
+            /** @description The timestamp indicating when the subscriber was last online, in ISO 8601 format. */
+            lastOnlineAt?: string | null;
+            /** @description The version of the subscriber document. */
+            __v?: number;
+            /** @description Additional custom data for the subscriber */
+            data?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Timezone of the subscriber */
+            timezone?: string | null;
+        };
+        SubscriberWorkflowPreferenceDto: {
+            /** @description Whether notifications are enabled for this workflow */
+            enabled: boolean;
+            /** @description Channel-specific preference settings for this workflow */
+            channels: components["schemas"]["SubscriberPreferenceChannels"];
+            /** @description List of preference overrides */
+            overrides: components["schemas"]["SubscriberPreferenceOverrideDto"][];
+            /** @description Workflow information */
+            workflow: components["schemas"]["SubscriberPreferencesWorkflowInfoDto"];
+            /** @description Timestamp when the subscriber last updated their preference. Only present if subscriber explicitly set preferences. */
+            updatedAt?: string;
+        };
+        SubscriptionDetailsResponseDto: {
+            /**
+             * @description The unique identifier of the subscription
+             * @example 64f5e95d3d7946d80d0cb679
+             */
+            id: string;
+            /**
+             * @description The identifier of the subscription
+             * @example subscription-identifier
+             */
+            identifier?: string;
+            /**
+             * @description The name of the subscription
+             * @example My Subscription
+             */
+            name?: string;
+            /** @description The preferences/rules for the subscription */
+            preferences?: components["schemas"]["SubscriptionPreferenceDto"][];
+            /**
+             * @description Context keys that scope this subscription (e.g., tenant:org-a, project:proj-123)
+             * @example [
+             *       "tenant:org-a",
+             *       "project:proj-123"
+             *     ]
+             */
+            contextKeys?: string[];
         };
         SubscriptionDto: {
             /**
@@ -4003,6 +5865,41 @@ export interface components {
              */
             message: string;
         };
+        /**
+         * @description Sync action performed
+         * @enum {string}
+         */
+        SyncActionEnum: "created" | "updated" | "skipped" | "deleted";
+        SyncResultDto: {
+            resourceType: components["schemas"]["ResourceTypeEnum"];
+            /** @description Successfully synced resources */
+            successful: components["schemas"]["SyncedWorkflowDto"][];
+            /** @description Failed resource syncs */
+            failed: components["schemas"]["FailedWorkflowDto"][];
+            /** @description Skipped resources */
+            skipped: components["schemas"]["SkippedWorkflowDto"][];
+            /** @description Total number of resources processed */
+            totalProcessed: number;
+        };
+        SyncWorkflowDto: {
+            /** @description Target environment identifier to sync the workflow to */
+            targetEnvironmentId: string;
+        };
+        SyncedWorkflowDto: {
+            resourceType: components["schemas"]["ResourceTypeEnum"];
+            /** @description Resource ID */
+            resourceId: string;
+            /** @description Resource name */
+            resourceName: string;
+            action: components["schemas"]["SyncActionEnum"];
+        };
+        TelegramChatEndpointDto: {
+            /**
+             * @description Telegram chat ID
+             * @example 123456789
+             */
+            chatId: string;
+        };
         TenantPayloadDto: {
             identifier?: string;
             name?: string;
@@ -4135,6 +6032,23 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        TimeRangeDto: {
+            /**
+             * @description Start time
+             * @example 09:00 AM
+             */
+            start: string;
+            /**
+             * @description End time
+             * @example 05:00 PM
+             */
+            end: string;
+        };
+        /**
+         * @description Time unit
+         * @enum {string}
+         */
+        TimeUnitEnum: "seconds" | "minutes" | "hours" | "days" | "weeks" | "months";
         TimedConfig: {
             atTime?: string;
             weekDays?: ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday")[];
@@ -4517,9 +6431,37 @@ export interface components {
                 [key: string]: components["schemas"]["UiSchemaProperty"];
             };
         };
+        UpdateAgentBridgeRequestDto: {
+            /** @description Production bridge URL for this agent */
+            bridgeUrl?: string;
+            /** @description Development bridge URL (set by npx platform dev) */
+            devBridgeUrl?: string;
+            /** @description Whether the dev bridge override is active */
+            devBridgeActive?: boolean;
+        };
+        UpdateAgentIntegrationRequestDto: {
+            /** @description The integration identifier this link should point to (not the internal document _id). */
+            integrationIdentifier: string;
+        };
+        UpdateAgentRequestDto: {
+            name?: string;
+            description?: string;
+            active?: boolean;
+            behavior?: components["schemas"]["AgentBehaviorDto"];
+            /** @description Production bridge URL for this agent */
+            bridgeUrl?: string;
+            /** @description Development bridge URL (set by npx platform dev) */
+            devBridgeUrl?: string;
+            /** @description Whether the dev bridge override is active */
+            devBridgeActive?: boolean;
+        };
         UpdateChannelConnectionRequestDto: {
             workspace: components["schemas"]["WorkspaceDto"];
             auth: components["schemas"]["AuthDto"];
+        };
+        UpdateChannelEndpointRequestDto: {
+            /** @description Updated endpoint data. The structure must match the existing channel endpoint type. */
+            endpoint: components["schemas"]["SlackChannelEndpointDto"] | components["schemas"]["SlackUserEndpointDto"] | components["schemas"]["WebhookEndpointDto"] | components["schemas"]["PhoneEndpointDto"] | components["schemas"]["WebexRoomEndpointDto"] | components["schemas"]["WebexPersonEndpointDto"];
         };
         UpdateContextRequestDto: {
             /**
@@ -4608,6 +6550,30 @@ export interface components {
              */
             name: string;
         };
+        UpdateTopicSubscriptionRequestDto: {
+            /**
+             * @description The name of the subscription
+             * @example My Subscription
+             */
+            name?: string;
+            /**
+             * @description The preferences of the topic. Can be a simple workflow ID string, workflow preference object, or group filter object
+             * @example [
+             *       {
+             *         "workflowId": "workflow-123",
+             *         "condition": {
+             *           "===": [
+             *             {
+             *               "var": "payload.tier"
+             *             },
+             *             "premium"
+             *           ]
+             *         }
+             *       }
+             *     ]
+             */
+            preferences?: (string | components["schemas"]["WorkflowPreferenceRequestDto"] | components["schemas"]["GroupPreferenceFilterDto"])[];
+        };
         UpdateWorkflowDto: {
             /** @description Name of the workflow */
             name: string;
@@ -4639,6 +6605,16 @@ export interface components {
             preferences: components["schemas"]["PreferencesRequestDto"];
             origin: components["schemas"]["ResourceOriginEnum"];
             severity?: components["schemas"]["SeverityLevelEnum"];
+        };
+        UserInfoDto: {
+            /** @description User ID */
+            _id: string;
+            /** @description User first name */
+            firstName: string;
+            /** @description User last name */
+            lastName?: string | null;
+            /** @description User external ID */
+            externalId?: string;
         };
         UserResponseDto: {
             /** @description User ID */
@@ -4735,6 +6711,132 @@ export interface components {
             errors: {
                 [key: string]: components["schemas"]["ConstraintValidation"];
             };
+        };
+        WebexPersonEndpointDto: {
+            /**
+             * @description Webex person ID. Provide exactly one of personId or personEmail.
+             * @example Y2lzY29zcGFyazovL3VzL1BFT1BMRS8...
+             */
+            personId?: string;
+            /**
+             * @description Webex person email. Provide exactly one of personId or personEmail.
+             * @example user@example.com
+             */
+            personEmail?: string;
+        };
+        WebexRoomEndpointDto: {
+            /**
+             * @description Webex room ID
+             * @example Y2lzY29zcGFyazovL3VzL1JPT00v...
+             */
+            roomId: string;
+            /**
+             * @description Optional Webex parent message ID for threaded replies
+             * @example Y2lzY29zcGFyazovL3VzL01FU1NBR0Uv...
+             */
+            parentId?: string;
+        };
+        WebhookEndpointDto: {
+            /**
+             * @description Webhook URL
+             * @example https://example.com/webhook
+             */
+            url: string;
+            /** @description Optional channel identifier */
+            channel?: string;
+        };
+        WeeklyScheduleDto: {
+            /**
+             * @description Monday schedule
+             * @example {
+             *       "isEnabled": true,
+             *       "hours": [
+             *         {
+             *           "start": "09:00 AM",
+             *           "end": "05:00 PM"
+             *         }
+             *       ]
+             *     }
+             */
+            monday?: components["schemas"]["DayScheduleDto"];
+            /**
+             * @description Tuesday schedule
+             * @example {
+             *       "isEnabled": true,
+             *       "hours": [
+             *         {
+             *           "start": "09:00 AM",
+             *           "end": "05:00 PM"
+             *         }
+             *       ]
+             *     }
+             */
+            tuesday?: components["schemas"]["DayScheduleDto"];
+            /**
+             * @description Wednesday schedule
+             * @example {
+             *       "isEnabled": true,
+             *       "hours": [
+             *         {
+             *           "start": "09:00 AM",
+             *           "end": "05:00 PM"
+             *         }
+             *       ]
+             *     }
+             */
+            wednesday?: components["schemas"]["DayScheduleDto"];
+            /**
+             * @description Thursday schedule
+             * @example {
+             *       "isEnabled": true,
+             *       "hours": [
+             *         {
+             *           "start": "09:00 AM",
+             *           "end": "05:00 PM"
+             *         }
+             *       ]
+             *     }
+             */
+            thursday?: components["schemas"]["DayScheduleDto"];
+            /**
+             * @description Friday schedule
+             * @example {
+             *       "isEnabled": true,
+             *       "hours": [
+             *         {
+             *           "start": "09:00 AM",
+             *           "end": "05:00 PM"
+             *         }
+             *       ]
+             *     }
+             */
+            friday?: components["schemas"]["DayScheduleDto"];
+            /**
+             * @description Saturday schedule
+             * @example {
+             *       "isEnabled": true,
+             *       "hours": [
+             *         {
+             *           "start": "09:00 AM",
+             *           "end": "05:00 PM"
+             *         }
+             *       ]
+             *     }
+             */
+            saturday?: components["schemas"]["DayScheduleDto"];
+            /**
+             * @description Sunday schedule
+             * @example {
+             *       "isEnabled": true,
+             *       "hours": [
+             *         {
+             *           "start": "09:00 AM",
+             *           "end": "05:00 PM"
+             *         }
+             *       ]
+             *     }
+             */
+            sunday?: components["schemas"]["DayScheduleDto"];
         };
         /**
          * @description Source of workflow creation
@@ -9105,6 +11207,246 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    WorkflowController_patchWorkflow: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Workflow patch details */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchWorkflowDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowResponseDto"];
+                };
             };
             /** @description Bad Request */
             400: {
@@ -20837,6 +23179,6763 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GetChannelConnectionResponseDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    AgentsController_listAgents: {
+        parameters: {
+            query?: {
+                /** @description Cursor for pagination indicating the starting point after which to fetch results. */
+                after?: string;
+                /** @description Cursor for pagination indicating the ending point before which to fetch results. */
+                before?: string;
+                /**
+                 * @description Limit the number of items to return
+                 * @example 10
+                 */
+                limit?: number;
+                /** @description Direction of sorting */
+                orderDirection?: "ASC" | "DESC";
+                /** @description Field to order by */
+                orderBy?: string;
+                /** @description Include cursor item in response */
+                includeCursor?: boolean;
+                /** @description Filter agents by partial, case-insensitive match on identifier. */
+                identifier?: string;
+            };
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAgentsResponseDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    AgentsController_createAgent: {
+        parameters: {
+            query?: never;
+            header: {
+                "Platform-Analytics-Source": string;
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAgentRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentResponseDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    AgentsController_getAgent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path: {
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentResponseDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The agent was not found. */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    AgentsController_deleteAgent: {
+        parameters: {
+            query: {
+                deleteFromProvider: string;
+            };
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path: {
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agent was deleted. */
+            204: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The agent was not found. */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    AgentsController_updateAgent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path: {
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAgentRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentResponseDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The agent was not found. */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    AgentIntegrationsController_listAgentIntegrations: {
+        parameters: {
+            query?: {
+                /** @description Cursor for pagination indicating the starting point after which to fetch results. */
+                after?: string;
+                /** @description Cursor for pagination indicating the ending point before which to fetch results. */
+                before?: string;
+                /**
+                 * @description Limit the number of items to return
+                 * @example 10
+                 */
+                limit?: number;
+                /** @description Direction of sorting */
+                orderDirection?: "ASC" | "DESC";
+                /** @description Field to order by */
+                orderBy?: string;
+                /** @description Include cursor item in response */
+                includeCursor?: boolean;
+                /** @description Return only links for this integration identifier (not the internal document _id). */
+                integrationIdentifier?: string;
+            };
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path: {
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAgentIntegrationsResponseDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The agent was not found. */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    AgentIntegrationsController_addAgentIntegration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path: {
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddAgentIntegrationRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentIntegrationResponseDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The agent or integration was not found. */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    AgentIntegrationsController_removeAgentIntegration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path: {
+                identifier: string;
+                agentIntegrationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link was removed. */
+            204: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The agent or agent-integration link was not found. */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    AgentIntegrationsController_updateAgentIntegration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path: {
+                identifier: string;
+                agentIntegrationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAgentIntegrationRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentIntegrationResponseDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The agent, integration, or link was not found. */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    AgentsController_updateAgentBridge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path: {
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAgentBridgeRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentResponseDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The agent was not found. */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    ChannelEndpointsController_listChannelEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Cursor for pagination indicating the starting point after which to fetch results. */
+                after?: string;
+                /** @description Cursor for pagination indicating the ending point before which to fetch results. */
+                before?: string;
+                /**
+                 * @description Limit the number of items to return (max 100)
+                 * @example 10
+                 */
+                limit?: number;
+                /** @description Direction of sorting */
+                orderDirection?: "ASC" | "DESC";
+                /** @description Field to order by */
+                orderBy?: string;
+                /** @description Include cursor item in response */
+                includeCursor?: boolean;
+                /**
+                 * @description The subscriber ID to filter results by
+                 * @example subscriber-123
+                 */
+                subscriberId?: string;
+                /**
+                 * @description Filter by exact context keys, order insensitive (format: "type:id")
+                 * @example [
+                 *       "tenant:org-123",
+                 *       "region:us-east-1"
+                 *     ]
+                 */
+                contextKeys?: string[];
+                /** @description Channel type to filter results. */
+                channel?: "in_app" | "email" | "sms" | "chat" | "push";
+                /**
+                 * @description Filter by provider identifier (e.g., sendgrid, twilio, slack, etc.).
+                 * @example slack
+                 */
+                providerId?: components["schemas"]["ProvidersIdEnum"];
+                /**
+                 * @description Integration identifier to filter results.
+                 * @example slack-prod
+                 */
+                integrationIdentifier?: string;
+                /**
+                 * @description Connection identifier to filter results.
+                 * @example slack-connection-abc123
+                 */
+                connectionIdentifier?: string;
+            };
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListChannelEndpointsResponseDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    ChannelEndpointsController_createChannelEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Channel endpoint creation request. The structure varies based on the type field. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSlackChannelEndpointDto"] | components["schemas"]["CreateSlackUserEndpointDto"] | components["schemas"]["CreateWebhookEndpointDto"] | components["schemas"]["CreatePhoneEndpointDto"] | components["schemas"]["CreateMsTeamsChannelEndpointDto"] | components["schemas"]["CreateMsTeamsUserEndpointDto"] | components["schemas"]["CreateTelegramChatEndpointDto"] | components["schemas"]["CreateWebexRoomEndpointDto"] | components["schemas"]["CreateWebexPersonEndpointDto"] | components["schemas"]["CreateLineUserEndpointDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetChannelEndpointResponseDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    ChannelEndpointsController_getChannelEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The unique identifier of the channel endpoint */
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetChannelEndpointResponseDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    ChannelEndpointsController_deleteChannelEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The unique identifier of the channel endpoint */
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    ChannelEndpointsController_updateChannelEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The unique identifier of the channel endpoint */
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateChannelEndpointRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetChannelEndpointResponseDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    SubscribersController_getSubscriberPreferences: {
+        parameters: {
+            query?: {
+                criticality?: "critical" | "nonCritical" | "all";
+                /**
+                 * @description Context keys for filtering preferences (e.g., ["tenant:acme"])
+                 * @example [
+                 *       "tenant:acme"
+                 *     ]
+                 */
+                contextKeys?: string[];
+            };
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The identifier of the subscriber */
+                subscriberId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetSubscriberPreferencesDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    SubscribersController_updateSubscriberPreferences: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The identifier of the subscriber */
+                subscriberId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchSubscriberPreferencesDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetSubscriberPreferencesDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    SubscribersController_bulkUpdateSubscriberPreferences: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The identifier of the subscriber */
+                subscriberId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkUpdateSubscriberPreferencesDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetPreferencesResponseDto"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    SubscribersController_listSubscriberTopics: {
+        parameters: {
+            query?: {
+                /** @description Cursor for pagination indicating the starting point after which to fetch results. */
+                after?: string;
+                /** @description Cursor for pagination indicating the ending point before which to fetch results. */
+                before?: string;
+                /**
+                 * @description Limit the number of items to return (max 100)
+                 * @example 10
+                 */
+                limit?: number;
+                /** @description Direction of sorting */
+                orderDirection?: "ASC" | "DESC";
+                /** @description Field to order by */
+                orderBy?: string;
+                /** @description Include cursor item in response */
+                includeCursor?: boolean;
+                /** @description Filter by topic key */
+                key?: string;
+                /**
+                 * @description Filter by exact context keys, order insensitive (format: "type:id")
+                 * @example [
+                 *       "tenant:org-123",
+                 *       "region:us-east-1"
+                 *     ]
+                 */
+                contextKeys?: string[];
+            };
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The identifier of the subscriber */
+                subscriberId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListTopicSubscriptionsResponseDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    TopicsController_getTopicSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The key identifier of the topic */
+                topicKey: string;
+                /** @description The unique identifier of the subscription */
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionDetailsResponseDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    TopicsController_updateTopicSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The key identifier of the topic */
+                topicKey: string;
+                /** @description The unique identifier of the subscription */
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTopicSubscriptionRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionResponseDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    EnvironmentsController_diffEnvironment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /**
+                 * @description Target environment ID (MongoDB ObjectId) to compare against
+                 * @example 6615943e7ace93b0540ae377
+                 */
+                targetEnvironmentId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Diff request configuration */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiffEnvironmentRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiffEnvironmentResponseDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    EnvironmentsController_publishEnvironment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /**
+                 * @description Target environment ID (MongoDB ObjectId) to publish resources to
+                 * @example 6615943e7ace93b0540ae377
+                 */
+                targetEnvironmentId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Publish request configuration */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublishEnvironmentRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishEnvironmentResponseDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    EnvironmentsController_getEnvironmentTags: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /**
+                 * @description Environment internal ID (MongoDB ObjectId) or identifier
+                 * @example 6615943e7ace93b0540ae377
+                 */
+                environmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetEnvironmentTagsDto"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    WorkflowController_sync: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Sync workflow details */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SyncWorkflowDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowResponseDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    WorkflowController_getWorkflowStepData: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path: {
+                workflowId: string;
+                stepId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StepResponseDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    WorkflowController_generatePreview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path: {
+                workflowId: string;
+                stepId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Preview generation details */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GeneratePreviewRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeneratePreviewResponseDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description The client has sent too many requests in a given amount of time. */
+            429: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay. */
+            503: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    LayoutsController_generatePreview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A header for idempotency purposes */
+                "idempotency-key"?: string;
+            };
+            path: {
+                layoutId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Layout preview generation details */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LayoutPreviewRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "Content-Type": components["headers"]["Content-Type"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotency-Key": components["headers"]["Idempotency-Key"];
+                    "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GenerateLayoutPreviewResponseDto"];
                 };
             };
             /** @description Bad Request */
