@@ -308,6 +308,11 @@ interface ZipEntry {
  * reads module zips with archive/zip, which takes this plain layout.
  */
 export function zipArchive(entries: ZipEntry[]): Buffer {
+  const u32 = (n: number) => {
+    const b = Buffer.alloc(4);
+    b.writeUInt32LE(n, 0);
+    return b;
+  };
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
@@ -318,31 +323,23 @@ export function zipArchive(entries: ZipEntry[]): Buffer {
     const name = Buffer.from(e.name, "utf8");
     const compressed = zlib.deflateRawSync(e.data, { level: 9 });
     const crc = zlib.crc32(e.data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4); // version needed: 2.0 (deflate)
-    local.writeUInt16LE(0x0800, 6); // names are UTF-8
-    local.writeUInt16LE(8, 8); // deflate
-    local.writeUInt16LE(dosTime, 10);
-    local.writeUInt16LE(dosDate, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(compressed.length, 18);
-    local.writeUInt32LE(e.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4); // made by: 2.0
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt16LE(dosTime, 12);
-    central.writeUInt16LE(dosDate, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(compressed.length, 20);
-    central.writeUInt32LE(e.data.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
+    // What the local header and the central directory's entry both say of the file, in the same order.
+    const common = Buffer.alloc(26);
+    common.writeUInt16LE(20, 0); // version needed: 2.0 (deflate)
+    common.writeUInt16LE(0x0800, 2); // names are UTF-8
+    common.writeUInt16LE(8, 4); // deflate
+    common.writeUInt16LE(dosTime, 6);
+    common.writeUInt16LE(dosDate, 8);
+    common.writeUInt32LE(crc, 10);
+    common.writeUInt32LE(compressed.length, 14);
+    common.writeUInt32LE(e.data.length, 18);
+    common.writeUInt16LE(name.length, 22);
+    // extra field length 0 at 24
+    const local = Buffer.concat([u32(0x04034b50), common]);
+    const madeBy = Buffer.alloc(2);
+    madeBy.writeUInt16LE(20, 0); // made by: 2.0
+    // then comment length, disk, internal and external attributes (all 0), and the local header's offset
+    const central = Buffer.concat([u32(0x02014b50), madeBy, common, Buffer.alloc(10), u32(offset)]);
     locals.push(local, name, compressed);
     centrals.push(central, name);
     offset += local.length + name.length + compressed.length;
