@@ -20,7 +20,7 @@
  * The archives are built once per content (the build is cached by a hash of the bundle, its
  * assets and the Node version), so only a changed plugin pays the build.
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -36,6 +36,7 @@ import { runs, toolchain } from "../helpers/toolchain";
 import { archiveName, buildPluginArchives, EXECUTABLE, packageVersion, TARGETS, type PluginArchive, type Target } from "../../scripts/plugin-binary";
 import { installedPlugins, serveArchives, userEnv, type PluginMirror } from "../helpers/pluginMirror";
 import { stateDir } from "../../scripts/workspace";
+import { startPrintingPort } from "../helpers/portPrinter";
 
 const VERSION = packageVersion();
 const TARGET_NAMES = Object.keys(TARGETS) as Target[];
@@ -73,26 +74,6 @@ async function extract(archive: string): Promise<string> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "notify-plugin-bin-"));
   await (require("tar") as typeof import("tar")).x({ file: archive, cwd: dir });
   return dir;
-}
-
-/**
- * Starts a plugin process the way the engine does and resolves with the port it prints first on
- * stdout. No timeout of its own: an emulated CPU may be slow, the test's bound applies.
- */
-function startPlugin(command: string, args: string[], opts: { cwd: string; env: Record<string, string> }): Promise<{ port: number; child: ChildProcess; stderr: () => string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stderr!.on("data", (d) => (err += d));
-    child.stdout!.on("data", (d) => {
-      out += d;
-      const line = out.split("\n");
-      if (line.length > 1) resolve({ port: Number(line[0]), child, stderr: () => err });
-    });
-    child.on("error", reject);
-    child.on("exit", (code) => reject(new Error(`the plugin exited ${code} before printing its port:\n${err}`)));
-  });
 }
 
 /**
@@ -150,7 +131,7 @@ describe("the plugin archives of npm run plugin-binary", () => {
     const dir = await extract(built[HOST].archive);
     rmSync(path.join(dir, "LICENSE"));
     // No PATH (so no node), no HOME, nothing beside the executable.
-    const plugin = await startPlugin(path.join(dir, EXECUTABLE), [], { cwd: dir, env: {} });
+    const plugin = await startPrintingPort(path.join(dir, EXECUTABLE), [], { cwd: dir, env: {} }, "the plugin");
     try {
       expect(Number.isInteger(plugin.port) && plugin.port > 0).toBe(true);
       const { version, schema, checkFailures } = await pluginInfo(plugin.port);
@@ -168,7 +149,7 @@ describe("the plugin archives of npm run plugin-binary", () => {
     const dir = await extract(built["linux-arm64"].archive);
     const exe = path.join(dir, EXECUTABLE);
     expect(execFileSync("file", ["-b", exe], { encoding: "utf8" })).toMatch(/ARM aarch64/);
-    const plugin = await startPlugin("qemu-aarch64", ["-L", ARM64_SYSROOT, exe], { cwd: dir, env: {} });
+    const plugin = await startPrintingPort("qemu-aarch64", ["-L", ARM64_SYSROOT, exe], { cwd: dir, env: {} }, "the plugin");
     try {
       const { version, schema, checkFailures } = await pluginInfo(plugin.port);
       expect(version).toBe(VERSION);

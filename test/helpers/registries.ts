@@ -7,32 +7,16 @@
  * packages are never proxied: a name the rehearsal did not publish is a 404, whatever the public
  * registry holds.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { stringify } from "yaml";
+import { startPrintingPort } from "./portPrinter";
 
 /** A running registry: its address and how to stop it. */
 export interface Registry {
   url: string;
   close(): Promise<void>;
-}
-
-/** Starts `command args`, resolves with the child and the port it prints as its first line of stdout. */
-function startPrintingPort(command: string, args: string[], env: NodeJS.ProcessEnv, label: string): Promise<{ child: ChildProcess; port: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stderr!.on("data", (d) => (err += d));
-    child.stdout!.on("data", (d) => {
-      out += d;
-      const nl = out.indexOf("\n");
-      if (nl >= 0) resolve({ child, port: Number(out.slice(0, nl)) });
-    });
-    child.on("error", reject);
-    child.on("exit", (code) => reject(new Error(`${label} exited ${code} before printing its port:\n${err.slice(-4000)}`)));
-  });
 }
 
 /** Stops a child and waits for it. */
@@ -74,7 +58,7 @@ export async function startVerdaccio(verdaccio: string, dir: string): Promise<Re
   writeFileSync(configFile, stringify(config));
   const launcher = path.join(dir, "launch.js");
   writeFileSync(launcher, VERDACCIO_LAUNCHER);
-  const { child, port } = await startPrintingPort(process.execPath, [launcher, verdaccio, configFile], process.env, "verdaccio");
+  const { child, port } = await startPrintingPort(process.execPath, [launcher, verdaccio, configFile], { env: process.env }, "verdaccio");
   const url = `http://127.0.0.1:${port}/`;
   // `npm adduser`'s request: the registry's only user, whose token publishes.
   const res = await fetch(`${url}-/user/org.couchdb.user:rehearsal`, {
@@ -118,6 +102,6 @@ export async function startPypiServer(python: string, dir: string): Promise<Regi
   mkdirSync(packages, { recursive: true });
   const launcher = path.join(dir, "launch.py");
   writeFileSync(launcher, PYPISERVER_LAUNCHER);
-  const { child, port } = await startPrintingPort(python, [launcher, packages, "https://pypi.org/simple/"], process.env, "pypiserver");
+  const { child, port } = await startPrintingPort(python, [launcher, packages, "https://pypi.org/simple/"], { env: process.env }, "pypiserver");
   return { url: `http://127.0.0.1:${port}/`, close: () => stop(child) };
 }
