@@ -25,6 +25,7 @@ import { topicRoutes } from "./routes/topics";
 import { contextRoutes } from "./routes/contexts";
 import { translationRoutes } from "./routes/translations";
 import { domainRoutes } from "./routes/domains";
+import { previewRoutes } from "./routes/previews";
 import { workflowRoutes } from "./routes/workflows";
 import { Store, type Tenant } from "./store";
 import type { Behaviour, Faults, LoggedRequest, Reply, Route } from "./types";
@@ -43,6 +44,7 @@ export const ROUTES: readonly Route[] = [
   ...integrationRoutes, ...subscriberRoutes, ...workflowRoutes, ...eventRoutes, ...messageRoutes,
   ...environmentRoutes, ...environmentVariableRoutes,
   ...layoutRoutes, ...topicRoutes, ...contextRoutes, ...translationRoutes, ...domainRoutes,
+  ...previewRoutes,
 ];
 
 interface CompiledRoute { route: Route; pattern: RegExp; names: string[] }
