@@ -26,6 +26,7 @@ import { contextRoutes } from "./routes/contexts";
 import { translationRoutes } from "./routes/translations";
 import { domainRoutes } from "./routes/domains";
 import { agentRoutes } from "./routes/agents";
+import { previewRoutes } from "./routes/previews";
 import { workflowRoutes } from "./routes/workflows";
 import { Store, type Tenant } from "./store";
 import type { Behaviour, Faults, LoggedRequest, Reply, Route } from "./types";
@@ -44,6 +45,7 @@ export const ROUTES: readonly Route[] = [
   ...integrationRoutes, ...subscriberRoutes, ...workflowRoutes, ...eventRoutes, ...messageRoutes,
   ...environmentRoutes, ...environmentVariableRoutes,
   ...layoutRoutes, ...topicRoutes, ...contextRoutes, ...translationRoutes, ...domainRoutes, ...agentRoutes,
+  ...previewRoutes,
 ];
 
 interface CompiledRoute { route: Route; pattern: RegExp; names: string[] }

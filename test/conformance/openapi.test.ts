@@ -159,6 +159,9 @@ const CASES: Record<string, (c: Ctx) => Promise<unknown>> = {
     await c.api("POST", "/v2/layouts", { layoutId: "doomed", name: "Doomed" });
     return c.call(204, "/v2/layouts/doomed");
   },
+  // Previews (the welcome workflow's chat step; the base layout)
+  "POST /v2/workflows/{workflowId}/step/{stepId}/preview": (c) => c.call(201, `/v2/workflows/${c.made.workflowId}/step/chat/preview`, { previewPayload: { payload: {} } }),
+  "POST /v2/layouts/{layoutId}/preview": (c) => c.call(201, "/v2/layouts/base/preview", {}),
   // Topics and their subscriptions
   "POST /v2/topics": (c) => c.call(201, "/v2/topics", { key: "case-topic", name: "Case" }),
   "GET /v2/topics": (c) => c.call(200, "/v2/topics?limit=10"),

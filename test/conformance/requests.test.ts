@@ -122,6 +122,8 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     await workflow.provider.read(welcome.id, welcome.outs);
     await workflow.provider.update(welcome.id, welcome.outs, { ...welcome.inputs, name: "Welcome 2", steps: [...steps].reverse() });
     await client.workflows.create({ workflowId: "existing", name: "Existing", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "x" } }] });
+    // notify-preview's call: a step rendered with planned control values and a payload.
+    await client.workflows.preview("existing", "inbox", { controlValues: { body: "{{ payload.n }}" }, previewPayload: { payload: { n: 1 } } });
     const adoptedWorkflow = await created(workflow, { workflowId: "existing", name: "Existing", adopt: true, steps: steps.slice(0, 2) });
 
     // Subscriber credentials: create, read, update, adopt, delete.
