@@ -249,23 +249,31 @@ const DECLARE: { readonly [K in Kind]: (raw: RawEnvironment, m: ModelBuilder) =>
   },
   Domain: (raw, m) => {
     for (const { domain: d, routes } of m.sortBy(raw.domains ?? [], (x) => x.domain.name)) {
-      const agents = routes.filter((r) => r.type !== "webhook");
-      // The routes are one map, compared whole: declared only when every route can be. An agent
-      // route reads back with the agent's internal id while the resource (and the service's write)
-      // takes the agent's identifier, which no read gives; so a domain holding one is declared
-      // without routes (left as they are, unmanaged) rather than with a map the first up would rewrite.
-      const routeInputs: Parameters<typeof toDomainOutputs>[1] | undefined = agents.length ? undefined : Object.fromEntries(m.sortBy(routes, (r) => r.address)
-        .map((r) => [r.address, stripUndefined({ type: "webhook" as const, data: r.data && Object.keys(r.data).length ? r.data : undefined })]));
-      if (agents.length) {
+      // An agent route reads back with the agent's `_id`, while the resource (and the service's
+      // write) names the agent's identifier: the agents read map one to the other, and an exported
+      // agent is named by its output, so the engine makes it first. The routes are one map,
+      // compared whole: declared only when every route can be, else left as they are (unmanaged).
+      const identifierOf = new Map((raw.agents ?? []).map((a) => [a._id, a.identifier]));
+      const unknown = routes.filter((r) => r.type !== "webhook" && !(r.type === "agent" && r.agentId && identifierOf.has(r.agentId)));
+      const routeInputs: Record<string, unknown> | undefined = unknown.length ? undefined : Object.fromEntries(m.sortBy(routes, (r) => r.address).map((r) => {
+        const data = r.data && Object.keys(r.data).length ? r.data : undefined;
+        if (r.type !== "agent") return [r.address, stripUndefined({ type: "webhook" as const, data })];
+        const identifier = identifierOf.get(r.agentId!)!;
+        // Built without stripUndefined, which would copy the Ref into a plain object.
+        return [r.address, { type: "agent" as const, agentId: m.has(`Agent/${identifier}`) ? new Ref(`Agent/${identifier}`, "identifier") : identifier, ...(data ? { data } : {}) }];
+      }));
+      if (unknown.length) {
         m.skip({
           kind: "Domain", name: d.name,
-          reason: `its ${routes.length} routes are not declared (so not managed: they stay as they are): ` + agents.map((r) => r.type === "agent"
-            ? `${r.address} goes to agent ${r.agentId ?? "(none shown)"}, which the service shows by its internal id where a route names the agent's identifier`
+          reason: `its ${routes.length} routes are not declared (so not managed: they stay as they are): ` + unknown.map((r) => r.type === "agent"
+            ? `${r.address} goes to agent ${r.agentId ?? "(none shown)"}, which no agent of the environment has`
             : `${r.address} is a route of type ${r.type}, which this release does not know`).join("; "),
         });
       }
-      const inputs = m.pick("Domain", toDomainOutputs(d, routeInputs ?? {}));
-      if (!routeInputs) delete inputs.routes;
+      // The routes set after the mapping, whose stripUndefined would copy a Ref into a plain object.
+      const inputs = m.pick("Domain", toDomainOutputs(d, {}));
+      if (routeInputs) inputs.routes = routeInputs;
+      else delete inputs.routes;
       // Data declared even when empty, so that data added in the dashboard shows as drift.
       inputs.data ??= {};
       m.secretInputs("Domain", d.name, inputs, (f) => `${f} of domain ${d.name}`);

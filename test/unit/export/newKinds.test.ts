@@ -98,14 +98,26 @@ describe("the model of the newer kinds", () => {
     expect(byKey("Context/app:mobile").inputs).toEqual({ type: "app", contextId: "mobile", data: {} });
   });
 
-  it("declares a domain with its data and webhook routes, and one with an agent route without routes, saying why", () => {
+  it("declares a domain with its data and webhook routes, and one whose agent route names no agent of the environment without routes, saying why", () => {
     expect(byKey("Domain/mail.example.com").inputs).toEqual({
       name: "mail.example.com", data: { owner: "ops" }, routes: { "*": { type: "webhook" }, support: { type: "webhook", data: { team: "care" } } },
     });
     expect(byKey("Domain/agents.example.com").inputs).toEqual({ name: "agents.example.com", data: {} });
     const skip = model.skipped.find((s) => s.kind === "Domain")!;
     expect(skip.name).toBe("agents.example.com");
-    expect(skip.reason).toMatch(/^its 2 routes are not declared \(so not managed: they stay as they are\): bot goes to agent 6650a1b2c3d4e5f6a7b8c9d0, which the service shows by its internal id/);
+    expect(skip.reason).toMatch(/^its 2 routes are not declared \(so not managed: they stay as they are\): bot goes to agent 6650a1b2c3d4e5f6a7b8c9d0, which no agent of the environment has/);
+  });
+
+  // The service answers an agent route with the agent's `_id` (domain-route.utils.ts): the agents
+  // read name it by identifier, and an exported agent by its output, so the engine makes it first.
+  it("declares a domain's agent route by the agent's identifier, as the Agent resource's output", () => {
+    const env = raw();
+    env.agents = [{ _id: "6650a1b2c3d4e5f6a7b8c9d0", identifier: "support-bot", name: "Support bot", active: true, integrations: [] }];
+    const m = buildModel(env);
+    const routes = m.resources.find((r) => r.key === "Domain/agents.example.com")!.inputs.routes as Record<string, { agentId: unknown }>;
+    expect(routes.bot!.agentId).toMatchObject({ target: "Agent/support-bot", output: "identifier" });
+    expect(m.resources.map((r) => r.key).indexOf("Agent/support-bot")).toBeLessThan(m.resources.map((r) => r.key).indexOf("Domain/agents.example.com"));
+    expect(m.skipped.filter((x) => x.kind === "Domain")).toEqual([]);
   });
 
   it("lists what the read could not read among the skipped", () => {
