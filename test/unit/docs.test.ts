@@ -9,7 +9,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { alignGo, committedPages, DOCS_DIR, generateDocs, readExamples, renderDocs, renderGo, renderPython, renderTypeScript, type Schema } from "../../scripts/gen-docs";
+import { parse as parseYaml } from "yaml";
+import { alignGo, committedPages, DOCS_DIR, generateDocs, readExamples, renderDocs, renderGo, renderPython, renderTypeScript, renderYaml, type Schema } from "../../scripts/gen-docs";
 import { BENCH_PAGE, benchmarksPage, publish, renderBenchmarks } from "../../scripts/render-bench";
 import { REPO_ROOT } from "../../scripts/workspace";
 
@@ -24,11 +25,11 @@ describe("docs/ reference pages", () => {
     expect(differing).toEqual([]);
   });
 
-  it("there is one page per resource and per function of schema.json, each with the three languages, inputs and outputs", () => {
+  it("there is one page per resource and per function of schema.json, each with every language, inputs and outputs", () => {
     for (const token of [...Object.keys(schema.resources), ...Object.keys(schema.functions)]) {
       const page = pages.get(`api-docs/${token.split(":")[2]!.toLowerCase()}.md`);
       expect(page, token).toBeDefined();
-      for (const heading of ["### TypeScript", "### Python", "### Go"]) expect(page, token).toContain(heading);
+      for (const heading of ["### TypeScript", "### Python", "### Go", "### YAML"]) expect(page, token).toContain(heading);
       expect(page, token).toMatch(token in schema.resources ? /## Inputs[\s\S]*## Outputs[\s\S]*## Import\n\n[\s\S]*pulumi import / : /## Arguments[\s\S]*## Result/);
     }
   });
@@ -63,6 +64,48 @@ describe("docs/ reference pages", () => {
     // Values aligned as gofmt aligns them: one-line entries in a run; an entry spanning lines ends the run.
     expect(alignGo("\t\tA: x,\n\t\tLonger: y,\n\t\tObj: &T{\n\t\t\tK: z,\n\t\t},\n\t\tBb: w,\n\t\tC: v,"))
       .toBe("\t\tA:      x,\n\t\tLonger: y,\n\t\tObj: &T{\n\t\t\tK: z,\n\t\t},\n\t\tBb: w,\n\t\tC:  v,");
+  });
+
+  it("YAML examples are Pulumi YAML programs: type tokens, config declared (secret when read as one), outputs as ${resource.property}, literal ${ escaped", () => {
+    const program = parseYaml(renderYaml(schema, {
+      resources: {
+        hook: { type: "Integration", properties: { identifier: "hook", providerId: "slack", channel: "chat", credentials: { webhookUrl: { $secret: "slackHook" }, from: { $config: "sender" } } } },
+        creds: { type: "SubscriberCredentials", properties: { subscriberId: "alice", providerId: "slack", integrationIdentifier: { $ref: "hook.identifier" } } },
+        wf: { type: "Workflow", properties: { workflowId: "w", name: "Costs ${price}", steps: [] } },
+      },
+    }));
+    expect(program).toMatchObject({ name: `${schema.name}-example`, runtime: "yaml", config: { slackHook: { type: "string", secret: true }, sender: { type: "string" } } });
+    expect(program.config.sender.secret).toBeUndefined();
+    expect(program.resources.hook).toMatchObject({ type: "notify:index:Integration", properties: { credentials: { webhookUrl: "${slackHook}", from: "${sender}" } } });
+    expect(program.resources.creds.properties.integrationIdentifier).toBe("${hook.identifier}");
+    // Pulumi YAML reads `${...}` in any string as an interpolation; `$${` is its literal form.
+    expect(program.resources.wf.properties.name).toBe("Costs $${price}");
+    const call = parseYaml(renderYaml(schema, readExamples().getSubscriber!));
+    expect(call).toMatchObject({ variables: { alice: { "fn::invoke": { function: "notify:index:getSubscriber", arguments: { subscriberId: "alice" } } } }, outputs: { email: "${alice.email}" } });
+  });
+
+  it("every page's YAML example names the schema's tokens and input properties, and declares each config key it reads", () => {
+    for (const [file, text] of [...pages].filter(([f]) => f !== "installation-configuration.md")) {
+      const block = /^### YAML\n\n```yaml\n([\s\S]*?)^```$/m.exec(text)?.[1];
+      expect(block, file).toBeDefined();
+      const program = parseYaml(block!) as {
+        config?: Record<string, unknown>; resources?: Record<string, { type: string; properties: Record<string, unknown> }>;
+        variables?: Record<string, { "fn::invoke": { function: string; arguments: Record<string, unknown> } }>;
+      };
+      for (const [name, r] of Object.entries(program.resources ?? {})) {
+        expect(schema.resources[r.type], `${file}: ${name}`).toBeDefined();
+        expect(Object.keys(r.properties).filter((k) => !(k in schema.resources[r.type]!.inputProperties)), `${file}: ${name}`).toEqual([]);
+      }
+      for (const [name, v] of Object.entries(program.variables ?? {})) {
+        const fn = schema.functions[v["fn::invoke"].function];
+        expect(fn, `${file}: ${name}`).toBeDefined();
+        expect(Object.keys(v["fn::invoke"].arguments).filter((k) => !(k in (fn!.inputs?.properties ?? {}))), `${file}: ${name}`).toEqual([]);
+      }
+      // Every interpolation names a declared config key, resource or variable.
+      const names = new Set([...Object.keys(program.config ?? {}), ...Object.keys(program.resources ?? {}), ...Object.keys(program.variables ?? {})]);
+      const used = [...block!.matchAll(/(?<!\$)\$\{([^.}]+)/g)].map((m) => m[1]!);
+      expect(used.filter((n) => !names.has(n)), file).toEqual([]);
+    }
   });
 
   it("every TypeScript example type-checks against the package's types", () => {
