@@ -11,7 +11,7 @@
  * resource or function without an example file (one added since) gets an example built from its
  * required inputs, so a new resource needs nothing here beyond `npm run gen-docs`.
  *
- * `npm run gen-docs` writes the pages; test/unit/docs.test.ts fails when regenerating changes one.
+ * `npm run gen-docs` writes the pages; test/unit/scripts/gen-docs.test.ts fails when regenerating changes one.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";

@@ -1,7 +1,8 @@
 /**
  * The bad-input table: each row a resource's inputs (or a function's arguments) that must fail
- * before any request, with a message naming the property. test/unit/provider/badInput.test.ts runs
- * every row through the resources' `check` and the functions; test/e2e/badInput.test.ts runs one
+ * before any request, with a message naming the property.
+ * test/component/provider/badInput.test.ts runs every row through the resources' `check` and the
+ * functions; test/e2e/badInput.test.ts runs one
  * row of each kind, and each row marked `engine`, through the engine, for each front end.
  */
 
