@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../../helpers/emulator";
 import { impl } from "../../../helpers/implementation";
 
-// The compiled modules: their client is loaded on first use (provider/config.ts), from dist.
+// The implementation modules, from source (test/helpers/implementation.ts).
 const agent = impl("agent");
 const domain = impl("domain");
 
