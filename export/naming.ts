@@ -26,6 +26,9 @@ export const RESERVED: Record<Language, ReadonlySet<string>> = {
     "interface", "map", "package", "range", "return", "select", "struct", "switch", "type", "var", "pulumi", "notify", "config", "cfg",
     "ctx", "err", "main", "nil", "true", "false", "iota", "string", "bool", "int", "len", "cap", "new", "make", "append", "copy", "error",
   ]),
+  // Pulumi YAML refuses a resource named `pulumi` (its built-in variable); the words YAML reads as
+  // null or booleans would need quotes as keys, so they are not taken either.
+  yaml: new Set(["pulumi", "null", "true", "false", "yes", "no", "on", "off", "y", "n"]),
 };
 
 /** The words of a service identifier: runs of letters and digits, split at case changes. */

@@ -13,9 +13,10 @@ import { go } from "./render/go";
 import { python } from "./render/python";
 import { typeToken } from "./render/schema";
 import { typescript } from "./render/typescript";
+import { yaml } from "./render/yaml";
 
 /** The renderer of each language. */
-export const RENDERERS: Record<Language, Renderer> = { typescript, python, go };
+export const RENDERERS: Record<Language, Renderer> = { typescript, python, go, yaml };
 
 /** A YAML scalar, quoted (JSON strings are valid YAML). */
 const yamlString = (s: string) => JSON.stringify(s);

@@ -2,7 +2,7 @@
 import type { ExportModel, ExportedResource } from "../model";
 
 /** The languages a program can be written in. */
-export const LANGUAGES = ["typescript", "python", "go"] as const;
+export const LANGUAGES = ["typescript", "python", "go", "yaml"] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 /** The front ends a program can use: the dynamic provider (TypeScript only) or the native plugin. */

@@ -28,7 +28,7 @@ export interface PackageSchema {
   /** Where the engine downloads the plugin (`${VERSION}` its version). */
   pluginDownloadURL?: string;
   types: Record<string, TypeSchema>;
-  resources: Record<string, { inputProperties: Record<string, PropSchema>; requiredInputs?: string[] }>;
+  resources: Record<string, { inputProperties: Record<string, PropSchema>; requiredInputs?: string[]; properties?: Record<string, PropSchema> }>;
   language?: { go?: { importBasePath?: string }; python?: { packageName?: string } };
 }
 
