@@ -112,7 +112,7 @@ function readme(model: ExportModel, renderer: Renderer, opts: RenderOptions): st
     "",
     `## Secrets (${model.secrets.length})`,
     "",
-    "No secret value is written in this project: each is a stack config key the program reads with `requireSecret`; step 3 below sets them.",
+    "No secret value is written in this project: each is a stack config key the program reads as a secret; step 3 below sets them.",
     "",
     masked.length
       ? `The service shows ${masked.length} of them masked; their values must come from you: ${masked.map((s) => `\`${s.key}\` (${s.what})`).join(", ")}.`
