@@ -12,7 +12,7 @@ import { resolveConnection, type ConnectionSettings } from "../provider/config";
 import { buildModel, type ConfigSecret, type ExportModel, type RawEnvironment } from "./model";
 import { forLanguage, ownedFile, parseOwned, projectFiles, RENDERERS, slug, type ExportConnection } from "./project";
 import { readEnvironment, type ReadOptions } from "./read";
-import { LANGUAGES, type ExportSettings, type FrontEnd, type Language, type RenderOptions } from "./render/common";
+import { FRONT_ENDS, LANGUAGES, SETTINGS_MARK, type ExportSettings, type FrontEnd, type Language, type RenderOptions } from "./render/common";
 import { packageRoot } from "./render/schema";
 
 /** What {@link exportEnvironment} is given. */
@@ -169,11 +169,16 @@ export function ownedOf(dir: string): { language: Language; file: string; text: 
   const text = readFileSync(path.join(dir, file), "utf8");
   const owned = parseOwned(text, RENDERERS[language]);
   if (!owned) {
-    throw new ExportError(`--update ${dir}: ${file} was not written by notify-export (its header has no "${RENDERERS[language].comment} notify-export: {...}" settings line)`);
+    throw new ExportError(`--update ${dir}: ${file} was not written by notify-export (its header has no "${RENDERERS[language].comment} ${SETTINGS_MARK}{...}" settings line)`);
   }
-  if (owned.settings.language !== language) {
-    throw new ExportError(`--update ${dir}: ${file} says it is a ${JSON.stringify(owned.settings.language)} export; the file of a ${language} export was expected`);
+  const { settings } = owned;
+  // The settings line is the file's: edited by hand, it is refused as any bad option is.
+  const bad = (field: string, allowed: string) => new ExportError(`--update ${dir}: the settings line of ${file} has ${field} ${JSON.stringify(settings[field as keyof ExportSettings])}; allowed: ${allowed}`);
+  if (settings.language !== language) throw bad("language", `${JSON.stringify(language)} (the language of ${file})`);
+  if (!(FRONT_ENDS as readonly string[]).includes(settings.frontEnd) || (settings.frontEnd === "dynamic" && language !== "typescript")) {
+    throw bad("frontEnd", language === "typescript" ? FRONT_ENDS.join(", ") : "native");
   }
+  if (typeof settings.environment !== "string" || !settings.environment) throw bad("environment", "the id of the environment the project was exported from");
   return { language, file, text, owned };
 }
 

@@ -160,5 +160,10 @@ describe("--update of a directory that is not an export", () => {
     const two = dir("two", { "notify_generated.py": text, "notify_generated.go": render("go", environment([], [{ key: "ops" }])).text });
     expect(() => ownedOf(two)).toThrow("it holds the declarations of more than one language (notify_generated.py, notify_generated.go)");
     expect(ownedOf(dir("python", { "notify_generated.py": text })).owned.settings.language).toBe("python");
+    // A settings line edited by hand is refused, naming the field, its value and what is allowed.
+    const edited = dir("edited", { "notify_generated.py": text.replace('"frontEnd":"native"', '"frontEnd":"dynamic"') });
+    expect(() => ownedOf(edited)).toThrow(`--update ${edited}: the settings line of notify_generated.py has frontEnd "dynamic"; allowed: native`);
+    const renamed = dir("renamed", { "notify_generated.py": text.replace('"language":"python"', '"language":"ruby"') });
+    expect(() => ownedOf(renamed)).toThrow(`--update ${renamed}: the settings line of notify_generated.py has language "ruby"; allowed: "python" (the language of notify_generated.py)`);
   });
 });
