@@ -25,7 +25,7 @@ import { toAgentOutputs } from "../provider/resources/agent";
 import type { Agent } from "../provider/client/agents";
 import { toTranslationOutputs, translationId } from "../provider/resources/translation";
 import { toDomainOutputs } from "../provider/resources/domain";
-import { configKey, uniqueName } from "./naming";
+import { configKey, configKeyBase, configKeySuffix, uniqueName } from "./naming";
 
 /** A reference to an output of another exported resource (an email step's layout, credentials' integration). */
 export class Ref {
@@ -63,6 +63,8 @@ export interface ConfigSecret {
   value?: string;
   /** What the value is, for the printed `pulumi config set` lines and the README. */
   what: string;
+  /** The model key of the resource that reads it. */
+  owner: string;
 }
 
 /** An object (or part of one) the export leaves out, and why. */
@@ -299,16 +301,25 @@ const DECLARE: { readonly [K in Kind]: (raw: RawEnvironment, m: ModelBuilder) =>
 /** The resource kinds, in the order a program declares them (what others reference comes first). */
 export const KIND_ORDER = Object.keys(DECLARE) as readonly Kind[];
 
+/** What an earlier export of the project named, which an update keeps. */
+export interface PreviousNames {
+  /** The stack config keys each resource (by model key) read its secrets from. */
+  secretKeys: ReadonlyMap<string, readonly string[]>;
+}
+
 /**
  * Builds the model. Pure: the same objects give the same model, whatever order the service listed
- * them in (every list is sorted by its service key here).
+ * them in (every list is sorted by its service key here). With `previous` (an update), a secret
+ * keeps the config key its resource read it from before (the stack's config holds its value under
+ * that key), and no other secret takes a key found there.
  */
-export function buildModel(raw: RawEnvironment): ExportModel {
+export function buildModel(raw: RawEnvironment, previous?: PreviousNames): ExportModel {
   const envId = raw.environment._id;
   const resources: ExportedResource[] = [];
   const skipped: Skipped[] = [...(raw.unread ?? [])];
-  const secrets: (ConfigSecret & { owner: string })[] = [];
-  const usedKeys = new Set<string>();
+  const secrets: ConfigSecret[] = [];
+  const earlier = new Map([...(previous?.secretKeys ?? [])].map(([owner, keys]) => [owner, [...keys]]));
+  const usedKeys = new Set<string>([...earlier.values()].flat());
   /** Each secret key's value where the service returned it: the input check sees the real value. */
   const known = new Map<string, string>();
   const byKey = new Map<string, ExportedResource>();
@@ -318,8 +329,12 @@ export function buildModel(raw: RawEnvironment): ExportModel {
   const secretLeaves = (kind: Kind, name: string, path: string[], value: unknown, what: string): Value => {
     if (typeof value === "string") {
       // Keys are made from the resource and the field path, unique over the model: the lists are
-      // walked in a stable order, so the same environment gives the same keys.
-      const key = uniqueName(configKey(kind, name, path), usedKeys);
+      // walked in a stable order, so the same environment gives the same keys; a key the resource
+      // had before is its own again.
+      const base = configKey(kind, name, path);
+      const own = earlier.get(`${kind}/${name}`);
+      const was = own?.findIndex((k) => configKeyBase(k) === base) ?? -1;
+      const key = was >= 0 ? own!.splice(was, 1)[0]! : uniqueName(base, usedKeys, undefined, configKeySuffix);
       secrets.push({ key, value: isMasked(value) ? undefined : value, what, owner: `${kind}/${name}` });
       if (!isMasked(value)) known.set(key, value);
       return new SecretRef(key);
@@ -363,7 +378,7 @@ export function buildModel(raw: RawEnvironment): ExportModel {
   return {
     environment: { id: envId, name: raw.environment.name },
     resources,
-    secrets: secrets.filter((x) => byKey.has(x.owner)).map(({ owner: _o, ...x }) => x),
+    secrets: secrets.filter((x) => byKey.has(x.owner)),
     skipped,
   };
 }

@@ -133,7 +133,7 @@ describe("notify-export with bad input", () => {
     const readme = readFileSync(path.join(dir("unknown"), "README.md"), "utf8");
     expect(readme).toContain("## Skipped (2)");
     expect(readme).toContain("`Workflow` agentic");
-    expect(readFileSync(path.join(dir("unknown"), "index.ts"), "utf8")).not.toContain("ai_agent");
+    expect(readFileSync(path.join(dir("unknown"), "notify.generated.ts"), "utf8")).not.toContain("ai_agent");
     // One progress line per kind.
     expect(r.stderr).toMatch(/notify-export: workflows: 4\n/);
   });
@@ -141,8 +141,8 @@ describe("notify-export with bad input", () => {
   it("gives identifiers that collide after mangling distinct variables, and the program type-checks", async () => {
     const r = await cli(["--language", "typescript", "--out", dir("collide")], env());
     expect(r.code).toBe(0);
-    const program = readFileSync(path.join(dir("collide"), "index.ts"), "utf8");
-    const consts = [...program.matchAll(/^const (\w+) = new notify\.\w+\("([^"]+)"/gm)].map((m) => [m[1], m[2]]);
+    const program = readFileSync(path.join(dir("collide"), "notify.generated.ts"), "utf8");
+    const consts = [...program.matchAll(/^export const (\w+) = new notify\.\w+\("([^"]+)"/gm)].map((m) => [m[1], m[2]]);
     expect(consts.filter(([, name]) => /my.flow/.test(name!))).toEqual([["myFlow", "my-flow"], ["myFlow2", "my.flow"], ["myFlow3", "my_flow"], ["myFlow4", "my:flow"]]);
     linkProjectDir(dir("collide"));
     await new Promise<void>((resolve, reject) => execFile(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", dir("collide")],
@@ -162,7 +162,7 @@ describe("notify-export with bad input", () => {
     expect(readdirSync(dir("full"))).toEqual(["keep.txt"]);
     const forced = await cli(["--language", "python", "--out", dir("full"), "--force"], env());
     expect(forced.code).toBe(0);
-    expect(readdirSync(dir("full")).sort()).toEqual(["Pulumi.yaml", "README.md", "__main__.py", "import.json", "requirements.txt"]);
+    expect(readdirSync(dir("full")).sort()).toEqual(["Pulumi.yaml", "README.md", "__main__.py", "import.json", "notify_generated.py", "requirements.txt"]);
     expect(readdirSync(tmp).filter((f) => f.includes("notify-export"))).toEqual([]);
   });
 });

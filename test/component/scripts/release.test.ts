@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changelogVersions, currentVersion, releaseNotes, versionPlaces } from "../../../scripts/release";
+import { changelogVersions, currentVersion, releaseNotes, UNRELEASED, versionPlaces } from "../../../scripts/release";
 import { ROOT } from "../../helpers/pulumi";
 import { copyCheckout } from "../../helpers/checkoutCopy";
 
@@ -95,6 +95,18 @@ describe("npm run release -- <version>, on a copy of the repository", () => {
     expect(again.status, again.stderr).toBe(0);
     expect(changelogVersions(copy).filter((v) => v === "0.2.0")).toHaveLength(1);
     expect(readFileSync(path.join(copy, "CHANGELOG.md"), "utf8")).toContain("## 0.2.0 (2030-01-03)");
+  });
+
+  it("takes the place of the Unreleased section, which is no version", () => {
+    const file = path.join(copy, "CHANGELOG.md");
+    const text = readFileSync(file, "utf8");
+    const first = text.indexOf("\n## ") + 1;
+    writeFileSync(file, `${text.slice(0, first)}## ${UNRELEASED}\n\n- A change users will see.\n\n${text.slice(first)}`);
+    expect(changelogVersions(copy)[0]).toBe("0.2.0");
+    const again = runRelease("0.2.0", "--date", "2030-01-03", "--no-build");
+    expect(again.status, again.stderr).toBe(0);
+    expect(readFileSync(file, "utf8")).not.toContain(`## ${UNRELEASED}`);
+    expect(changelogVersions(copy).slice(0, 2)).toEqual(["0.2.0", before]);
   });
 
   it("refuses an older version, a version that is not semver, and a tag that is not the version's, naming what is allowed", () => {

@@ -147,18 +147,18 @@ describe("the model of the newer kinds", () => {
 
   it("writes the references and the SDKs' types in each language", () => {
     const opts = (language: "typescript" | "python" | "go", frontEnd: "dynamic" | "native") => ({ frontEnd, project: "p", packageVersion: "1.0.0", pulumiVersion: "3.0.0" });
-    const ts = projectFiles(model, "typescript", opts("typescript", "dynamic"))["index.ts"]!;
+    const ts = projectFiles(model, "typescript", opts("typescript", "dynamic"))["notify.generated.ts"]!;
     expect(ts).toContain(`const workflowWelcomeFrFr = new notify.Translation("workflow-welcome-fr_FR", {\n  resourceType: "workflow",\n  resourceId: welcome.workflowId,`);
     expect(ts).toContain(`resourceId: "agentic",`);
     expect(ts).toContain(`const tenantAcme = new notify.Context("tenant:acme", {\n  type: "tenant",\n  contextId: "acme",`);
     expect(ts).toMatch(/new notify\.Domain\("mail\.example\.com", \{\n {2}name: "mail\.example\.com",[^]*"\*": \{\n {6}type: "webhook",\n {4}\},[^]*adopt: true,\n\}\);/);
-    const tsNative = projectFiles(model, "typescript", opts("typescript", "native"))["index.ts"]!;
+    const tsNative = projectFiles(model, "typescript", opts("typescript", "native"))["notify.generated.ts"]!;
     expect(tsNative).toContain(`}, { import: "workflow/welcome/fr_FR" });`);
-    const py = projectFiles(model, "python", opts("python", "native"))["__main__.py"]!;
+    const py = projectFiles(model, "python", opts("python", "native"))["notify_generated.py"]!;
     expect(py).toContain(`workflow_welcome_fr_fr = notify.Translation(\n    "workflow-welcome-fr_FR",\n    resource_type="workflow",\n    resource_id=welcome.workflow_id,`);
     expect(py).toContain(`    routes={\n        "*": notify.DomainRoutesArgs(\n            type="webhook",\n        ),`);
     expect(py).toContain(`opts=pulumi.ResourceOptions(import_="tenant:acme"),`);
-    const go = projectFiles(model, "go", opts("go", "native"))["main.go"]!;
+    const go = projectFiles(model, "go", opts("go", "native"))["notify_generated.go"]!;
     expect(go).toContain(`welcome, err := notify.NewWorkflow(ctx, "welcome"`);
     expect(go).toContain(`\t\tResourceType: notify.TranslationResourceType("workflow"),\n\t\tResourceId: welcome.WorkflowId,`);
     expect(go).toContain(`\t\tRoutes: notify.DomainRoutesMap{\n\t\t\t"*": &notify.DomainRoutesArgs{\n\t\t\t\tType: notify.DomainRoutesType("webhook"),\n\t\t\t},`);
