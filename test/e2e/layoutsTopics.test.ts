@@ -169,23 +169,18 @@ describe.each(["production", "spec"] as const)("layouts and topics against the e
   it("lists layouts and topics with getLayouts and getTopicsOutput in a program", async () => {
     await emu.api("POST", "/v2/topics", { key: "listed:one", name: "One" });
     await emu.api("POST", "/v2/topics", { key: "listed:two", name: "Two" });
-    const fts = await createTestStack({
+    const fts = await stack({
       program: async () => {
         const notify = loadPackage();
         const layouts = await notify.getLayouts({ orderBy: "name", orderDirection: "ASC" });
         const topics = notify.getTopicsOutput({ key: pulumi.output("listed"), orderDirection: "ASC", maxResults: 1 });
         return { layoutIds: layouts.layouts.map((l) => l.layoutId), defaults: layouts.layouts.map((l) => l.isDefault), topicKeys: topics.topics.apply((t) => t.map((x) => x.key)) };
       },
-      config: emu.stackConfig(),
     });
-    try {
-      const up = await fts.stack.up();
-      expect(up.outputs.layoutIds!.value).toEqual(["frame"]);
-      expect(up.outputs.defaults!.value).toEqual([true]);
-      expect(up.outputs.topicKeys!.value).toEqual(["listed:one"]);
-    } finally {
-      await fts.cleanup();
-    }
+    const up = await fts.stack.up();
+    expect(up.outputs.layoutIds!.value).toEqual(["frame"]);
+    expect(up.outputs.defaults!.value).toEqual([true]);
+    expect(up.outputs.topicKeys!.value).toEqual(["listed:one"]);
   });
 
   it("imports a layout by its layoutId and a topic by its key through the native plugin, and the next preview is empty", async () => {
@@ -193,7 +188,7 @@ describe.each(["production", "spec"] as const)("layouts and topics against the e
     await emu.api("POST", "/v2/topics", { key: "imported-topic", name: "Imported topic" });
     await emu.api("POST", "/v2/topics/imported-topic/subscriptions", { subscriptions: ["carol", "alice"] });
     const email = made.body.controls.values.email;
-    const its = await createTestStack({
+    const its = await stack({
       program: async () => {
         // Every field the service holds, as `pulumi import` would write them.
         declare("Layout", "imported", {
@@ -201,17 +196,12 @@ describe.each(["production", "spec"] as const)("layouts and topics against the e
         }, { import: "imported" });
         declare("Topic", "imported-topic", { key: "imported-topic", name: "Imported topic", subscribers: ["alice", "carol"] }, { import: "imported-topic" });
       },
-      config: emu.stackConfig(),
+      frontEnd: "native",
     });
-    try {
-      await usePlugin(its);
-      const up = await its.stack.up();
-      expect(up.summary.resourceChanges?.import).toBe(2);
-      const state = await exportedState(its.stack);
-      expect(state.resources.filter((r) => String(r.type).startsWith("notify:")).map((r) => r.id).sort()).toEqual(["imported", "imported-topic"]);
-      await its.stack.preview({ expectNoChanges: true, refresh: true });
-    } finally {
-      await its.cleanup();
-    }
+    const up = await its.stack.up();
+    expect(up.summary.resourceChanges?.import).toBe(2);
+    const state = await exportedState(its.stack);
+    expect(state.resources.filter((r) => String(r.type).startsWith("notify:")).map((r) => r.id).sort()).toEqual(["imported", "imported-topic"]);
+    await its.stack.preview({ expectNoChanges: true, refresh: true });
   });
 });
