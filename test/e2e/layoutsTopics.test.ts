@@ -5,13 +5,13 @@
  * drift on the workflow that named it, destroy (the default layout stays on the service), adopt,
  * and import through the native plugin (id-only read).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type * as automation from "@pulumi/pulumi/automation";
 import type * as pulumiModule from "@pulumi/pulumi";
-import { createTestStack, exportedState, loadPackage, nativeRequire, previewDiffs, warningsOf, type TestStack } from "../helpers/pulumi";
+import { exportedState, loadPackage, nativeRequire, previewDiffs, warningsOf } from "../helpers/pulumi";
 import { defaultLayoutWarning } from "../../provider/resources/layout";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { declare, usePlugin } from "../helpers/native";
+import { declare } from "../helpers/native";
+import { EMULATOR_MODES, useStack } from "../helpers/stack";
 
 const html = (brand: string) => `<html><body><header>${brand}</header>{{ content }}</body></html>`;
 
@@ -45,10 +45,12 @@ function program(spec: Spec): automation.PulumiFn {
 
 const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
 
-describe.each(["production", "spec"] as const)("layouts and topics against the emulator in %s mode", (mode) => {
-  let emu: TestEmulator;
-  let ts: TestStack;
+describe.each(EMULATOR_MODES)("layouts and topics against the emulator in %s mode", (mode) => {
   const spec = initial();
+  const { emu, ts, stack } = useStack({
+    emulator: { mode }, program: program(spec),
+    seed: async (e) => { for (const subscriberId of ["alice", "bob", "carol"]) await e.api("POST", "/v2/subscribers", { subscriberId }); },
+  });
   const live = async () => {
     const s = (await emu.state()) as Record<string, any[]>;
     return {
@@ -58,16 +60,6 @@ describe.each(["production", "spec"] as const)("layouts and topics against the e
       step: () => s.workflows!.find((w) => w.workflowId === "mail")?.steps[0].controlValues,
     };
   };
-
-  beforeAll(async () => {
-    emu = await startTestEmulator({ mode });
-    for (const subscriberId of ["alice", "bob", "carol"]) await emu.api("POST", "/v2/subscribers", { subscriberId });
-    ts = await createTestStack({ program: program(spec), config: emu.stackConfig() });
-  });
-  afterAll(async () => {
-    await ts?.cleanup();
-    await emu?.close();
-  });
 
   it("creates layouts, a workflow naming one and a topic with its subscribers, and the next preview is empty", async () => {
     const up = await ts.stack.up();
