@@ -5,19 +5,10 @@
  * stderr; the `pulumi config set --secret` lines to run go to stdout.
  */
 import { parseArgs } from "node:util";
-import { NotifyError } from "../provider/client/errors";
-import { CONNECTION_SETTINGS, connectionSetting } from "../provider/client/settings";
-import { isUnauthorized, refusedKeyHint, type ConnectionSettings } from "../provider/config";
+import { CONNECTION_HELP as connectionHelp, CONNECTION_OPTIONS, connectionFailure, connectionFromOptions } from "../provider/cliConnection";
 import { ExportError, exportEnvironment } from "./index";
 import { nextSteps } from "./project";
 import { FRONT_ENDS, LANGUAGES, type FrontEnd, type Language } from "./render/common";
-
-/** `apiUrl` → `api-url`: each connection setting of the provider is an option of the same name. */
-const optionOf = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-const connectionHelp = CONNECTION_SETTINGS.map((s) => {
-  const flag = `  --${optionOf(s.key)}${s.type === "boolean" ? "" : " VALUE"}`;
-  return `${flag.padEnd(28)} ${s.summary} (else ${s.env})`;
-}).join("\n");
 
 const HELP = `Usage: notify-export --language typescript|python|go --out DIR [options]
 
@@ -54,7 +45,7 @@ async function main(): Promise<void> {
         language: { type: "string" }, "front-end": { type: "string" }, out: { type: "string" },
         environments: { type: "boolean" }, subscriber: { type: "string", multiple: true }, project: { type: "string" },
         "environment-id": { type: "string" }, force: { type: "boolean" },
-        ...Object.fromEntries(CONNECTION_SETTINGS.map((c) => [optionOf(c.key), { type: c.type === "boolean" ? "boolean" as const : "string" as const }])),
+        ...CONNECTION_OPTIONS,
         help: { type: "boolean" },
       },
       strict: true,
@@ -77,7 +68,7 @@ async function main(): Promise<void> {
       language: v.language as Language,
       frontEnd: v["front-end"] as FrontEnd | undefined,
       out: v.out,
-      connection: Object.fromEntries(CONNECTION_SETTINGS.map((c) => [c.key, (v as Record<string, unknown>)[optionOf(c.key)]]).filter(([, x]) => x !== undefined)) as ConnectionSettings,
+      connection: connectionFromOptions(v),
       environments: v.environments,
       subscribers: v.subscriber,
       project: v.project,
@@ -91,11 +82,10 @@ async function main(): Promise<void> {
     const steps = nextSteps(model, v.language as Language, result.render, result.connection, true);
     process.stdout.write(`# Next, in the project (also in its README.md, without the secret values):\ncd ${v.out}\n${steps.join("\n")}\n`);
   } catch (err) {
-    if (err instanceof ExportError || err instanceof NotifyError) {
-      // A refused key: say where this one came from, as the provider does (its option, else its variable).
-      const keyOption = optionOf(connectionSetting("apiKey").key);
-      const source = (v as Record<string, unknown>)[keyOption] ? `the --${keyOption} option` : `the ${connectionSetting("apiKey").env} environment variable`;
-      process.stderr.write(`notify-export: ${err.message}${isUnauthorized(err) ? `. ${refusedKeyHint(source)}` : ""}\n`);
+    // A refused key: say where this one came from, as the provider does (its option, else its variable).
+    const line = err instanceof ExportError ? `notify-export: ${err.message}` : connectionFailure("notify-export", err, v);
+    if (line) {
+      process.stderr.write(`${line}\n`);
       process.exit(1);
     }
     throw err;

@@ -21,6 +21,8 @@ import { toEnvironmentVariableOutputs } from "../provider/resources/environmentV
 import { toEnvironmentOutputs } from "../provider/resources/environment";
 import { credentialsId, toSubscriberCredentialsOutputs } from "../provider/resources/subscriberCredentials";
 import { contextKey, toContextOutputs } from "../provider/resources/context";
+import { toAgentOutputs } from "../provider/resources/agent";
+import type { Agent } from "../provider/client/agents";
 import { toTranslationOutputs, translationId } from "../provider/resources/translation";
 import { toDomainOutputs } from "../provider/resources/domain";
 import { configKey, uniqueName } from "./naming";
@@ -87,6 +89,8 @@ export interface RawEnvironment {
   contexts?: Context[];
   /** The translations of the workflows and layouts whose translation is on. */
   translations?: Translation[];
+  /** The agents of the environment, each with its linked integrations. */
+  agents?: Agent[];
   /** The inbound-email domains, each with its routes. */
   domains?: { domain: Domain; routes: DomainRoute[] }[];
   /** What the read could not read (a feature the organisation's plan refuses), and why. */
@@ -230,6 +234,17 @@ const DECLARE: { readonly [K in Kind]: (raw: RawEnvironment, m: ModelBuilder) =>
       const inputs = m.pick("Context", toContextOutputs(c));
       m.secretInputs("Context", key, inputs, (f) => `${f} of context ${key}`);
       m.add("Context", key, key, inputs);
+    }
+  },
+  Agent: (raw, m) => {
+    for (const a of m.sortBy(raw.agents ?? [], (x) => x.identifier)) {
+      const inputs = m.pick("Agent", toAgentOutputs(a));
+      // Links name integrations by identifier: the Integration's output when it is exported, so the engine makes it first.
+      if (Array.isArray(inputs.integrations)) {
+        inputs.integrations = (inputs.integrations as string[]).map((i) => (m.has(`Integration/${i}`) ? new Ref(`Integration/${i}`, "identifier") : i));
+      }
+      m.secretInputs("Agent", a.identifier, inputs, (f) => `${f} of agent ${a.identifier}`);
+      m.add("Agent", a.identifier, a.identifier, inputs);
     }
   },
   Domain: (raw, m) => {

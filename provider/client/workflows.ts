@@ -1,6 +1,6 @@
-/** Workflow operations: list, get, create, update, delete. */
+/** Workflow operations: list, get, create, update, delete, and a step's preview. */
 import type { z } from "zod";
-import { Workflow, WorkflowListPage, type CreateWorkflowBody, type UpdateWorkflowBody, type OrderDirection, type WorkflowStatus } from "../schemas";
+import { StepPreview, Workflow, WorkflowListPage, type CreateWorkflowBody, type StepPreviewBody, type UpdateWorkflowBody, type OrderDirection, type WorkflowStatus } from "../schemas";
 import type { HttpTransport } from "./http";
 
 /** Query of `GET /v2/workflows`. */
@@ -36,6 +36,18 @@ export class WorkflowsApi {
   /** `PUT /v2/workflows/{workflowId}`: replaces the step list; steps are matched by `_id`. */
   update(workflowId: string, body: UpdateWorkflowBody): Promise<Workflow> {
     return this.http.request({ operation: `update workflow "${workflowId}"`, method: "PUT", route: "/v2/workflows/{workflowId}", params: { workflowId }, body, schema: Workflow });
+  }
+
+  /**
+   * `POST /v2/workflows/{workflowId}/step/{stepId}/preview`: the step rendered with the body's
+   * payload, and its `controlValues` in place of the stored ones when given. The service answers an
+   * unknown workflow or step with an empty preview, not an error.
+   */
+  preview(workflowId: string, stepId: string, body: StepPreviewBody): Promise<StepPreview> {
+    return this.http.request({
+      operation: `preview step "${stepId}" of workflow "${workflowId}"`, method: "POST", route: "/v2/workflows/{workflowId}/step/{stepId}/preview",
+      params: { workflowId, stepId }, body, schema: StepPreview,
+    });
   }
 
   /** `DELETE /v2/workflows/{workflowId}` */

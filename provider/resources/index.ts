@@ -1,4 +1,5 @@
 /** The provider's resources: each one's field table, in the order schema.json and the docs list them. */
+import { AGENT } from "./agent";
 import { CONTEXT } from "./context";
 import { DOMAIN } from "./domain";
 import { ENVIRONMENT } from "./environment";
@@ -19,6 +20,7 @@ import type { ResourceTable } from "./fields";
 export const RESOURCES = {
   Integration: INTEGRATION, Workflow: WORKFLOW, SubscriberCredentials: SUBSCRIBER_CREDENTIALS, Environment: ENVIRONMENT,
   EnvironmentVariable: ENVIRONMENT_VARIABLE, Layout: LAYOUT, Topic: TOPIC, Context: CONTEXT, Translation: TRANSLATION, Domain: DOMAIN,
+  Agent: AGENT,
 } as const satisfies Record<string, ResourceTable>;
 
 /** The name of a resource kind (`Integration`, `Workflow`, ...). */

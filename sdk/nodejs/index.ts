@@ -5,6 +5,11 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 // Export members:
+export { AgentArgs } from "./agent";
+export type Agent = import("./agent").Agent;
+export const Agent: typeof import("./agent").Agent = null as any;
+utilities.lazyLoad(exports, ["Agent"], () => require("./agent"));
+
 export { ContextArgs } from "./context";
 export type Context = import("./context").Context;
 export const Context: typeof import("./context").Context = null as any;
@@ -142,6 +147,8 @@ const _module = {
     version: utilities.getVersion(),
     construct: (name: string, type: string, urn: string): pulumi.Resource => {
         switch (type) {
+            case "notify:index:Agent":
+                return new Agent(name, <any>undefined, { urn })
             case "notify:index:Context":
                 return new Context(name, <any>undefined, { urn })
             case "notify:index:Domain":

@@ -122,6 +122,8 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     await workflow.provider.read(welcome.id, welcome.outs);
     await workflow.provider.update(welcome.id, welcome.outs, { ...welcome.inputs, name: "Welcome 2", steps: [...steps].reverse() });
     await client.workflows.create({ workflowId: "existing", name: "Existing", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "x" } }] });
+    // notify-preview's call: a step rendered with planned control values and a payload.
+    await client.workflows.preview("existing", "inbox", { controlValues: { body: "{{ payload.n }}" }, previewPayload: { payload: { n: 1 } } });
     const adoptedWorkflow = await created(workflow, { workflowId: "existing", name: "Existing", adopt: true, steps: steps.slice(0, 2) });
 
     // Subscriber credentials: create, read, update, adopt, delete.
@@ -207,7 +209,15 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     await client.domains.create({ name: "existing.example.com" });
     const adoptedDomain = await created(domain, { name: "existing.example.com", adopt: true });
     await notify.getDomains({ name: "example", maxResults: 10 });
-    for (const [mod, r] of [[translation, fr], [context, acme], [context, adoptedContext], [domain, mail], [domain, adoptedDomain]] as const) {
+    // Agents: create with links and settings, read, update (a link removed, settings changed), adopt, delete.
+    const agent = loadPackage<ResourceModule>("/dist/provider/resources/agent");
+    const bot = await created(agent, { identifier: "support-bot", name: "Support", behavior: { subscriberAccess: "open" }, bridgeUrl: "https://bots.example.com/a", integrations: ["slack-main"] });
+    await agent.provider.read(bot.id, bot.outs);
+    await agent.provider.update(bot.id, bot.outs, { ...bot.inputs, name: "Support desk", integrations: [] });
+    await client.agents.create({ identifier: "existing-bot", name: "Existing" });
+    const adoptedAgent = await created(agent, { identifier: "existing-bot", name: "Existing bot", adopt: true });
+    await client.agents.list({ identifier: "support-bot" });
+    for (const [mod, r] of [[translation, fr], [context, acme], [context, adoptedContext], [domain, mail], [domain, adoptedDomain], [agent, bot], [agent, adoptedAgent]] as const) {
       await mod.provider.delete(r.id, r.outs);
     }
     for (const [mod, r] of [[variable, baseUrl], [variable, adoptedVar], [environment, staging], [environment, adoptedEnv]] as const) {

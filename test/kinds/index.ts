@@ -6,6 +6,7 @@
  */
 import { RESOURCES, type ResourceKind } from "../../provider/resources/index";
 import type { KindDescriptor } from "./descriptor";
+import { agentKind } from "./agent";
 import { context } from "./context";
 import { domain } from "./domain";
 import { environment } from "./environment";
@@ -29,6 +30,7 @@ export const DESCRIPTORS: { readonly [K in ResourceKind]: KindDescriptor<K> } = 
   Context: context,
   Translation: translation,
   Domain: domain,
+  Agent: agentKind,
 };
 
 /** Every kind's descriptor, in the provider's order of its resources (schema.json's). */

@@ -13,6 +13,400 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// How the agent behaves in conversations. Only the keys given are managed.
+type AgentBehavior struct {
+	// Acknowledge each inbound message (a typing indicator, or a reaction where a platform has none); the service's default is true.
+	AcknowledgeOnReceived *bool `pulumi:"acknowledgeOnReceived"`
+	// `open` answers senders not yet linked to a subscriber; `restricted` refuses them.
+	SubscriberAccess *AgentBehaviorSubscriberAccess `pulumi:"subscriberAccess"`
+}
+
+// AgentBehaviorInput is an input type that accepts AgentBehaviorArgs and AgentBehaviorOutput values.
+// You can construct a concrete instance of `AgentBehaviorInput` via:
+//
+//	AgentBehaviorArgs{...}
+type AgentBehaviorInput interface {
+	pulumi.Input
+
+	ToAgentBehaviorOutput() AgentBehaviorOutput
+	ToAgentBehaviorOutputWithContext(context.Context) AgentBehaviorOutput
+}
+
+// How the agent behaves in conversations. Only the keys given are managed.
+type AgentBehaviorArgs struct {
+	// Acknowledge each inbound message (a typing indicator, or a reaction where a platform has none); the service's default is true.
+	AcknowledgeOnReceived pulumi.BoolPtrInput `pulumi:"acknowledgeOnReceived"`
+	// `open` answers senders not yet linked to a subscriber; `restricted` refuses them.
+	SubscriberAccess AgentBehaviorSubscriberAccessPtrInput `pulumi:"subscriberAccess"`
+}
+
+func (AgentBehaviorArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentBehavior)(nil)).Elem()
+}
+
+func (i AgentBehaviorArgs) ToAgentBehaviorOutput() AgentBehaviorOutput {
+	return i.ToAgentBehaviorOutputWithContext(context.Background())
+}
+
+func (i AgentBehaviorArgs) ToAgentBehaviorOutputWithContext(ctx context.Context) AgentBehaviorOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentBehaviorOutput)
+}
+
+func (i AgentBehaviorArgs) ToAgentBehaviorPtrOutput() AgentBehaviorPtrOutput {
+	return i.ToAgentBehaviorPtrOutputWithContext(context.Background())
+}
+
+func (i AgentBehaviorArgs) ToAgentBehaviorPtrOutputWithContext(ctx context.Context) AgentBehaviorPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentBehaviorOutput).ToAgentBehaviorPtrOutputWithContext(ctx)
+}
+
+// AgentBehaviorPtrInput is an input type that accepts AgentBehaviorArgs, AgentBehaviorPtr and AgentBehaviorPtrOutput values.
+// You can construct a concrete instance of `AgentBehaviorPtrInput` via:
+//
+//	        AgentBehaviorArgs{...}
+//
+//	or:
+//
+//	        nil
+type AgentBehaviorPtrInput interface {
+	pulumi.Input
+
+	ToAgentBehaviorPtrOutput() AgentBehaviorPtrOutput
+	ToAgentBehaviorPtrOutputWithContext(context.Context) AgentBehaviorPtrOutput
+}
+
+type agentBehaviorPtrType AgentBehaviorArgs
+
+func AgentBehaviorPtr(v *AgentBehaviorArgs) AgentBehaviorPtrInput {
+	return (*agentBehaviorPtrType)(v)
+}
+
+func (*agentBehaviorPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentBehavior)(nil)).Elem()
+}
+
+func (i *agentBehaviorPtrType) ToAgentBehaviorPtrOutput() AgentBehaviorPtrOutput {
+	return i.ToAgentBehaviorPtrOutputWithContext(context.Background())
+}
+
+func (i *agentBehaviorPtrType) ToAgentBehaviorPtrOutputWithContext(ctx context.Context) AgentBehaviorPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentBehaviorPtrOutput)
+}
+
+// How the agent behaves in conversations. Only the keys given are managed.
+type AgentBehaviorOutput struct{ *pulumi.OutputState }
+
+func (AgentBehaviorOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentBehavior)(nil)).Elem()
+}
+
+func (o AgentBehaviorOutput) ToAgentBehaviorOutput() AgentBehaviorOutput {
+	return o
+}
+
+func (o AgentBehaviorOutput) ToAgentBehaviorOutputWithContext(ctx context.Context) AgentBehaviorOutput {
+	return o
+}
+
+func (o AgentBehaviorOutput) ToAgentBehaviorPtrOutput() AgentBehaviorPtrOutput {
+	return o.ToAgentBehaviorPtrOutputWithContext(context.Background())
+}
+
+func (o AgentBehaviorOutput) ToAgentBehaviorPtrOutputWithContext(ctx context.Context) AgentBehaviorPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AgentBehavior) *AgentBehavior {
+		return &v
+	}).(AgentBehaviorPtrOutput)
+}
+
+// Acknowledge each inbound message (a typing indicator, or a reaction where a platform has none); the service's default is true.
+func (o AgentBehaviorOutput) AcknowledgeOnReceived() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AgentBehavior) *bool { return v.AcknowledgeOnReceived }).(pulumi.BoolPtrOutput)
+}
+
+// `open` answers senders not yet linked to a subscriber; `restricted` refuses them.
+func (o AgentBehaviorOutput) SubscriberAccess() AgentBehaviorSubscriberAccessPtrOutput {
+	return o.ApplyT(func(v AgentBehavior) *AgentBehaviorSubscriberAccess { return v.SubscriberAccess }).(AgentBehaviorSubscriberAccessPtrOutput)
+}
+
+type AgentBehaviorPtrOutput struct{ *pulumi.OutputState }
+
+func (AgentBehaviorPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentBehavior)(nil)).Elem()
+}
+
+func (o AgentBehaviorPtrOutput) ToAgentBehaviorPtrOutput() AgentBehaviorPtrOutput {
+	return o
+}
+
+func (o AgentBehaviorPtrOutput) ToAgentBehaviorPtrOutputWithContext(ctx context.Context) AgentBehaviorPtrOutput {
+	return o
+}
+
+func (o AgentBehaviorPtrOutput) Elem() AgentBehaviorOutput {
+	return o.ApplyT(func(v *AgentBehavior) AgentBehavior {
+		if v != nil {
+			return *v
+		}
+		var ret AgentBehavior
+		return ret
+	}).(AgentBehaviorOutput)
+}
+
+// Acknowledge each inbound message (a typing indicator, or a reaction where a platform has none); the service's default is true.
+func (o AgentBehaviorPtrOutput) AcknowledgeOnReceived() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AgentBehavior) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.AcknowledgeOnReceived
+	}).(pulumi.BoolPtrOutput)
+}
+
+// `open` answers senders not yet linked to a subscriber; `restricted` refuses them.
+func (o AgentBehaviorPtrOutput) SubscriberAccess() AgentBehaviorSubscriberAccessPtrOutput {
+	return o.ApplyT(func(v *AgentBehavior) *AgentBehaviorSubscriberAccess {
+		if v == nil {
+			return nil
+		}
+		return v.SubscriberAccess
+	}).(AgentBehaviorSubscriberAccessPtrOutput)
+}
+
+// The managed runtime, when `runtime` is `managed` (required then). Changing it replaces the agent.
+type AgentManagedRuntime struct {
+	// An agent on the provider to take over instead of creating one.
+	ExternalAgentId *string `pulumi:"externalAgentId"`
+	// An environment on the provider to take over.
+	ExternalEnvironmentId *string `pulumi:"externalEnvironmentId"`
+	// The id of the agent integration (kind `agent`) holding the provider's key.
+	IntegrationId string `pulumi:"integrationId"`
+	// The model the provider runs.
+	Model *string `pulumi:"model"`
+	// The provider running the agent.
+	ProviderId AgentManagedRuntimeProviderId `pulumi:"providerId"`
+	// The system prompt.
+	SystemPrompt *string `pulumi:"systemPrompt"`
+}
+
+// AgentManagedRuntimeInput is an input type that accepts AgentManagedRuntimeArgs and AgentManagedRuntimeOutput values.
+// You can construct a concrete instance of `AgentManagedRuntimeInput` via:
+//
+//	AgentManagedRuntimeArgs{...}
+type AgentManagedRuntimeInput interface {
+	pulumi.Input
+
+	ToAgentManagedRuntimeOutput() AgentManagedRuntimeOutput
+	ToAgentManagedRuntimeOutputWithContext(context.Context) AgentManagedRuntimeOutput
+}
+
+// The managed runtime, when `runtime` is `managed` (required then). Changing it replaces the agent.
+type AgentManagedRuntimeArgs struct {
+	// An agent on the provider to take over instead of creating one.
+	ExternalAgentId pulumi.StringPtrInput `pulumi:"externalAgentId"`
+	// An environment on the provider to take over.
+	ExternalEnvironmentId pulumi.StringPtrInput `pulumi:"externalEnvironmentId"`
+	// The id of the agent integration (kind `agent`) holding the provider's key.
+	IntegrationId pulumi.StringInput `pulumi:"integrationId"`
+	// The model the provider runs.
+	Model pulumi.StringPtrInput `pulumi:"model"`
+	// The provider running the agent.
+	ProviderId AgentManagedRuntimeProviderIdInput `pulumi:"providerId"`
+	// The system prompt.
+	SystemPrompt pulumi.StringPtrInput `pulumi:"systemPrompt"`
+}
+
+func (AgentManagedRuntimeArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentManagedRuntime)(nil)).Elem()
+}
+
+func (i AgentManagedRuntimeArgs) ToAgentManagedRuntimeOutput() AgentManagedRuntimeOutput {
+	return i.ToAgentManagedRuntimeOutputWithContext(context.Background())
+}
+
+func (i AgentManagedRuntimeArgs) ToAgentManagedRuntimeOutputWithContext(ctx context.Context) AgentManagedRuntimeOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentManagedRuntimeOutput)
+}
+
+func (i AgentManagedRuntimeArgs) ToAgentManagedRuntimePtrOutput() AgentManagedRuntimePtrOutput {
+	return i.ToAgentManagedRuntimePtrOutputWithContext(context.Background())
+}
+
+func (i AgentManagedRuntimeArgs) ToAgentManagedRuntimePtrOutputWithContext(ctx context.Context) AgentManagedRuntimePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentManagedRuntimeOutput).ToAgentManagedRuntimePtrOutputWithContext(ctx)
+}
+
+// AgentManagedRuntimePtrInput is an input type that accepts AgentManagedRuntimeArgs, AgentManagedRuntimePtr and AgentManagedRuntimePtrOutput values.
+// You can construct a concrete instance of `AgentManagedRuntimePtrInput` via:
+//
+//	        AgentManagedRuntimeArgs{...}
+//
+//	or:
+//
+//	        nil
+type AgentManagedRuntimePtrInput interface {
+	pulumi.Input
+
+	ToAgentManagedRuntimePtrOutput() AgentManagedRuntimePtrOutput
+	ToAgentManagedRuntimePtrOutputWithContext(context.Context) AgentManagedRuntimePtrOutput
+}
+
+type agentManagedRuntimePtrType AgentManagedRuntimeArgs
+
+func AgentManagedRuntimePtr(v *AgentManagedRuntimeArgs) AgentManagedRuntimePtrInput {
+	return (*agentManagedRuntimePtrType)(v)
+}
+
+func (*agentManagedRuntimePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentManagedRuntime)(nil)).Elem()
+}
+
+func (i *agentManagedRuntimePtrType) ToAgentManagedRuntimePtrOutput() AgentManagedRuntimePtrOutput {
+	return i.ToAgentManagedRuntimePtrOutputWithContext(context.Background())
+}
+
+func (i *agentManagedRuntimePtrType) ToAgentManagedRuntimePtrOutputWithContext(ctx context.Context) AgentManagedRuntimePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AgentManagedRuntimePtrOutput)
+}
+
+// The managed runtime, when `runtime` is `managed` (required then). Changing it replaces the agent.
+type AgentManagedRuntimeOutput struct{ *pulumi.OutputState }
+
+func (AgentManagedRuntimeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentManagedRuntime)(nil)).Elem()
+}
+
+func (o AgentManagedRuntimeOutput) ToAgentManagedRuntimeOutput() AgentManagedRuntimeOutput {
+	return o
+}
+
+func (o AgentManagedRuntimeOutput) ToAgentManagedRuntimeOutputWithContext(ctx context.Context) AgentManagedRuntimeOutput {
+	return o
+}
+
+func (o AgentManagedRuntimeOutput) ToAgentManagedRuntimePtrOutput() AgentManagedRuntimePtrOutput {
+	return o.ToAgentManagedRuntimePtrOutputWithContext(context.Background())
+}
+
+func (o AgentManagedRuntimeOutput) ToAgentManagedRuntimePtrOutputWithContext(ctx context.Context) AgentManagedRuntimePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AgentManagedRuntime) *AgentManagedRuntime {
+		return &v
+	}).(AgentManagedRuntimePtrOutput)
+}
+
+// An agent on the provider to take over instead of creating one.
+func (o AgentManagedRuntimeOutput) ExternalAgentId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AgentManagedRuntime) *string { return v.ExternalAgentId }).(pulumi.StringPtrOutput)
+}
+
+// An environment on the provider to take over.
+func (o AgentManagedRuntimeOutput) ExternalEnvironmentId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AgentManagedRuntime) *string { return v.ExternalEnvironmentId }).(pulumi.StringPtrOutput)
+}
+
+// The id of the agent integration (kind `agent`) holding the provider's key.
+func (o AgentManagedRuntimeOutput) IntegrationId() pulumi.StringOutput {
+	return o.ApplyT(func(v AgentManagedRuntime) string { return v.IntegrationId }).(pulumi.StringOutput)
+}
+
+// The model the provider runs.
+func (o AgentManagedRuntimeOutput) Model() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AgentManagedRuntime) *string { return v.Model }).(pulumi.StringPtrOutput)
+}
+
+// The provider running the agent.
+func (o AgentManagedRuntimeOutput) ProviderId() AgentManagedRuntimeProviderIdOutput {
+	return o.ApplyT(func(v AgentManagedRuntime) AgentManagedRuntimeProviderId { return v.ProviderId }).(AgentManagedRuntimeProviderIdOutput)
+}
+
+// The system prompt.
+func (o AgentManagedRuntimeOutput) SystemPrompt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AgentManagedRuntime) *string { return v.SystemPrompt }).(pulumi.StringPtrOutput)
+}
+
+type AgentManagedRuntimePtrOutput struct{ *pulumi.OutputState }
+
+func (AgentManagedRuntimePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentManagedRuntime)(nil)).Elem()
+}
+
+func (o AgentManagedRuntimePtrOutput) ToAgentManagedRuntimePtrOutput() AgentManagedRuntimePtrOutput {
+	return o
+}
+
+func (o AgentManagedRuntimePtrOutput) ToAgentManagedRuntimePtrOutputWithContext(ctx context.Context) AgentManagedRuntimePtrOutput {
+	return o
+}
+
+func (o AgentManagedRuntimePtrOutput) Elem() AgentManagedRuntimeOutput {
+	return o.ApplyT(func(v *AgentManagedRuntime) AgentManagedRuntime {
+		if v != nil {
+			return *v
+		}
+		var ret AgentManagedRuntime
+		return ret
+	}).(AgentManagedRuntimeOutput)
+}
+
+// An agent on the provider to take over instead of creating one.
+func (o AgentManagedRuntimePtrOutput) ExternalAgentId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AgentManagedRuntime) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ExternalAgentId
+	}).(pulumi.StringPtrOutput)
+}
+
+// An environment on the provider to take over.
+func (o AgentManagedRuntimePtrOutput) ExternalEnvironmentId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AgentManagedRuntime) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ExternalEnvironmentId
+	}).(pulumi.StringPtrOutput)
+}
+
+// The id of the agent integration (kind `agent`) holding the provider's key.
+func (o AgentManagedRuntimePtrOutput) IntegrationId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AgentManagedRuntime) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.IntegrationId
+	}).(pulumi.StringPtrOutput)
+}
+
+// The model the provider runs.
+func (o AgentManagedRuntimePtrOutput) Model() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AgentManagedRuntime) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Model
+	}).(pulumi.StringPtrOutput)
+}
+
+// The provider running the agent.
+func (o AgentManagedRuntimePtrOutput) ProviderId() AgentManagedRuntimeProviderIdPtrOutput {
+	return o.ApplyT(func(v *AgentManagedRuntime) *AgentManagedRuntimeProviderId {
+		if v == nil {
+			return nil
+		}
+		return &v.ProviderId
+	}).(AgentManagedRuntimeProviderIdPtrOutput)
+}
+
+// The system prompt.
+func (o AgentManagedRuntimePtrOutput) SystemPrompt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AgentManagedRuntime) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SystemPrompt
+	}).(pulumi.StringPtrOutput)
+}
+
 // A subscriber's credentials for one chat or push provider. Unknown keys are refused.
 type ChannelCredentials struct {
 	// Grafana OnCall alert id (production does not store it; see SubscriberCredentials).
@@ -7931,6 +8325,10 @@ func (o WorkflowSummaryStepsIssuesIntegrationArrayMapOutput) MapIndex(k pulumi.S
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentBehaviorInput)(nil)).Elem(), AgentBehaviorArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentBehaviorPtrInput)(nil)).Elem(), AgentBehaviorArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentManagedRuntimeInput)(nil)).Elem(), AgentManagedRuntimeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentManagedRuntimePtrInput)(nil)).Elem(), AgentManagedRuntimeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelCredentialsInput)(nil)).Elem(), ChannelCredentialsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelPreferenceInput)(nil)).Elem(), ChannelPreferenceArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelPreferencePtrInput)(nil)).Elem(), ChannelPreferenceArgs{})
@@ -7958,6 +8356,10 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkflowPreferencesPtrInput)(nil)).Elem(), WorkflowPreferencesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkflowStepInput)(nil)).Elem(), WorkflowStepArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkflowStepArrayInput)(nil)).Elem(), WorkflowStepArray{})
+	pulumi.RegisterOutputType(AgentBehaviorOutput{})
+	pulumi.RegisterOutputType(AgentBehaviorPtrOutput{})
+	pulumi.RegisterOutputType(AgentManagedRuntimeOutput{})
+	pulumi.RegisterOutputType(AgentManagedRuntimePtrOutput{})
 	pulumi.RegisterOutputType(ChannelCredentialsOutput{})
 	pulumi.RegisterOutputType(ChannelPreferenceOutput{})
 	pulumi.RegisterOutputType(ChannelPreferencePtrOutput{})

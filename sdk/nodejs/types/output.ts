@@ -7,6 +7,50 @@ import * as outputs from "../types/output";
 import * as enums from "../types/enums";
 
 /**
+ * How the agent behaves in conversations. Only the keys given are managed.
+ */
+export interface AgentBehavior {
+    /**
+     * Acknowledge each inbound message (a typing indicator, or a reaction where a platform has none); the service's default is true.
+     */
+    acknowledgeOnReceived?: boolean;
+    /**
+     * `open` answers senders not yet linked to a subscriber; `restricted` refuses them.
+     */
+    subscriberAccess?: enums.AgentBehaviorSubscriberAccess;
+}
+
+/**
+ * The managed runtime, when `runtime` is `managed` (required then). Changing it replaces the agent.
+ */
+export interface AgentManagedRuntime {
+    /**
+     * An agent on the provider to take over instead of creating one.
+     */
+    externalAgentId?: string;
+    /**
+     * An environment on the provider to take over.
+     */
+    externalEnvironmentId?: string;
+    /**
+     * The id of the agent integration (kind `agent`) holding the provider's key.
+     */
+    integrationId: string;
+    /**
+     * The model the provider runs.
+     */
+    model?: string;
+    /**
+     * The provider running the agent.
+     */
+    providerId: enums.AgentManagedRuntimeProviderId;
+    /**
+     * The system prompt.
+     */
+    systemPrompt?: string;
+}
+
+/**
  * A subscriber's credentials for one chat or push provider. Unknown keys are refused.
  */
 export interface ChannelCredentials {

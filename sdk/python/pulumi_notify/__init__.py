@@ -7,6 +7,7 @@ from . import _utilities
 import typing
 # Export this package's modules as members:
 from ._enums import *
+from .agent import *
 from .context import *
 from .domain import *
 from .environment import *
@@ -49,6 +50,7 @@ _utilities.register(
   "mod": "index",
   "fqn": "pulumi_notify",
   "classes": {
+   "notify:index:Agent": "Agent",
    "notify:index:Context": "Context",
    "notify:index:Domain": "Domain",
    "notify:index:Environment": "Environment",

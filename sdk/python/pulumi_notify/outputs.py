@@ -17,6 +17,8 @@ from . import outputs
 from ._enums import *
 
 __all__ = [
+    'AgentBehavior',
+    'AgentManagedRuntime',
     'ChannelCredentials',
     'ChannelPreference',
     'ChannelPreferences',
@@ -76,6 +78,168 @@ __all__ = [
     'WorkflowSummaryStepsIssuesIntegration',
     'WorkflowSummaryUpdatedBy',
 ]
+
+@pulumi.output_type
+class AgentBehavior(dict):
+    """
+    How the agent behaves in conversations. Only the keys given are managed.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "acknowledgeOnReceived":
+            suggest = "acknowledge_on_received"
+        elif key == "subscriberAccess":
+            suggest = "subscriber_access"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AgentBehavior. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AgentBehavior.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AgentBehavior.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 acknowledge_on_received: Optional[_builtins.bool] = None,
+                 subscriber_access: Optional['AgentBehaviorSubscriberAccess'] = None):
+        """
+        How the agent behaves in conversations. Only the keys given are managed.
+
+        :param _builtins.bool acknowledge_on_received: Acknowledge each inbound message (a typing indicator, or a reaction where a platform has none); the service's default is true.
+        :param 'AgentBehaviorSubscriberAccess' subscriber_access: `open` answers senders not yet linked to a subscriber; `restricted` refuses them.
+        """
+        if acknowledge_on_received is not None:
+            pulumi.set(__self__, "acknowledge_on_received", acknowledge_on_received)
+        if subscriber_access is not None:
+            pulumi.set(__self__, "subscriber_access", subscriber_access)
+
+    @_builtins.property
+    @pulumi.getter(name="acknowledgeOnReceived")
+    def acknowledge_on_received(self) -> Optional[_builtins.bool]:
+        """
+        Acknowledge each inbound message (a typing indicator, or a reaction where a platform has none); the service's default is true.
+        """
+        return pulumi.get(self, "acknowledge_on_received")
+
+    @_builtins.property
+    @pulumi.getter(name="subscriberAccess")
+    def subscriber_access(self) -> Optional['AgentBehaviorSubscriberAccess']:
+        """
+        `open` answers senders not yet linked to a subscriber; `restricted` refuses them.
+        """
+        return pulumi.get(self, "subscriber_access")
+
+
+@pulumi.output_type
+class AgentManagedRuntime(dict):
+    """
+    The managed runtime, when `runtime` is `managed` (required then). Changing it replaces the agent.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "integrationId":
+            suggest = "integration_id"
+        elif key == "providerId":
+            suggest = "provider_id"
+        elif key == "externalAgentId":
+            suggest = "external_agent_id"
+        elif key == "externalEnvironmentId":
+            suggest = "external_environment_id"
+        elif key == "systemPrompt":
+            suggest = "system_prompt"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AgentManagedRuntime. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AgentManagedRuntime.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AgentManagedRuntime.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 integration_id: _builtins.str,
+                 provider_id: 'AgentManagedRuntimeProviderId',
+                 external_agent_id: Optional[_builtins.str] = None,
+                 external_environment_id: Optional[_builtins.str] = None,
+                 model: Optional[_builtins.str] = None,
+                 system_prompt: Optional[_builtins.str] = None):
+        """
+        The managed runtime, when `runtime` is `managed` (required then). Changing it replaces the agent.
+
+        :param _builtins.str integration_id: The id of the agent integration (kind `agent`) holding the provider's key.
+        :param 'AgentManagedRuntimeProviderId' provider_id: The provider running the agent.
+        :param _builtins.str external_agent_id: An agent on the provider to take over instead of creating one.
+        :param _builtins.str external_environment_id: An environment on the provider to take over.
+        :param _builtins.str model: The model the provider runs.
+        :param _builtins.str system_prompt: The system prompt.
+        """
+        pulumi.set(__self__, "integration_id", integration_id)
+        pulumi.set(__self__, "provider_id", provider_id)
+        if external_agent_id is not None:
+            pulumi.set(__self__, "external_agent_id", external_agent_id)
+        if external_environment_id is not None:
+            pulumi.set(__self__, "external_environment_id", external_environment_id)
+        if model is not None:
+            pulumi.set(__self__, "model", model)
+        if system_prompt is not None:
+            pulumi.set(__self__, "system_prompt", system_prompt)
+
+    @_builtins.property
+    @pulumi.getter(name="integrationId")
+    def integration_id(self) -> _builtins.str:
+        """
+        The id of the agent integration (kind `agent`) holding the provider's key.
+        """
+        return pulumi.get(self, "integration_id")
+
+    @_builtins.property
+    @pulumi.getter(name="providerId")
+    def provider_id(self) -> 'AgentManagedRuntimeProviderId':
+        """
+        The provider running the agent.
+        """
+        return pulumi.get(self, "provider_id")
+
+    @_builtins.property
+    @pulumi.getter(name="externalAgentId")
+    def external_agent_id(self) -> Optional[_builtins.str]:
+        """
+        An agent on the provider to take over instead of creating one.
+        """
+        return pulumi.get(self, "external_agent_id")
+
+    @_builtins.property
+    @pulumi.getter(name="externalEnvironmentId")
+    def external_environment_id(self) -> Optional[_builtins.str]:
+        """
+        An environment on the provider to take over.
+        """
+        return pulumi.get(self, "external_environment_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def model(self) -> Optional[_builtins.str]:
+        """
+        The model the provider runs.
+        """
+        return pulumi.get(self, "model")
+
+    @_builtins.property
+    @pulumi.getter(name="systemPrompt")
+    def system_prompt(self) -> Optional[_builtins.str]:
+        """
+        The system prompt.
+        """
+        return pulumi.get(self, "system_prompt")
+
 
 @pulumi.output_type
 class ChannelCredentials(dict):
