@@ -72,7 +72,9 @@ export const agentKind: KindDescriptor<"Agent"> = {
       await ok(emu.api("DELETE", `${path(id)}/integrations/${links.data[0]!._id}`), "hand edit unlink");
     });
   },
-  deletePath: (_i, id) => path(id),
+  // The service's delete requires `deleteFromProvider` (a required query parameter of
+  // spec/openapi.json); the dashboard, like the provider, keeps the agent's runtime-side copy.
+  deletePath: (_i, id) => `${path(id)}?deleteFromProvider=false`,
   undeletable: null,
   remains: (state, declared) => state.agents!.filter((a) => declared.some((d) => d.identifier === a.identifier)),
   adopt: {
