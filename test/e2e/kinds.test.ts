@@ -27,6 +27,9 @@ type Phase = "scenario" | "without adopt" | "with adopt";
 const inputsOf = (k: KindDescriptor, phase: Phase): Obj =>
   phase === "scenario" ? k.scenario.declared : phase === "with adopt" ? { ...k.adopt.equal, adopt: true } : k.adopt.equal;
 
+/** What the engine's summary counts beside the program's resources: the stack (it leaves providers out). */
+const STACK = 1;
+
 /** Each kind's resource is named by its kind (one of each per stack). */
 const nameOf = (k: KindDescriptor) => k.kind;
 
@@ -43,7 +46,7 @@ describe.each(EMULATOR_MODES.map((mode, i) => [mode, FRONT_ENDS[i % FRONT_ENDS.l
       ids[nameOf(k)] = declareKind(frontEnd, k.kind, nameOf(k), inputsOf(k, run.phase)).id;
       run.declared.push(nameOf(k));
     }
-    // A refused resource's id never settles: a program that returned it would not end.
+    // Refused resources get no id to return.
     return run.phase === "without adopt" ? {} : { ids };
   };
   const { emu, ts } = useStack({
@@ -69,8 +72,7 @@ describe.each(EMULATOR_MODES.map((mode, i) => [mode, FRONT_ENDS[i % FRONT_ENDS.l
 
   it("up creates one object of every kind", async () => {
     const up = await ts.stack.up();
-    // The stack and each resource the program declared (the summary leaves providers out).
-    expect(up.summary.resourceChanges).toEqual({ create: 1 + run.declared.length });
+    expect(up.summary.resourceChanges).toEqual({ create: STACK + run.declared.length });
     ids = up.outputs.ids!.value as Record<string, string>;
     expect(Object.keys(ids).sort()).toEqual(KINDS.map(nameOf).sort());
     expect(Object.entries(ids).filter(([, id]) => typeof id !== "string" || id === "")).toEqual([]);
@@ -92,7 +94,7 @@ describe.each(EMULATOR_MODES.map((mode, i) => [mode, FRONT_ENDS[i % FRONT_ENDS.l
     }
     expect(await refreshShows()).toEqual(expected);
     const up = await ts.stack.up({ refresh: true });
-    expect(up.summary.resourceChanges).toEqual({ same: 1, update: Object.keys(expected).length });
+    expect(up.summary.resourceChanges).toEqual({ same: STACK, update: Object.keys(expected).length });
     expect(await refreshShows()).toEqual({});
   });
 
@@ -113,7 +115,9 @@ describe.each(EMULATOR_MODES.map((mode, i) => [mode, FRONT_ENDS[i % FRONT_ENDS.l
     const errors: Record<string, string> = {};
     for (const e of events) {
       const d = e.diagnosticEvent;
-      if (d?.severity === "error" && d.urn) errors[d.urn.split("::").pop()!] = (errors[d.urn.split("::").pop()!] ?? "") + d.message;
+      if (d?.severity !== "error" || !d.urn) continue;
+      const name = d.urn.split("::").pop()!;
+      errors[name] = (errors[name] ?? "") + d.message;
     }
     const refusesNamingAdopt = Object.fromEntries(KINDS.map((k) => [nameOf(k), /adopt: true/i.test(errors[nameOf(k)] ?? "")]));
     expect(refusesNamingAdopt, JSON.stringify(errors, null, 1)).toEqual(Object.fromEntries(KINDS.map((k) => [nameOf(k), true])));

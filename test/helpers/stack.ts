@@ -97,7 +97,10 @@ export interface FixtureSteps {
   tearDown(): Promise<void>;
 }
 
-/** The fixture of {@link useStack} without the hooks (what a test of the fixture itself drives). */
+/**
+ * The fixture of {@link useStack} without the hooks, for a set-up that runs once per case rather
+ * than per describe (each random stack of the oracle) and for the fixture's own test.
+ */
 export function stackFixture(opts: UseStackOptions = {}): FixtureSteps {
   const emu = handle<TestEmulator>("emu");
   const ts = handle<TestStack>(opts.program ? "ts" : "ts (given no program, so never made)");
@@ -107,13 +110,13 @@ export function stackFixture(opts: UseStackOptions = {}): FixtureSteps {
 
   const stack = async (s: StackOptions): Promise<TestStack> => {
     if (!started) throw new Error("useStack: stack() needs the emulator, which exists only inside the tests and the hooks registered after useStack");
-    const made1 = await createTestStack({
+    const created = await createTestStack({
       program: s.program, projectName: s.projectName, stackName: s.stackName, env: s.env,
       config: { ...started.stackConfig(), ...s.config },
     });
-    made.push({ what: `the stack in ${made1.dir}`, undo: made1.cleanup });
-    if (s.frontEnd === "native") await usePlugin(made1);
-    return made1;
+    made.push({ what: `the stack in ${created.dir}`, undo: created.cleanup });
+    if (s.frontEnd === "native") await usePlugin(created);
+    return created;
   };
 
   const setUp = async () => {
