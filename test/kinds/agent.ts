@@ -38,6 +38,7 @@ export const agentInputs = (suffix: string) => fc.tuple(fc.record({
   active: opt(fc.boolean()),
   behavior: opt(fc.record({
     acknowledgeOnReceived: opt(fc.boolean()),
+    reactionOnResolved: opt(fc.oneof(fc.constantFrom("check", "star"), fc.constant(null))),
     subscriberAccess: opt(fc.constantFrom("open", "restricted")),
   })),
   bridgeUrl: opt(fc.stringMatching(/^[a-z]{1,8}$/).map((p) => `https://bots.example.com/${p}`)),
@@ -72,8 +73,7 @@ export const agentKind: KindDescriptor<"Agent"> = {
       await ok(emu.api("DELETE", `${path(id)}/integrations/${links.data[0]!._id}`), "hand edit unlink");
     });
   },
-  // The service's delete requires `deleteFromProvider` (a required query parameter of
-  // spec/openapi.json); the dashboard, like the provider, keeps the agent's runtime-side copy.
+  // The OpenAPI document requires `deleteFromProvider`; false leaves a managed agent's provider side alone.
   deletePath: (_i, id) => `${path(id)}?deleteFromProvider=false`,
   undeletable: null,
   remains: (state, declared) => state.agents!.filter((a) => declared.some((d) => d.identifier === a.identifier)),
