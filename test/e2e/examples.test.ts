@@ -203,6 +203,7 @@ describe("examples/gitops", () => {
 
   it("the pull-request job renders the plan's changed steps, uploads them and posts the summary; a scheduled job pulls dashboard edits as a pull request", () => {
     const wf = workflow();
+    expect(Object.keys(wf.jobs)).toEqual(expect.arrayContaining(["preview", "pull"]));
     const pr = wf.jobs.preview!;
     expect(pr.permissions).toMatchObject({ "pull-requests": "write" });
     // After the plan: the same plan as JSON, rendered, uploaded, then posted with the artifact's address.
