@@ -1,14 +1,14 @@
 /**
  * The benchmark's stacks: N resources of the provider (every kind, in the proportions of
  * {@link mixCounts}, each with the arguments of its descriptor in test/kinds), through the dynamic
- * front end and through the native plugin; N of the floor resource that makes no request; and N "wide" floor resources with
- * exactly the same arguments (secrets included) as the real ones, which separates what the engine
- * spends on wide resources from what the provider spends.
+ * front end and through the native plugin; N of the baseline resource that makes no request; and N
+ * "wide" baseline resources with exactly the same arguments (secrets included) as the real ones,
+ * which separates what the engine spends on wide resources from what the provider spends.
  */
 import { randomBytes } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import * as notify from "pulumi-notify";
-import { FloorResource, WideFloorResource } from "pulumi-notify/dist/provider/resources/floor";
+import { BaselineResource, WideBaselineResource } from "./baseline";
 import { RESOURCE_TABLES } from "pulumi-notify/dist/provider/resources/index";
 import { registration } from "pulumi-notify/dist/provider/resources/classes";
 import type { ResourceTable } from "pulumi-notify/dist/provider/resources/fields";
@@ -19,7 +19,7 @@ import { DESCRIPTORS, KINDS } from "../test/kinds/index";
 /**
  * A tag of this process's run, in the name of every domain of the mix: a domain name is claimed
  * once across the whole service, so two runs against one service never ask for the same name.
- * The same in every stack of the run (the notify, native and wide floor stacks carry the same
+ * The same in every stack of the run (the notify, native and wide baseline stacks carry the same
  * bytes), and in an interrupted up and its recovery (which adopt what the first one made).
  */
 export const RUN_TAG = randomBytes(4).toString("hex");
@@ -96,9 +96,9 @@ export function nativeScaleProgram(n: number, opts: MixOptions = {}): () => Prom
 }
 
 /** N resources whose provider does no I/O. */
-export function floorProgram(n: number): () => Promise<void> {
+export function baselineProgram(n: number): () => Promise<void> {
   return async () => {
-    for (let i = 0; i < n; i++) new FloorResource(`floor-${i}`, { value: `v${i}` });
+    for (let i = 0; i < n; i++) new BaselineResource(`baseline-${i}`, { value: `v${i}` });
   };
 }
 
@@ -106,10 +106,10 @@ export function floorProgram(n: number): () => Promise<void> {
  * N request-free resources with the real resources' arguments, each table's secret inputs secret
  * as in the provider, and the same references between them (a translation waits for its workflow).
  */
-export function wideFloorProgram(n: number, opts: MixOptions = {}): () => Promise<void> {
+export function wideBaselineProgram(n: number, opts: MixOptions = {}): () => Promise<void> {
   return async () => mix(n, opts, (kind, name, a) => {
     const secret = tableOf(kind).secretKeys.filter((k) => k in a);
     const withSecret = Object.fromEntries(Object.entries(a).map(([k, v]) => [k, secret.includes(k) ? pulumi.secret(v) : v]));
-    return new WideFloorResource(name, { value: name, ...withSecret }, { secretOutputs: secret });
+    return new WideBaselineResource(name, { value: name, ...withSecret }, { secretOutputs: secret });
   });
 }

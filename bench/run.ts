@@ -32,7 +32,7 @@ import { Pool } from "undici";
 import type * as automation from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { checkpointFile, linkProjectDir, localStack, pulumiCliPath, REPO_ROOT, serviceApi, useNativePlugin } from "../scripts/workspace";
-import { scaleProgram, nativeScaleProgram, floorProgram, wideFloorProgram } from "./programs";
+import { scaleProgram, nativeScaleProgram, baselineProgram, wideBaselineProgram } from "./programs";
 import { exportEnvironment } from "../export";
 import { runInfo } from "../scripts/runInfo";
 
@@ -301,8 +301,8 @@ async function scale(emu: RunningEmulator, sizes: number[]): Promise<void> {
           : await withStack(`native-${n}`, nativeScaleProgram(n), config, (s, dir) => runOps(s, emu, n, dir, "native"), { native: true }));
       }
       await api(emu, "POST", "/__emulator/faults", {});
-      runs.floor.push(await withStack(`floor-${n}`, floorProgram(n), {}, (s, dir) => runOps(s, undefined, n, dir, "floor")));
-      runs.wide.push(await withStack(`wide-${n}`, wideFloorProgram(n), {}, (s, dir) => runOps(s, undefined, n, dir, "wide floor")));
+      runs.floor.push(await withStack(`floor-${n}`, baselineProgram(n), {}, (s, dir) => runOps(s, undefined, n, dir, "floor")));
+      runs.wide.push(await withStack(`wide-${n}`, wideBaselineProgram(n), {}, (s, dir) => runOps(s, undefined, n, dir, "wide floor")));
     }
     for (const op of OPS) {
       const times = (k: keyof typeof runs) => runs[k].map((x) => x.ops[op]!.ms);
@@ -413,7 +413,7 @@ async function engineProfile(emu: RunningEmulator): Promise<void> {
   say(`${"stack".padEnd(8)} ${"op".padEnd(16)} ${"sampled ms".padStart(10)} ${"checkpoint saves".padStart(17)} ${"automatic log".padStart(14)} ${"GC".padStart(6)}`);
   process.env.PULUMI_NOTIFY_CLI = wrapper;
   try {
-    for (const [kind, program, cfg] of [["notify", scaleProgram(n), config], ["native", nativeScaleProgram(n), config], ["floor", floorProgram(n), {}], ["wide", wideFloorProgram(n), {}]] as const) {
+    for (const [kind, program, cfg] of [["notify", scaleProgram(n), config], ["native", nativeScaleProgram(n), config], ["floor", baselineProgram(n), {}], ["wide", wideBaselineProgram(n), {}]] as const) {
       if (kind === "notify" || kind === "native") {
         await prepareService(emu, n / 4);
         await api(emu, "POST", "/__emulator/faults", { latencyMs: [LATENCY_MS, LATENCY_MS] });
