@@ -18,7 +18,7 @@ import { checkWith, unknownKeyHint, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
-import { adoptExisting, controlInputs, failure, readInputs, without } from "./lifecycle";
+import { adoptExisting, controlInputs, createOrAdopt, failure, readInputs, without } from "./lifecycle";
 
 /** The two environments every organisation has; the service refuses to create, rename or delete them. */
 export const SYSTEM_ENVIRONMENTS = ["Development", "Production"] as const;
@@ -101,7 +101,8 @@ function updateBody(inputs: Inputs, currentName: string): UpdateEnvironmentBody 
 const PLAN_HINT = "The organisation's plan does not include managing environments through the API (the service answers 402 Payment Required on the Free and Pro plans). " +
   "Create the environment in the dashboard and manage it here with adopt: true, or import it (its id is the environment's _id), or upgrade to a plan with environment management";
 const planHint = (err: unknown) => (err instanceof NotifyApiError && err.status === 402 ? PLAN_HINT : undefined);
-const nameTaken = (err: unknown) => err instanceof NotifyApiError && err.status === 400 && /must be unique/i.test(err.serviceMessage);
+/** The service refuses a duplicate name with 400 "Environment name must be unique", not 409 (production-notes.md, Third pass §1). */
+const nameTaken = (err: unknown): err is NotifyApiError => err instanceof NotifyApiError && err.status === 400 && /must be unique/i.test(err.serviceMessage);
 
 async function current(id: string): Promise<ApiEnvironment> {
   const e = await clientFor().environments.get(id);
@@ -154,34 +155,31 @@ export const provider = {
     const inputs = raw as Inputs;
     const keys = declaredKeys(raw, ENVIRONMENT.inputKeys);
     const api = clientFor().environments;
-    const action = `create environment "${inputs.name}"`;
-    let env: ApiEnvironment;
-    try {
-      // Development, Production, and any environment with adopt: look first, and write only what differs.
-      if (isSystem(inputs.name) || inputs.adopt) {
+    const what = `environment "${inputs.name}"`;
+    return createOrAdopt({
+      what,
+      // Development and Production always exist: declaring one takes it over (check asks for adopt: true).
+      adopt: inputs.adopt || isSystem(inputs.name),
+      refuse: `An environment named "${inputs.name}" already exists; set adopt: true to manage it with this stack`,
+      exists: nameTaken, hint: planHint,
+      find: async () => {
         const existing = (await api.list()).find((e) => e.name === inputs.name);
-        if (existing) return await adopt(existing, raw, keys);
-        if (isSystem(inputs.name)) throw new Error(`the organisation has no ${inputs.name} environment`);
-      }
-      let id: string;
-      try {
-        id = (await api.create(requestBody(ENVIRONMENT, inputs, "create")))._id;
-      } catch (err) {
-        if (!nameTaken(err)) throw failure(action, err, planHint(err));
-        const existing = (await api.list()).find((e) => e.name === inputs.name);
-        // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.
-        if (!existing || (!inputs.adopt && (err as NotifyApiError).attempts <= 1)) {
-          throw failure(action, err, `An environment named "${inputs.name}" already exists; set adopt: true to manage it with this stack`);
+        if (!existing && isSystem(inputs.name)) throw new Error(`the organisation has no ${inputs.name} environment`);
+        return existing;
+      },
+      takeOver: (existing) => adopt(existing, raw, keys),
+      create: () => api.create(requestBody(ENVIRONMENT, inputs, "create")),
+      created: async (made) => {
+        try {
+          // parentId is ignored by create; an update stores it.
+          let env = await current(made._id);
+          if (inputs.parentId !== undefined) env = await write(env, inputs);
+          return { id: env._id, outs: outputsFor(env, raw, keys) };
+        } catch (err) {
+          throw failure(`create ${what}`, err, planHint(err));
         }
-        return await adopt(existing, raw, keys);
-      }
-      // parentId is ignored by create; an update stores it.
-      env = await current(id);
-      if (inputs.parentId !== undefined) env = await write(env, inputs);
-    } catch (err) {
-      throw err instanceof Error && err.message.startsWith("Unable to") ? err : failure(action, err, planHint(err));
-    }
-    return { id: env._id, outs: outputsFor(env, raw, keys) };
+      },
+    });
   },
 
   async read(id: string, props: Props) {
