@@ -291,6 +291,31 @@ export interface DomainRouteRecord extends Scoped {
   updatedAt: string;
 }
 
+/** An agent (`/v1/agents`): per environment, addressed by its identifier. */
+export interface AgentRecord extends Scoped {
+  identifier: string;
+  name: string;
+  description?: string;
+  active: boolean;
+  behavior?: JsonObject;
+  bridgeUrl?: string;
+  devBridgeUrl?: string;
+  devBridgeActive?: boolean;
+  runtime: "self-hosted" | "managed";
+  managedRuntime?: JsonObject;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A link of an agent to an integration of its environment (`/v1/agents/{identifier}/integrations`). */
+export interface AgentLinkRecord extends Scoped {
+  _agentId: string;
+  _integrationId: string;
+  connectedAt: null;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /**
  * Every list the store holds, each typed by its record: one line per kind. The store takes its
  * shape, its reset and its state file from here, so a new kind adds its line here and leaves
@@ -313,6 +338,8 @@ export function emptyLists() {
     translations: list<TranslationRecord>(),
     domains: list<DomainRecord>(),
     domainRoutes: list<DomainRouteRecord>(),
+    agents: list<AgentRecord>(),
+    agentLinks: list<AgentLinkRecord>(),
   };
 }
 

@@ -25,6 +25,8 @@ import { topicRoutes } from "./routes/topics";
 import { contextRoutes } from "./routes/contexts";
 import { translationRoutes } from "./routes/translations";
 import { domainRoutes } from "./routes/domains";
+import { agentRoutes } from "./routes/agents";
+import { previewRoutes } from "./routes/previews";
 import { workflowRoutes } from "./routes/workflows";
 import { Store, type Tenant } from "./store";
 import type { Behaviour, Faults, LoggedRequest, Reply, Route } from "./types";
@@ -42,7 +44,8 @@ const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 export const ROUTES: readonly Route[] = [
   ...integrationRoutes, ...subscriberRoutes, ...workflowRoutes, ...eventRoutes, ...messageRoutes,
   ...environmentRoutes, ...environmentVariableRoutes,
-  ...layoutRoutes, ...topicRoutes, ...contextRoutes, ...translationRoutes, ...domainRoutes,
+  ...layoutRoutes, ...topicRoutes, ...contextRoutes, ...translationRoutes, ...domainRoutes, ...agentRoutes,
+  ...previewRoutes,
 ];
 
 interface CompiledRoute { route: Route; pattern: RegExp; names: string[] }

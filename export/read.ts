@@ -175,6 +175,10 @@ const READ: { readonly [K in Kind]: (r: ReadContext) => Promise<void> } = {
     raw.translations = translations;
     progress(`translations: ${translations.length} (of ${translated.length} workflows and layouts with translation on)`);
   },
+  Agent: async ({ client, progress, raw }) => {
+    raw.agents = await client.agents.list();
+    progress(`agents: ${raw.agents.length}`);
+  },
   Domain: async ({ client, limit, progress, raw }) => {
     let domains: { domain: Domain; routes: DomainRoute[] }[] = [];
     try {

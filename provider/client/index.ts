@@ -12,6 +12,7 @@ import { TopicsApi } from "./topics";
 import { ContextsApi } from "./contexts";
 import { TranslationsApi } from "./translations";
 import { DomainsApi } from "./domains";
+import { AgentsApi } from "./agents";
 
 /** Typed access to every operation of the service. */
 export class NotifyClient {
@@ -28,6 +29,7 @@ export class NotifyClient {
   readonly contexts: ContextsApi;
   readonly translations: TranslationsApi;
   readonly domains: DomainsApi;
+  readonly agents: AgentsApi;
 
   constructor(options: TransportOptions) {
     this.http = new HttpTransport(options);
@@ -43,6 +45,7 @@ export class NotifyClient {
     this.contexts = new ContextsApi(this.http);
     this.translations = new TranslationsApi(this.http);
     this.domains = new DomainsApi(this.http);
+    this.agents = new AgentsApi(this.http);
   }
 
   /** Closes the connections. */

@@ -1,6 +1,6 @@
-/** Workflow operations: list, get, create, update, patch, delete. */
+/** Workflow operations: list, get, create, update, patch, delete, and a step's preview. */
 import type { z } from "zod";
-import { Workflow, WorkflowListPage, type CreateWorkflowBody, type UpdateWorkflowBody, type OrderDirection, type WorkflowStatus } from "../schemas";
+import { StepPreview, Workflow, WorkflowListPage, type CreateWorkflowBody, type StepPreviewBody, type UpdateWorkflowBody, type OrderDirection, type WorkflowStatus } from "../schemas";
 import type { RequestBody } from "../../spec/operations";
 import type { HttpTransport } from "./http";
 
@@ -42,6 +42,18 @@ export class WorkflowsApi {
   /** `PATCH /v2/workflows/{workflowId}`: writes the fields sent, none of the steps; answers the whole workflow. */
   patch(workflowId: string, body: RequestBody<"WorkflowController_patchWorkflow">): Promise<Workflow> {
     return this.http.request({ operation: `update workflow "${workflowId}"`, method: "PATCH", route: "/v2/workflows/{workflowId}", params: { workflowId }, body, schema: Workflow });
+  }
+
+  /**
+   * `POST /v2/workflows/{workflowId}/step/{stepId}/preview`: the step rendered with the body's
+   * payload, and its `controlValues` in place of the stored ones when given. The service answers an
+   * unknown workflow or step with an empty preview, not an error.
+   */
+  preview(workflowId: string, stepId: string, body: StepPreviewBody): Promise<StepPreview> {
+    return this.http.request({
+      operation: `preview step "${stepId}" of workflow "${workflowId}"`, method: "POST", route: "/v2/workflows/{workflowId}/step/{stepId}/preview",
+      params: { workflowId, stepId }, body, schema: StepPreview,
+    });
   }
 
   /** `DELETE /v2/workflows/{workflowId}` */

@@ -14,6 +14,7 @@ import { TOPIC, type TopicArgs, type TopicState } from "./topic";
 import { CONTEXT, type ContextArgs, type ContextState } from "./context";
 import { TRANSLATION, type TranslationArgs, type TranslationState } from "./translation";
 import { DOMAIN, type DomainArgs, type DomainState } from "./domain";
+import { AGENT, type AgentArgs, type AgentState } from "./agent";
 
 export type { IntegrationArgs } from "./integration";
 export type { WorkflowArgs, WorkflowStepArgs, WorkflowStepInputs, WorkflowStepOutput } from "./workflow";
@@ -25,6 +26,7 @@ export type { TopicArgs } from "./topic";
 export type { ContextArgs } from "./context";
 export type { TranslationArgs } from "./translation";
 export type { DomainArgs } from "./domain";
+export type { AgentArgs } from "./agent";
 
 /**
  * An integration of the notification service: a delivery provider (SendGrid, Twilio, Slack, FCM,
@@ -152,3 +154,16 @@ export class Translation extends (resourceClass(TRANSLATION) as ResourceClass<Tr
  * // Declare mail.expectedDnsRecords with your DNS provider; the next refresh shows status "verified".
  */
 export class Domain extends (resourceClass(DOMAIN) as ResourceClass<DomainArgs, DomainState>) {}
+
+/**
+ * A conversational agent: it answers inbound messages on the integrations linked to it, through
+ * its bridge or a managed runtime. Domain routes of type `agent` name it by its identifier.
+ *
+ * @example
+ * const slack = new notify.Integration("slack", { identifier: "slack-support", providerId: "slack", channel: "chat", active: true });
+ * const bot = new notify.Agent("support-bot", {
+ *   identifier: "support-bot", name: "Support bot", bridgeUrl: "https://bots.example.com/support",
+ *   behavior: { subscriberAccess: "restricted" }, integrations: [slack.identifier],
+ * });
+ */
+export class Agent extends (resourceClass(AGENT) as ResourceClass<AgentArgs, AgentState>) {}

@@ -1,4 +1,5 @@
 /** The provider's resources: each one's field table, in the order schema.json and the docs list them. */
+import { AGENT } from "./agent";
 import { CONTEXT } from "./context";
 import { DOMAIN } from "./domain";
 import { ENVIRONMENT } from "./environment";
@@ -14,11 +15,13 @@ import type { ResourceTable } from "./fields";
 /**
  * Every resource's table by its name: the one registration of a kind in the package. Keyed, so
  * that a record over {@link ResourceKind} (the exporter's per-kind part, the tests' descriptors)
- * is checked complete by the compiler; each key is its table's `name` (test/unit/kinds.test.ts).
+ * is checked complete by the compiler; each key is its table's `name`
+ * (test/unit/kinds/registration.test.ts).
  */
 export const RESOURCES = {
   Integration: INTEGRATION, Workflow: WORKFLOW, SubscriberCredentials: SUBSCRIBER_CREDENTIALS, Environment: ENVIRONMENT,
   EnvironmentVariable: ENVIRONMENT_VARIABLE, Layout: LAYOUT, Topic: TOPIC, Context: CONTEXT, Translation: TRANSLATION, Domain: DOMAIN,
+  Agent: AGENT,
 } as const satisfies Record<string, ResourceTable>;
 
 /** The name of a resource kind (`Integration`, `Workflow`, ...). */

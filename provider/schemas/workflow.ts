@@ -235,3 +235,18 @@ export const WorkflowListPage = z.looseObject({
   totalCount: z.number(),
 });
 export type WorkflowListPage = z.infer<typeof WorkflowListPage>;
+
+/** Body of `POST /v2/workflows/{workflowId}/step/{stepId}/preview`. */
+export type StepPreviewBody = RequestBody<"WorkflowController_generatePreview">;
+
+/**
+ * The answer of a step preview: the step's kind and its rendered content (`preview`: email
+ * `{subject, body}`, the other channels their fields; empty when the workflow or step is unknown
+ * or did not render), the payload the service rendered with, and the step's variables schema.
+ */
+export const StepPreview = z.looseObject({
+  result: z.looseObject({ type: z.string().optional(), preview: JsonObject.optional() }),
+  previewPayloadExample: JsonObject.optional(),
+  schema: JsonObject.nullable().optional(),
+});
+export type StepPreview = z.infer<typeof StepPreview>;

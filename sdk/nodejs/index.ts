@@ -5,6 +5,11 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 // Export members:
+export { AgentArgs } from "./agent";
+export type Agent = import("./agent").Agent;
+export const Agent: typeof import("./agent").Agent = null as any;
+utilities.lazyLoad(exports, ["Agent"], () => require("./agent"));
+
 export { ContextArgs } from "./context";
 export type Context = import("./context").Context;
 export const Context: typeof import("./context").Context = null as any;
@@ -24,6 +29,11 @@ export { EnvironmentVariableArgs } from "./environmentVariable";
 export type EnvironmentVariable = import("./environmentVariable").EnvironmentVariable;
 export const EnvironmentVariable: typeof import("./environmentVariable").EnvironmentVariable = null as any;
 utilities.lazyLoad(exports, ["EnvironmentVariable"], () => require("./environmentVariable"));
+
+export { GetAgentsArgs, GetAgentsResult, GetAgentsOutputArgs } from "./getAgents";
+export const getAgents: typeof import("./getAgents").getAgents = null as any;
+export const getAgentsOutput: typeof import("./getAgents").getAgentsOutput = null as any;
+utilities.lazyLoad(exports, ["getAgents","getAgentsOutput"], () => require("./getAgents"));
 
 export { GetContextsArgs, GetContextsResult, GetContextsOutputArgs } from "./getContexts";
 export const getContexts: typeof import("./getContexts").getContexts = null as any;
@@ -142,6 +152,8 @@ const _module = {
     version: utilities.getVersion(),
     construct: (name: string, type: string, urn: string): pulumi.Resource => {
         switch (type) {
+            case "notify:index:Agent":
+                return new Agent(name, <any>undefined, { urn })
             case "notify:index:Context":
                 return new Context(name, <any>undefined, { urn })
             case "notify:index:Domain":

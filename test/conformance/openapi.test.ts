@@ -160,6 +160,9 @@ const CASES: Record<string, (c: Ctx) => Promise<unknown>> = {
     await c.api("POST", "/v2/layouts", { layoutId: "doomed", name: "Doomed" });
     return c.call(204, "/v2/layouts/doomed");
   },
+  // Previews (the welcome workflow's chat step; the base layout)
+  "POST /v2/workflows/{workflowId}/step/{stepId}/preview": (c) => c.call(201, `/v2/workflows/${c.made.workflowId}/step/chat/preview`, { previewPayload: { payload: {} } }),
+  "POST /v2/layouts/{layoutId}/preview": (c) => c.call(201, "/v2/layouts/base/preview", {}),
   // Topics and their subscriptions
   "POST /v2/topics": (c) => c.call(201, "/v2/topics", { key: "case-topic", name: "Case" }),
   "GET /v2/topics": (c) => c.call(200, "/v2/topics?limit=10"),
@@ -258,6 +261,44 @@ const CASES: Record<string, (c: Ctx) => Promise<unknown>> = {
   "DELETE /v1/domains/{domain}/routes/{address}": async (c) => {
     await routed(c, "doomed");
     return c.call(204, "/v1/domains/mail.example.com/routes/doomed");
+  },
+  // Agents, and their links to integrations (slack-main, made before the cases)
+  "POST /v1/agents": (c) => c.call(201, "/v1/agents", { identifier: "made", name: "Made", description: "d", active: true }),
+  "GET /v1/agents": async (c) => {
+    await c.api("POST", "/v1/agents", { identifier: "listed", name: "Listed" });
+    return c.call(200, "/v1/agents?limit=1");
+  },
+  "GET /v1/agents/{identifier}": async (c) => {
+    await c.api("POST", "/v1/agents", { identifier: "read", name: "Read" });
+    await c.api("POST", "/v1/agents/read/integrations", { integrationIdentifier: "slack-main" });
+    return c.call(200, "/v1/agents/read");
+  },
+  "PATCH /v1/agents/{identifier}": async (c) => {
+    await c.api("POST", "/v1/agents", { identifier: "patched", name: "Patched" });
+    return c.call(200, "/v1/agents/patched", { name: "Patched 2", behavior: { subscriberAccess: "open" }, bridgeUrl: "https://bots.example.com/p" });
+  },
+  "DELETE /v1/agents/{identifier}": async (c) => {
+    await c.api("POST", "/v1/agents", { identifier: "doomed", name: "Doomed" });
+    return c.call(204, "/v1/agents/doomed?deleteFromProvider=false");
+  },
+  "POST /v1/agents/{identifier}/integrations": async (c) => {
+    await c.api("POST", "/v1/agents", { identifier: "linker", name: "Linker" });
+    return c.call(201, "/v1/agents/linker/integrations", { integrationIdentifier: "slack-main" });
+  },
+  "GET /v1/agents/{identifier}/integrations": async (c) => {
+    await c.api("POST", "/v1/agents", { identifier: "lister", name: "Lister" });
+    await c.api("POST", "/v1/agents/lister/integrations", { integrationIdentifier: "slack-main" });
+    return c.call(200, "/v1/agents/lister/integrations");
+  },
+  "PATCH /v1/agents/{identifier}/integrations/{agentIntegrationId}": async (c) => {
+    await c.api("POST", "/v1/agents", { identifier: "repoint", name: "Repoint" });
+    const link = await c.api("POST", "/v1/agents/repoint/integrations", { integrationIdentifier: "slack-main" });
+    return c.call(200, `/v1/agents/repoint/integrations/${link.body._id}`, { integrationIdentifier: "slack-main" });
+  },
+  "DELETE /v1/agents/{identifier}/integrations/{agentIntegrationId}": async (c) => {
+    await c.api("POST", "/v1/agents", { identifier: "unlink", name: "Unlink" });
+    const link = await c.api("POST", "/v1/agents/unlink/integrations", { integrationIdentifier: "slack-main" });
+    return c.call(204, `/v1/agents/unlink/integrations/${link.body._id}`);
   },
 };
 

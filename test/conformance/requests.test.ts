@@ -2,7 +2,7 @@
  * Every request the provider sends conforms to the service's contract: the request schemas of
  * spec/openapi.json (the service's published document, which nobody here wrote), never our own
  * zod schemas. The provider runs through every operation it uses, with the implementation modules
- * the engine's plugin loads (each resource's check, create, read, update, adopt and delete; every
+ * the engine's plugins call (each resource's check, create, read, update, adopt and delete; every
  * function; the client's subscriber and trigger calls the demo uses); the emulator records each
  * request's body and query, and each is validated against its operation's schema. The operations
  * exercised must cover every route the client can call, so a new client call without a case here
@@ -12,9 +12,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateRequest } from "../../emulator/contract";
+import { mixCounts, prepareMix } from "../../bench/programs";
+import * as notify from "../../provider";
 import { RESOURCE_TABLES } from "../../provider/resources/index";
-import { loadPackage, ROOT } from "../helpers/pulumi";
+import { ROOT } from "../helpers/pulumi";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { impl } from "../helpers/implementation";
 import type { Obj as KindObj } from "../kinds/descriptor";
 import { floorOf } from "../kinds/floor";
 import { KINDS } from "../kinds/index";
@@ -30,6 +33,8 @@ interface ResourceModule {
     delete(id: string, props: Obj): Promise<void>;
   };
 }
+/** The implementation module `provider/resources/<module>.ts`, from source. */
+const moduleOf = (module: string): ResourceModule => ({ provider: impl(module) });
 
 /**
  * Fields production accepts that spec/openapi.json (older than the live document) does not list:
@@ -71,12 +76,11 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
   }
 
   it("sends only bodies and queries its operation's request schema accepts, over every operation the client has", async () => {
-    const notify = loadPackage();
-    const integration = loadPackage<ResourceModule>("/dist/provider/resources/integration");
-    const workflow = loadPackage<ResourceModule>("/dist/provider/resources/workflow");
-    const credentials = loadPackage<ResourceModule>("/dist/provider/resources/subscriberCredentials");
-    const layout = loadPackage<ResourceModule>("/dist/provider/resources/layout");
-    const topic = loadPackage<ResourceModule>("/dist/provider/resources/topic");
+    const integration = moduleOf("integration");
+    const workflow = moduleOf("workflow");
+    const credentials = moduleOf("subscriberCredentials");
+    const layout = moduleOf("layout");
+    const topic = moduleOf("topic");
     const client = new notify.NotifyClient({ apiUrl: emu.url, apiKey: emu.key });
 
     // Subscribers and a trigger, as the demo makes them (create, patch, trigger with context).
@@ -128,6 +132,8 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     await workflow.provider.update(welcome.id, welcome.outs, { ...welcome.inputs, name: "Welcome 2", steps: [...steps].reverse() });
     await workflow.provider.update(welcome.id, welcome.outs, { ...welcome.inputs, description: "patched" });
     await client.workflows.create({ workflowId: "existing", name: "Existing", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "x" } }] });
+    // notify-preview's call: a step rendered with planned control values and a payload.
+    await client.workflows.preview("existing", "inbox", { controlValues: { body: "{{ payload.n }}" }, previewPayload: { payload: { n: 1 } } });
     const adoptedWorkflow = await created(workflow, { workflowId: "existing", name: "Existing", adopt: true, steps: steps.slice(0, 2) });
 
     // Subscriber credentials: create, read, update, adopt, delete.
@@ -178,8 +184,8 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     await notify.getTopics({ key: "news", name: "Daily", orderDirection: "ASC", maxResults: 10 });
 
     // Environments and environment variables: create (with parentId), read, update, adopt, delete; getEnvironments.
-    const environment = loadPackage<ResourceModule>("/dist/provider/resources/environment");
-    const variable = loadPackage<ResourceModule>("/dist/provider/resources/environmentVariable");
+    const environment = moduleOf("environment");
+    const variable = moduleOf("environmentVariable");
     const staging = await created(environment, { name: "Staging", color: "#3498db", parentId: "env_env0" });
     await environment.provider.read(staging.id, staging.outs);
     await environment.provider.update(staging.id, staging.outs, { ...staging.inputs, name: "Stage", color: "#000000" });
@@ -194,9 +200,9 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     await notify.getEnvironments({ name: "Development" });
 
     // Contexts, translations and domains: create, read, update, adopt, delete; their functions.
-    const context = loadPackage<ResourceModule>("/dist/provider/resources/context");
-    const translation = loadPackage<ResourceModule>("/dist/provider/resources/translation");
-    const domain = loadPackage<ResourceModule>("/dist/provider/resources/domain");
+    const context = moduleOf("context");
+    const translation = moduleOf("translation");
+    const domain = moduleOf("domain");
     const acme = await created(context, { type: "tenant", contextId: "acme", data: { plan: "pro" } });
     await context.provider.read(acme.id, acme.outs);
     await context.provider.update(acme.id, acme.outs, { ...acme.inputs, data: { plan: "enterprise" } });
@@ -213,7 +219,15 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     await client.domains.create({ name: "existing.example.com" });
     const adoptedDomain = await created(domain, { name: "existing.example.com", adopt: true });
     await notify.getDomains({ name: "example", maxResults: 10 });
-    for (const [mod, r] of [[translation, fr], [context, acme], [context, adoptedContext], [domain, mail], [domain, adoptedDomain]] as const) {
+    // Agents: create with links and settings, read, update (a link removed, settings changed), adopt, delete.
+    const agent = moduleOf("agent");
+    const bot = await created(agent, { identifier: "support-bot", name: "Support", behavior: { subscriberAccess: "open" }, bridgeUrl: "https://bots.example.com/a", integrations: ["slack-main"] });
+    await agent.provider.read(bot.id, bot.outs);
+    await agent.provider.update(bot.id, bot.outs, { ...bot.inputs, name: "Support desk", integrations: [] });
+    await client.agents.create({ identifier: "existing-bot", name: "Existing" });
+    const adoptedAgent = await created(agent, { identifier: "existing-bot", name: "Existing bot", adopt: true });
+    await client.agents.list({ identifier: "support-bot" });
+    for (const [mod, r] of [[translation, fr], [context, acme], [context, adoptedContext], [domain, mail], [domain, adoptedDomain], [agent, bot], [agent, adoptedAgent]] as const) {
       await mod.provider.delete(r.id, r.outs);
     }
     for (const [mod, r] of [[variable, baseUrl], [variable, adoptedVar], [environment, staging], [environment, adoptedEnv]] as const) {
@@ -257,7 +271,6 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
   // requests (reads share the listings the floor names, so they are counted together). What the
   // create and the update answer, from the answers of their writes, is what a read then gives.
   it("creates, reads, updates one field of and deletes an object of each kind with exactly the requests of its floor", async () => {
-    const { mixCounts, prepareMix } = loadPackage<typeof import("../../bench/programs")>("/dist/bench/programs");
     await prepareMix(emu.api, 2);
     const sent = async () => (await emu.requests()).filter((r) => !r.path.startsWith("/__emulator")).map((r) => `${r.method} ${r.route ?? r.path}`);
     const made: { kind: (typeof KINDS)[number]["kind"]; mod: ResourceModule; id: string; inputs: KindObj; outs: Obj }[] = [];
@@ -271,7 +284,7 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
       return r.inputs;
     };
     for (const d of KINDS) {
-      const mod = loadPackage<ResourceModule>(`/dist/provider/resources/${RESOURCE_TABLES.find((t) => t.name === d.kind)!.module}`);
+      const mod = moduleOf(RESOURCE_TABLES.find((t) => t.name === d.kind)!.module);
       const inputs = await checked(mod, d.bench.args(0, refs));
       await emu.clearRequests();
       const { id, outs } = await mod.provider.create(inputs);

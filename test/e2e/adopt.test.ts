@@ -6,8 +6,8 @@
  * credentials, which production never returns, so they cannot be compared. Then `preview` shows
  * no change and `preview --refresh` no drift. A second program that differs in one field of one
  * object writes that object alone.
- * (test/unit/resources/adopt.test.ts asserts each module's exact requests; test/e2e/nativeSdk.test.ts
- * the native front end's `import` option.)
+ * (test/component/provider/resources/adopt.test.ts asserts each module's exact requests;
+ * test/e2e/nativeSdk.test.ts the native front end's `import` option.)
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as automation from "@pulumi/pulumi/automation";

@@ -20,7 +20,8 @@ const { RESOURCE_TABLES } = nativeRequire("pulumi-notify/dist/provider/resources
 
 /**
  * One row of each kind (each resource of RESOURCE_TABLES, and the functions): the engine-level
- * path of each. Every row of the table runs, in milliseconds, in test/unit/provider/badInput.test.ts.
+ * path of each. Every row of the table runs, in milliseconds, in
+ * test/component/provider/badInput.test.ts.
  */
 const KINDS = [...RESOURCE_TABLES.map((t) => t.name), "fn"];
 const ONE_PER_KIND: Row[] = KINDS.map((k) => {

@@ -141,21 +141,21 @@ export const without = (o: Obj, k: string): Obj => { const c = { ...o }; delete 
 
 /**
  * Every part of a descriptor, each with the test or program that uses it: a record over the
- * interface's keys, so the compiler keeps it complete, and test/unit/kinds.test.ts checks that
- * every registered kind gives each one.
+ * interface's keys, so the compiler keeps it complete, and test/unit/kinds/registration.test.ts
+ * checks that every registered kind gives each one.
  */
 export const PARTS = {
   kind: "the kind's name, its key in RESOURCES",
-  inputs: "test/unit/resources/properties.test.ts, the oracle, the export soak",
+  inputs: "test/component/provider/resources/properties.test.ts, the oracle, the export soak",
   setup: "the property test, the oracle",
   prepare: "the property test, the oracle",
-  replaceOnChange: "test/unit/resources/properties.test.ts",
-  exact: "test/unit/resources/properties.test.ts",
+  replaceOnChange: "test/component/provider/resources/properties.test.ts",
+  exact: "test/component/provider/resources/properties.test.ts",
   handEdits: "test/property/handEdits.ts",
   deletePath: "test/property/handEdits.ts",
   undeletable: "test/property/oracle.test.ts",
   remains: "test/property/oracle.test.ts",
-  adopt: "test/unit/resources/adopt.test.ts",
+  adopt: "test/component/provider/resources/adopt.test.ts",
   floor: "test/conformance/requests.test.ts, bench/programs.ts",
   badInput: "test/helpers/badInput.ts",
   stack: "test/property/oracle.test.ts",

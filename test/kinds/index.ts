@@ -2,10 +2,12 @@
  * The registration of every resource kind's descriptor (test/kinds/descriptor.ts): the one place
  * a kind joins the tests and the bench. Keyed by the provider's kinds (`RESOURCES` of
  * provider/resources/index.ts), so a kind the provider has and this record lacks does not
- * compile; test/unit/kinds.test.ts checks the same at run time, and every descriptor whole.
+ * compile; test/unit/kinds/registration.test.ts checks the same at run time, and every
+ * descriptor whole.
  */
 import { RESOURCES, type ResourceKind } from "../../provider/resources/index";
 import type { KindDescriptor } from "./descriptor";
+import { agentKind } from "./agent";
 import { context } from "./context";
 import { domain } from "./domain";
 import { environment } from "./environment";
@@ -29,6 +31,7 @@ export const DESCRIPTORS: { readonly [K in ResourceKind]: KindDescriptor<K> } = 
   Context: context,
   Translation: translation,
   Domain: domain,
+  Agent: agentKind,
 };
 
 /** Every kind's descriptor, in the provider's order of its resources (schema.json's). */

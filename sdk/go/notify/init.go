@@ -21,6 +21,8 @@ func (m *module) Version() semver.Version {
 
 func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi.Resource, err error) {
 	switch typ {
+	case "notify:index:Agent":
+		r = &Agent{}
 	case "notify:index:Context":
 		r = &Context{}
 	case "notify:index:Domain":

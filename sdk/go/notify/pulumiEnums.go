@@ -10,6 +10,506 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
+// `open` answers senders not yet linked to a subscriber; `restricted` refuses them.
+type AgentBehaviorSubscriberAccess string
+
+const (
+	AgentBehaviorSubscriberAccessOpen       = AgentBehaviorSubscriberAccess("open")
+	AgentBehaviorSubscriberAccessRestricted = AgentBehaviorSubscriberAccess("restricted")
+)
+
+func (AgentBehaviorSubscriberAccess) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentBehaviorSubscriberAccess)(nil)).Elem()
+}
+
+func (e AgentBehaviorSubscriberAccess) ToAgentBehaviorSubscriberAccessOutput() AgentBehaviorSubscriberAccessOutput {
+	return pulumi.ToOutput(e).(AgentBehaviorSubscriberAccessOutput)
+}
+
+func (e AgentBehaviorSubscriberAccess) ToAgentBehaviorSubscriberAccessOutputWithContext(ctx context.Context) AgentBehaviorSubscriberAccessOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(AgentBehaviorSubscriberAccessOutput)
+}
+
+func (e AgentBehaviorSubscriberAccess) ToAgentBehaviorSubscriberAccessPtrOutput() AgentBehaviorSubscriberAccessPtrOutput {
+	return e.ToAgentBehaviorSubscriberAccessPtrOutputWithContext(context.Background())
+}
+
+func (e AgentBehaviorSubscriberAccess) ToAgentBehaviorSubscriberAccessPtrOutputWithContext(ctx context.Context) AgentBehaviorSubscriberAccessPtrOutput {
+	return AgentBehaviorSubscriberAccess(e).ToAgentBehaviorSubscriberAccessOutputWithContext(ctx).ToAgentBehaviorSubscriberAccessPtrOutputWithContext(ctx)
+}
+
+func (e AgentBehaviorSubscriberAccess) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AgentBehaviorSubscriberAccess) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AgentBehaviorSubscriberAccess) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e AgentBehaviorSubscriberAccess) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type AgentBehaviorSubscriberAccessOutput struct{ *pulumi.OutputState }
+
+func (AgentBehaviorSubscriberAccessOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentBehaviorSubscriberAccess)(nil)).Elem()
+}
+
+func (o AgentBehaviorSubscriberAccessOutput) ToAgentBehaviorSubscriberAccessOutput() AgentBehaviorSubscriberAccessOutput {
+	return o
+}
+
+func (o AgentBehaviorSubscriberAccessOutput) ToAgentBehaviorSubscriberAccessOutputWithContext(ctx context.Context) AgentBehaviorSubscriberAccessOutput {
+	return o
+}
+
+func (o AgentBehaviorSubscriberAccessOutput) ToAgentBehaviorSubscriberAccessPtrOutput() AgentBehaviorSubscriberAccessPtrOutput {
+	return o.ToAgentBehaviorSubscriberAccessPtrOutputWithContext(context.Background())
+}
+
+func (o AgentBehaviorSubscriberAccessOutput) ToAgentBehaviorSubscriberAccessPtrOutputWithContext(ctx context.Context) AgentBehaviorSubscriberAccessPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AgentBehaviorSubscriberAccess) *AgentBehaviorSubscriberAccess {
+		return &v
+	}).(AgentBehaviorSubscriberAccessPtrOutput)
+}
+
+func (o AgentBehaviorSubscriberAccessOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o AgentBehaviorSubscriberAccessOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AgentBehaviorSubscriberAccess) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o AgentBehaviorSubscriberAccessOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AgentBehaviorSubscriberAccessOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AgentBehaviorSubscriberAccess) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type AgentBehaviorSubscriberAccessPtrOutput struct{ *pulumi.OutputState }
+
+func (AgentBehaviorSubscriberAccessPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentBehaviorSubscriberAccess)(nil)).Elem()
+}
+
+func (o AgentBehaviorSubscriberAccessPtrOutput) ToAgentBehaviorSubscriberAccessPtrOutput() AgentBehaviorSubscriberAccessPtrOutput {
+	return o
+}
+
+func (o AgentBehaviorSubscriberAccessPtrOutput) ToAgentBehaviorSubscriberAccessPtrOutputWithContext(ctx context.Context) AgentBehaviorSubscriberAccessPtrOutput {
+	return o
+}
+
+func (o AgentBehaviorSubscriberAccessPtrOutput) Elem() AgentBehaviorSubscriberAccessOutput {
+	return o.ApplyT(func(v *AgentBehaviorSubscriberAccess) AgentBehaviorSubscriberAccess {
+		if v != nil {
+			return *v
+		}
+		var ret AgentBehaviorSubscriberAccess
+		return ret
+	}).(AgentBehaviorSubscriberAccessOutput)
+}
+
+func (o AgentBehaviorSubscriberAccessPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AgentBehaviorSubscriberAccessPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *AgentBehaviorSubscriberAccess) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// AgentBehaviorSubscriberAccessInput is an input type that accepts values of the AgentBehaviorSubscriberAccess enum
+// A concrete instance of `AgentBehaviorSubscriberAccessInput` can be one of the following:
+//
+//	AgentBehaviorSubscriberAccessOpen
+//	AgentBehaviorSubscriberAccessRestricted
+type AgentBehaviorSubscriberAccessInput interface {
+	pulumi.Input
+
+	ToAgentBehaviorSubscriberAccessOutput() AgentBehaviorSubscriberAccessOutput
+	ToAgentBehaviorSubscriberAccessOutputWithContext(context.Context) AgentBehaviorSubscriberAccessOutput
+}
+
+var agentBehaviorSubscriberAccessPtrType = reflect.TypeOf((**AgentBehaviorSubscriberAccess)(nil)).Elem()
+
+type AgentBehaviorSubscriberAccessPtrInput interface {
+	pulumi.Input
+
+	ToAgentBehaviorSubscriberAccessPtrOutput() AgentBehaviorSubscriberAccessPtrOutput
+	ToAgentBehaviorSubscriberAccessPtrOutputWithContext(context.Context) AgentBehaviorSubscriberAccessPtrOutput
+}
+
+type agentBehaviorSubscriberAccessPtr string
+
+func AgentBehaviorSubscriberAccessPtr(v string) AgentBehaviorSubscriberAccessPtrInput {
+	return (*agentBehaviorSubscriberAccessPtr)(&v)
+}
+
+func (*agentBehaviorSubscriberAccessPtr) ElementType() reflect.Type {
+	return agentBehaviorSubscriberAccessPtrType
+}
+
+func (in *agentBehaviorSubscriberAccessPtr) ToAgentBehaviorSubscriberAccessPtrOutput() AgentBehaviorSubscriberAccessPtrOutput {
+	return pulumi.ToOutput(in).(AgentBehaviorSubscriberAccessPtrOutput)
+}
+
+func (in *agentBehaviorSubscriberAccessPtr) ToAgentBehaviorSubscriberAccessPtrOutputWithContext(ctx context.Context) AgentBehaviorSubscriberAccessPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(AgentBehaviorSubscriberAccessPtrOutput)
+}
+
+// The provider running the agent.
+type AgentManagedRuntimeProviderId string
+
+const (
+	AgentManagedRuntimeProviderIdAnthropic         = AgentManagedRuntimeProviderId("anthropic")
+	AgentManagedRuntimeProviderIdPlatformAnthropic = AgentManagedRuntimeProviderId("platform-anthropic")
+	AgentManagedRuntimeProviderIdAnthropicAws      = AgentManagedRuntimeProviderId("anthropic-aws")
+)
+
+func (AgentManagedRuntimeProviderId) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentManagedRuntimeProviderId)(nil)).Elem()
+}
+
+func (e AgentManagedRuntimeProviderId) ToAgentManagedRuntimeProviderIdOutput() AgentManagedRuntimeProviderIdOutput {
+	return pulumi.ToOutput(e).(AgentManagedRuntimeProviderIdOutput)
+}
+
+func (e AgentManagedRuntimeProviderId) ToAgentManagedRuntimeProviderIdOutputWithContext(ctx context.Context) AgentManagedRuntimeProviderIdOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(AgentManagedRuntimeProviderIdOutput)
+}
+
+func (e AgentManagedRuntimeProviderId) ToAgentManagedRuntimeProviderIdPtrOutput() AgentManagedRuntimeProviderIdPtrOutput {
+	return e.ToAgentManagedRuntimeProviderIdPtrOutputWithContext(context.Background())
+}
+
+func (e AgentManagedRuntimeProviderId) ToAgentManagedRuntimeProviderIdPtrOutputWithContext(ctx context.Context) AgentManagedRuntimeProviderIdPtrOutput {
+	return AgentManagedRuntimeProviderId(e).ToAgentManagedRuntimeProviderIdOutputWithContext(ctx).ToAgentManagedRuntimeProviderIdPtrOutputWithContext(ctx)
+}
+
+func (e AgentManagedRuntimeProviderId) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AgentManagedRuntimeProviderId) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AgentManagedRuntimeProviderId) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e AgentManagedRuntimeProviderId) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type AgentManagedRuntimeProviderIdOutput struct{ *pulumi.OutputState }
+
+func (AgentManagedRuntimeProviderIdOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentManagedRuntimeProviderId)(nil)).Elem()
+}
+
+func (o AgentManagedRuntimeProviderIdOutput) ToAgentManagedRuntimeProviderIdOutput() AgentManagedRuntimeProviderIdOutput {
+	return o
+}
+
+func (o AgentManagedRuntimeProviderIdOutput) ToAgentManagedRuntimeProviderIdOutputWithContext(ctx context.Context) AgentManagedRuntimeProviderIdOutput {
+	return o
+}
+
+func (o AgentManagedRuntimeProviderIdOutput) ToAgentManagedRuntimeProviderIdPtrOutput() AgentManagedRuntimeProviderIdPtrOutput {
+	return o.ToAgentManagedRuntimeProviderIdPtrOutputWithContext(context.Background())
+}
+
+func (o AgentManagedRuntimeProviderIdOutput) ToAgentManagedRuntimeProviderIdPtrOutputWithContext(ctx context.Context) AgentManagedRuntimeProviderIdPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AgentManagedRuntimeProviderId) *AgentManagedRuntimeProviderId {
+		return &v
+	}).(AgentManagedRuntimeProviderIdPtrOutput)
+}
+
+func (o AgentManagedRuntimeProviderIdOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o AgentManagedRuntimeProviderIdOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AgentManagedRuntimeProviderId) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o AgentManagedRuntimeProviderIdOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AgentManagedRuntimeProviderIdOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AgentManagedRuntimeProviderId) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type AgentManagedRuntimeProviderIdPtrOutput struct{ *pulumi.OutputState }
+
+func (AgentManagedRuntimeProviderIdPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentManagedRuntimeProviderId)(nil)).Elem()
+}
+
+func (o AgentManagedRuntimeProviderIdPtrOutput) ToAgentManagedRuntimeProviderIdPtrOutput() AgentManagedRuntimeProviderIdPtrOutput {
+	return o
+}
+
+func (o AgentManagedRuntimeProviderIdPtrOutput) ToAgentManagedRuntimeProviderIdPtrOutputWithContext(ctx context.Context) AgentManagedRuntimeProviderIdPtrOutput {
+	return o
+}
+
+func (o AgentManagedRuntimeProviderIdPtrOutput) Elem() AgentManagedRuntimeProviderIdOutput {
+	return o.ApplyT(func(v *AgentManagedRuntimeProviderId) AgentManagedRuntimeProviderId {
+		if v != nil {
+			return *v
+		}
+		var ret AgentManagedRuntimeProviderId
+		return ret
+	}).(AgentManagedRuntimeProviderIdOutput)
+}
+
+func (o AgentManagedRuntimeProviderIdPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AgentManagedRuntimeProviderIdPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *AgentManagedRuntimeProviderId) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// AgentManagedRuntimeProviderIdInput is an input type that accepts values of the AgentManagedRuntimeProviderId enum
+// A concrete instance of `AgentManagedRuntimeProviderIdInput` can be one of the following:
+//
+//	AgentManagedRuntimeProviderIdAnthropic
+//	AgentManagedRuntimeProviderIdPlatformAnthropic
+//	AgentManagedRuntimeProviderIdAnthropicAws
+type AgentManagedRuntimeProviderIdInput interface {
+	pulumi.Input
+
+	ToAgentManagedRuntimeProviderIdOutput() AgentManagedRuntimeProviderIdOutput
+	ToAgentManagedRuntimeProviderIdOutputWithContext(context.Context) AgentManagedRuntimeProviderIdOutput
+}
+
+var agentManagedRuntimeProviderIdPtrType = reflect.TypeOf((**AgentManagedRuntimeProviderId)(nil)).Elem()
+
+type AgentManagedRuntimeProviderIdPtrInput interface {
+	pulumi.Input
+
+	ToAgentManagedRuntimeProviderIdPtrOutput() AgentManagedRuntimeProviderIdPtrOutput
+	ToAgentManagedRuntimeProviderIdPtrOutputWithContext(context.Context) AgentManagedRuntimeProviderIdPtrOutput
+}
+
+type agentManagedRuntimeProviderIdPtr string
+
+func AgentManagedRuntimeProviderIdPtr(v string) AgentManagedRuntimeProviderIdPtrInput {
+	return (*agentManagedRuntimeProviderIdPtr)(&v)
+}
+
+func (*agentManagedRuntimeProviderIdPtr) ElementType() reflect.Type {
+	return agentManagedRuntimeProviderIdPtrType
+}
+
+func (in *agentManagedRuntimeProviderIdPtr) ToAgentManagedRuntimeProviderIdPtrOutput() AgentManagedRuntimeProviderIdPtrOutput {
+	return pulumi.ToOutput(in).(AgentManagedRuntimeProviderIdPtrOutput)
+}
+
+func (in *agentManagedRuntimeProviderIdPtr) ToAgentManagedRuntimeProviderIdPtrOutputWithContext(ctx context.Context) AgentManagedRuntimeProviderIdPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(AgentManagedRuntimeProviderIdPtrOutput)
+}
+
+// `self-hosted` (a bridge) or `managed` (a provider runs the agent). Changing it replaces the agent.
+type AgentRuntime string
+
+const (
+	AgentRuntimeSelfHosted = AgentRuntime("self-hosted")
+	AgentRuntimeManaged    = AgentRuntime("managed")
+)
+
+func (AgentRuntime) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentRuntime)(nil)).Elem()
+}
+
+func (e AgentRuntime) ToAgentRuntimeOutput() AgentRuntimeOutput {
+	return pulumi.ToOutput(e).(AgentRuntimeOutput)
+}
+
+func (e AgentRuntime) ToAgentRuntimeOutputWithContext(ctx context.Context) AgentRuntimeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(AgentRuntimeOutput)
+}
+
+func (e AgentRuntime) ToAgentRuntimePtrOutput() AgentRuntimePtrOutput {
+	return e.ToAgentRuntimePtrOutputWithContext(context.Background())
+}
+
+func (e AgentRuntime) ToAgentRuntimePtrOutputWithContext(ctx context.Context) AgentRuntimePtrOutput {
+	return AgentRuntime(e).ToAgentRuntimeOutputWithContext(ctx).ToAgentRuntimePtrOutputWithContext(ctx)
+}
+
+func (e AgentRuntime) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AgentRuntime) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AgentRuntime) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e AgentRuntime) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type AgentRuntimeOutput struct{ *pulumi.OutputState }
+
+func (AgentRuntimeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentRuntime)(nil)).Elem()
+}
+
+func (o AgentRuntimeOutput) ToAgentRuntimeOutput() AgentRuntimeOutput {
+	return o
+}
+
+func (o AgentRuntimeOutput) ToAgentRuntimeOutputWithContext(ctx context.Context) AgentRuntimeOutput {
+	return o
+}
+
+func (o AgentRuntimeOutput) ToAgentRuntimePtrOutput() AgentRuntimePtrOutput {
+	return o.ToAgentRuntimePtrOutputWithContext(context.Background())
+}
+
+func (o AgentRuntimeOutput) ToAgentRuntimePtrOutputWithContext(ctx context.Context) AgentRuntimePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AgentRuntime) *AgentRuntime {
+		return &v
+	}).(AgentRuntimePtrOutput)
+}
+
+func (o AgentRuntimeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o AgentRuntimeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AgentRuntime) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o AgentRuntimeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AgentRuntimeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AgentRuntime) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type AgentRuntimePtrOutput struct{ *pulumi.OutputState }
+
+func (AgentRuntimePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentRuntime)(nil)).Elem()
+}
+
+func (o AgentRuntimePtrOutput) ToAgentRuntimePtrOutput() AgentRuntimePtrOutput {
+	return o
+}
+
+func (o AgentRuntimePtrOutput) ToAgentRuntimePtrOutputWithContext(ctx context.Context) AgentRuntimePtrOutput {
+	return o
+}
+
+func (o AgentRuntimePtrOutput) Elem() AgentRuntimeOutput {
+	return o.ApplyT(func(v *AgentRuntime) AgentRuntime {
+		if v != nil {
+			return *v
+		}
+		var ret AgentRuntime
+		return ret
+	}).(AgentRuntimeOutput)
+}
+
+func (o AgentRuntimePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AgentRuntimePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *AgentRuntime) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// AgentRuntimeInput is an input type that accepts values of the AgentRuntime enum
+// A concrete instance of `AgentRuntimeInput` can be one of the following:
+//
+//	AgentRuntimeSelfHosted
+//	AgentRuntimeManaged
+type AgentRuntimeInput interface {
+	pulumi.Input
+
+	ToAgentRuntimeOutput() AgentRuntimeOutput
+	ToAgentRuntimeOutputWithContext(context.Context) AgentRuntimeOutput
+}
+
+var agentRuntimePtrType = reflect.TypeOf((**AgentRuntime)(nil)).Elem()
+
+type AgentRuntimePtrInput interface {
+	pulumi.Input
+
+	ToAgentRuntimePtrOutput() AgentRuntimePtrOutput
+	ToAgentRuntimePtrOutputWithContext(context.Context) AgentRuntimePtrOutput
+}
+
+type agentRuntimePtr string
+
+func AgentRuntimePtr(v string) AgentRuntimePtrInput {
+	return (*agentRuntimePtr)(&v)
+}
+
+func (*agentRuntimePtr) ElementType() reflect.Type {
+	return agentRuntimePtrType
+}
+
+func (in *agentRuntimePtr) ToAgentRuntimePtrOutput() AgentRuntimePtrOutput {
+	return pulumi.ToOutput(in).(AgentRuntimePtrOutput)
+}
+
+func (in *agentRuntimePtr) ToAgentRuntimePtrOutputWithContext(ctx context.Context) AgentRuntimePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(AgentRuntimePtrOutput)
+}
+
 // A delivery channel.
 type Channel string
 
@@ -3386,6 +3886,12 @@ func (in *workflowStepKindPtr) ToWorkflowStepKindPtrOutputWithContext(ctx contex
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentBehaviorSubscriberAccessInput)(nil)).Elem(), AgentBehaviorSubscriberAccess("open"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentBehaviorSubscriberAccessPtrInput)(nil)).Elem(), AgentBehaviorSubscriberAccess("open"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentManagedRuntimeProviderIdInput)(nil)).Elem(), AgentManagedRuntimeProviderId("anthropic"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentManagedRuntimeProviderIdPtrInput)(nil)).Elem(), AgentManagedRuntimeProviderId("anthropic"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentRuntimeInput)(nil)).Elem(), AgentRuntime("self-hosted"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AgentRuntimePtrInput)(nil)).Elem(), AgentRuntime("self-hosted"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelInput)(nil)).Elem(), Channel("in_app"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelPtrInput)(nil)).Elem(), Channel("in_app"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelTypeInput)(nil)).Elem(), ChannelType("in_app"))
@@ -3427,6 +3933,12 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkflowStatusArrayInput)(nil)).Elem(), WorkflowStatusArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkflowStepKindInput)(nil)).Elem(), WorkflowStepKind("in_app"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkflowStepKindPtrInput)(nil)).Elem(), WorkflowStepKind("in_app"))
+	pulumi.RegisterOutputType(AgentBehaviorSubscriberAccessOutput{})
+	pulumi.RegisterOutputType(AgentBehaviorSubscriberAccessPtrOutput{})
+	pulumi.RegisterOutputType(AgentManagedRuntimeProviderIdOutput{})
+	pulumi.RegisterOutputType(AgentManagedRuntimeProviderIdPtrOutput{})
+	pulumi.RegisterOutputType(AgentRuntimeOutput{})
+	pulumi.RegisterOutputType(AgentRuntimePtrOutput{})
 	pulumi.RegisterOutputType(ChannelOutput{})
 	pulumi.RegisterOutputType(ChannelPtrOutput{})
 	pulumi.RegisterOutputType(ChannelTypeOutput{})

@@ -7,6 +7,54 @@ import * as outputs from "../types/output";
 import * as enums from "../types/enums";
 
 /**
+ * How the agent behaves in conversations. Only the keys given are managed.
+ */
+export interface AgentBehaviorArgs {
+    /**
+     * Acknowledge each inbound message (a typing indicator, or a reaction where a platform has none); the service's default is true.
+     */
+    acknowledgeOnReceived?: pulumi.Input<boolean | undefined>;
+    /**
+     * The emoji name reacted with when a conversation is resolved (`check`, `star`); null for none (the service's default is `check`).
+     */
+    reactionOnResolved?: pulumi.Input<string | undefined>;
+    /**
+     * `open` answers senders not yet linked to a subscriber; `restricted` refuses them.
+     */
+    subscriberAccess?: pulumi.Input<enums.AgentBehaviorSubscriberAccess | undefined>;
+}
+
+/**
+ * The managed runtime, when `runtime` is `managed` (required then). Changing it replaces the agent.
+ */
+export interface AgentManagedRuntimeArgs {
+    /**
+     * An agent on the provider to take over instead of creating one.
+     */
+    externalAgentId?: pulumi.Input<string | undefined>;
+    /**
+     * An environment on the provider to take over.
+     */
+    externalEnvironmentId?: pulumi.Input<string | undefined>;
+    /**
+     * The id of the agent integration (kind `agent`) holding the provider's key.
+     */
+    integrationId: pulumi.Input<string>;
+    /**
+     * The model the provider runs.
+     */
+    model?: pulumi.Input<string | undefined>;
+    /**
+     * The provider running the agent.
+     */
+    providerId: pulumi.Input<enums.AgentManagedRuntimeProviderId>;
+    /**
+     * The system prompt.
+     */
+    systemPrompt?: pulumi.Input<string | undefined>;
+}
+
+/**
  * A subscriber's credentials for one chat or push provider. Unknown keys are refused.
  */
 export interface ChannelCredentialsArgs {

@@ -7,10 +7,12 @@ from . import _utilities
 import typing
 # Export this package's modules as members:
 from ._enums import *
+from .agent import *
 from .context import *
 from .domain import *
 from .environment import *
 from .environment_variable import *
+from .get_agents import *
 from .get_contexts import *
 from .get_domains import *
 from .get_environments import *
@@ -49,6 +51,7 @@ _utilities.register(
   "mod": "index",
   "fqn": "pulumi_notify",
   "classes": {
+   "notify:index:Agent": "Agent",
    "notify:index:Context": "Context",
    "notify:index:Domain": "Domain",
    "notify:index:Environment": "Environment",

@@ -7,6 +7,9 @@ import pulumi
 from enum import Enum
 
 __all__ = [
+    'AgentBehaviorSubscriberAccess',
+    'AgentManagedRuntimeProviderId',
+    'AgentRuntime',
     'Channel',
     'ChannelType',
     'DomainRoutesType',
@@ -27,6 +30,34 @@ __all__ = [
     'WorkflowStatus',
     'WorkflowStepKind',
 ]
+
+
+@pulumi.type_token("notify:index:AgentBehaviorSubscriberAccess")
+class AgentBehaviorSubscriberAccess(_builtins.str, Enum):
+    """
+    `open` answers senders not yet linked to a subscriber; `restricted` refuses them.
+    """
+    OPEN = "open"
+    RESTRICTED = "restricted"
+
+
+@pulumi.type_token("notify:index:AgentManagedRuntimeProviderId")
+class AgentManagedRuntimeProviderId(_builtins.str, Enum):
+    """
+    The provider running the agent.
+    """
+    ANTHROPIC = "anthropic"
+    PLATFORM_ANTHROPIC = "platform-anthropic"
+    ANTHROPIC_AWS = "anthropic-aws"
+
+
+@pulumi.type_token("notify:index:AgentRuntime")
+class AgentRuntime(_builtins.str, Enum):
+    """
+    `self-hosted` (a bridge) or `managed` (a provider runs the agent). Changing it replaces the agent.
+    """
+    SELF_HOSTED = "self-hosted"
+    MANAGED = "managed"
 
 
 @pulumi.type_token("notify:index:Channel")

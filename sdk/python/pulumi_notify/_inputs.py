@@ -16,6 +16,10 @@ from . import _utilities
 from ._enums import *
 
 __all__ = [
+    'AgentBehaviorArgs',
+    'AgentBehaviorArgsDict',
+    'AgentManagedRuntimeArgs',
+    'AgentManagedRuntimeArgsDict',
     'ChannelCredentialsArgs',
     'ChannelCredentialsArgsDict',
     'ChannelPreferenceArgs',
@@ -45,6 +49,212 @@ __all__ = [
     'WorkflowStepArgs',
     'WorkflowStepArgsDict',
 ]
+
+class AgentBehaviorArgsDict(TypedDict):
+    """
+    How the agent behaves in conversations. Only the keys given are managed.
+    """
+    acknowledge_on_received: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Acknowledge each inbound message (a typing indicator, or a reaction where a platform has none); the service's default is true.
+    """
+    reaction_on_resolved: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The emoji name reacted with when a conversation is resolved (`check`, `star`); null for none (the service's default is `check`).
+    """
+    subscriber_access: NotRequired[pulumi.Input[Optional['AgentBehaviorSubscriberAccess']]]
+    """
+    `open` answers senders not yet linked to a subscriber; `restricted` refuses them.
+    """
+
+@pulumi.input_type
+class AgentBehaviorArgs:
+    def __init__(__self__, *,
+                 acknowledge_on_received: pulumi.Input[Optional[_builtins.bool]] = None,
+                 reaction_on_resolved: pulumi.Input[Optional[_builtins.str]] = None,
+                 subscriber_access: pulumi.Input[Optional['AgentBehaviorSubscriberAccess']] = None):
+        """
+        How the agent behaves in conversations. Only the keys given are managed.
+
+        :param pulumi.Input[_builtins.bool] acknowledge_on_received: Acknowledge each inbound message (a typing indicator, or a reaction where a platform has none); the service's default is true.
+        :param pulumi.Input[_builtins.str] reaction_on_resolved: The emoji name reacted with when a conversation is resolved (`check`, `star`); null for none (the service's default is `check`).
+        :param pulumi.Input['AgentBehaviorSubscriberAccess'] subscriber_access: `open` answers senders not yet linked to a subscriber; `restricted` refuses them.
+        """
+        if acknowledge_on_received is not None:
+            pulumi.set(__self__, "acknowledge_on_received", acknowledge_on_received)
+        if reaction_on_resolved is not None:
+            pulumi.set(__self__, "reaction_on_resolved", reaction_on_resolved)
+        if subscriber_access is not None:
+            pulumi.set(__self__, "subscriber_access", subscriber_access)
+
+    @_builtins.property
+    @pulumi.getter(name="acknowledgeOnReceived")
+    def acknowledge_on_received(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Acknowledge each inbound message (a typing indicator, or a reaction where a platform has none); the service's default is true.
+        """
+        return pulumi.get(self, "acknowledge_on_received")
+
+    @acknowledge_on_received.setter
+    def acknowledge_on_received(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "acknowledge_on_received", value)
+
+    @_builtins.property
+    @pulumi.getter(name="reactionOnResolved")
+    def reaction_on_resolved(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The emoji name reacted with when a conversation is resolved (`check`, `star`); null for none (the service's default is `check`).
+        """
+        return pulumi.get(self, "reaction_on_resolved")
+
+    @reaction_on_resolved.setter
+    def reaction_on_resolved(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "reaction_on_resolved", value)
+
+    @_builtins.property
+    @pulumi.getter(name="subscriberAccess")
+    def subscriber_access(self) -> pulumi.Input[Optional['AgentBehaviorSubscriberAccess']]:
+        """
+        `open` answers senders not yet linked to a subscriber; `restricted` refuses them.
+        """
+        return pulumi.get(self, "subscriber_access")
+
+    @subscriber_access.setter
+    def subscriber_access(self, value: pulumi.Input[Optional['AgentBehaviorSubscriberAccess']]):
+        pulumi.set(self, "subscriber_access", value)
+
+
+class AgentManagedRuntimeArgsDict(TypedDict):
+    """
+    The managed runtime, when `runtime` is `managed` (required then). Changing it replaces the agent.
+    """
+    integration_id: pulumi.Input[_builtins.str]
+    """
+    The id of the agent integration (kind `agent`) holding the provider's key.
+    """
+    provider_id: pulumi.Input['AgentManagedRuntimeProviderId']
+    """
+    The provider running the agent.
+    """
+    external_agent_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    An agent on the provider to take over instead of creating one.
+    """
+    external_environment_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    An environment on the provider to take over.
+    """
+    model: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The model the provider runs.
+    """
+    system_prompt: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The system prompt.
+    """
+
+@pulumi.input_type
+class AgentManagedRuntimeArgs:
+    def __init__(__self__, *,
+                 integration_id: pulumi.Input[_builtins.str],
+                 provider_id: pulumi.Input['AgentManagedRuntimeProviderId'],
+                 external_agent_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 external_environment_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 model: pulumi.Input[Optional[_builtins.str]] = None,
+                 system_prompt: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        The managed runtime, when `runtime` is `managed` (required then). Changing it replaces the agent.
+
+        :param pulumi.Input[_builtins.str] integration_id: The id of the agent integration (kind `agent`) holding the provider's key.
+        :param pulumi.Input['AgentManagedRuntimeProviderId'] provider_id: The provider running the agent.
+        :param pulumi.Input[_builtins.str] external_agent_id: An agent on the provider to take over instead of creating one.
+        :param pulumi.Input[_builtins.str] external_environment_id: An environment on the provider to take over.
+        :param pulumi.Input[_builtins.str] model: The model the provider runs.
+        :param pulumi.Input[_builtins.str] system_prompt: The system prompt.
+        """
+        pulumi.set(__self__, "integration_id", integration_id)
+        pulumi.set(__self__, "provider_id", provider_id)
+        if external_agent_id is not None:
+            pulumi.set(__self__, "external_agent_id", external_agent_id)
+        if external_environment_id is not None:
+            pulumi.set(__self__, "external_environment_id", external_environment_id)
+        if model is not None:
+            pulumi.set(__self__, "model", model)
+        if system_prompt is not None:
+            pulumi.set(__self__, "system_prompt", system_prompt)
+
+    @_builtins.property
+    @pulumi.getter(name="integrationId")
+    def integration_id(self) -> pulumi.Input[_builtins.str]:
+        """
+        The id of the agent integration (kind `agent`) holding the provider's key.
+        """
+        return pulumi.get(self, "integration_id")
+
+    @integration_id.setter
+    def integration_id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "integration_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="providerId")
+    def provider_id(self) -> pulumi.Input['AgentManagedRuntimeProviderId']:
+        """
+        The provider running the agent.
+        """
+        return pulumi.get(self, "provider_id")
+
+    @provider_id.setter
+    def provider_id(self, value: pulumi.Input['AgentManagedRuntimeProviderId']):
+        pulumi.set(self, "provider_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="externalAgentId")
+    def external_agent_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        An agent on the provider to take over instead of creating one.
+        """
+        return pulumi.get(self, "external_agent_id")
+
+    @external_agent_id.setter
+    def external_agent_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "external_agent_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="externalEnvironmentId")
+    def external_environment_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        An environment on the provider to take over.
+        """
+        return pulumi.get(self, "external_environment_id")
+
+    @external_environment_id.setter
+    def external_environment_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "external_environment_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def model(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The model the provider runs.
+        """
+        return pulumi.get(self, "model")
+
+    @model.setter
+    def model(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "model", value)
+
+    @_builtins.property
+    @pulumi.getter(name="systemPrompt")
+    def system_prompt(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The system prompt.
+        """
+        return pulumi.get(self, "system_prompt")
+
+    @system_prompt.setter
+    def system_prompt(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "system_prompt", value)
+
 
 class ChannelCredentialsArgsDict(TypedDict):
     """

@@ -7,11 +7,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type * as pulumiModule from "@pulumi/pulumi";
 import { RESOURCE_TABLES, type ResourceKind } from "../../../provider/resources/index";
-import { loadPackage, nativeRequire } from "../../helpers/pulumi";
+import { mixCounts, mixFloor, scaleProgram, RUN_TAG } from "../../../bench/programs";
+import { nativeRequire } from "../../helpers/pulumi";
 import { floorOf } from "../../kinds/floor";
 import { KINDS } from "../../kinds/index";
 
-const { mixCounts, mixFloor, scaleProgram, RUN_TAG } = loadPackage<typeof import("../../../bench/programs")>("/dist/bench/programs");
 /** The @pulumi/pulumi the bench's programs register with (the package's own copy). */
 const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
 

@@ -2,6 +2,37 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 
+export const AgentBehaviorSubscriberAccess = {
+    Open: "open",
+    Restricted: "restricted",
+} as const;
+
+/**
+ * `open` answers senders not yet linked to a subscriber; `restricted` refuses them.
+ */
+export type AgentBehaviorSubscriberAccess = (typeof AgentBehaviorSubscriberAccess)[keyof typeof AgentBehaviorSubscriberAccess];
+
+export const AgentManagedRuntimeProviderId = {
+    Anthropic: "anthropic",
+    PlatformAnthropic: "platform-anthropic",
+    AnthropicAws: "anthropic-aws",
+} as const;
+
+/**
+ * The provider running the agent.
+ */
+export type AgentManagedRuntimeProviderId = (typeof AgentManagedRuntimeProviderId)[keyof typeof AgentManagedRuntimeProviderId];
+
+export const AgentRuntime = {
+    SelfHosted: "self-hosted",
+    Managed: "managed",
+} as const;
+
+/**
+ * `self-hosted` (a bridge) or `managed` (a provider runs the agent). Changing it replaces the agent.
+ */
+export type AgentRuntime = (typeof AgentRuntime)[keyof typeof AgentRuntime];
+
 export const Channel = {
     InApp: "in_app",
     Email: "email",

@@ -1,0 +1,73 @@
+/**
+ * PNG screenshots of rendered emails with a headless Chromium that playwright-core drives: the
+ * browser the machine has (a CI runner's Chrome, Debian's `chromium`), never one downloaded. The
+ * page gets no network (an email's remote images and fonts are not fetched, so a screenshot is
+ * the same offline and on every run) and no scripts (mail clients run none).
+ */
+import { accessSync, constants } from "node:fs";
+import path from "node:path";
+
+/** The environment variable naming the browser when `--browser` does not. */
+export const BROWSER_ENV = "NOTIFY_PREVIEW_BROWSER";
+
+/** The executables looked for on `PATH`, in order, when neither `--browser` nor the variable names one. */
+export const BROWSER_NAMES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"] as const;
+
+/** The viewport width of a screenshot: wider than the 600-pixel column emails are laid out in. */
+export const VIEWPORT = { width: 800, height: 600 } as const;
+
+/** Where the browser is, or why there is none (for the summary). */
+export type BrowserChoice = { path: string } | { skipped: string };
+
+function executable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The browser to use: `explicit` (the `--browser` option), else {@link BROWSER_ENV}, else the first
+ * of {@link BROWSER_NAMES} on `PATH`; `false` when screenshots were turned off.
+ */
+export function chooseBrowser(explicit: string | false | undefined, env: NodeJS.ProcessEnv = process.env): BrowserChoice {
+  if (explicit === false) return { skipped: "--no-screenshots was given" };
+  const named = explicit ?? env[BROWSER_ENV];
+  if (named) return executable(named) ? { path: named } : { skipped: `the browser ${named} (from ${explicit ? "--browser" : BROWSER_ENV}) is not an executable file` };
+  for (const dir of (env.PATH ?? "").split(path.delimiter).filter(Boolean)) {
+    for (const name of BROWSER_NAMES) {
+      const file = path.join(dir, name);
+      if (executable(file)) return { path: file };
+    }
+  }
+  return { skipped: `no Chromium found: none of ${BROWSER_NAMES.join(", ")} is on PATH, and neither --browser nor ${BROWSER_ENV} names one` };
+}
+
+/** A started browser that screenshots HTML documents; {@link close} it when done. */
+export interface Camera {
+  /** Writes a full-page PNG of `html` to `file`. */
+  shoot(html: string, file: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts the browser at `executablePath` (headless); throws with the browser's message when it cannot. */
+export async function startCamera(executablePath: string): Promise<Camera> {
+  const { chromium } = require("playwright-core") as typeof import("playwright-core");
+  const browser = await chromium.launch({ executablePath, headless: true });
+  const context = await browser.newContext({ viewport: VIEWPORT, javaScriptEnabled: false, offline: true });
+  await context.route("**/*", (route) => (route.request().url().startsWith("data:") ? route.continue() : route.abort()));
+  return {
+    async shoot(html, file) {
+      const page = await context.newPage();
+      try {
+        await page.setContent(html, { waitUntil: "load" });
+        await page.screenshot({ path: file, fullPage: true });
+      } finally {
+        await page.close();
+      }
+    },
+    close: () => browser.close(),
+  };
+}
