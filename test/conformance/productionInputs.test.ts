@@ -148,7 +148,7 @@ describe("production's refusals of a credentials write", () => {
     it("fails create with that advice when no active integration of the provider exists", async () => {
       await emu.api("POST", "/v1/integrations", { identifier: "slack-off", providerId: "slack", channel: "chat", active: false });
       await expect(credentials.create({ subscriberId: "alice", providerId: "slack", integrationIdentifier: "slack-off", credentials: { webhookUrl: "https://h.example.com/x" } }))
-        .rejects.toThrow(/^Unable to set slack credentials of subscriber "alice": 400 Bad Request: Subscribers environment \(\w+\) do not have active slack integration\.\. Declare an active slack Integration/);
+        .rejects.toThrow(/^Unable to set slack credentials of subscriber "alice": 400 Bad Request: Subscribers environment \(\w+\) do not have active slack integration\. Declare an active slack Integration/);
     });
 
     // Production's entry is { providerId, _integrationId, credentials } (update-subscriber-channel

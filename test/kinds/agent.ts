@@ -111,4 +111,6 @@ export const agentKind: KindDescriptor<"Agent"> = {
   stack: { max: 2, unique: (a) => a.identifier },
   exportSoak: { max: 2, unique: (a) => a.identifier },
   bench: { per: 20, args: (i) => ({ identifier: `bench-agent-${i}`, name: `Agent ${i}`, behavior: { subscriberAccess: "restricted" } }) },
+  /** Linked to a chat integration `setup` makes. */
+  scenario: { declared: { identifier: "scenario-bot", name: "Scenario bot", integrations: [LINKABLE[0]] } },
 };

@@ -92,6 +92,16 @@ export interface RequestFloor {
   listing: string | null;
 }
 
+/**
+ * One kind's part of the e2e scenario over every kind (test/e2e/kinds.test.ts), beyond what its
+ * other parts give (`setup` and `prepare` make what it needs, `handEdits` its hand edit, `adopt`
+ * the object adopted and refused): the inputs the scenario's stack declares first. They must not
+ * be the adopt case's object (`adopt.equal`), which the scenario makes on the service later.
+ */
+export interface Scenario {
+  declared: Obj;
+}
+
 /** Everything outside the provider needs of one resource kind. */
 export interface KindDescriptor<K extends ResourceKind = ResourceKind> {
   kind: K;
@@ -127,6 +137,7 @@ export interface KindDescriptor<K extends ResourceKind = ResourceKind> {
   exportSoak: (Share & { made?: (emu: TestEmulator, inputs: Obj, outs: Obj) => Promise<void> }) | { without: string };
   /** Its share of the bench mix (one in `per`, or the rest) and the arguments of its i-th resource. */
   bench: { per: number | "rest"; args: (i: number, r: BenchRefs) => Obj };
+  scenario: Scenario;
 }
 
 /** Fails on a status of 300 and above; the body otherwise. */
@@ -161,4 +172,5 @@ export const PARTS = {
   stack: "test/property/oracle.test.ts",
   exportSoak: "test/property/export.test.ts",
   bench: "bench/programs.ts",
+  scenario: "test/e2e/kinds.test.ts",
 } as const satisfies Record<keyof KindDescriptor, string>;

@@ -116,4 +116,5 @@ export const domain: KindDescriptor<"Domain"> = {
       routes: { support: { type: "webhook" }, sales: { type: "webhook", data: { team: `team-${i}` } } },
     }),
   },
+  scenario: { declared: { name: "scenario.example.com", data: { team: "ops" }, routes: { support: { type: "webhook" } } } },
 };

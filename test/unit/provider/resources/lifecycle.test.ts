@@ -81,3 +81,12 @@ describe("createOrAdopt", () => {
     expect(adopted.calls).toEqual(["takeOver found"]);
   });
 });
+
+describe("a failure's hint", () => {
+  // The service's messages often end with a full stop ('A domain with name "x" already exists.').
+  it("follows the cause as a sentence of its own, with one full stop between them", () => {
+    const taken = new NotifyApiError({ status: 409, method: "POST", path: "/v1/domains", serviceMessage: 'A domain with name "x" already exists.', attempts: 1 });
+    expect(failure("create domain", taken, "set adopt: true").message).toBe('Unable to create domain: 409 Conflict: A domain with name "x" already exists. set adopt: true');
+    expect(failure("create topic", apiError(409), "set adopt: true").message).toBe("Unable to create topic: 409 Conflict: refused. set adopt: true");
+  });
+});
