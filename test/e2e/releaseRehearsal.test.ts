@@ -199,6 +199,11 @@ describe.skipIf(!enabled)("the release, rehearsed against registries on loopback
       GOPROXY: `file://${path.join(artifacts, manifest.go.proxy)},https://proxy.golang.org`,
       GOSUMDB: "off",
       GOFLAGS: "-mod=mod",
+      // Go indexes a module cache folder once, by its path (the cache's folders never change), so
+      // after forgetCachedGoModule a rebuilt zip of the same version would be compiled with the old
+      // file list (`undefined: Agent` beside the new agent.go, seen on a machine whose cache held an
+      // older v0.1.0); the index is off for the rehearsal's builds.
+      GODEBUG: "goindex=0",
     };
     // The module cache is shared with the suite's other Go builds (so their compiled packages are
     // reused); a rehearsal's earlier zip of this version would be taken from it instead of the
