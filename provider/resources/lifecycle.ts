@@ -27,10 +27,14 @@ export function failure(action: string, err: unknown, hint?: string): Error {
 /** Where {@link warn} sends a warning: the front end serving the operation sets it with {@link setWarningSink}. */
 export type WarningSink = (message: string) => Promise<void>;
 
-// Until a front end says where warnings go (a unit test calling a module directly), stderr.
-let warningSink: WarningSink = async (message) => {
+/**
+ * The last resort: stderr, which reaches the engine's debug log only. Used until a front end says
+ * where warnings go (a unit test calling a module directly), and when its sink fails.
+ */
+const toStderr: WarningSink = async (message) => {
   console.warn(`warning: ${message}`);
 };
+let warningSink: WarningSink = toStderr;
 
 /**
  * Tells the user `message` as a warning on the resource being operated on. Every warning of the
@@ -40,7 +44,7 @@ let warningSink: WarningSink = async (message) => {
  * delivered (the engine may stop the provider right after the operation answers); never rejects.
  */
 export async function warn(message: string): Promise<void> {
-  await warningSink(message).catch(() => console.warn(`warning: ${message}`));
+  await warningSink(message).catch(() => toStderr(message));
 }
 
 /** Makes every later {@link warn} of this process go to `sink` (the front end serving the operations calls it); returns the sink before. */
