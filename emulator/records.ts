@@ -340,6 +340,7 @@ export function emptyLists() {
     domainRoutes: list<DomainRouteRecord>(),
     agents: list<AgentRecord>(),
     agentLinks: list<AgentLinkRecord>(),
+    channelConnections: list<ChannelConnectionRecord>(),
   };
 }
 
@@ -349,3 +350,22 @@ function list<R>(): R[] {
 
 /** The store's lists by name. */
 export type StoredLists = ReturnType<typeof emptyLists>;
+
+/**
+ * A channel connection (`/v1/channel-connections`): a workspace's authorisation for one
+ * integration, per environment, addressed by its identifier. The token is kept as given (the
+ * service encrypts it at rest and answers it in clear).
+ */
+export interface ChannelConnectionRecord extends Scoped {
+  identifier: string;
+  integrationIdentifier: string;
+  providerId: string;
+  channel: string | null;
+  /** Absent on a shared connection. */
+  subscriberId?: string;
+  contextKeys: string[];
+  workspace: JsonObject;
+  auth: JsonObject;
+  createdAt: string;
+  updatedAt: string;
+}

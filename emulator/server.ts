@@ -28,6 +28,7 @@ import { domainRoutes } from "./routes/domains";
 import { agentRoutes } from "./routes/agents";
 import { previewRoutes } from "./routes/previews";
 import { workflowRoutes } from "./routes/workflows";
+import { channelConnectionRoutes } from "./routes/channelConnections";
 import { Store, type Tenant } from "./store";
 import type { Behaviour, Faults, LoggedRequest, Reply, Route } from "./types";
 import { seededRandom, stableHash, TokenBucket } from "./util";
@@ -46,6 +47,7 @@ export const ROUTES: readonly Route[] = [
   ...environmentRoutes, ...environmentVariableRoutes,
   ...layoutRoutes, ...topicRoutes, ...contextRoutes, ...translationRoutes, ...domainRoutes, ...agentRoutes,
   ...previewRoutes,
+  ...channelConnectionRoutes,
 ];
 
 interface CompiledRoute { route: Route; pattern: RegExp; names: string[] }

@@ -202,6 +202,10 @@ const READ: { readonly [K in Kind]: (r: ReadContext) => Promise<void> } = {
     raw.environments = list;
     progress(`environments: ${list.length}`);
   },
+  ChannelConnection: async ({ client, progress, raw }) => {
+    raw.channelConnections = await client.channelConnections.list();
+    progress(`channel connections: ${raw.channelConnections.length}`);
+  },
 };
 
 /** Reads the environment of the client's key. */

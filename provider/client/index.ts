@@ -13,6 +13,7 @@ import { ContextsApi } from "./contexts";
 import { TranslationsApi } from "./translations";
 import { DomainsApi } from "./domains";
 import { AgentsApi } from "./agents";
+import { ChannelConnectionsApi } from "./channelConnections";
 
 /** Typed access to every operation of the service. */
 export class NotifyClient {
@@ -30,6 +31,7 @@ export class NotifyClient {
   readonly translations: TranslationsApi;
   readonly domains: DomainsApi;
   readonly agents: AgentsApi;
+  readonly channelConnections: ChannelConnectionsApi;
 
   constructor(options: TransportOptions) {
     this.http = new HttpTransport(options);
@@ -46,6 +48,7 @@ export class NotifyClient {
     this.translations = new TranslationsApi(this.http);
     this.domains = new DomainsApi(this.http);
     this.agents = new AgentsApi(this.http);
+    this.channelConnections = new ChannelConnectionsApi(this.http);
   }
 
   /** Closes the connections. */
@@ -68,3 +71,4 @@ export type { ListTopicsQuery, ListTopicSubscriptionsQuery } from "./topics";
 export type { ListContextsQuery } from "./contexts";
 export type { TranslationResourceType } from "./translations";
 export type { DomainRouteBody } from "./domains";
+export type { ListChannelConnectionsQuery } from "./channelConnections";

@@ -15,6 +15,7 @@ import { CONTEXT, type ContextArgs, type ContextState } from "./context";
 import { TRANSLATION, type TranslationArgs, type TranslationState } from "./translation";
 import { DOMAIN, type DomainArgs, type DomainState } from "./domain";
 import { AGENT, type AgentArgs, type AgentState } from "./agent";
+import { CHANNEL_CONNECTION, type ChannelConnectionArgs, type ChannelConnectionState } from "./channelConnection";
 
 export type { IntegrationArgs } from "./integration";
 export type { WorkflowArgs, WorkflowStepArgs, WorkflowStepInputs, WorkflowStepOutput } from "./workflow";
@@ -27,6 +28,7 @@ export type { ContextArgs } from "./context";
 export type { TranslationArgs } from "./translation";
 export type { DomainArgs } from "./domain";
 export type { AgentArgs } from "./agent";
+export type { ChannelConnectionArgs } from "./channelConnection";
 
 /**
  * An integration of the notification service: a delivery provider (SendGrid, Twilio, Slack, FCM,
@@ -167,3 +169,18 @@ export class Domain extends (resourceClass(DOMAIN) as ResourceClass<DomainArgs, 
  * });
  */
 export class Agent extends (resourceClass(AGENT) as ResourceClass<AgentArgs, AgentState>) {}
+
+/**
+ * A chat workspace's authorisation for one integration (a Slack or Teams workspace and its access
+ * token), belonging to one subscriber or shared by a context; channel endpoints name it. Its
+ * inputs and outputs are the fields of {@link CHANNEL_CONNECTION}; its id is its identifier. The
+ * token is secret in the state.
+ *
+ * @example
+ * const slack = new notify.Integration("slack", { identifier: "slack-ops", providerId: "slack", channel: "chat", active: true });
+ * new notify.ChannelConnection("acme-slack", {
+ *   identifier: "acme-slack", integrationIdentifier: slack.identifier, connectionMode: "shared", context: { tenant: "acme" },
+ *   workspace: { id: "T0123456", name: "Acme" }, auth: { accessToken: cfg.requireSecret("acmeSlackToken") },
+ * });
+ */
+export class ChannelConnection extends (resourceClass(CHANNEL_CONNECTION) as ResourceClass<ChannelConnectionArgs, ChannelConnectionState>) {}

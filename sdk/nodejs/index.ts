@@ -10,6 +10,11 @@ export type Agent = import("./agent").Agent;
 export const Agent: typeof import("./agent").Agent = null as any;
 utilities.lazyLoad(exports, ["Agent"], () => require("./agent"));
 
+export { ChannelConnectionArgs } from "./channelConnection";
+export type ChannelConnection = import("./channelConnection").ChannelConnection;
+export const ChannelConnection: typeof import("./channelConnection").ChannelConnection = null as any;
+utilities.lazyLoad(exports, ["ChannelConnection"], () => require("./channelConnection"));
+
 export { ContextArgs } from "./context";
 export type Context = import("./context").Context;
 export const Context: typeof import("./context").Context = null as any;
@@ -149,6 +154,8 @@ const _module = {
         switch (type) {
             case "notify:index:Agent":
                 return new Agent(name, <any>undefined, { urn })
+            case "notify:index:ChannelConnection":
+                return new ChannelConnection(name, <any>undefined, { urn })
             case "notify:index:Context":
                 return new Context(name, <any>undefined, { urn })
             case "notify:index:Domain":

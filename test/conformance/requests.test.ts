@@ -220,6 +220,20 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     for (const [mod, r] of [[translation, fr], [context, acme], [context, adoptedContext], [domain, mail], [domain, adoptedDomain], [agent, bot], [agent, adoptedAgent]] as const) {
       await mod.provider.delete(r.id, r.outs);
     }
+    // Channel connections: create (subscriber and shared), read, update (workspace and token), adopt, list, delete.
+    const channelConnection = loadPackage<ResourceModule>("/dist/provider/resources/channelConnection");
+    const aliceSlack = await created(channelConnection, { identifier: "alice-slack", integrationIdentifier: "slack-main", subscriberId: "alice", workspace: { id: "T1" }, auth: { accessToken: "xoxb-1" } });
+    const acmeSlack = await created(channelConnection, {
+      identifier: "acme-slack", integrationIdentifier: "slack-main", connectionMode: "shared", context: { tenant: "acme" }, workspace: { id: "T2", name: "Acme" }, auth: { accessToken: "xoxb-2" },
+    });
+    await channelConnection.provider.read(aliceSlack.id, aliceSlack.outs);
+    await channelConnection.provider.update(acmeSlack.id, acmeSlack.outs, { ...acmeSlack.inputs, auth: { accessToken: "xoxb-2b" } });
+    await client.channelConnections.create({ identifier: "existing-slack", integrationIdentifier: "slack-main", connectionMode: "shared", context: { team: "ops" }, workspace: { id: "T3" }, auth: { accessToken: "xoxb-3" } });
+    const adoptedConnection = await created(channelConnection, {
+      identifier: "existing-slack", integrationIdentifier: "slack-main", connectionMode: "shared", context: { team: "ops" }, workspace: { id: "T3" }, auth: { accessToken: "xoxb-3" }, adopt: true,
+    });
+    await client.channelConnections.list({ subscriberId: "alice", integrationIdentifier: "slack-main", channel: "chat", providerId: "slack", contextKeys: ["tenant:acme"] });
+    for (const r of [aliceSlack, acmeSlack, adoptedConnection]) await channelConnection.provider.delete(r.id, r.outs);
     for (const [mod, r] of [[variable, baseUrl], [variable, adoptedVar], [environment, staging], [environment, adoptedEnv]] as const) {
       await mod.provider.delete(r.id, r.outs);
     }

@@ -17,6 +17,7 @@ import { subscriberCredentials } from "./subscriberCredentials";
 import { topicKind } from "./topic";
 import { translation } from "./translation";
 import { workflow } from "./workflow";
+import { channelConnectionKind } from "./channelConnection";
 
 /** Each kind's descriptor, by kind. */
 export const DESCRIPTORS: { readonly [K in ResourceKind]: KindDescriptor<K> } = {
@@ -31,6 +32,7 @@ export const DESCRIPTORS: { readonly [K in ResourceKind]: KindDescriptor<K> } = 
   Translation: translation,
   Domain: domain,
   Agent: agentKind,
+  ChannelConnection: channelConnectionKind,
 };
 
 /** Every kind's descriptor, in the provider's order of its resources (schema.json's). */

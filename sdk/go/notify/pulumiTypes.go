@@ -407,6 +407,125 @@ func (o AgentManagedRuntimePtrOutput) SystemPrompt() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// The workspace's authorisation; secret. The service answers it, so a token changed outside the stack shows as drift.
+type ChannelConnectionAuth struct {
+	// The workspace's access token (a Slack bot token, `xoxb-...`).
+	AccessToken string `pulumi:"accessToken"`
+}
+
+// ChannelConnectionAuthInput is an input type that accepts ChannelConnectionAuthArgs and ChannelConnectionAuthOutput values.
+// You can construct a concrete instance of `ChannelConnectionAuthInput` via:
+//
+//	ChannelConnectionAuthArgs{...}
+type ChannelConnectionAuthInput interface {
+	pulumi.Input
+
+	ToChannelConnectionAuthOutput() ChannelConnectionAuthOutput
+	ToChannelConnectionAuthOutputWithContext(context.Context) ChannelConnectionAuthOutput
+}
+
+// The workspace's authorisation; secret. The service answers it, so a token changed outside the stack shows as drift.
+type ChannelConnectionAuthArgs struct {
+	// The workspace's access token (a Slack bot token, `xoxb-...`).
+	AccessToken pulumi.StringInput `pulumi:"accessToken"`
+}
+
+func (ChannelConnectionAuthArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelConnectionAuth)(nil)).Elem()
+}
+
+func (i ChannelConnectionAuthArgs) ToChannelConnectionAuthOutput() ChannelConnectionAuthOutput {
+	return i.ToChannelConnectionAuthOutputWithContext(context.Background())
+}
+
+func (i ChannelConnectionAuthArgs) ToChannelConnectionAuthOutputWithContext(ctx context.Context) ChannelConnectionAuthOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelConnectionAuthOutput)
+}
+
+// The workspace's authorisation; secret. The service answers it, so a token changed outside the stack shows as drift.
+type ChannelConnectionAuthOutput struct{ *pulumi.OutputState }
+
+func (ChannelConnectionAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelConnectionAuth)(nil)).Elem()
+}
+
+func (o ChannelConnectionAuthOutput) ToChannelConnectionAuthOutput() ChannelConnectionAuthOutput {
+	return o
+}
+
+func (o ChannelConnectionAuthOutput) ToChannelConnectionAuthOutputWithContext(ctx context.Context) ChannelConnectionAuthOutput {
+	return o
+}
+
+// The workspace's access token (a Slack bot token, `xoxb-...`).
+func (o ChannelConnectionAuthOutput) AccessToken() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelConnectionAuth) string { return v.AccessToken }).(pulumi.StringOutput)
+}
+
+// The workspace, compared whole (the service replaces it on every update).
+type ChannelConnectionWorkspace struct {
+	// The workspace's id at the chat platform (a Slack team id, `T123456`).
+	Id string `pulumi:"id"`
+	// The workspace's name.
+	Name *string `pulumi:"name"`
+}
+
+// ChannelConnectionWorkspaceInput is an input type that accepts ChannelConnectionWorkspaceArgs and ChannelConnectionWorkspaceOutput values.
+// You can construct a concrete instance of `ChannelConnectionWorkspaceInput` via:
+//
+//	ChannelConnectionWorkspaceArgs{...}
+type ChannelConnectionWorkspaceInput interface {
+	pulumi.Input
+
+	ToChannelConnectionWorkspaceOutput() ChannelConnectionWorkspaceOutput
+	ToChannelConnectionWorkspaceOutputWithContext(context.Context) ChannelConnectionWorkspaceOutput
+}
+
+// The workspace, compared whole (the service replaces it on every update).
+type ChannelConnectionWorkspaceArgs struct {
+	// The workspace's id at the chat platform (a Slack team id, `T123456`).
+	Id pulumi.StringInput `pulumi:"id"`
+	// The workspace's name.
+	Name pulumi.StringPtrInput `pulumi:"name"`
+}
+
+func (ChannelConnectionWorkspaceArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelConnectionWorkspace)(nil)).Elem()
+}
+
+func (i ChannelConnectionWorkspaceArgs) ToChannelConnectionWorkspaceOutput() ChannelConnectionWorkspaceOutput {
+	return i.ToChannelConnectionWorkspaceOutputWithContext(context.Background())
+}
+
+func (i ChannelConnectionWorkspaceArgs) ToChannelConnectionWorkspaceOutputWithContext(ctx context.Context) ChannelConnectionWorkspaceOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelConnectionWorkspaceOutput)
+}
+
+// The workspace, compared whole (the service replaces it on every update).
+type ChannelConnectionWorkspaceOutput struct{ *pulumi.OutputState }
+
+func (ChannelConnectionWorkspaceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelConnectionWorkspace)(nil)).Elem()
+}
+
+func (o ChannelConnectionWorkspaceOutput) ToChannelConnectionWorkspaceOutput() ChannelConnectionWorkspaceOutput {
+	return o
+}
+
+func (o ChannelConnectionWorkspaceOutput) ToChannelConnectionWorkspaceOutputWithContext(ctx context.Context) ChannelConnectionWorkspaceOutput {
+	return o
+}
+
+// The workspace's id at the chat platform (a Slack team id, `T123456`).
+func (o ChannelConnectionWorkspaceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelConnectionWorkspace) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The workspace's name.
+func (o ChannelConnectionWorkspaceOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelConnectionWorkspace) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
 // A subscriber's credentials for one chat or push provider. Unknown keys are refused.
 type ChannelCredentials struct {
 	// Grafana OnCall alert id (production does not store it; see SubscriberCredentials).
@@ -8329,6 +8448,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AgentBehaviorPtrInput)(nil)).Elem(), AgentBehaviorArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AgentManagedRuntimeInput)(nil)).Elem(), AgentManagedRuntimeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AgentManagedRuntimePtrInput)(nil)).Elem(), AgentManagedRuntimeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelConnectionAuthInput)(nil)).Elem(), ChannelConnectionAuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelConnectionWorkspaceInput)(nil)).Elem(), ChannelConnectionWorkspaceArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelCredentialsInput)(nil)).Elem(), ChannelCredentialsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelPreferenceInput)(nil)).Elem(), ChannelPreferenceArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelPreferencePtrInput)(nil)).Elem(), ChannelPreferenceArgs{})
@@ -8360,6 +8481,8 @@ func init() {
 	pulumi.RegisterOutputType(AgentBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(AgentManagedRuntimeOutput{})
 	pulumi.RegisterOutputType(AgentManagedRuntimePtrOutput{})
+	pulumi.RegisterOutputType(ChannelConnectionAuthOutput{})
+	pulumi.RegisterOutputType(ChannelConnectionWorkspaceOutput{})
 	pulumi.RegisterOutputType(ChannelCredentialsOutput{})
 	pulumi.RegisterOutputType(ChannelPreferenceOutput{})
 	pulumi.RegisterOutputType(ChannelPreferencePtrOutput{})

@@ -51,6 +51,30 @@ export interface AgentManagedRuntime {
 }
 
 /**
+ * The workspace's authorisation; secret. The service answers it, so a token changed outside the stack shows as drift.
+ */
+export interface ChannelConnectionAuth {
+    /**
+     * The workspace's access token (a Slack bot token, `xoxb-...`).
+     */
+    accessToken: string;
+}
+
+/**
+ * The workspace, compared whole (the service replaces it on every update).
+ */
+export interface ChannelConnectionWorkspace {
+    /**
+     * The workspace's id at the chat platform (a Slack team id, `T123456`).
+     */
+    id: string;
+    /**
+     * The workspace's name.
+     */
+    name?: string;
+}
+
+/**
  * A subscriber's credentials for one chat or push provider. Unknown keys are refused.
  */
 export interface ChannelCredentials {

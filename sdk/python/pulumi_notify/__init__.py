@@ -8,6 +8,7 @@ import typing
 # Export this package's modules as members:
 from ._enums import *
 from .agent import *
+from .channel_connection import *
 from .context import *
 from .domain import *
 from .environment import *
@@ -51,6 +52,7 @@ _utilities.register(
   "fqn": "pulumi_notify",
   "classes": {
    "notify:index:Agent": "Agent",
+   "notify:index:ChannelConnection": "ChannelConnection",
    "notify:index:Context": "Context",
    "notify:index:Domain": "Domain",
    "notify:index:Environment": "Environment",

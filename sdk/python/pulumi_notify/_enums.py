@@ -11,6 +11,7 @@ __all__ = [
     'AgentManagedRuntimeProviderId',
     'AgentRuntime',
     'Channel',
+    'ChannelConnectionConnectionMode',
     'ChannelType',
     'DomainRoutesType',
     'EnvironmentVariableType',
@@ -70,6 +71,15 @@ class Channel(_builtins.str, Enum):
     SMS = "sms"
     CHAT = "chat"
     PUSH = "push"
+
+
+@pulumi.type_token("notify:index:ChannelConnectionConnectionMode")
+class ChannelConnectionConnectionMode(_builtins.str, Enum):
+    """
+    `subscriber` (the default: the connection belongs to `subscriberId`) or `shared` (the connection belongs to its `context`, and no subscriber). Changing it replaces the connection.
+    """
+    SUBSCRIBER = "subscriber"
+    SHARED = "shared"
 
 
 @pulumi.type_token("notify:index:ChannelType")

@@ -20,6 +20,10 @@ __all__ = [
     'AgentBehaviorArgsDict',
     'AgentManagedRuntimeArgs',
     'AgentManagedRuntimeArgsDict',
+    'ChannelConnectionAuthArgs',
+    'ChannelConnectionAuthArgsDict',
+    'ChannelConnectionWorkspaceArgs',
+    'ChannelConnectionWorkspaceArgsDict',
     'ChannelCredentialsArgs',
     'ChannelCredentialsArgsDict',
     'ChannelPreferenceArgs',
@@ -234,6 +238,92 @@ class AgentManagedRuntimeArgs:
     @system_prompt.setter
     def system_prompt(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "system_prompt", value)
+
+
+class ChannelConnectionAuthArgsDict(TypedDict):
+    """
+    The workspace's authorisation; secret. The service answers it, so a token changed outside the stack shows as drift.
+    """
+    access_token: pulumi.Input[_builtins.str]
+    """
+    The workspace's access token (a Slack bot token, `xoxb-...`).
+    """
+
+@pulumi.input_type
+class ChannelConnectionAuthArgs:
+    def __init__(__self__, *,
+                 access_token: pulumi.Input[_builtins.str]):
+        """
+        The workspace's authorisation; secret. The service answers it, so a token changed outside the stack shows as drift.
+
+        :param pulumi.Input[_builtins.str] access_token: The workspace's access token (a Slack bot token, `xoxb-...`).
+        """
+        pulumi.set(__self__, "access_token", access_token)
+
+    @_builtins.property
+    @pulumi.getter(name="accessToken")
+    def access_token(self) -> pulumi.Input[_builtins.str]:
+        """
+        The workspace's access token (a Slack bot token, `xoxb-...`).
+        """
+        return pulumi.get(self, "access_token")
+
+    @access_token.setter
+    def access_token(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "access_token", value)
+
+
+class ChannelConnectionWorkspaceArgsDict(TypedDict):
+    """
+    The workspace, compared whole (the service replaces it on every update).
+    """
+    id: pulumi.Input[_builtins.str]
+    """
+    The workspace's id at the chat platform (a Slack team id, `T123456`).
+    """
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The workspace's name.
+    """
+
+@pulumi.input_type
+class ChannelConnectionWorkspaceArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 name: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        The workspace, compared whole (the service replaces it on every update).
+
+        :param pulumi.Input[_builtins.str] id: The workspace's id at the chat platform (a Slack team id, `T123456`).
+        :param pulumi.Input[_builtins.str] name: The workspace's name.
+        """
+        pulumi.set(__self__, "id", id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        """
+        The workspace's id at the chat platform (a Slack team id, `T123456`).
+        """
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The workspace's name.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
 
 
 class ChannelCredentialsArgsDict(TypedDict):

@@ -19,6 +19,8 @@ from ._enums import *
 __all__ = [
     'AgentBehavior',
     'AgentManagedRuntime',
+    'ChannelConnectionAuth',
+    'ChannelConnectionWorkspace',
     'ChannelCredentials',
     'ChannelPreference',
     'ChannelPreferences',
@@ -239,6 +241,81 @@ class AgentManagedRuntime(dict):
         The system prompt.
         """
         return pulumi.get(self, "system_prompt")
+
+
+@pulumi.output_type
+class ChannelConnectionAuth(dict):
+    """
+    The workspace's authorisation; secret. The service answers it, so a token changed outside the stack shows as drift.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "accessToken":
+            suggest = "access_token"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ChannelConnectionAuth. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ChannelConnectionAuth.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ChannelConnectionAuth.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 access_token: _builtins.str):
+        """
+        The workspace's authorisation; secret. The service answers it, so a token changed outside the stack shows as drift.
+
+        :param _builtins.str access_token: The workspace's access token (a Slack bot token, `xoxb-...`).
+        """
+        pulumi.set(__self__, "access_token", access_token)
+
+    @_builtins.property
+    @pulumi.getter(name="accessToken")
+    def access_token(self) -> _builtins.str:
+        """
+        The workspace's access token (a Slack bot token, `xoxb-...`).
+        """
+        return pulumi.get(self, "access_token")
+
+
+@pulumi.output_type
+class ChannelConnectionWorkspace(dict):
+    """
+    The workspace, compared whole (the service replaces it on every update).
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: Optional[_builtins.str] = None):
+        """
+        The workspace, compared whole (the service replaces it on every update).
+
+        :param _builtins.str id: The workspace's id at the chat platform (a Slack team id, `T123456`).
+        :param _builtins.str name: The workspace's name.
+        """
+        pulumi.set(__self__, "id", id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The workspace's id at the chat platform (a Slack team id, `T123456`).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        The workspace's name.
+        """
+        return pulumi.get(self, "name")
 
 
 @pulumi.output_type

@@ -46,6 +46,16 @@ export const Channel = {
  */
 export type Channel = (typeof Channel)[keyof typeof Channel];
 
+export const ChannelConnectionConnectionMode = {
+    Subscriber: "subscriber",
+    Shared: "shared",
+} as const;
+
+/**
+ * `subscriber` (the default: the connection belongs to `subscriberId`) or `shared` (the connection belongs to its `context`, and no subscriber). Changing it replaces the connection.
+ */
+export type ChannelConnectionConnectionMode = (typeof ChannelConnectionConnectionMode)[keyof typeof ChannelConnectionConnectionMode];
+
 export const ChannelType = {
     InApp: "in_app",
     Email: "email",
