@@ -341,6 +341,7 @@ export function emptyLists() {
     agents: list<AgentRecord>(),
     agentLinks: list<AgentLinkRecord>(),
     channelConnections: list<ChannelConnectionRecord>(),
+    channelEndpoints: list<ChannelEndpointRecord>(),
   };
 }
 
@@ -366,6 +367,21 @@ export interface ChannelConnectionRecord extends Scoped {
   contextKeys: string[];
   workspace: JsonObject;
   auth: JsonObject;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A channel endpoint (`/v1/channel-endpoints`): where a subscriber is reached, per environment, addressed by its identifier. */
+export interface ChannelEndpointRecord extends Scoped {
+  identifier: string;
+  subscriberId: string;
+  integrationIdentifier: string;
+  providerId: string;
+  channel: string | null;
+  connectionIdentifier?: string;
+  contextKeys: string[];
+  type: string;
+  endpoint: JsonObject;
   createdAt: string;
   updatedAt: string;
 }

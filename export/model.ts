@@ -28,6 +28,8 @@ import { toDomainOutputs } from "../provider/resources/domain";
 import { configKey, uniqueName } from "./naming";
 import { toChannelConnectionOutputs } from "../provider/resources/channelConnection";
 import type { ChannelConnection } from "../provider/client/channelConnections";
+import { toChannelEndpointOutputs } from "../provider/resources/channelEndpoint";
+import type { ChannelEndpoint } from "../provider/client/channelEndpoints";
 
 /** A reference to an output of another exported resource (an email step's layout, credentials' integration). */
 export class Ref {
@@ -99,6 +101,8 @@ export interface RawEnvironment {
   unread?: Skipped[];
   /** The channel connections of the environment, each with its access token (the service answers it in clear). */
   channelConnections?: ChannelConnection[];
+  /** The channel endpoints of the environment. */
+  channelEndpoints?: ChannelEndpoint[];
 }
 
 /** The model the renderers write. */
@@ -300,6 +304,16 @@ const DECLARE: { readonly [K in Kind]: (raw: RawEnvironment, m: ModelBuilder) =>
       const integration = c.integrationIdentifier;
       if (integration && m.has(`Integration/${integration}`)) inputs.integrationIdentifier = new Ref(`Integration/${integration}`, "identifier");
       m.add("ChannelConnection", c.identifier, c.identifier, inputs);
+    }
+  },
+  ChannelEndpoint: (raw, m) => {
+    for (const e of m.sortBy(raw.channelEndpoints ?? [], (x) => x.identifier)) {
+      const inputs = m.pick("ChannelEndpoint", toChannelEndpointOutputs(e));
+      // Its integration and connection as the exported resources' outputs, so the engine makes them first.
+      const integration = e.integrationIdentifier, connection = e.connectionIdentifier;
+      if (integration && m.has(`Integration/${integration}`)) inputs.integrationIdentifier = new Ref(`Integration/${integration}`, "identifier");
+      if (connection && m.has(`ChannelConnection/${connection}`)) inputs.connectionIdentifier = new Ref(`ChannelConnection/${connection}`, "identifier");
+      m.add("ChannelEndpoint", e.identifier, e.identifier, inputs);
     }
   },
 };

@@ -206,6 +206,10 @@ const READ: { readonly [K in Kind]: (r: ReadContext) => Promise<void> } = {
     raw.channelConnections = await client.channelConnections.list();
     progress(`channel connections: ${raw.channelConnections.length}`);
   },
+  ChannelEndpoint: async ({ client, progress, raw }) => {
+    raw.channelEndpoints = await client.channelEndpoints.list();
+    progress(`channel endpoints: ${raw.channelEndpoints.length}`);
+  },
 };
 
 /** Reads the environment of the client's key. */

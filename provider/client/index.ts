@@ -14,6 +14,7 @@ import { TranslationsApi } from "./translations";
 import { DomainsApi } from "./domains";
 import { AgentsApi } from "./agents";
 import { ChannelConnectionsApi } from "./channelConnections";
+import { ChannelEndpointsApi } from "./channelEndpoints";
 
 /** Typed access to every operation of the service. */
 export class NotifyClient {
@@ -32,6 +33,7 @@ export class NotifyClient {
   readonly domains: DomainsApi;
   readonly agents: AgentsApi;
   readonly channelConnections: ChannelConnectionsApi;
+  readonly channelEndpoints: ChannelEndpointsApi;
 
   constructor(options: TransportOptions) {
     this.http = new HttpTransport(options);
@@ -49,6 +51,7 @@ export class NotifyClient {
     this.domains = new DomainsApi(this.http);
     this.agents = new AgentsApi(this.http);
     this.channelConnections = new ChannelConnectionsApi(this.http);
+    this.channelEndpoints = new ChannelEndpointsApi(this.http);
   }
 
   /** Closes the connections. */
@@ -72,3 +75,4 @@ export type { ListContextsQuery } from "./contexts";
 export type { TranslationResourceType } from "./translations";
 export type { DomainRouteBody } from "./domains";
 export type { ListChannelConnectionsQuery } from "./channelConnections";
+export type { ListChannelEndpointsQuery } from "./channelEndpoints";

@@ -16,6 +16,7 @@ import { TRANSLATION, type TranslationArgs, type TranslationState } from "./tran
 import { DOMAIN, type DomainArgs, type DomainState } from "./domain";
 import { AGENT, type AgentArgs, type AgentState } from "./agent";
 import { CHANNEL_CONNECTION, type ChannelConnectionArgs, type ChannelConnectionState } from "./channelConnection";
+import { CHANNEL_ENDPOINT, type ChannelEndpointArgs, type ChannelEndpointState } from "./channelEndpoint";
 
 export type { IntegrationArgs } from "./integration";
 export type { WorkflowArgs, WorkflowStepArgs, WorkflowStepInputs, WorkflowStepOutput } from "./workflow";
@@ -29,6 +30,7 @@ export type { TranslationArgs } from "./translation";
 export type { DomainArgs } from "./domain";
 export type { AgentArgs } from "./agent";
 export type { ChannelConnectionArgs } from "./channelConnection";
+export type { ChannelEndpointArgs } from "./channelEndpoint";
 
 /**
  * An integration of the notification service: a delivery provider (SendGrid, Twilio, Slack, FCM,
@@ -184,3 +186,18 @@ export class Agent extends (resourceClass(AGENT) as ResourceClass<AgentArgs, Age
  * });
  */
 export class ChannelConnection extends (resourceClass(CHANNEL_CONNECTION) as ResourceClass<ChannelConnectionArgs, ChannelConnectionState>) {}
+
+/**
+ * Where a subscriber is reached on a chat platform or by phone (a Slack channel or user, a Teams
+ * channel or user, a webhook, a phone number, a Telegram chat, a Webex room or person, a LINE
+ * user), with exactly the keys its type takes. Its inputs and outputs are the fields of
+ * {@link CHANNEL_ENDPOINT}; its id is its identifier.
+ *
+ * @example
+ * new notify.ChannelEndpoint("alice-alerts", {
+ *   identifier: "alice-alerts", subscriberId: "alice", integrationIdentifier: slack.identifier,
+ *   connectionIdentifier: acmeSlack.identifier, context: { tenant: "acme" },
+ *   type: "slack_channel", endpoint: { channelId: "C0123456" },
+ * });
+ */
+export class ChannelEndpoint extends (resourceClass(CHANNEL_ENDPOINT) as ResourceClass<ChannelEndpointArgs, ChannelEndpointState>) {}

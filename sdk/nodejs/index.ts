@@ -15,6 +15,11 @@ export type ChannelConnection = import("./channelConnection").ChannelConnection;
 export const ChannelConnection: typeof import("./channelConnection").ChannelConnection = null as any;
 utilities.lazyLoad(exports, ["ChannelConnection"], () => require("./channelConnection"));
 
+export { ChannelEndpointArgs } from "./channelEndpoint";
+export type ChannelEndpoint = import("./channelEndpoint").ChannelEndpoint;
+export const ChannelEndpoint: typeof import("./channelEndpoint").ChannelEndpoint = null as any;
+utilities.lazyLoad(exports, ["ChannelEndpoint"], () => require("./channelEndpoint"));
+
 export { ContextArgs } from "./context";
 export type Context = import("./context").Context;
 export const Context: typeof import("./context").Context = null as any;
@@ -156,6 +161,8 @@ const _module = {
                 return new Agent(name, <any>undefined, { urn })
             case "notify:index:ChannelConnection":
                 return new ChannelConnection(name, <any>undefined, { urn })
+            case "notify:index:ChannelEndpoint":
+                return new ChannelEndpoint(name, <any>undefined, { urn })
             case "notify:index:Context":
                 return new Context(name, <any>undefined, { urn })
             case "notify:index:Domain":

@@ -233,6 +233,22 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
       identifier: "existing-slack", integrationIdentifier: "slack-main", connectionMode: "shared", context: { team: "ops" }, workspace: { id: "T3" }, auth: { accessToken: "xoxb-3" }, adopt: true,
     });
     await client.channelConnections.list({ subscriberId: "alice", integrationIdentifier: "slack-main", channel: "chat", providerId: "slack", contextKeys: ["tenant:acme"] });
+    // Channel endpoints: create (with a connection and contexts, and without), read, update, adopt, list, delete. Updated are
+    // types the document's PATCH body lists (it leaves out ms_teams_*, telegram_chat and line_user, which production takes).
+    const channelEndpoint = loadPackage<ResourceModule>("/dist/provider/resources/channelEndpoint");
+    const alerts = await created(channelEndpoint, {
+      identifier: "alice-alerts", subscriberId: "alice", integrationIdentifier: "slack-main", connectionIdentifier: "acme-slack", context: { tenant: "acme" },
+      type: "slack_channel", endpoint: { channelId: "C1" },
+    });
+    const aliceHook = await created(channelEndpoint, { identifier: "alice-hook", subscriberId: "alice", integrationIdentifier: "slack-main", type: "webhook", endpoint: { url: "https://h.example.com/a", channel: "ops" } });
+    await channelEndpoint.provider.read(alerts.id, alerts.outs);
+    await channelEndpoint.provider.update(aliceHook.id, aliceHook.outs, { ...aliceHook.inputs, endpoint: { url: "https://h.example.com/b" } });
+    await client.channelEndpoints.create({ identifier: "existing-teams", subscriberId: "alice", integrationIdentifier: "slack-main", type: "ms_teams_user", endpoint: { userId: "29:1" } });
+    const adoptedEndpoint = await created(channelEndpoint, {
+      identifier: "existing-teams", subscriberId: "alice", integrationIdentifier: "slack-main", type: "ms_teams_user", endpoint: { userId: "29:1" }, adopt: true,
+    });
+    await client.channelEndpoints.list({ subscriberId: "alice", integrationIdentifier: "slack-main", connectionIdentifier: "acme-slack", channel: "chat", providerId: "slack", contextKeys: ["tenant:acme"] });
+    for (const r of [alerts, aliceHook, adoptedEndpoint]) await channelEndpoint.provider.delete(r.id, r.outs);
     for (const r of [aliceSlack, acmeSlack, adoptedConnection]) await channelConnection.provider.delete(r.id, r.outs);
     for (const [mod, r] of [[variable, baseUrl], [variable, adoptedVar], [environment, staging], [environment, adoptedEnv]] as const) {
       await mod.provider.delete(r.id, r.outs);

@@ -644,6 +644,160 @@ func (o ChannelCredentialsOutput) WebhookUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ChannelCredentials) *string { return v.WebhookUrl }).(pulumi.StringPtrOutput)
 }
 
+// The endpoint's data: exactly the keys its type takes (see `type`), compared whole (the service replaces it on every update).
+type ChannelEndpointEndpoint struct {
+	// The channel the webhook posts to, where it takes one. Type `webhook`.
+	Channel *string `pulumi:"channel"`
+	// The channel's id (Slack `C0123456`, Teams `19:...@thread.tacv2`). Types `slack_channel`, `ms_teams_channel`.
+	ChannelId *string `pulumi:"channelId"`
+	// The Telegram chat's id. Type `telegram_chat`.
+	ChatId *string `pulumi:"chatId"`
+	// A Webex message to reply under, in a thread. Type `webex_room`.
+	ParentId *string `pulumi:"parentId"`
+	// The Webex person's email (or personId). Type `webex_person`.
+	PersonEmail *string `pulumi:"personEmail"`
+	// The Webex person's id (or personEmail). Type `webex_person`.
+	PersonId *string `pulumi:"personId"`
+	// The phone number, in E.164 format (`+14155550123`). Type `phone`.
+	PhoneNumber *string `pulumi:"phoneNumber"`
+	// The Webex room's id. Type `webex_room`.
+	RoomId *string `pulumi:"roomId"`
+	// The Teams team's id. Type `ms_teams_channel`.
+	TeamId *string `pulumi:"teamId"`
+	// The Teams user's Azure AD tenant, for delivery across tenants. Type `ms_teams_user`.
+	TenantId *string `pulumi:"tenantId"`
+	// The webhook's URL (http or https). Type `webhook`.
+	Url *string `pulumi:"url"`
+	// The user's id (Slack `U0123456`, Teams `29:...`, LINE `U...`). Types `slack_user`, `ms_teams_user`, `line_user`.
+	UserId *string `pulumi:"userId"`
+}
+
+// ChannelEndpointEndpointInput is an input type that accepts ChannelEndpointEndpointArgs and ChannelEndpointEndpointOutput values.
+// You can construct a concrete instance of `ChannelEndpointEndpointInput` via:
+//
+//	ChannelEndpointEndpointArgs{...}
+type ChannelEndpointEndpointInput interface {
+	pulumi.Input
+
+	ToChannelEndpointEndpointOutput() ChannelEndpointEndpointOutput
+	ToChannelEndpointEndpointOutputWithContext(context.Context) ChannelEndpointEndpointOutput
+}
+
+// The endpoint's data: exactly the keys its type takes (see `type`), compared whole (the service replaces it on every update).
+type ChannelEndpointEndpointArgs struct {
+	// The channel the webhook posts to, where it takes one. Type `webhook`.
+	Channel pulumi.StringPtrInput `pulumi:"channel"`
+	// The channel's id (Slack `C0123456`, Teams `19:...@thread.tacv2`). Types `slack_channel`, `ms_teams_channel`.
+	ChannelId pulumi.StringPtrInput `pulumi:"channelId"`
+	// The Telegram chat's id. Type `telegram_chat`.
+	ChatId pulumi.StringPtrInput `pulumi:"chatId"`
+	// A Webex message to reply under, in a thread. Type `webex_room`.
+	ParentId pulumi.StringPtrInput `pulumi:"parentId"`
+	// The Webex person's email (or personId). Type `webex_person`.
+	PersonEmail pulumi.StringPtrInput `pulumi:"personEmail"`
+	// The Webex person's id (or personEmail). Type `webex_person`.
+	PersonId pulumi.StringPtrInput `pulumi:"personId"`
+	// The phone number, in E.164 format (`+14155550123`). Type `phone`.
+	PhoneNumber pulumi.StringPtrInput `pulumi:"phoneNumber"`
+	// The Webex room's id. Type `webex_room`.
+	RoomId pulumi.StringPtrInput `pulumi:"roomId"`
+	// The Teams team's id. Type `ms_teams_channel`.
+	TeamId pulumi.StringPtrInput `pulumi:"teamId"`
+	// The Teams user's Azure AD tenant, for delivery across tenants. Type `ms_teams_user`.
+	TenantId pulumi.StringPtrInput `pulumi:"tenantId"`
+	// The webhook's URL (http or https). Type `webhook`.
+	Url pulumi.StringPtrInput `pulumi:"url"`
+	// The user's id (Slack `U0123456`, Teams `29:...`, LINE `U...`). Types `slack_user`, `ms_teams_user`, `line_user`.
+	UserId pulumi.StringPtrInput `pulumi:"userId"`
+}
+
+func (ChannelEndpointEndpointArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelEndpointEndpoint)(nil)).Elem()
+}
+
+func (i ChannelEndpointEndpointArgs) ToChannelEndpointEndpointOutput() ChannelEndpointEndpointOutput {
+	return i.ToChannelEndpointEndpointOutputWithContext(context.Background())
+}
+
+func (i ChannelEndpointEndpointArgs) ToChannelEndpointEndpointOutputWithContext(ctx context.Context) ChannelEndpointEndpointOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelEndpointEndpointOutput)
+}
+
+// The endpoint's data: exactly the keys its type takes (see `type`), compared whole (the service replaces it on every update).
+type ChannelEndpointEndpointOutput struct{ *pulumi.OutputState }
+
+func (ChannelEndpointEndpointOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelEndpointEndpoint)(nil)).Elem()
+}
+
+func (o ChannelEndpointEndpointOutput) ToChannelEndpointEndpointOutput() ChannelEndpointEndpointOutput {
+	return o
+}
+
+func (o ChannelEndpointEndpointOutput) ToChannelEndpointEndpointOutputWithContext(ctx context.Context) ChannelEndpointEndpointOutput {
+	return o
+}
+
+// The channel the webhook posts to, where it takes one. Type `webhook`.
+func (o ChannelEndpointEndpointOutput) Channel() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointEndpoint) *string { return v.Channel }).(pulumi.StringPtrOutput)
+}
+
+// The channel's id (Slack `C0123456`, Teams `19:...@thread.tacv2`). Types `slack_channel`, `ms_teams_channel`.
+func (o ChannelEndpointEndpointOutput) ChannelId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointEndpoint) *string { return v.ChannelId }).(pulumi.StringPtrOutput)
+}
+
+// The Telegram chat's id. Type `telegram_chat`.
+func (o ChannelEndpointEndpointOutput) ChatId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointEndpoint) *string { return v.ChatId }).(pulumi.StringPtrOutput)
+}
+
+// A Webex message to reply under, in a thread. Type `webex_room`.
+func (o ChannelEndpointEndpointOutput) ParentId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointEndpoint) *string { return v.ParentId }).(pulumi.StringPtrOutput)
+}
+
+// The Webex person's email (or personId). Type `webex_person`.
+func (o ChannelEndpointEndpointOutput) PersonEmail() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointEndpoint) *string { return v.PersonEmail }).(pulumi.StringPtrOutput)
+}
+
+// The Webex person's id (or personEmail). Type `webex_person`.
+func (o ChannelEndpointEndpointOutput) PersonId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointEndpoint) *string { return v.PersonId }).(pulumi.StringPtrOutput)
+}
+
+// The phone number, in E.164 format (`+14155550123`). Type `phone`.
+func (o ChannelEndpointEndpointOutput) PhoneNumber() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointEndpoint) *string { return v.PhoneNumber }).(pulumi.StringPtrOutput)
+}
+
+// The Webex room's id. Type `webex_room`.
+func (o ChannelEndpointEndpointOutput) RoomId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointEndpoint) *string { return v.RoomId }).(pulumi.StringPtrOutput)
+}
+
+// The Teams team's id. Type `ms_teams_channel`.
+func (o ChannelEndpointEndpointOutput) TeamId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointEndpoint) *string { return v.TeamId }).(pulumi.StringPtrOutput)
+}
+
+// The Teams user's Azure AD tenant, for delivery across tenants. Type `ms_teams_user`.
+func (o ChannelEndpointEndpointOutput) TenantId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointEndpoint) *string { return v.TenantId }).(pulumi.StringPtrOutput)
+}
+
+// The webhook's URL (http or https). Type `webhook`.
+func (o ChannelEndpointEndpointOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointEndpoint) *string { return v.Url }).(pulumi.StringPtrOutput)
+}
+
+// The user's id (Slack `U0123456`, Teams `29:...`, LINE `U...`). Types `slack_user`, `ms_teams_user`, `line_user`.
+func (o ChannelEndpointEndpointOutput) UserId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointEndpoint) *string { return v.UserId }).(pulumi.StringPtrOutput)
+}
+
 // The setting of one channel.
 type ChannelPreference struct {
 	// Whether the channel delivers.
@@ -8451,6 +8605,7 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelConnectionAuthInput)(nil)).Elem(), ChannelConnectionAuthArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelConnectionWorkspaceInput)(nil)).Elem(), ChannelConnectionWorkspaceArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelCredentialsInput)(nil)).Elem(), ChannelCredentialsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelEndpointEndpointInput)(nil)).Elem(), ChannelEndpointEndpointArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelPreferenceInput)(nil)).Elem(), ChannelPreferenceArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelPreferencePtrInput)(nil)).Elem(), ChannelPreferenceArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelPreferencesInput)(nil)).Elem(), ChannelPreferencesArgs{})
@@ -8484,6 +8639,7 @@ func init() {
 	pulumi.RegisterOutputType(ChannelConnectionAuthOutput{})
 	pulumi.RegisterOutputType(ChannelConnectionWorkspaceOutput{})
 	pulumi.RegisterOutputType(ChannelCredentialsOutput{})
+	pulumi.RegisterOutputType(ChannelEndpointEndpointOutput{})
 	pulumi.RegisterOutputType(ChannelPreferenceOutput{})
 	pulumi.RegisterOutputType(ChannelPreferencePtrOutput{})
 	pulumi.RegisterOutputType(ChannelPreferencesOutput{})

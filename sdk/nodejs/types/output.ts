@@ -113,6 +113,60 @@ export interface ChannelCredentials {
 }
 
 /**
+ * The endpoint's data: exactly the keys its type takes (see `type`), compared whole (the service replaces it on every update).
+ */
+export interface ChannelEndpointEndpoint {
+    /**
+     * The channel the webhook posts to, where it takes one. Type `webhook`.
+     */
+    channel?: string;
+    /**
+     * The channel's id (Slack `C0123456`, Teams `19:...@thread.tacv2`). Types `slack_channel`, `ms_teams_channel`.
+     */
+    channelId?: string;
+    /**
+     * The Telegram chat's id. Type `telegram_chat`.
+     */
+    chatId?: string;
+    /**
+     * A Webex message to reply under, in a thread. Type `webex_room`.
+     */
+    parentId?: string;
+    /**
+     * The Webex person's email (or personId). Type `webex_person`.
+     */
+    personEmail?: string;
+    /**
+     * The Webex person's id (or personEmail). Type `webex_person`.
+     */
+    personId?: string;
+    /**
+     * The phone number, in E.164 format (`+14155550123`). Type `phone`.
+     */
+    phoneNumber?: string;
+    /**
+     * The Webex room's id. Type `webex_room`.
+     */
+    roomId?: string;
+    /**
+     * The Teams team's id. Type `ms_teams_channel`.
+     */
+    teamId?: string;
+    /**
+     * The Teams user's Azure AD tenant, for delivery across tenants. Type `ms_teams_user`.
+     */
+    tenantId?: string;
+    /**
+     * The webhook's URL (http or https). Type `webhook`.
+     */
+    url?: string;
+    /**
+     * The user's id (Slack `U0123456`, Teams `29:...`, LINE `U...`). Types `slack_user`, `ms_teams_user`, `line_user`.
+     */
+    userId?: string;
+}
+
+/**
  * The setting of one channel.
  */
 export interface ChannelPreference {

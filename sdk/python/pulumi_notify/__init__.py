@@ -9,6 +9,7 @@ import typing
 from ._enums import *
 from .agent import *
 from .channel_connection import *
+from .channel_endpoint import *
 from .context import *
 from .domain import *
 from .environment import *
@@ -53,6 +54,7 @@ _utilities.register(
   "classes": {
    "notify:index:Agent": "Agent",
    "notify:index:ChannelConnection": "ChannelConnection",
+   "notify:index:ChannelEndpoint": "ChannelEndpoint",
    "notify:index:Context": "Context",
    "notify:index:Domain": "Domain",
    "notify:index:Environment": "Environment",

@@ -22,6 +22,7 @@ __all__ = [
     'ChannelConnectionAuth',
     'ChannelConnectionWorkspace',
     'ChannelCredentials',
+    'ChannelEndpointEndpoint',
     'ChannelPreference',
     'ChannelPreferences',
     'ContextSummary',
@@ -449,6 +450,197 @@ class ChannelCredentials(dict):
         Webhook URL (Slack, Discord, Teams, ...), an http(s) URL.
         """
         return pulumi.get(self, "webhook_url")
+
+
+@pulumi.output_type
+class ChannelEndpointEndpoint(dict):
+    """
+    The endpoint's data: exactly the keys its type takes (see `type`), compared whole (the service replaces it on every update).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "channelId":
+            suggest = "channel_id"
+        elif key == "chatId":
+            suggest = "chat_id"
+        elif key == "parentId":
+            suggest = "parent_id"
+        elif key == "personEmail":
+            suggest = "person_email"
+        elif key == "personId":
+            suggest = "person_id"
+        elif key == "phoneNumber":
+            suggest = "phone_number"
+        elif key == "roomId":
+            suggest = "room_id"
+        elif key == "teamId":
+            suggest = "team_id"
+        elif key == "tenantId":
+            suggest = "tenant_id"
+        elif key == "userId":
+            suggest = "user_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ChannelEndpointEndpoint. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ChannelEndpointEndpoint.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ChannelEndpointEndpoint.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 channel: Optional[_builtins.str] = None,
+                 channel_id: Optional[_builtins.str] = None,
+                 chat_id: Optional[_builtins.str] = None,
+                 parent_id: Optional[_builtins.str] = None,
+                 person_email: Optional[_builtins.str] = None,
+                 person_id: Optional[_builtins.str] = None,
+                 phone_number: Optional[_builtins.str] = None,
+                 room_id: Optional[_builtins.str] = None,
+                 team_id: Optional[_builtins.str] = None,
+                 tenant_id: Optional[_builtins.str] = None,
+                 url: Optional[_builtins.str] = None,
+                 user_id: Optional[_builtins.str] = None):
+        """
+        The endpoint's data: exactly the keys its type takes (see `type`), compared whole (the service replaces it on every update).
+
+        :param _builtins.str channel: The channel the webhook posts to, where it takes one. Type `webhook`.
+        :param _builtins.str channel_id: The channel's id (Slack `C0123456`, Teams `19:...@thread.tacv2`). Types `slack_channel`, `ms_teams_channel`.
+        :param _builtins.str chat_id: The Telegram chat's id. Type `telegram_chat`.
+        :param _builtins.str parent_id: A Webex message to reply under, in a thread. Type `webex_room`.
+        :param _builtins.str person_email: The Webex person's email (or personId). Type `webex_person`.
+        :param _builtins.str person_id: The Webex person's id (or personEmail). Type `webex_person`.
+        :param _builtins.str phone_number: The phone number, in E.164 format (`+14155550123`). Type `phone`.
+        :param _builtins.str room_id: The Webex room's id. Type `webex_room`.
+        :param _builtins.str team_id: The Teams team's id. Type `ms_teams_channel`.
+        :param _builtins.str tenant_id: The Teams user's Azure AD tenant, for delivery across tenants. Type `ms_teams_user`.
+        :param _builtins.str url: The webhook's URL (http or https). Type `webhook`.
+        :param _builtins.str user_id: The user's id (Slack `U0123456`, Teams `29:...`, LINE `U...`). Types `slack_user`, `ms_teams_user`, `line_user`.
+        """
+        if channel is not None:
+            pulumi.set(__self__, "channel", channel)
+        if channel_id is not None:
+            pulumi.set(__self__, "channel_id", channel_id)
+        if chat_id is not None:
+            pulumi.set(__self__, "chat_id", chat_id)
+        if parent_id is not None:
+            pulumi.set(__self__, "parent_id", parent_id)
+        if person_email is not None:
+            pulumi.set(__self__, "person_email", person_email)
+        if person_id is not None:
+            pulumi.set(__self__, "person_id", person_id)
+        if phone_number is not None:
+            pulumi.set(__self__, "phone_number", phone_number)
+        if room_id is not None:
+            pulumi.set(__self__, "room_id", room_id)
+        if team_id is not None:
+            pulumi.set(__self__, "team_id", team_id)
+        if tenant_id is not None:
+            pulumi.set(__self__, "tenant_id", tenant_id)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
+        if user_id is not None:
+            pulumi.set(__self__, "user_id", user_id)
+
+    @_builtins.property
+    @pulumi.getter
+    def channel(self) -> Optional[_builtins.str]:
+        """
+        The channel the webhook posts to, where it takes one. Type `webhook`.
+        """
+        return pulumi.get(self, "channel")
+
+    @_builtins.property
+    @pulumi.getter(name="channelId")
+    def channel_id(self) -> Optional[_builtins.str]:
+        """
+        The channel's id (Slack `C0123456`, Teams `19:...@thread.tacv2`). Types `slack_channel`, `ms_teams_channel`.
+        """
+        return pulumi.get(self, "channel_id")
+
+    @_builtins.property
+    @pulumi.getter(name="chatId")
+    def chat_id(self) -> Optional[_builtins.str]:
+        """
+        The Telegram chat's id. Type `telegram_chat`.
+        """
+        return pulumi.get(self, "chat_id")
+
+    @_builtins.property
+    @pulumi.getter(name="parentId")
+    def parent_id(self) -> Optional[_builtins.str]:
+        """
+        A Webex message to reply under, in a thread. Type `webex_room`.
+        """
+        return pulumi.get(self, "parent_id")
+
+    @_builtins.property
+    @pulumi.getter(name="personEmail")
+    def person_email(self) -> Optional[_builtins.str]:
+        """
+        The Webex person's email (or personId). Type `webex_person`.
+        """
+        return pulumi.get(self, "person_email")
+
+    @_builtins.property
+    @pulumi.getter(name="personId")
+    def person_id(self) -> Optional[_builtins.str]:
+        """
+        The Webex person's id (or personEmail). Type `webex_person`.
+        """
+        return pulumi.get(self, "person_id")
+
+    @_builtins.property
+    @pulumi.getter(name="phoneNumber")
+    def phone_number(self) -> Optional[_builtins.str]:
+        """
+        The phone number, in E.164 format (`+14155550123`). Type `phone`.
+        """
+        return pulumi.get(self, "phone_number")
+
+    @_builtins.property
+    @pulumi.getter(name="roomId")
+    def room_id(self) -> Optional[_builtins.str]:
+        """
+        The Webex room's id. Type `webex_room`.
+        """
+        return pulumi.get(self, "room_id")
+
+    @_builtins.property
+    @pulumi.getter(name="teamId")
+    def team_id(self) -> Optional[_builtins.str]:
+        """
+        The Teams team's id. Type `ms_teams_channel`.
+        """
+        return pulumi.get(self, "team_id")
+
+    @_builtins.property
+    @pulumi.getter(name="tenantId")
+    def tenant_id(self) -> Optional[_builtins.str]:
+        """
+        The Teams user's Azure AD tenant, for delivery across tenants. Type `ms_teams_user`.
+        """
+        return pulumi.get(self, "tenant_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> Optional[_builtins.str]:
+        """
+        The webhook's URL (http or https). Type `webhook`.
+        """
+        return pulumi.get(self, "url")
+
+    @_builtins.property
+    @pulumi.getter(name="userId")
+    def user_id(self) -> Optional[_builtins.str]:
+        """
+        The user's id (Slack `U0123456`, Teams `29:...`, LINE `U...`). Types `slack_user`, `ms_teams_user`, `line_user`.
+        """
+        return pulumi.get(self, "user_id")
 
 
 @pulumi.output_type
