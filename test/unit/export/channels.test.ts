@@ -2,7 +2,8 @@
  * The exporter and the channel kinds: a connection's access token (which the service answers in
  * clear) becomes a stack config secret holding its value, never a literal of the program; its
  * integration is the exported Integration's output; its mode is written only where it is not the
- * default; and the read lists every connection through the client.
+ * default; an endpoint names its integration and connection by the exported resources' outputs;
+ * and the read lists every connection and endpoint through the client.
  */
 import { describe, expect, it } from "vitest";
 import { buildModel, Ref, SecretRef, type RawEnvironment } from "../../../export/model";
@@ -20,12 +21,21 @@ const connection = (identifier: string, over: Record<string, unknown>) => ({
   workspace: { id: "T1" }, auth: { accessToken: TOKEN }, createdAt: now, updatedAt: now, ...over,
 });
 
+const endpoint = (identifier: string, over: Record<string, unknown>) => ({
+  identifier, channel: "chat", providerId: "slack", integrationIdentifier: "slack-ops", connectionIdentifier: null, subscriberId: "alice", contextKeys: [],
+  type: "slack_channel", endpoint: { channelId: "C1" }, createdAt: now, updatedAt: now, ...over,
+});
+
 function raw(): RawEnvironment {
   return {
     environment: { _id: ENV, name: "Alpha" }, integrations: [integration], workflows: [], layouts: [], topics: [], variables: [],
     channelConnections: [
       connection("alice-slack", { subscriberId: "alice", workspace: { id: "T1", name: "Acme" } }),
       connection("acme-slack", { contextKeys: ["tenant:acme"], auth: { accessToken: "xoxb-other" } }),
+    ],
+    channelEndpoints: [
+      endpoint("alerts", { connectionIdentifier: "acme-slack", contextKeys: ["tenant:acme"] }),
+      endpoint("elsewhere", { integrationIdentifier: "teams-gone", connectionIdentifier: "gone", type: "ms_teams_user", endpoint: { userId: "29:1" } }),
     ],
   } as unknown as RawEnvironment;
 }
@@ -35,7 +45,7 @@ describe("the model of channel connections", () => {
   const byKey = (key: string) => model.resources.find((r) => r.key === key)!;
 
   it("declares each connection by its identifier, its token a config secret with the value the service answered", () => {
-    expect(model.resources.map((r) => r.key)).toEqual(["Integration/slack-ops", "ChannelConnection/acme-slack", "ChannelConnection/alice-slack"]);
+    expect(model.resources.filter((r) => r.kind !== "ChannelEndpoint").map((r) => r.key)).toEqual(["Integration/slack-ops", "ChannelConnection/acme-slack", "ChannelConnection/alice-slack"]);
     const alice = byKey("ChannelConnection/alice-slack");
     expect(alice.id).toBe("alice-slack");
     expect(alice.inputs).toEqual({
@@ -45,6 +55,15 @@ describe("the model of channel connections", () => {
     const key = ((alice.inputs.auth as Record<string, unknown>).accessToken as SecretRef).key;
     expect(model.secrets).toContainEqual({ key, value: TOKEN, what: "auth of channel connection alice-slack" });
     expect(byKey("ChannelConnection/acme-slack").inputs).toMatchObject({ connectionMode: "shared", context: { tenant: "acme" } });
+  });
+
+  it("declares each endpoint after its integration and connection, naming them by their outputs where they are exported", () => {
+    expect(model.resources.map((r) => r.kind).slice(-2)).toEqual(["ChannelEndpoint", "ChannelEndpoint"]);
+    expect(byKey("ChannelEndpoint/alerts").inputs).toEqual({
+      identifier: "alerts", subscriberId: "alice", integrationIdentifier: new Ref("Integration/slack-ops", "identifier"), type: "slack_channel",
+      endpoint: { channelId: "C1" }, connectionIdentifier: new Ref("ChannelConnection/acme-slack", "identifier"), context: { tenant: "acme" },
+    });
+    expect(byKey("ChannelEndpoint/elsewhere").inputs).toMatchObject({ integrationIdentifier: "teams-gone", connectionIdentifier: "gone", endpoint: { userId: "29:1" } });
   });
 
   it("writes no token in the program", () => {
@@ -58,7 +77,7 @@ describe("the model of channel connections", () => {
 });
 
 describe("reading channel connections", () => {
-  it("lists every connection of the environment through the client", async () => {
+  it("lists every connection and endpoint of the environment through the client", async () => {
     const calls: string[] = [];
     const api: Record<string, unknown> = {
       environments: { list: async () => [{ _id: ENV, name: "Alpha", apiKeys: [{ key: "k" }] }] },
@@ -69,13 +88,15 @@ describe("reading channel connections", () => {
       contexts: { list: async () => ({ data: [], next: null }) },
       domains: { list: async () => ({ data: [], next: null }) },
       channelConnections: { list: async () => { calls.push("channel connections"); return [connection("c1", { subscriberId: "alice" })]; } },
+      channelEndpoints: { list: async () => { calls.push("channel endpoints"); return [endpoint("e1", {})]; } },
     };
     const empty = { list: async () => [] };
     const client = new Proxy(api, { get: (t, k) => (k in t ? t[k as string] : empty) }) as unknown as NotifyClient;
     const lines: string[] = [];
     const r = await readEnvironment(client, { apiKey: "k", progress: (l) => lines.push(l) });
-    expect(calls).toEqual(["channel connections"]);
+    expect(calls).toEqual(["channel connections", "channel endpoints"]);
     expect(r.channelConnections!.map((c) => c.identifier)).toEqual(["c1"]);
-    expect(lines).toContain("channel connections: 1");
+    expect(r.channelEndpoints!.map((c) => c.identifier)).toEqual(["e1"]);
+    expect(lines).toEqual(expect.arrayContaining(["channel connections: 1", "channel endpoints: 1"]));
   });
 });
