@@ -40,6 +40,16 @@ export type EnvironmentVariable = import("./environmentVariable").EnvironmentVar
 export const EnvironmentVariable: typeof import("./environmentVariable").EnvironmentVariable = null as any;
 utilities.lazyLoad(exports, ["EnvironmentVariable"], () => require("./environmentVariable"));
 
+export { GetChannelConnectionsArgs, GetChannelConnectionsResult, GetChannelConnectionsOutputArgs } from "./getChannelConnections";
+export const getChannelConnections: typeof import("./getChannelConnections").getChannelConnections = null as any;
+export const getChannelConnectionsOutput: typeof import("./getChannelConnections").getChannelConnectionsOutput = null as any;
+utilities.lazyLoad(exports, ["getChannelConnections","getChannelConnectionsOutput"], () => require("./getChannelConnections"));
+
+export { GetChannelEndpointsArgs, GetChannelEndpointsResult, GetChannelEndpointsOutputArgs } from "./getChannelEndpoints";
+export const getChannelEndpoints: typeof import("./getChannelEndpoints").getChannelEndpoints = null as any;
+export const getChannelEndpointsOutput: typeof import("./getChannelEndpoints").getChannelEndpointsOutput = null as any;
+utilities.lazyLoad(exports, ["getChannelEndpoints","getChannelEndpointsOutput"], () => require("./getChannelEndpoints"));
+
 export { GetContextsArgs, GetContextsResult, GetContextsOutputArgs } from "./getContexts";
 export const getContexts: typeof import("./getContexts").getContexts = null as any;
 export const getContextsOutput: typeof import("./getContexts").getContextsOutput = null as any;

@@ -248,6 +248,8 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
       identifier: "existing-teams", subscriberId: "alice", integrationIdentifier: "slack-main", type: "ms_teams_user", endpoint: { userId: "29:1" }, adopt: true,
     });
     await client.channelEndpoints.list({ subscriberId: "alice", integrationIdentifier: "slack-main", connectionIdentifier: "acme-slack", channel: "chat", providerId: "slack", contextKeys: ["tenant:acme"] });
+    await notify.getChannelConnections({ subscriberId: "alice", integrationIdentifier: "slack-main", channel: "chat", providerId: "slack", contextKeys: ["tenant:acme"], maxResults: 10 });
+    await notify.getChannelEndpoints({ subscriberId: "alice", connectionIdentifier: "acme-slack", contextKeys: ["tenant:acme"], maxResults: 10 });
     for (const r of [alerts, aliceHook, adoptedEndpoint]) await channelEndpoint.provider.delete(r.id, r.outs);
     for (const r of [aliceSlack, acmeSlack, adoptedConnection]) await channelConnection.provider.delete(r.id, r.outs);
     for (const [mod, r] of [[variable, baseUrl], [variable, adoptedVar], [environment, staging], [environment, adoptedEnv]] as const) {

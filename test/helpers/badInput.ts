@@ -41,4 +41,6 @@ export const ROWS: Row[] = [
   ["getTranslations unknown resource type", "fn:getTranslations", { resourceType: "topic", resourceId: "x" }, /getTranslations: invalid arguments: resourceType: must be one of "workflow", "layout"/],
   ["getDomains maxResults 0", "fn:getDomains", { maxResults: 0 }, /getDomains: invalid arguments: maxResults/],
   ["getContexts unknown argument", "fn:getContexts", { type: "tenant" }, /getContexts: invalid arguments: unknown argument "type"/],
+  ["getChannelConnections context key without its type", "fn:getChannelConnections", { contextKeys: ["acme"] }, /getChannelConnections: invalid arguments: contextKeys\[0\]: must have the form type:id/],
+  ["getChannelEndpoints unknown channel", "fn:getChannelEndpoints", { channel: "slack" }, /getChannelEndpoints: invalid arguments: channel: must be one of/],
 ];

@@ -462,6 +462,174 @@ func (o ChannelConnectionAuthOutput) AccessToken() pulumi.StringOutput {
 	return o.ApplyT(func(v ChannelConnectionAuth) string { return v.AccessToken }).(pulumi.StringOutput)
 }
 
+// A channel connection: its identifier, integration, subscriber or contexts, workspace and authorisation (secret).
+type ChannelConnectionSummary struct {
+	// The workspace's authorisation, the access token in clear (secret).
+	Auth ChannelConnectionSummaryAuth `pulumi:"auth"`
+	// The channel of the connection's integration (`chat`).
+	Channel *string `pulumi:"channel"`
+	// The connection's contexts, each `type:id`.
+	ContextKeys []string `pulumi:"contextKeys"`
+	// When the connection was created (ISO 8601).
+	CreatedAt *string `pulumi:"createdAt"`
+	// The connection's identifier, its address in every call.
+	Identifier string `pulumi:"identifier"`
+	// The identifier of the connection's integration.
+	IntegrationIdentifier *string `pulumi:"integrationIdentifier"`
+	// The provider of the connection's integration (`slack`, `msteams`, ...).
+	ProviderId *string `pulumi:"providerId"`
+	// The subscriber the connection belongs to; null for a connection shared by a context.
+	SubscriberId *string `pulumi:"subscriberId"`
+	// When the connection was last changed (ISO 8601).
+	UpdatedAt *string `pulumi:"updatedAt"`
+	// The workspace.
+	Workspace ChannelConnectionSummaryWorkspace `pulumi:"workspace"`
+}
+
+// A channel connection: its identifier, integration, subscriber or contexts, workspace and authorisation (secret).
+type ChannelConnectionSummaryOutput struct{ *pulumi.OutputState }
+
+func (ChannelConnectionSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelConnectionSummary)(nil)).Elem()
+}
+
+func (o ChannelConnectionSummaryOutput) ToChannelConnectionSummaryOutput() ChannelConnectionSummaryOutput {
+	return o
+}
+
+func (o ChannelConnectionSummaryOutput) ToChannelConnectionSummaryOutputWithContext(ctx context.Context) ChannelConnectionSummaryOutput {
+	return o
+}
+
+// The workspace's authorisation, the access token in clear (secret).
+func (o ChannelConnectionSummaryOutput) Auth() ChannelConnectionSummaryAuthOutput {
+	return o.ApplyT(func(v ChannelConnectionSummary) ChannelConnectionSummaryAuth { return v.Auth }).(ChannelConnectionSummaryAuthOutput)
+}
+
+// The channel of the connection's integration (`chat`).
+func (o ChannelConnectionSummaryOutput) Channel() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelConnectionSummary) *string { return v.Channel }).(pulumi.StringPtrOutput)
+}
+
+// The connection's contexts, each `type:id`.
+func (o ChannelConnectionSummaryOutput) ContextKeys() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelConnectionSummary) []string { return v.ContextKeys }).(pulumi.StringArrayOutput)
+}
+
+// When the connection was created (ISO 8601).
+func (o ChannelConnectionSummaryOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelConnectionSummary) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// The connection's identifier, its address in every call.
+func (o ChannelConnectionSummaryOutput) Identifier() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelConnectionSummary) string { return v.Identifier }).(pulumi.StringOutput)
+}
+
+// The identifier of the connection's integration.
+func (o ChannelConnectionSummaryOutput) IntegrationIdentifier() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelConnectionSummary) *string { return v.IntegrationIdentifier }).(pulumi.StringPtrOutput)
+}
+
+// The provider of the connection's integration (`slack`, `msteams`, ...).
+func (o ChannelConnectionSummaryOutput) ProviderId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelConnectionSummary) *string { return v.ProviderId }).(pulumi.StringPtrOutput)
+}
+
+// The subscriber the connection belongs to; null for a connection shared by a context.
+func (o ChannelConnectionSummaryOutput) SubscriberId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelConnectionSummary) *string { return v.SubscriberId }).(pulumi.StringPtrOutput)
+}
+
+// When the connection was last changed (ISO 8601).
+func (o ChannelConnectionSummaryOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelConnectionSummary) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+}
+
+// The workspace.
+func (o ChannelConnectionSummaryOutput) Workspace() ChannelConnectionSummaryWorkspaceOutput {
+	return o.ApplyT(func(v ChannelConnectionSummary) ChannelConnectionSummaryWorkspace { return v.Workspace }).(ChannelConnectionSummaryWorkspaceOutput)
+}
+
+type ChannelConnectionSummaryArrayOutput struct{ *pulumi.OutputState }
+
+func (ChannelConnectionSummaryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ChannelConnectionSummary)(nil)).Elem()
+}
+
+func (o ChannelConnectionSummaryArrayOutput) ToChannelConnectionSummaryArrayOutput() ChannelConnectionSummaryArrayOutput {
+	return o
+}
+
+func (o ChannelConnectionSummaryArrayOutput) ToChannelConnectionSummaryArrayOutputWithContext(ctx context.Context) ChannelConnectionSummaryArrayOutput {
+	return o
+}
+
+func (o ChannelConnectionSummaryArrayOutput) Index(i pulumi.IntInput) ChannelConnectionSummaryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ChannelConnectionSummary {
+		return vs[0].([]ChannelConnectionSummary)[vs[1].(int)]
+	}).(ChannelConnectionSummaryOutput)
+}
+
+// The workspace's authorisation, the access token in clear (secret).
+type ChannelConnectionSummaryAuth struct {
+	// The workspace's access token (secret).
+	AccessToken string `pulumi:"accessToken"`
+}
+
+// The workspace's authorisation, the access token in clear (secret).
+type ChannelConnectionSummaryAuthOutput struct{ *pulumi.OutputState }
+
+func (ChannelConnectionSummaryAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelConnectionSummaryAuth)(nil)).Elem()
+}
+
+func (o ChannelConnectionSummaryAuthOutput) ToChannelConnectionSummaryAuthOutput() ChannelConnectionSummaryAuthOutput {
+	return o
+}
+
+func (o ChannelConnectionSummaryAuthOutput) ToChannelConnectionSummaryAuthOutputWithContext(ctx context.Context) ChannelConnectionSummaryAuthOutput {
+	return o
+}
+
+// The workspace's access token (secret).
+func (o ChannelConnectionSummaryAuthOutput) AccessToken() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelConnectionSummaryAuth) string { return v.AccessToken }).(pulumi.StringOutput)
+}
+
+// The workspace.
+type ChannelConnectionSummaryWorkspace struct {
+	// The workspace's id at the chat platform (a Slack team id).
+	Id string `pulumi:"id"`
+	// The workspace's name.
+	Name *string `pulumi:"name"`
+}
+
+// The workspace.
+type ChannelConnectionSummaryWorkspaceOutput struct{ *pulumi.OutputState }
+
+func (ChannelConnectionSummaryWorkspaceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelConnectionSummaryWorkspace)(nil)).Elem()
+}
+
+func (o ChannelConnectionSummaryWorkspaceOutput) ToChannelConnectionSummaryWorkspaceOutput() ChannelConnectionSummaryWorkspaceOutput {
+	return o
+}
+
+func (o ChannelConnectionSummaryWorkspaceOutput) ToChannelConnectionSummaryWorkspaceOutputWithContext(ctx context.Context) ChannelConnectionSummaryWorkspaceOutput {
+	return o
+}
+
+// The workspace's id at the chat platform (a Slack team id).
+func (o ChannelConnectionSummaryWorkspaceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelConnectionSummaryWorkspace) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The workspace's name.
+func (o ChannelConnectionSummaryWorkspaceOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelConnectionSummaryWorkspace) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
 // The workspace, compared whole (the service replaces it on every update).
 type ChannelConnectionWorkspace struct {
 	// The workspace's id at the chat platform (a Slack team id, `T123456`).
@@ -796,6 +964,122 @@ func (o ChannelEndpointEndpointOutput) Url() pulumi.StringPtrOutput {
 // The user's id (Slack `U0123456`, Teams `29:...`, LINE `U...`). Types `slack_user`, `ms_teams_user`, `line_user`.
 func (o ChannelEndpointEndpointOutput) UserId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ChannelEndpointEndpoint) *string { return v.UserId }).(pulumi.StringPtrOutput)
+}
+
+// A channel endpoint: its identifier, subscriber, integration, type and data, and the connection and contexts it belongs to.
+type ChannelEndpointSummary struct {
+	// The channel of the endpoint's integration (`chat`, `sms`, ...).
+	Channel *string `pulumi:"channel"`
+	// The identifier of the channel connection the endpoint uses, if any.
+	ConnectionIdentifier *string `pulumi:"connectionIdentifier"`
+	// The endpoint's contexts, each `type:id`.
+	ContextKeys []string `pulumi:"contextKeys"`
+	// When the endpoint was created (ISO 8601).
+	CreatedAt *string `pulumi:"createdAt"`
+	// The endpoint's data, whose keys its type fixes (`{channelId}` for `slack_channel`).
+	Endpoint map[string]interface{} `pulumi:"endpoint"`
+	// The endpoint's identifier, its address in every call.
+	Identifier string `pulumi:"identifier"`
+	// The identifier of the endpoint's integration.
+	IntegrationIdentifier *string `pulumi:"integrationIdentifier"`
+	// The provider of the endpoint's integration.
+	ProviderId *string `pulumi:"providerId"`
+	// The subscriber the endpoint reaches.
+	SubscriberId *string `pulumi:"subscriberId"`
+	// The endpoint's type (`slack_channel`, `webhook`, `phone`, ...).
+	Type string `pulumi:"type"`
+	// When the endpoint was last changed (ISO 8601).
+	UpdatedAt *string `pulumi:"updatedAt"`
+}
+
+// A channel endpoint: its identifier, subscriber, integration, type and data, and the connection and contexts it belongs to.
+type ChannelEndpointSummaryOutput struct{ *pulumi.OutputState }
+
+func (ChannelEndpointSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelEndpointSummary)(nil)).Elem()
+}
+
+func (o ChannelEndpointSummaryOutput) ToChannelEndpointSummaryOutput() ChannelEndpointSummaryOutput {
+	return o
+}
+
+func (o ChannelEndpointSummaryOutput) ToChannelEndpointSummaryOutputWithContext(ctx context.Context) ChannelEndpointSummaryOutput {
+	return o
+}
+
+// The channel of the endpoint's integration (`chat`, `sms`, ...).
+func (o ChannelEndpointSummaryOutput) Channel() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointSummary) *string { return v.Channel }).(pulumi.StringPtrOutput)
+}
+
+// The identifier of the channel connection the endpoint uses, if any.
+func (o ChannelEndpointSummaryOutput) ConnectionIdentifier() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointSummary) *string { return v.ConnectionIdentifier }).(pulumi.StringPtrOutput)
+}
+
+// The endpoint's contexts, each `type:id`.
+func (o ChannelEndpointSummaryOutput) ContextKeys() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelEndpointSummary) []string { return v.ContextKeys }).(pulumi.StringArrayOutput)
+}
+
+// When the endpoint was created (ISO 8601).
+func (o ChannelEndpointSummaryOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointSummary) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// The endpoint's data, whose keys its type fixes (`{channelId}` for `slack_channel`).
+func (o ChannelEndpointSummaryOutput) Endpoint() pulumi.MapOutput {
+	return o.ApplyT(func(v ChannelEndpointSummary) map[string]interface{} { return v.Endpoint }).(pulumi.MapOutput)
+}
+
+// The endpoint's identifier, its address in every call.
+func (o ChannelEndpointSummaryOutput) Identifier() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelEndpointSummary) string { return v.Identifier }).(pulumi.StringOutput)
+}
+
+// The identifier of the endpoint's integration.
+func (o ChannelEndpointSummaryOutput) IntegrationIdentifier() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointSummary) *string { return v.IntegrationIdentifier }).(pulumi.StringPtrOutput)
+}
+
+// The provider of the endpoint's integration.
+func (o ChannelEndpointSummaryOutput) ProviderId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointSummary) *string { return v.ProviderId }).(pulumi.StringPtrOutput)
+}
+
+// The subscriber the endpoint reaches.
+func (o ChannelEndpointSummaryOutput) SubscriberId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointSummary) *string { return v.SubscriberId }).(pulumi.StringPtrOutput)
+}
+
+// The endpoint's type (`slack_channel`, `webhook`, `phone`, ...).
+func (o ChannelEndpointSummaryOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelEndpointSummary) string { return v.Type }).(pulumi.StringOutput)
+}
+
+// When the endpoint was last changed (ISO 8601).
+func (o ChannelEndpointSummaryOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointSummary) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+}
+
+type ChannelEndpointSummaryArrayOutput struct{ *pulumi.OutputState }
+
+func (ChannelEndpointSummaryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ChannelEndpointSummary)(nil)).Elem()
+}
+
+func (o ChannelEndpointSummaryArrayOutput) ToChannelEndpointSummaryArrayOutput() ChannelEndpointSummaryArrayOutput {
+	return o
+}
+
+func (o ChannelEndpointSummaryArrayOutput) ToChannelEndpointSummaryArrayOutputWithContext(ctx context.Context) ChannelEndpointSummaryArrayOutput {
+	return o
+}
+
+func (o ChannelEndpointSummaryArrayOutput) Index(i pulumi.IntInput) ChannelEndpointSummaryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ChannelEndpointSummary {
+		return vs[0].([]ChannelEndpointSummary)[vs[1].(int)]
+	}).(ChannelEndpointSummaryOutput)
 }
 
 // The setting of one channel.
@@ -8637,9 +8921,15 @@ func init() {
 	pulumi.RegisterOutputType(AgentManagedRuntimeOutput{})
 	pulumi.RegisterOutputType(AgentManagedRuntimePtrOutput{})
 	pulumi.RegisterOutputType(ChannelConnectionAuthOutput{})
+	pulumi.RegisterOutputType(ChannelConnectionSummaryOutput{})
+	pulumi.RegisterOutputType(ChannelConnectionSummaryArrayOutput{})
+	pulumi.RegisterOutputType(ChannelConnectionSummaryAuthOutput{})
+	pulumi.RegisterOutputType(ChannelConnectionSummaryWorkspaceOutput{})
 	pulumi.RegisterOutputType(ChannelConnectionWorkspaceOutput{})
 	pulumi.RegisterOutputType(ChannelCredentialsOutput{})
 	pulumi.RegisterOutputType(ChannelEndpointEndpointOutput{})
+	pulumi.RegisterOutputType(ChannelEndpointSummaryOutput{})
+	pulumi.RegisterOutputType(ChannelEndpointSummaryArrayOutput{})
 	pulumi.RegisterOutputType(ChannelPreferenceOutput{})
 	pulumi.RegisterOutputType(ChannelPreferencePtrOutput{})
 	pulumi.RegisterOutputType(ChannelPreferencesOutput{})

@@ -61,6 +61,76 @@ export interface ChannelConnectionAuth {
 }
 
 /**
+ * A channel connection: its identifier, integration, subscriber or contexts, workspace and authorisation (secret).
+ */
+export interface ChannelConnectionSummary {
+    /**
+     * The workspace's authorisation, the access token in clear (secret).
+     */
+    auth: outputs.ChannelConnectionSummaryAuth;
+    /**
+     * The channel of the connection's integration (`chat`).
+     */
+    channel?: string;
+    /**
+     * The connection's contexts, each `type:id`.
+     */
+    contextKeys?: string[];
+    /**
+     * When the connection was created (ISO 8601).
+     */
+    createdAt?: string;
+    /**
+     * The connection's identifier, its address in every call.
+     */
+    identifier: string;
+    /**
+     * The identifier of the connection's integration.
+     */
+    integrationIdentifier?: string;
+    /**
+     * The provider of the connection's integration (`slack`, `msteams`, ...).
+     */
+    providerId?: string;
+    /**
+     * The subscriber the connection belongs to; null for a connection shared by a context.
+     */
+    subscriberId?: string;
+    /**
+     * When the connection was last changed (ISO 8601).
+     */
+    updatedAt?: string;
+    /**
+     * The workspace.
+     */
+    workspace: outputs.ChannelConnectionSummaryWorkspace;
+}
+
+/**
+ * The workspace's authorisation, the access token in clear (secret).
+ */
+export interface ChannelConnectionSummaryAuth {
+    /**
+     * The workspace's access token (secret).
+     */
+    accessToken: string;
+}
+
+/**
+ * The workspace.
+ */
+export interface ChannelConnectionSummaryWorkspace {
+    /**
+     * The workspace's id at the chat platform (a Slack team id).
+     */
+    id: string;
+    /**
+     * The workspace's name.
+     */
+    name?: string;
+}
+
+/**
  * The workspace, compared whole (the service replaces it on every update).
  */
 export interface ChannelConnectionWorkspace {
@@ -164,6 +234,56 @@ export interface ChannelEndpointEndpoint {
      * The user's id (Slack `U0123456`, Teams `29:...`, LINE `U...`). Types `slack_user`, `ms_teams_user`, `line_user`.
      */
     userId?: string;
+}
+
+/**
+ * A channel endpoint: its identifier, subscriber, integration, type and data, and the connection and contexts it belongs to.
+ */
+export interface ChannelEndpointSummary {
+    /**
+     * The channel of the endpoint's integration (`chat`, `sms`, ...).
+     */
+    channel?: string;
+    /**
+     * The identifier of the channel connection the endpoint uses, if any.
+     */
+    connectionIdentifier?: string;
+    /**
+     * The endpoint's contexts, each `type:id`.
+     */
+    contextKeys?: string[];
+    /**
+     * When the endpoint was created (ISO 8601).
+     */
+    createdAt?: string;
+    /**
+     * The endpoint's data, whose keys its type fixes (`{channelId}` for `slack_channel`).
+     */
+    endpoint: {[key: string]: any};
+    /**
+     * The endpoint's identifier, its address in every call.
+     */
+    identifier: string;
+    /**
+     * The identifier of the endpoint's integration.
+     */
+    integrationIdentifier?: string;
+    /**
+     * The provider of the endpoint's integration.
+     */
+    providerId?: string;
+    /**
+     * The subscriber the endpoint reaches.
+     */
+    subscriberId?: string;
+    /**
+     * The endpoint's type (`slack_channel`, `webhook`, `phone`, ...).
+     */
+    type: string;
+    /**
+     * When the endpoint was last changed (ISO 8601).
+     */
+    updatedAt?: string;
 }
 
 /**

@@ -14,6 +14,8 @@ from .context import *
 from .domain import *
 from .environment import *
 from .environment_variable import *
+from .get_channel_connections import *
+from .get_channel_endpoints import *
 from .get_contexts import *
 from .get_domains import *
 from .get_environments import *

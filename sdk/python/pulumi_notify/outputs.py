@@ -20,9 +20,13 @@ __all__ = [
     'AgentBehavior',
     'AgentManagedRuntime',
     'ChannelConnectionAuth',
+    'ChannelConnectionSummary',
+    'ChannelConnectionSummaryAuth',
+    'ChannelConnectionSummaryWorkspace',
     'ChannelConnectionWorkspace',
     'ChannelCredentials',
     'ChannelEndpointEndpoint',
+    'ChannelEndpointSummary',
     'ChannelPreference',
     'ChannelPreferences',
     'ContextSummary',
@@ -282,6 +286,193 @@ class ChannelConnectionAuth(dict):
         The workspace's access token (a Slack bot token, `xoxb-...`).
         """
         return pulumi.get(self, "access_token")
+
+
+@pulumi.output_type
+class ChannelConnectionSummary(dict):
+    """
+    A channel connection: its identifier, integration, subscriber or contexts, workspace and authorisation (secret).
+    """
+    def __init__(__self__, *,
+                 auth: 'outputs.ChannelConnectionSummaryAuth',
+                 identifier: _builtins.str,
+                 workspace: 'outputs.ChannelConnectionSummaryWorkspace',
+                 channel: Optional[_builtins.str] = None,
+                 context_keys: Optional[Sequence[_builtins.str]] = None,
+                 created_at: Optional[_builtins.str] = None,
+                 integration_identifier: Optional[_builtins.str] = None,
+                 provider_id: Optional[_builtins.str] = None,
+                 subscriber_id: Optional[_builtins.str] = None,
+                 updated_at: Optional[_builtins.str] = None):
+        """
+        A channel connection: its identifier, integration, subscriber or contexts, workspace and authorisation (secret).
+
+        :param 'ChannelConnectionSummaryAuth' auth: The workspace's authorisation, the access token in clear (secret).
+        :param _builtins.str identifier: The connection's identifier, its address in every call.
+        :param 'ChannelConnectionSummaryWorkspace' workspace: The workspace.
+        :param _builtins.str channel: The channel of the connection's integration (`chat`).
+        :param Sequence[_builtins.str] context_keys: The connection's contexts, each `type:id`.
+        :param _builtins.str created_at: When the connection was created (ISO 8601).
+        :param _builtins.str integration_identifier: The identifier of the connection's integration.
+        :param _builtins.str provider_id: The provider of the connection's integration (`slack`, `msteams`, ...).
+        :param _builtins.str subscriber_id: The subscriber the connection belongs to; null for a connection shared by a context.
+        :param _builtins.str updated_at: When the connection was last changed (ISO 8601).
+        """
+        pulumi.set(__self__, "auth", auth)
+        pulumi.set(__self__, "identifier", identifier)
+        pulumi.set(__self__, "workspace", workspace)
+        if channel is not None:
+            pulumi.set(__self__, "channel", channel)
+        if context_keys is not None:
+            pulumi.set(__self__, "context_keys", context_keys)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if integration_identifier is not None:
+            pulumi.set(__self__, "integration_identifier", integration_identifier)
+        if provider_id is not None:
+            pulumi.set(__self__, "provider_id", provider_id)
+        if subscriber_id is not None:
+            pulumi.set(__self__, "subscriber_id", subscriber_id)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter
+    def auth(self) -> 'outputs.ChannelConnectionSummaryAuth':
+        """
+        The workspace's authorisation, the access token in clear (secret).
+        """
+        return pulumi.get(self, "auth")
+
+    @_builtins.property
+    @pulumi.getter
+    def identifier(self) -> _builtins.str:
+        """
+        The connection's identifier, its address in every call.
+        """
+        return pulumi.get(self, "identifier")
+
+    @_builtins.property
+    @pulumi.getter
+    def workspace(self) -> 'outputs.ChannelConnectionSummaryWorkspace':
+        """
+        The workspace.
+        """
+        return pulumi.get(self, "workspace")
+
+    @_builtins.property
+    @pulumi.getter
+    def channel(self) -> Optional[_builtins.str]:
+        """
+        The channel of the connection's integration (`chat`).
+        """
+        return pulumi.get(self, "channel")
+
+    @_builtins.property
+    @pulumi.getter(name="contextKeys")
+    def context_keys(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The connection's contexts, each `type:id`.
+        """
+        return pulumi.get(self, "context_keys")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        When the connection was created (ISO 8601).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="integrationIdentifier")
+    def integration_identifier(self) -> Optional[_builtins.str]:
+        """
+        The identifier of the connection's integration.
+        """
+        return pulumi.get(self, "integration_identifier")
+
+    @_builtins.property
+    @pulumi.getter(name="providerId")
+    def provider_id(self) -> Optional[_builtins.str]:
+        """
+        The provider of the connection's integration (`slack`, `msteams`, ...).
+        """
+        return pulumi.get(self, "provider_id")
+
+    @_builtins.property
+    @pulumi.getter(name="subscriberId")
+    def subscriber_id(self) -> Optional[_builtins.str]:
+        """
+        The subscriber the connection belongs to; null for a connection shared by a context.
+        """
+        return pulumi.get(self, "subscriber_id")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.str]:
+        """
+        When the connection was last changed (ISO 8601).
+        """
+        return pulumi.get(self, "updated_at")
+
+
+@pulumi.output_type
+class ChannelConnectionSummaryAuth(dict):
+    """
+    The workspace's authorisation, the access token in clear (secret).
+    """
+    def __init__(__self__, *,
+                 access_token: _builtins.str):
+        """
+        The workspace's authorisation, the access token in clear (secret).
+
+        :param _builtins.str access_token: The workspace's access token (secret).
+        """
+        pulumi.set(__self__, "access_token", access_token)
+
+    @_builtins.property
+    @pulumi.getter(name="accessToken")
+    def access_token(self) -> _builtins.str:
+        """
+        The workspace's access token (secret).
+        """
+        return pulumi.get(self, "access_token")
+
+
+@pulumi.output_type
+class ChannelConnectionSummaryWorkspace(dict):
+    """
+    The workspace.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: Optional[_builtins.str] = None):
+        """
+        The workspace.
+
+        :param _builtins.str id: The workspace's id at the chat platform (a Slack team id).
+        :param _builtins.str name: The workspace's name.
+        """
+        pulumi.set(__self__, "id", id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The workspace's id at the chat platform (a Slack team id).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        The workspace's name.
+        """
+        return pulumi.get(self, "name")
 
 
 @pulumi.output_type
@@ -641,6 +832,147 @@ class ChannelEndpointEndpoint(dict):
         The user's id (Slack `U0123456`, Teams `29:...`, LINE `U...`). Types `slack_user`, `ms_teams_user`, `line_user`.
         """
         return pulumi.get(self, "user_id")
+
+
+@pulumi.output_type
+class ChannelEndpointSummary(dict):
+    """
+    A channel endpoint: its identifier, subscriber, integration, type and data, and the connection and contexts it belongs to.
+    """
+    def __init__(__self__, *,
+                 endpoint: Mapping[str, Any],
+                 identifier: _builtins.str,
+                 type: _builtins.str,
+                 channel: Optional[_builtins.str] = None,
+                 connection_identifier: Optional[_builtins.str] = None,
+                 context_keys: Optional[Sequence[_builtins.str]] = None,
+                 created_at: Optional[_builtins.str] = None,
+                 integration_identifier: Optional[_builtins.str] = None,
+                 provider_id: Optional[_builtins.str] = None,
+                 subscriber_id: Optional[_builtins.str] = None,
+                 updated_at: Optional[_builtins.str] = None):
+        """
+        A channel endpoint: its identifier, subscriber, integration, type and data, and the connection and contexts it belongs to.
+
+        :param Mapping[str, Any] endpoint: The endpoint's data, whose keys its type fixes (`{channelId}` for `slack_channel`).
+        :param _builtins.str identifier: The endpoint's identifier, its address in every call.
+        :param _builtins.str type: The endpoint's type (`slack_channel`, `webhook`, `phone`, ...).
+        :param _builtins.str channel: The channel of the endpoint's integration (`chat`, `sms`, ...).
+        :param _builtins.str connection_identifier: The identifier of the channel connection the endpoint uses, if any.
+        :param Sequence[_builtins.str] context_keys: The endpoint's contexts, each `type:id`.
+        :param _builtins.str created_at: When the endpoint was created (ISO 8601).
+        :param _builtins.str integration_identifier: The identifier of the endpoint's integration.
+        :param _builtins.str provider_id: The provider of the endpoint's integration.
+        :param _builtins.str subscriber_id: The subscriber the endpoint reaches.
+        :param _builtins.str updated_at: When the endpoint was last changed (ISO 8601).
+        """
+        pulumi.set(__self__, "endpoint", endpoint)
+        pulumi.set(__self__, "identifier", identifier)
+        pulumi.set(__self__, "type", type)
+        if channel is not None:
+            pulumi.set(__self__, "channel", channel)
+        if connection_identifier is not None:
+            pulumi.set(__self__, "connection_identifier", connection_identifier)
+        if context_keys is not None:
+            pulumi.set(__self__, "context_keys", context_keys)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if integration_identifier is not None:
+            pulumi.set(__self__, "integration_identifier", integration_identifier)
+        if provider_id is not None:
+            pulumi.set(__self__, "provider_id", provider_id)
+        if subscriber_id is not None:
+            pulumi.set(__self__, "subscriber_id", subscriber_id)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter
+    def endpoint(self) -> Mapping[str, Any]:
+        """
+        The endpoint's data, whose keys its type fixes (`{channelId}` for `slack_channel`).
+        """
+        return pulumi.get(self, "endpoint")
+
+    @_builtins.property
+    @pulumi.getter
+    def identifier(self) -> _builtins.str:
+        """
+        The endpoint's identifier, its address in every call.
+        """
+        return pulumi.get(self, "identifier")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        The endpoint's type (`slack_channel`, `webhook`, `phone`, ...).
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def channel(self) -> Optional[_builtins.str]:
+        """
+        The channel of the endpoint's integration (`chat`, `sms`, ...).
+        """
+        return pulumi.get(self, "channel")
+
+    @_builtins.property
+    @pulumi.getter(name="connectionIdentifier")
+    def connection_identifier(self) -> Optional[_builtins.str]:
+        """
+        The identifier of the channel connection the endpoint uses, if any.
+        """
+        return pulumi.get(self, "connection_identifier")
+
+    @_builtins.property
+    @pulumi.getter(name="contextKeys")
+    def context_keys(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The endpoint's contexts, each `type:id`.
+        """
+        return pulumi.get(self, "context_keys")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        When the endpoint was created (ISO 8601).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="integrationIdentifier")
+    def integration_identifier(self) -> Optional[_builtins.str]:
+        """
+        The identifier of the endpoint's integration.
+        """
+        return pulumi.get(self, "integration_identifier")
+
+    @_builtins.property
+    @pulumi.getter(name="providerId")
+    def provider_id(self) -> Optional[_builtins.str]:
+        """
+        The provider of the endpoint's integration.
+        """
+        return pulumi.get(self, "provider_id")
+
+    @_builtins.property
+    @pulumi.getter(name="subscriberId")
+    def subscriber_id(self) -> Optional[_builtins.str]:
+        """
+        The subscriber the endpoint reaches.
+        """
+        return pulumi.get(self, "subscriber_id")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.str]:
+        """
+        When the endpoint was last changed (ISO 8601).
+        """
+        return pulumi.get(self, "updated_at")
 
 
 @pulumi.output_type
