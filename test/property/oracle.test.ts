@@ -29,8 +29,6 @@ const RUNS = Number(process.env.ORACLE_RUNS ?? 3);
 /** Stacks run at once (default 1); the stacks and the verdict do not depend on it. */
 const CONCURRENCY = Math.max(1, Number(process.env.ORACLE_CONCURRENCY ?? 1));
 const SEED = process.env.ORACLE_SEED !== undefined ? Number(process.env.ORACLE_SEED) : Math.floor(Math.random() * 2 ** 31);
-/** Engine events mask these on both sides, so their change shows as the update alone. */
-const SECRET_INPUTS = new Set(["credentials", "configurations", "values"]);
 /** The one suffix of every stack's identifiers (each stack has an emulator of its own). */
 const ORACLE_SUFFIX = "o";
 /** The front ends, taken in turn by the stacks of a run (stack n: FRONT_ENDS[n % 2]), unless ORACLE_FRONT_END names one. */
@@ -79,6 +77,8 @@ interface Outcome { spurious: string[]; missed: string[]; edit?: string }
 
 /** The tables, and what a resource of one registers whichever front end serves it, as the package's dist has them. */
 const { RESOURCE_TABLES } = loadPackage<{ RESOURCE_TABLES: readonly ResourceTable[] }>("/dist/provider/resources/index");
+/** Engine events mask the tables' secret inputs on both sides, so their change shows as the update alone. */
+const SECRET_INPUTS = new Set<string>(RESOURCE_TABLES.flatMap((t) => t.secretKeys));
 const { registration } = loadPackage<typeof import("../../provider/resources/classes")>("/dist/provider/resources/classes");
 
 /** One stack through the whole scenario, through `frontEnd`; what differed from the expected plans. */
