@@ -40,6 +40,11 @@ export type EnvironmentVariable = import("./environmentVariable").EnvironmentVar
 export const EnvironmentVariable: typeof import("./environmentVariable").EnvironmentVariable = null as any;
 utilities.lazyLoad(exports, ["EnvironmentVariable"], () => require("./environmentVariable"));
 
+export { GetAgentsArgs, GetAgentsResult, GetAgentsOutputArgs } from "./getAgents";
+export const getAgents: typeof import("./getAgents").getAgents = null as any;
+export const getAgentsOutput: typeof import("./getAgents").getAgentsOutput = null as any;
+utilities.lazyLoad(exports, ["getAgents","getAgentsOutput"], () => require("./getAgents"));
+
 export { GetChannelConnectionsArgs, GetChannelConnectionsResult, GetChannelConnectionsOutputArgs } from "./getChannelConnections";
 export const getChannelConnections: typeof import("./getChannelConnections").getChannelConnections = null as any;
 export const getChannelConnectionsOutput: typeof import("./getChannelConnections").getChannelConnectionsOutput = null as any;

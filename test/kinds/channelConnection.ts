@@ -49,8 +49,10 @@ export const connectionSlot = (i: Obj) =>
 /** Drops all but the first connection of each identifier. */
 const oneOfEachIdentifier = (list: Obj[]) => list.filter((x, i) => list.findIndex((y) => y.identifier === x.identifier) === i);
 
+/** The adopt case's integration, its own (the scenario makes the setup's integrations on the same emulator first). */
+const ADOPT_INTEGRATION = "chconn-adopt";
 const conn = (over: Obj) => ({
-  identifier: "acme-slack", integrationIdentifier: "chconn-slack", subscriberId: "alice",
+  identifier: "acme-slack", integrationIdentifier: ADOPT_INTEGRATION, subscriberId: "alice",
   workspace: { id: "T0123456", name: "Acme" }, auth: { accessToken: "xoxb-adopted" }, ...over,
 });
 const path = (id: string) => `/v1/channel-connections/${encodeURIComponent(id)}`;
@@ -77,7 +79,8 @@ export const channelConnectionKind: KindDescriptor<"ChannelConnection"> = {
   remains: (state, declared) => state.channelConnections!.filter((x) => declared.some((d) => d.identifier === x.identifier)),
   adopt: {
     seed: async (emu) => {
-      await createConnectionIntegrations(emu);
+      await ok(emu.api("POST", "/v1/integrations", { identifier: ADOPT_INTEGRATION, providerId: "slack", channel: "chat", active: true, check: false }), "seed");
+      await createNamedSubscriber(emu, conn({}));
       await ok(emu.api("POST", "/v1/channel-connections", conn({})), "seed");
     },
     equal: conn({}),
@@ -85,6 +88,12 @@ export const channelConnectionKind: KindDescriptor<"ChannelConnection"> = {
     // A rotated token: one PATCH, which carries the workspace too.
     differing: conn({ auth: { accessToken: "xoxb-rotated" } }),
     writes: ["PATCH /v1/channel-connections/{identifier}"],
+  },
+  // One request each: the create's answer, the read's and the update's are the whole connection (GetChannelConnectionResponseDto).
+  floor: {
+    of: () => ({ create: 1, read: 1, update: 1, delete: 1 }),
+    change: (i) => ({ ...i, auth: { accessToken: `${String((i.auth as Obj).accessToken)}-rotated` } }),
+    listing: null,
   },
   badInput: [
     ["shared connection without context", conn({ subscriberId: undefined, connectionMode: "shared" }), /context: is required when connectionMode is "shared"/],
@@ -110,5 +119,11 @@ export const channelConnectionKind: KindDescriptor<"ChannelConnection"> = {
       identifier: `bench-conn-${i}`, integrationIdentifier: "slack-bench", subscriberId: `bench-sub-${i}`,
       workspace: { id: `T${String(i).padStart(7, "0")}`, name: `Workspace ${i}` }, auth: { accessToken: `xoxb-bench-${i}` },
     }),
+  },
+  scenario: {
+    declared: {
+      identifier: "scenario-slack", integrationIdentifier: CONNECTION_INTEGRATIONS[0][0], subscriberId: "scenario-sub", context: { team: "scenario" },
+      workspace: { id: "T0SCENARIO", name: "Scenario" }, auth: { accessToken: "xoxb-scenario" },
+    },
   },
 };

@@ -85,8 +85,10 @@ function edited(endpoint: Obj): Obj {
     k === "phoneNumber" ? `${String(v)}9` : k === "url" ? `${String(v)}/edited` : k === "personEmail" ? `edited-${String(v)}` : `${String(v)}-edited`]));
 }
 
+/** The adopt case's integration, its own (the scenario makes the setup's integrations on the same emulator first). */
+const ADOPT_INTEGRATION = "chendp-adopt";
 const endp = (over: Obj) => ({
-  identifier: "alice-alerts", subscriberId: "alice", integrationIdentifier: "chendp-slack", type: "slack_channel", endpoint: { channelId: "C0123456" }, ...over,
+  identifier: "alice-alerts", subscriberId: "alice", integrationIdentifier: ADOPT_INTEGRATION, type: "slack_channel", endpoint: { channelId: "C0123456" }, ...over,
 });
 const path = (id: string) => `/v1/channel-endpoints/${encodeURIComponent(id)}`;
 
@@ -108,13 +110,20 @@ export const channelEndpointKind: KindDescriptor<"ChannelEndpoint"> = {
   remains: (state, declared) => state.channelEndpoints!.filter((x) => declared.some((d) => d.identifier === x.identifier)),
   adopt: {
     seed: async (emu) => {
-      await ok(emu.api("POST", "/v1/integrations", { identifier: "chendp-slack", providerId: "slack", channel: "chat", active: true, check: false }), "seed");
+      await ok(emu.api("POST", "/v1/integrations", { identifier: ADOPT_INTEGRATION, providerId: "slack", channel: "chat", active: true, check: false }), "seed");
+      await createNamedSubscriber(emu, endp({}));
       await ok(emu.api("POST", "/v1/channel-endpoints", endp({})), "seed");
     },
     equal: endp({}),
     reads: ["GET /v1/channel-endpoints/{identifier}"],
     differing: endp({ endpoint: { channelId: "C0654321" } }),
     writes: ["PATCH /v1/channel-endpoints/{identifier}"],
+  },
+  // One request each: the create's answer, the read's and the update's are the whole endpoint (GetChannelEndpointResponseDto).
+  floor: {
+    of: () => ({ create: 1, read: 1, update: 1, delete: 1 }),
+    change: (i) => ({ ...i, endpoint: edited(i.endpoint as Obj) }),
+    listing: null,
   },
   badInput: [
     ["slack channel endpoint with a user's key", endp({ endpoint: { channelId: "C1", userId: "U1" } }), /endpoint: "userId" is not a key of type "slack_channel" \(type "slack_channel" takes channelId\)/],
@@ -138,5 +147,11 @@ export const channelEndpointKind: KindDescriptor<"ChannelEndpoint"> = {
       endpoint: { channelId: `C${String(i).padStart(8, "0")}` },
       ...(r.counts.ChannelConnection > 0 ? { connectionIdentifier: r.output("ChannelConnection", i % r.counts.ChannelConnection, "identifier") } : {}),
     }),
+  },
+  scenario: {
+    declared: {
+      identifier: "scenario-alerts", subscriberId: "scenario-sub", integrationIdentifier: "chendp-slack", connectionIdentifier: CONNECTIONS["chendp-slack"],
+      context: { team: "scenario" }, type: "slack_channel", endpoint: { channelId: "C0SCENARIO" },
+    },
   },
 };

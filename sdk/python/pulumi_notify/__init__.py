@@ -14,6 +14,7 @@ from .context import *
 from .domain import *
 from .environment import *
 from .environment_variable import *
+from .get_agents import *
 from .get_channel_connections import *
 from .get_channel_endpoints import *
 from .get_contexts import *
