@@ -120,9 +120,11 @@ export const channelConnectionKind: KindDescriptor<"ChannelConnection"> = {
       workspace: { id: `T${String(i).padStart(7, "0")}`, name: `Workspace ${i}` }, auth: { accessToken: `xoxb-bench-${i}` },
     }),
   },
+  // Its context id is no other kind's scenario id: the service makes the context, which outlives the
+  // connection, and the Context kind's `remains` would count it as its own.
   scenario: {
     declared: {
-      identifier: "scenario-slack", integrationIdentifier: CONNECTION_INTEGRATIONS[0][0], subscriberId: "scenario-sub", context: { team: "scenario" },
+      identifier: "scenario-slack", integrationIdentifier: CONNECTION_INTEGRATIONS[0][0], subscriberId: "scenario-sub", context: { team: "channel-scenario" },
       workspace: { id: "T0SCENARIO", name: "Scenario" }, auth: { accessToken: "xoxb-scenario" },
     },
   },

@@ -151,7 +151,7 @@ export const channelEndpointKind: KindDescriptor<"ChannelEndpoint"> = {
   scenario: {
     declared: {
       identifier: "scenario-alerts", subscriberId: "scenario-sub", integrationIdentifier: "chendp-slack", connectionIdentifier: CONNECTIONS["chendp-slack"],
-      context: { team: "scenario" }, type: "slack_channel", endpoint: { channelId: "C0SCENARIO" },
+      context: { team: "channel-scenario" }, type: "slack_channel", endpoint: { channelId: "C0SCENARIO" },
     },
   },
 };
