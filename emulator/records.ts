@@ -340,6 +340,8 @@ export function emptyLists() {
     domainRoutes: list<DomainRouteRecord>(),
     agents: list<AgentRecord>(),
     agentLinks: list<AgentLinkRecord>(),
+    channelConnections: list<ChannelConnectionRecord>(),
+    channelEndpoints: list<ChannelEndpointRecord>(),
   };
 }
 
@@ -349,3 +351,37 @@ function list<R>(): R[] {
 
 /** The store's lists by name. */
 export type StoredLists = ReturnType<typeof emptyLists>;
+
+/**
+ * A channel connection (`/v1/channel-connections`): a workspace's authorisation for one
+ * integration, per environment, addressed by its identifier. The token is kept as given (the
+ * service encrypts it at rest and answers it in clear).
+ */
+export interface ChannelConnectionRecord extends Scoped {
+  identifier: string;
+  integrationIdentifier: string;
+  providerId: string;
+  channel: string | null;
+  /** Absent on a shared connection. */
+  subscriberId?: string;
+  contextKeys: string[];
+  workspace: JsonObject;
+  auth: JsonObject;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A channel endpoint (`/v1/channel-endpoints`): where a subscriber is reached, per environment, addressed by its identifier. */
+export interface ChannelEndpointRecord extends Scoped {
+  identifier: string;
+  subscriberId: string;
+  integrationIdentifier: string;
+  providerId: string;
+  channel: string | null;
+  connectionIdentifier?: string;
+  contextKeys: string[];
+  type: string;
+  endpoint: JsonObject;
+  createdAt: string;
+  updatedAt: string;
+}

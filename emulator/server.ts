@@ -28,6 +28,8 @@ import { domainRoutes } from "./routes/domains";
 import { agentRoutes } from "./routes/agents";
 import { previewRoutes } from "./routes/previews";
 import { workflowRoutes } from "./routes/workflows";
+import { channelConnectionRoutes } from "./routes/channelConnections";
+import { channelEndpointRoutes } from "./routes/channelEndpoints";
 import { Store, type Tenant } from "./store";
 import type { Behaviour, Faults, LoggedRequest, Reply, Route } from "./types";
 import { seededRandom, stableHash, TokenBucket } from "./util";
@@ -46,6 +48,8 @@ export const ROUTES: readonly Route[] = [
   ...environmentRoutes, ...environmentVariableRoutes,
   ...layoutRoutes, ...topicRoutes, ...contextRoutes, ...translationRoutes, ...domainRoutes, ...agentRoutes,
   ...previewRoutes,
+  ...channelConnectionRoutes,
+  ...channelEndpointRoutes,
 ];
 
 interface CompiledRoute { route: Route; pattern: RegExp; names: string[] }

@@ -26,6 +26,10 @@ import type { Agent } from "../provider/client/agents";
 import { toTranslationOutputs, translationId } from "../provider/resources/translation";
 import { toDomainOutputs } from "../provider/resources/domain";
 import { configKey, configKeyBase, configKeySuffix, uniqueName } from "./naming";
+import { toChannelConnectionOutputs } from "../provider/resources/channelConnection";
+import type { ChannelConnection } from "../provider/client/channelConnections";
+import { toChannelEndpointOutputs } from "../provider/resources/channelEndpoint";
+import type { ChannelEndpoint } from "../provider/client/channelEndpoints";
 
 /** A reference to an output of another exported resource (an email step's layout, credentials' integration). */
 export class Ref {
@@ -97,6 +101,10 @@ export interface RawEnvironment {
   domains?: { domain: Domain; routes: DomainRoute[] }[];
   /** What the read could not read (a feature the organisation's plan refuses), and why. */
   unread?: Skipped[];
+  /** The channel connections of the environment, each with its access token (the service answers it in clear). */
+  channelConnections?: ChannelConnection[];
+  /** The channel endpoints of the environment. */
+  channelEndpoints?: ChannelEndpoint[];
 }
 
 /** The model the renderers write. */
@@ -294,6 +302,28 @@ const DECLARE: { readonly [K in Kind]: (raw: RawEnvironment, m: ModelBuilder) =>
         if (identifier && m.has(`Integration/${identifier}`)) inputs.integrationIdentifier = new Ref(`Integration/${identifier}`, "identifier");
         m.add("SubscriberCredentials", name, credentialsId(sub.subscriberId, entry.providerId, identifier), inputs);
       }
+    }
+  },
+  ChannelConnection: (raw, m) => {
+    for (const c of m.sortBy(raw.channelConnections ?? [], (x) => x.identifier)) {
+      const inputs = m.pick("ChannelConnection", toChannelConnectionOutputs(c));
+      // The mode is declared only where it is not the default, as a program would write it.
+      if (inputs.connectionMode === "subscriber") delete inputs.connectionMode;
+      // The token, which the service answers in clear, becomes a stack config secret with its value.
+      m.secretInputs("ChannelConnection", c.identifier, inputs, (f) => `${f} of channel connection ${c.identifier}`);
+      const integration = c.integrationIdentifier;
+      if (integration && m.has(`Integration/${integration}`)) inputs.integrationIdentifier = new Ref(`Integration/${integration}`, "identifier");
+      m.add("ChannelConnection", c.identifier, c.identifier, inputs);
+    }
+  },
+  ChannelEndpoint: (raw, m) => {
+    for (const e of m.sortBy(raw.channelEndpoints ?? [], (x) => x.identifier)) {
+      const inputs = m.pick("ChannelEndpoint", toChannelEndpointOutputs(e));
+      // Its integration and connection as the exported resources' outputs, so the engine makes them first.
+      const integration = e.integrationIdentifier, connection = e.connectionIdentifier;
+      if (integration && m.has(`Integration/${integration}`)) inputs.integrationIdentifier = new Ref(`Integration/${integration}`, "identifier");
+      if (connection && m.has(`ChannelConnection/${connection}`)) inputs.connectionIdentifier = new Ref(`ChannelConnection/${connection}`, "identifier");
+      m.add("ChannelEndpoint", e.identifier, e.identifier, inputs);
     }
   },
 };

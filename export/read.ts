@@ -202,6 +202,14 @@ const READ: { readonly [K in Kind]: (r: ReadContext) => Promise<void> } = {
     raw.environments = list;
     progress(`environments: ${list.length}`);
   },
+  ChannelConnection: async ({ client, progress, raw }) => {
+    raw.channelConnections = await client.channelConnections.list();
+    progress(`channel connections: ${raw.channelConnections.length}`);
+  },
+  ChannelEndpoint: async ({ client, progress, raw }) => {
+    raw.channelEndpoints = await client.channelEndpoints.list();
+    progress(`channel endpoints: ${raw.channelEndpoints.length}`);
+  },
 };
 
 /** Reads the environment of the client's key. */

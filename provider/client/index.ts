@@ -13,6 +13,8 @@ import { ContextsApi } from "./contexts";
 import { TranslationsApi } from "./translations";
 import { DomainsApi } from "./domains";
 import { AgentsApi } from "./agents";
+import { ChannelConnectionsApi } from "./channelConnections";
+import { ChannelEndpointsApi } from "./channelEndpoints";
 
 /** Typed access to every operation of the service. */
 export class NotifyClient {
@@ -30,6 +32,8 @@ export class NotifyClient {
   readonly translations: TranslationsApi;
   readonly domains: DomainsApi;
   readonly agents: AgentsApi;
+  readonly channelConnections: ChannelConnectionsApi;
+  readonly channelEndpoints: ChannelEndpointsApi;
 
   constructor(options: TransportOptions) {
     this.http = new HttpTransport(options);
@@ -46,6 +50,8 @@ export class NotifyClient {
     this.translations = new TranslationsApi(this.http);
     this.domains = new DomainsApi(this.http);
     this.agents = new AgentsApi(this.http);
+    this.channelConnections = new ChannelConnectionsApi(this.http);
+    this.channelEndpoints = new ChannelEndpointsApi(this.http);
   }
 
   /** Closes the connections. */
@@ -68,3 +74,5 @@ export type { ListTopicsQuery, ListTopicSubscriptionsQuery } from "./topics";
 export type { ListContextsQuery } from "./contexts";
 export type { TranslationResourceType } from "./translations";
 export type { DomainRouteBody } from "./domains";
+export type { ListChannelConnectionsQuery } from "./channelConnections";
+export type { ListChannelEndpointsQuery } from "./channelEndpoints";

@@ -17,6 +17,8 @@ import { AgentSummary } from "../client/agents";
 import { propertyPath } from "../resources/check";
 import { stripUndefined } from "../resources/diff";
 import type { InputOf } from "../resources/fields";
+import { ChannelConnectionSummary } from "../client/channelConnections";
+import { ChannelEndpointSummary } from "../client/channelEndpoints";
 
 /** Upper bound of `maxResults` for every function. */
 export const MAX_RESULTS_LIMIT = 100_000;
@@ -299,6 +301,32 @@ const domains = defineFunction("getDomains", "Inbound-email domains of the envir
   });
 export const { fn: getDomains, output: getDomainsOutput } = domains;
 
+/** The filters the channel connection and endpoint listings share (ListChannelConnectionsQuery, ListChannelEndpointsQuery). */
+const channelFilters = {
+  subscriberId: z.string().min(1).optional().describe("Only those of this subscriber."),
+  integrationIdentifier: z.string().min(1).optional().describe("Only those of this integration."),
+  channel: Channel.optional().describe("Only those of integrations of this channel."),
+  providerId: z.string().min(1).optional().describe("Only those of integrations of this provider (`slack`, `msteams`, ...)."),
+  contextKeys: z.array(ContextKey).optional().describe("Only those of exactly this set of contexts (`type:id` each), order insensitive."),
+  maxResults: maxResults.describe("Most returned (default 1,000)."),
+};
+
+const channelConnections = defineFunction("getChannelConnections",
+  "Channel connections of the environment (workspaces authorised for an integration), following the cursor until `maxResults`. " +
+  "The result is secret: each connection carries its access token, which the service answers in clear.",
+  z.strictObject(channelFilters),
+  z.object({ connections: z.array(ChannelConnectionSummary) }),
+  async ({ maxResults: max = 1000, ...query }) => ({ connections: await clientFor(connection()).channelConnections.list(stripUndefined(query), max) }),
+  ["connections"]);
+export const { fn: getChannelConnections, output: getChannelConnectionsOutput } = channelConnections;
+
+const channelEndpoints = defineFunction("getChannelEndpoints",
+  "Channel endpoints of the environment (where subscribers are reached), following the cursor until `maxResults`.",
+  z.strictObject({ ...channelFilters, connectionIdentifier: z.string().min(1).optional().describe("Only those that deliver through this channel connection.") }),
+  z.object({ endpoints: z.array(ChannelEndpointSummary) }),
+  async ({ maxResults: max = 1000, ...query }) => ({ endpoints: await clientFor(connection()).channelEndpoints.list(stripUndefined(query), max) }));
+export const { fn: getChannelEndpoints, output: getChannelEndpointsOutput } = channelEndpoints;
+
 /** Every function, in the order schema.json and the docs list them. */
 const agents = defineFunction("getAgents",
   "Agents of the environment, each with its behaviour, runtime and linked integrations (the service's order, following the cursor until `maxResults`).",
@@ -311,7 +339,8 @@ const agents = defineFunction("getAgents",
     ({ agents: await clientFor(connection()).agents.list(stripUndefined({ identifier }), max) }));
 export const { fn: getAgents, output: getAgentsOutput } = agents;
 
-export const FUNCTIONS: readonly FunctionDefinition[] = [subscriber, subscribers, messages, events, event, integrations, workflows, environments, layouts, topics, contexts, translations, domains, agents];
+export const FUNCTIONS: readonly FunctionDefinition[] = [subscriber, subscribers, messages, events, event, integrations, workflows, environments, layouts, topics, contexts, translations, domains, agents,
+  channelConnections, channelEndpoints];
 
 /** Arguments and results of the functions, for programs that name them. */
 export type GetSubscriberArgs = z.input<typeof subscriber.args>;
@@ -330,5 +359,7 @@ export type GetContextsArgs = z.input<typeof contexts.args>;
 export type GetTranslationsArgs = z.input<typeof translations.args>;
 export type GetDomainsArgs = z.input<typeof domains.args>;
 export type GetAgentsArgs = z.input<typeof agents.args>;
+export type GetChannelConnectionsArgs = z.input<typeof channelConnections.args>;
+export type GetChannelEndpointsArgs = z.input<typeof channelEndpoints.args>;
 
 export { CHANNELS };

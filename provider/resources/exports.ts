@@ -15,6 +15,8 @@ import { CONTEXT, type ContextArgs, type ContextState } from "./context";
 import { TRANSLATION, type TranslationArgs, type TranslationState } from "./translation";
 import { DOMAIN, type DomainArgs, type DomainState } from "./domain";
 import { AGENT, type AgentArgs, type AgentState } from "./agent";
+import { CHANNEL_CONNECTION, type ChannelConnectionArgs, type ChannelConnectionState } from "./channelConnection";
+import { CHANNEL_ENDPOINT, type ChannelEndpointArgs, type ChannelEndpointState } from "./channelEndpoint";
 
 export type { IntegrationArgs } from "./integration";
 export type { WorkflowArgs, WorkflowStepArgs, WorkflowStepInputs, WorkflowStepOutput } from "./workflow";
@@ -27,6 +29,8 @@ export type { ContextArgs } from "./context";
 export type { TranslationArgs } from "./translation";
 export type { DomainArgs } from "./domain";
 export type { AgentArgs } from "./agent";
+export type { ChannelConnectionArgs } from "./channelConnection";
+export type { ChannelEndpointArgs } from "./channelEndpoint";
 
 /**
  * An integration of the notification service: a delivery provider (SendGrid, Twilio, Slack, FCM,
@@ -167,3 +171,33 @@ export class Domain extends (resourceClass(DOMAIN) as ResourceClass<DomainArgs, 
  * });
  */
 export class Agent extends (resourceClass(AGENT) as ResourceClass<AgentArgs, AgentState>) {}
+
+/**
+ * A chat workspace's authorisation for one integration (a Slack or Teams workspace and its access
+ * token), belonging to one subscriber or shared by a context; channel endpoints name it. Its
+ * inputs and outputs are the fields of {@link CHANNEL_CONNECTION}; its id is its identifier. The
+ * token is secret in the state.
+ *
+ * @example
+ * const slack = new notify.Integration("slack", { identifier: "slack-ops", providerId: "slack", channel: "chat", active: true });
+ * new notify.ChannelConnection("acme-slack", {
+ *   identifier: "acme-slack", integrationIdentifier: slack.identifier, connectionMode: "shared", context: { tenant: "acme" },
+ *   workspace: { id: "T0123456", name: "Acme" }, auth: { accessToken: cfg.requireSecret("acmeSlackToken") },
+ * });
+ */
+export class ChannelConnection extends (resourceClass(CHANNEL_CONNECTION) as ResourceClass<ChannelConnectionArgs, ChannelConnectionState>) {}
+
+/**
+ * Where a subscriber is reached on a chat platform or by phone (a Slack channel or user, a Teams
+ * channel or user, a webhook, a phone number, a Telegram chat, a Webex room or person, a LINE
+ * user), with exactly the keys its type takes. Its inputs and outputs are the fields of
+ * {@link CHANNEL_ENDPOINT}; its id is its identifier.
+ *
+ * @example
+ * new notify.ChannelEndpoint("alice-alerts", {
+ *   identifier: "alice-alerts", subscriberId: "alice", integrationIdentifier: slack.identifier,
+ *   connectionIdentifier: acmeSlack.identifier, context: { tenant: "acme" },
+ *   type: "slack_channel", endpoint: { channelId: "C0123456" },
+ * });
+ */
+export class ChannelEndpoint extends (resourceClass(CHANNEL_ENDPOINT) as ResourceClass<ChannelEndpointArgs, ChannelEndpointState>) {}

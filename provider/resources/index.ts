@@ -11,6 +11,8 @@ import { TOPIC } from "./topic";
 import { TRANSLATION } from "./translation";
 import { WORKFLOW } from "./workflow";
 import type { ResourceTable } from "./fields";
+import { CHANNEL_CONNECTION } from "./channelConnection";
+import { CHANNEL_ENDPOINT } from "./channelEndpoint";
 
 /**
  * Every resource's table by its name: the one registration of a kind in the package. Keyed, so
@@ -22,6 +24,8 @@ export const RESOURCES = {
   Integration: INTEGRATION, Workflow: WORKFLOW, SubscriberCredentials: SUBSCRIBER_CREDENTIALS, Environment: ENVIRONMENT,
   EnvironmentVariable: ENVIRONMENT_VARIABLE, Layout: LAYOUT, Topic: TOPIC, Context: CONTEXT, Translation: TRANSLATION, Domain: DOMAIN,
   Agent: AGENT,
+  ChannelConnection: CHANNEL_CONNECTION,
+  ChannelEndpoint: CHANNEL_ENDPOINT,
 } as const satisfies Record<string, ResourceTable>;
 
 /** The name of a resource kind (`Integration`, `Workflow`, ...). */

@@ -10,6 +10,16 @@ export type Agent = import("./agent").Agent;
 export const Agent: typeof import("./agent").Agent = null as any;
 utilities.lazyLoad(exports, ["Agent"], () => require("./agent"));
 
+export { ChannelConnectionArgs } from "./channelConnection";
+export type ChannelConnection = import("./channelConnection").ChannelConnection;
+export const ChannelConnection: typeof import("./channelConnection").ChannelConnection = null as any;
+utilities.lazyLoad(exports, ["ChannelConnection"], () => require("./channelConnection"));
+
+export { ChannelEndpointArgs } from "./channelEndpoint";
+export type ChannelEndpoint = import("./channelEndpoint").ChannelEndpoint;
+export const ChannelEndpoint: typeof import("./channelEndpoint").ChannelEndpoint = null as any;
+utilities.lazyLoad(exports, ["ChannelEndpoint"], () => require("./channelEndpoint"));
+
 export { ContextArgs } from "./context";
 export type Context = import("./context").Context;
 export const Context: typeof import("./context").Context = null as any;
@@ -34,6 +44,16 @@ export { GetAgentsArgs, GetAgentsResult, GetAgentsOutputArgs } from "./getAgents
 export const getAgents: typeof import("./getAgents").getAgents = null as any;
 export const getAgentsOutput: typeof import("./getAgents").getAgentsOutput = null as any;
 utilities.lazyLoad(exports, ["getAgents","getAgentsOutput"], () => require("./getAgents"));
+
+export { GetChannelConnectionsArgs, GetChannelConnectionsResult, GetChannelConnectionsOutputArgs } from "./getChannelConnections";
+export const getChannelConnections: typeof import("./getChannelConnections").getChannelConnections = null as any;
+export const getChannelConnectionsOutput: typeof import("./getChannelConnections").getChannelConnectionsOutput = null as any;
+utilities.lazyLoad(exports, ["getChannelConnections","getChannelConnectionsOutput"], () => require("./getChannelConnections"));
+
+export { GetChannelEndpointsArgs, GetChannelEndpointsResult, GetChannelEndpointsOutputArgs } from "./getChannelEndpoints";
+export const getChannelEndpoints: typeof import("./getChannelEndpoints").getChannelEndpoints = null as any;
+export const getChannelEndpointsOutput: typeof import("./getChannelEndpoints").getChannelEndpointsOutput = null as any;
+utilities.lazyLoad(exports, ["getChannelEndpoints","getChannelEndpointsOutput"], () => require("./getChannelEndpoints"));
 
 export { GetContextsArgs, GetContextsResult, GetContextsOutputArgs } from "./getContexts";
 export const getContexts: typeof import("./getContexts").getContexts = null as any;
@@ -154,6 +174,10 @@ const _module = {
         switch (type) {
             case "notify:index:Agent":
                 return new Agent(name, <any>undefined, { urn })
+            case "notify:index:ChannelConnection":
+                return new ChannelConnection(name, <any>undefined, { urn })
+            case "notify:index:ChannelEndpoint":
+                return new ChannelEndpoint(name, <any>undefined, { urn })
             case "notify:index:Context":
                 return new Context(name, <any>undefined, { urn })
             case "notify:index:Domain":

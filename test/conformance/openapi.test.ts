@@ -300,6 +300,46 @@ const CASES: Record<string, (c: Ctx) => Promise<unknown>> = {
     const link = await c.api("POST", "/v1/agents/unlink/integrations", { integrationIdentifier: "slack-main" });
     return c.call(204, `/v1/agents/unlink/integrations/${link.body._id}`);
   },
+  // Channel connections (of slack-main; alice made before the cases)
+  "POST /v1/channel-connections": (c) => c.call(201, "/v1/channel-connections", {
+    identifier: "conn-made", integrationIdentifier: "slack-main", connectionMode: "shared", context: { tenant: "acme" }, workspace: { id: "T1", name: "Acme" }, auth: { accessToken: "xoxb-1" },
+  }),
+  "GET /v1/channel-connections": async (c) => {
+    await c.api("POST", "/v1/channel-connections", { identifier: "conn-listed", integrationIdentifier: "slack-main", subscriberId: "alice", workspace: { id: "T2" }, auth: { accessToken: "xoxb-2" } });
+    return c.call(200, "/v1/channel-connections?limit=1&subscriberId=alice");
+  },
+  "GET /v1/channel-connections/{identifier}": async (c) => {
+    await c.api("POST", "/v1/channel-connections", { identifier: "conn-read", integrationIdentifier: "slack-main", subscriberId: "alice", context: { app: "read" }, workspace: { id: "T3" }, auth: { accessToken: "xoxb-3" } });
+    return c.call(200, "/v1/channel-connections/conn-read");
+  },
+  "PATCH /v1/channel-connections/{identifier}": async (c) => {
+    await c.api("POST", "/v1/channel-connections", { identifier: "conn-patched", integrationIdentifier: "slack-main", subscriberId: "alice", context: { app: "patch" }, workspace: { id: "T4" }, auth: { accessToken: "xoxb-4" } });
+    return c.call(200, "/v1/channel-connections/conn-patched", { workspace: { id: "T4", name: "Renamed" }, auth: { accessToken: "xoxb-4b" } });
+  },
+  "DELETE /v1/channel-connections/{identifier}": async (c) => {
+    await c.api("POST", "/v1/channel-connections", { identifier: "conn-doomed", integrationIdentifier: "slack-main", subscriberId: "alice", context: { app: "doomed" }, workspace: { id: "T5" }, auth: { accessToken: "xoxb-5" } });
+    return c.call(204, "/v1/channel-connections/conn-doomed");
+  },
+  // Channel endpoints (of alice and slack-main)
+  "POST /v1/channel-endpoints": (c) => c.call(201, "/v1/channel-endpoints", {
+    identifier: "endp-made", subscriberId: "alice", integrationIdentifier: "slack-main", type: "slack_channel", endpoint: { channelId: "C1" }, context: { tenant: "acme" },
+  }),
+  "GET /v1/channel-endpoints": async (c) => {
+    await c.api("POST", "/v1/channel-endpoints", { identifier: "endp-listed", subscriberId: "alice", integrationIdentifier: "slack-main", type: "webhook", endpoint: { url: "https://h.example.com/x" } });
+    return c.call(200, "/v1/channel-endpoints?limit=1&subscriberId=alice");
+  },
+  "GET /v1/channel-endpoints/{identifier}": async (c) => {
+    await c.api("POST", "/v1/channel-endpoints", { identifier: "endp-read", subscriberId: "alice", integrationIdentifier: "slack-main", type: "phone", endpoint: { phoneNumber: "+14155550123" } });
+    return c.call(200, "/v1/channel-endpoints/endp-read");
+  },
+  "PATCH /v1/channel-endpoints/{identifier}": async (c) => {
+    await c.api("POST", "/v1/channel-endpoints", { identifier: "endp-patched", subscriberId: "alice", integrationIdentifier: "slack-main", type: "slack_user", endpoint: { userId: "U1" } });
+    return c.call(200, "/v1/channel-endpoints/endp-patched", { endpoint: { userId: "U2" } });
+  },
+  "DELETE /v1/channel-endpoints/{identifier}": async (c) => {
+    await c.api("POST", "/v1/channel-endpoints", { identifier: "endp-doomed", subscriberId: "alice", integrationIdentifier: "slack-main", type: "slack_channel", endpoint: { channelId: "C9" } });
+    return c.call(204, "/v1/channel-endpoints/endp-doomed");
+  },
 };
 
 const routeKey = (r: { method: string; path: string }) => `${r.method} ${r.path}`;

@@ -230,6 +230,38 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     for (const [mod, r] of [[translation, fr], [context, acme], [context, adoptedContext], [domain, mail], [domain, adoptedDomain], [agent, bot], [agent, adoptedAgent]] as const) {
       await mod.provider.delete(r.id, r.outs);
     }
+    // Channel connections: create (subscriber and shared), read, update (workspace and token), adopt, list, delete.
+    const channelConnection = moduleOf("channelConnection");
+    const aliceSlack = await created(channelConnection, { identifier: "alice-slack", integrationIdentifier: "slack-main", subscriberId: "alice", workspace: { id: "T1" }, auth: { accessToken: "xoxb-1" } });
+    const acmeSlack = await created(channelConnection, {
+      identifier: "acme-slack", integrationIdentifier: "slack-main", connectionMode: "shared", context: { tenant: "acme" }, workspace: { id: "T2", name: "Acme" }, auth: { accessToken: "xoxb-2" },
+    });
+    await channelConnection.provider.read(aliceSlack.id, aliceSlack.outs);
+    await channelConnection.provider.update(acmeSlack.id, acmeSlack.outs, { ...acmeSlack.inputs, auth: { accessToken: "xoxb-2b" } });
+    await client.channelConnections.create({ identifier: "existing-slack", integrationIdentifier: "slack-main", connectionMode: "shared", context: { team: "ops" }, workspace: { id: "T3" }, auth: { accessToken: "xoxb-3" } });
+    const adoptedConnection = await created(channelConnection, {
+      identifier: "existing-slack", integrationIdentifier: "slack-main", connectionMode: "shared", context: { team: "ops" }, workspace: { id: "T3" }, auth: { accessToken: "xoxb-3" }, adopt: true,
+    });
+    await client.channelConnections.list({ subscriberId: "alice", integrationIdentifier: "slack-main", channel: "chat", providerId: "slack", contextKeys: ["tenant:acme"] });
+    // Channel endpoints: create (with a connection and contexts, and without), read, update, adopt, list, delete. Updated are
+    // types the document's PATCH body lists (it leaves out ms_teams_*, telegram_chat and line_user, which production takes).
+    const channelEndpoint = moduleOf("channelEndpoint");
+    const alerts = await created(channelEndpoint, {
+      identifier: "alice-alerts", subscriberId: "alice", integrationIdentifier: "slack-main", connectionIdentifier: "acme-slack", context: { tenant: "acme" },
+      type: "slack_channel", endpoint: { channelId: "C1" },
+    });
+    const aliceHook = await created(channelEndpoint, { identifier: "alice-hook", subscriberId: "alice", integrationIdentifier: "slack-main", type: "webhook", endpoint: { url: "https://h.example.com/a", channel: "ops" } });
+    await channelEndpoint.provider.read(alerts.id, alerts.outs);
+    await channelEndpoint.provider.update(aliceHook.id, aliceHook.outs, { ...aliceHook.inputs, endpoint: { url: "https://h.example.com/b" } });
+    await client.channelEndpoints.create({ identifier: "existing-teams", subscriberId: "alice", integrationIdentifier: "slack-main", type: "ms_teams_user", endpoint: { userId: "29:1" } });
+    const adoptedEndpoint = await created(channelEndpoint, {
+      identifier: "existing-teams", subscriberId: "alice", integrationIdentifier: "slack-main", type: "ms_teams_user", endpoint: { userId: "29:1" }, adopt: true,
+    });
+    await client.channelEndpoints.list({ subscriberId: "alice", integrationIdentifier: "slack-main", connectionIdentifier: "acme-slack", channel: "chat", providerId: "slack", contextKeys: ["tenant:acme"] });
+    await notify.getChannelConnections({ subscriberId: "alice", integrationIdentifier: "slack-main", channel: "chat", providerId: "slack", contextKeys: ["tenant:acme"], maxResults: 10 });
+    await notify.getChannelEndpoints({ subscriberId: "alice", connectionIdentifier: "acme-slack", contextKeys: ["tenant:acme"], maxResults: 10 });
+    for (const r of [alerts, aliceHook, adoptedEndpoint]) await channelEndpoint.provider.delete(r.id, r.outs);
+    for (const r of [aliceSlack, acmeSlack, adoptedConnection]) await channelConnection.provider.delete(r.id, r.outs);
     for (const [mod, r] of [[variable, baseUrl], [variable, adoptedVar], [environment, staging], [environment, adoptedEnv]] as const) {
       await mod.provider.delete(r.id, r.outs);
     }

@@ -43,4 +43,6 @@ export const ROWS: Row[] = [
   ["getDomains maxResults 0", "fn:getDomains", { maxResults: 0 }, /getDomains: invalid arguments: maxResults/],
   ["getContexts unknown argument", "fn:getContexts", { type: "tenant" }, /getContexts: invalid arguments: unknown argument "type"/],
   ["getAgents maxResults 0", "fn:getAgents", { maxResults: 0 }, /getAgents: invalid arguments: maxResults/],
+  ["getChannelConnections context key without its type", "fn:getChannelConnections", { contextKeys: ["acme"] }, /getChannelConnections: invalid arguments: contextKeys\[0\]: must have the form type:id/],
+  ["getChannelEndpoints unknown channel", "fn:getChannelEndpoints", { channel: "slack" }, /getChannelEndpoints: invalid arguments: channel: must be one of/],
 ];

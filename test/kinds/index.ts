@@ -18,6 +18,8 @@ import { subscriberCredentials } from "./subscriberCredentials";
 import { topicKind } from "./topic";
 import { translation } from "./translation";
 import { workflow } from "./workflow";
+import { channelConnectionKind } from "./channelConnection";
+import { channelEndpointKind } from "./channelEndpoint";
 
 /** Each kind's descriptor, by kind. */
 export const DESCRIPTORS: { readonly [K in ResourceKind]: KindDescriptor<K> } = {
@@ -32,6 +34,8 @@ export const DESCRIPTORS: { readonly [K in ResourceKind]: KindDescriptor<K> } = 
   Translation: translation,
   Domain: domain,
   Agent: agentKind,
+  ChannelConnection: channelConnectionKind,
+  ChannelEndpoint: channelEndpointKind,
 };
 
 /** Every kind's descriptor, in the provider's order of its resources (schema.json's). */

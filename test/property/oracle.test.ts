@@ -20,6 +20,7 @@ import { declareKind, FRONT_ENDS, type FrontEnd } from "../helpers/frontEnds";
 import { stackFixture } from "../helpers/stack";
 import { formatPath, previewShown, refreshChanged } from "../helpers/shownDiff";
 import { KINDS, descriptorOf } from "../kinds/index";
+import { RESOURCE_TABLES } from "../../provider/resources/index";
 import { deletion, fieldEdits, type Declared, type Edit } from "./handEdits";
 
 type Obj = Record<string, unknown>;
@@ -28,8 +29,8 @@ const RUNS = Number(process.env.ORACLE_RUNS ?? 3);
 /** Stacks run at once (default 1); the stacks and the verdict do not depend on it. */
 const CONCURRENCY = Math.max(1, Number(process.env.ORACLE_CONCURRENCY ?? 1));
 const SEED = process.env.ORACLE_SEED !== undefined ? Number(process.env.ORACLE_SEED) : Math.floor(Math.random() * 2 ** 31);
-/** Engine events mask these on both sides, so their change shows as the update alone. */
-const SECRET_INPUTS = new Set(["credentials", "configurations", "values"]);
+/** Engine events mask the tables' secret inputs on both sides, so their change shows as the update alone. */
+const SECRET_INPUTS = new Set<string>(RESOURCE_TABLES.flatMap((t) => t.secretKeys));
 /** The one suffix of every stack's identifiers (each stack has an emulator of its own). */
 const ORACLE_SUFFIX = "o";
 /** The front ends (test/helpers/frontEnds.ts) are taken in turn by the stacks of a run (stack n: FRONT_ENDS[n % 2]), unless ORACLE_FRONT_END names one. */

@@ -23,6 +23,10 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 	switch typ {
 	case "notify:index:Agent":
 		r = &Agent{}
+	case "notify:index:ChannelConnection":
+		r = &ChannelConnection{}
+	case "notify:index:ChannelEndpoint":
+		r = &ChannelEndpoint{}
 	case "notify:index:Context":
 		r = &Context{}
 	case "notify:index:Domain":

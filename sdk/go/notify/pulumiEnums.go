@@ -682,6 +682,354 @@ func (in *channelPtr) ToChannelPtrOutputWithContext(ctx context.Context) Channel
 	return pulumi.ToOutputWithContext(ctx, in).(ChannelPtrOutput)
 }
 
+// `subscriber` (the default: the connection belongs to `subscriberId`) or `shared` (the connection belongs to its `context`, and no subscriber). Changing it replaces the connection.
+type ChannelConnectionConnectionMode string
+
+const (
+	ChannelConnectionConnectionModeSubscriber = ChannelConnectionConnectionMode("subscriber")
+	ChannelConnectionConnectionModeShared     = ChannelConnectionConnectionMode("shared")
+)
+
+func (ChannelConnectionConnectionMode) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelConnectionConnectionMode)(nil)).Elem()
+}
+
+func (e ChannelConnectionConnectionMode) ToChannelConnectionConnectionModeOutput() ChannelConnectionConnectionModeOutput {
+	return pulumi.ToOutput(e).(ChannelConnectionConnectionModeOutput)
+}
+
+func (e ChannelConnectionConnectionMode) ToChannelConnectionConnectionModeOutputWithContext(ctx context.Context) ChannelConnectionConnectionModeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ChannelConnectionConnectionModeOutput)
+}
+
+func (e ChannelConnectionConnectionMode) ToChannelConnectionConnectionModePtrOutput() ChannelConnectionConnectionModePtrOutput {
+	return e.ToChannelConnectionConnectionModePtrOutputWithContext(context.Background())
+}
+
+func (e ChannelConnectionConnectionMode) ToChannelConnectionConnectionModePtrOutputWithContext(ctx context.Context) ChannelConnectionConnectionModePtrOutput {
+	return ChannelConnectionConnectionMode(e).ToChannelConnectionConnectionModeOutputWithContext(ctx).ToChannelConnectionConnectionModePtrOutputWithContext(ctx)
+}
+
+func (e ChannelConnectionConnectionMode) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ChannelConnectionConnectionMode) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ChannelConnectionConnectionMode) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ChannelConnectionConnectionMode) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ChannelConnectionConnectionModeOutput struct{ *pulumi.OutputState }
+
+func (ChannelConnectionConnectionModeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelConnectionConnectionMode)(nil)).Elem()
+}
+
+func (o ChannelConnectionConnectionModeOutput) ToChannelConnectionConnectionModeOutput() ChannelConnectionConnectionModeOutput {
+	return o
+}
+
+func (o ChannelConnectionConnectionModeOutput) ToChannelConnectionConnectionModeOutputWithContext(ctx context.Context) ChannelConnectionConnectionModeOutput {
+	return o
+}
+
+func (o ChannelConnectionConnectionModeOutput) ToChannelConnectionConnectionModePtrOutput() ChannelConnectionConnectionModePtrOutput {
+	return o.ToChannelConnectionConnectionModePtrOutputWithContext(context.Background())
+}
+
+func (o ChannelConnectionConnectionModeOutput) ToChannelConnectionConnectionModePtrOutputWithContext(ctx context.Context) ChannelConnectionConnectionModePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ChannelConnectionConnectionMode) *ChannelConnectionConnectionMode {
+		return &v
+	}).(ChannelConnectionConnectionModePtrOutput)
+}
+
+func (o ChannelConnectionConnectionModeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ChannelConnectionConnectionModeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ChannelConnectionConnectionMode) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ChannelConnectionConnectionModeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ChannelConnectionConnectionModeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ChannelConnectionConnectionMode) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ChannelConnectionConnectionModePtrOutput struct{ *pulumi.OutputState }
+
+func (ChannelConnectionConnectionModePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChannelConnectionConnectionMode)(nil)).Elem()
+}
+
+func (o ChannelConnectionConnectionModePtrOutput) ToChannelConnectionConnectionModePtrOutput() ChannelConnectionConnectionModePtrOutput {
+	return o
+}
+
+func (o ChannelConnectionConnectionModePtrOutput) ToChannelConnectionConnectionModePtrOutputWithContext(ctx context.Context) ChannelConnectionConnectionModePtrOutput {
+	return o
+}
+
+func (o ChannelConnectionConnectionModePtrOutput) Elem() ChannelConnectionConnectionModeOutput {
+	return o.ApplyT(func(v *ChannelConnectionConnectionMode) ChannelConnectionConnectionMode {
+		if v != nil {
+			return *v
+		}
+		var ret ChannelConnectionConnectionMode
+		return ret
+	}).(ChannelConnectionConnectionModeOutput)
+}
+
+func (o ChannelConnectionConnectionModePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ChannelConnectionConnectionModePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ChannelConnectionConnectionMode) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ChannelConnectionConnectionModeInput is an input type that accepts values of the ChannelConnectionConnectionMode enum
+// A concrete instance of `ChannelConnectionConnectionModeInput` can be one of the following:
+//
+//	ChannelConnectionConnectionModeSubscriber
+//	ChannelConnectionConnectionModeShared
+type ChannelConnectionConnectionModeInput interface {
+	pulumi.Input
+
+	ToChannelConnectionConnectionModeOutput() ChannelConnectionConnectionModeOutput
+	ToChannelConnectionConnectionModeOutputWithContext(context.Context) ChannelConnectionConnectionModeOutput
+}
+
+var channelConnectionConnectionModePtrType = reflect.TypeOf((**ChannelConnectionConnectionMode)(nil)).Elem()
+
+type ChannelConnectionConnectionModePtrInput interface {
+	pulumi.Input
+
+	ToChannelConnectionConnectionModePtrOutput() ChannelConnectionConnectionModePtrOutput
+	ToChannelConnectionConnectionModePtrOutputWithContext(context.Context) ChannelConnectionConnectionModePtrOutput
+}
+
+type channelConnectionConnectionModePtr string
+
+func ChannelConnectionConnectionModePtr(v string) ChannelConnectionConnectionModePtrInput {
+	return (*channelConnectionConnectionModePtr)(&v)
+}
+
+func (*channelConnectionConnectionModePtr) ElementType() reflect.Type {
+	return channelConnectionConnectionModePtrType
+}
+
+func (in *channelConnectionConnectionModePtr) ToChannelConnectionConnectionModePtrOutput() ChannelConnectionConnectionModePtrOutput {
+	return pulumi.ToOutput(in).(ChannelConnectionConnectionModePtrOutput)
+}
+
+func (in *channelConnectionConnectionModePtr) ToChannelConnectionConnectionModePtrOutputWithContext(ctx context.Context) ChannelConnectionConnectionModePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ChannelConnectionConnectionModePtrOutput)
+}
+
+// The endpoint's type: `slack_channel` (channelId), `slack_user` (userId), `webhook` (url, channel), `phone` (phoneNumber), `ms_teams_channel` (teamId, channelId), `ms_teams_user` (userId, tenantId), `telegram_chat` (chatId), `webex_room` (roomId, parentId), `webex_person` (personId, personEmail), `line_user` (userId). Changing it replaces the endpoint.
+type ChannelEndpointType string
+
+const (
+	ChannelEndpointTypeSlackChannel   = ChannelEndpointType("slack_channel")
+	ChannelEndpointTypeSlackUser      = ChannelEndpointType("slack_user")
+	ChannelEndpointTypeWebhook        = ChannelEndpointType("webhook")
+	ChannelEndpointTypePhone          = ChannelEndpointType("phone")
+	ChannelEndpointTypeMsTeamsChannel = ChannelEndpointType("ms_teams_channel")
+	ChannelEndpointTypeMsTeamsUser    = ChannelEndpointType("ms_teams_user")
+	ChannelEndpointTypeTelegramChat   = ChannelEndpointType("telegram_chat")
+	ChannelEndpointTypeWebexRoom      = ChannelEndpointType("webex_room")
+	ChannelEndpointTypeWebexPerson    = ChannelEndpointType("webex_person")
+	ChannelEndpointTypeLineUser       = ChannelEndpointType("line_user")
+)
+
+func (ChannelEndpointType) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelEndpointType)(nil)).Elem()
+}
+
+func (e ChannelEndpointType) ToChannelEndpointTypeOutput() ChannelEndpointTypeOutput {
+	return pulumi.ToOutput(e).(ChannelEndpointTypeOutput)
+}
+
+func (e ChannelEndpointType) ToChannelEndpointTypeOutputWithContext(ctx context.Context) ChannelEndpointTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ChannelEndpointTypeOutput)
+}
+
+func (e ChannelEndpointType) ToChannelEndpointTypePtrOutput() ChannelEndpointTypePtrOutput {
+	return e.ToChannelEndpointTypePtrOutputWithContext(context.Background())
+}
+
+func (e ChannelEndpointType) ToChannelEndpointTypePtrOutputWithContext(ctx context.Context) ChannelEndpointTypePtrOutput {
+	return ChannelEndpointType(e).ToChannelEndpointTypeOutputWithContext(ctx).ToChannelEndpointTypePtrOutputWithContext(ctx)
+}
+
+func (e ChannelEndpointType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ChannelEndpointType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ChannelEndpointType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ChannelEndpointType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ChannelEndpointTypeOutput struct{ *pulumi.OutputState }
+
+func (ChannelEndpointTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelEndpointType)(nil)).Elem()
+}
+
+func (o ChannelEndpointTypeOutput) ToChannelEndpointTypeOutput() ChannelEndpointTypeOutput {
+	return o
+}
+
+func (o ChannelEndpointTypeOutput) ToChannelEndpointTypeOutputWithContext(ctx context.Context) ChannelEndpointTypeOutput {
+	return o
+}
+
+func (o ChannelEndpointTypeOutput) ToChannelEndpointTypePtrOutput() ChannelEndpointTypePtrOutput {
+	return o.ToChannelEndpointTypePtrOutputWithContext(context.Background())
+}
+
+func (o ChannelEndpointTypeOutput) ToChannelEndpointTypePtrOutputWithContext(ctx context.Context) ChannelEndpointTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ChannelEndpointType) *ChannelEndpointType {
+		return &v
+	}).(ChannelEndpointTypePtrOutput)
+}
+
+func (o ChannelEndpointTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ChannelEndpointTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ChannelEndpointType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ChannelEndpointTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ChannelEndpointTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ChannelEndpointType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ChannelEndpointTypePtrOutput struct{ *pulumi.OutputState }
+
+func (ChannelEndpointTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChannelEndpointType)(nil)).Elem()
+}
+
+func (o ChannelEndpointTypePtrOutput) ToChannelEndpointTypePtrOutput() ChannelEndpointTypePtrOutput {
+	return o
+}
+
+func (o ChannelEndpointTypePtrOutput) ToChannelEndpointTypePtrOutputWithContext(ctx context.Context) ChannelEndpointTypePtrOutput {
+	return o
+}
+
+func (o ChannelEndpointTypePtrOutput) Elem() ChannelEndpointTypeOutput {
+	return o.ApplyT(func(v *ChannelEndpointType) ChannelEndpointType {
+		if v != nil {
+			return *v
+		}
+		var ret ChannelEndpointType
+		return ret
+	}).(ChannelEndpointTypeOutput)
+}
+
+func (o ChannelEndpointTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ChannelEndpointTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ChannelEndpointType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ChannelEndpointTypeInput is an input type that accepts values of the ChannelEndpointType enum
+// A concrete instance of `ChannelEndpointTypeInput` can be one of the following:
+//
+//	ChannelEndpointTypeSlackChannel
+//	ChannelEndpointTypeSlackUser
+//	ChannelEndpointTypeWebhook
+//	ChannelEndpointTypePhone
+//	ChannelEndpointTypeMsTeamsChannel
+//	ChannelEndpointTypeMsTeamsUser
+//	ChannelEndpointTypeTelegramChat
+//	ChannelEndpointTypeWebexRoom
+//	ChannelEndpointTypeWebexPerson
+//	ChannelEndpointTypeLineUser
+type ChannelEndpointTypeInput interface {
+	pulumi.Input
+
+	ToChannelEndpointTypeOutput() ChannelEndpointTypeOutput
+	ToChannelEndpointTypeOutputWithContext(context.Context) ChannelEndpointTypeOutput
+}
+
+var channelEndpointTypePtrType = reflect.TypeOf((**ChannelEndpointType)(nil)).Elem()
+
+type ChannelEndpointTypePtrInput interface {
+	pulumi.Input
+
+	ToChannelEndpointTypePtrOutput() ChannelEndpointTypePtrOutput
+	ToChannelEndpointTypePtrOutputWithContext(context.Context) ChannelEndpointTypePtrOutput
+}
+
+type channelEndpointTypePtr string
+
+func ChannelEndpointTypePtr(v string) ChannelEndpointTypePtrInput {
+	return (*channelEndpointTypePtr)(&v)
+}
+
+func (*channelEndpointTypePtr) ElementType() reflect.Type {
+	return channelEndpointTypePtrType
+}
+
+func (in *channelEndpointTypePtr) ToChannelEndpointTypePtrOutput() ChannelEndpointTypePtrOutput {
+	return pulumi.ToOutput(in).(ChannelEndpointTypePtrOutput)
+}
+
+func (in *channelEndpointTypePtr) ToChannelEndpointTypePtrOutputWithContext(ctx context.Context) ChannelEndpointTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ChannelEndpointTypePtrOutput)
+}
+
 // A channel type: the five delivery channels and `tool` (not step types such as `digest`).
 type ChannelType string
 
@@ -3894,6 +4242,10 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AgentRuntimePtrInput)(nil)).Elem(), AgentRuntime("self-hosted"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelInput)(nil)).Elem(), Channel("in_app"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelPtrInput)(nil)).Elem(), Channel("in_app"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelConnectionConnectionModeInput)(nil)).Elem(), ChannelConnectionConnectionMode("subscriber"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelConnectionConnectionModePtrInput)(nil)).Elem(), ChannelConnectionConnectionMode("subscriber"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelEndpointTypeInput)(nil)).Elem(), ChannelEndpointType("slack_channel"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelEndpointTypePtrInput)(nil)).Elem(), ChannelEndpointType("slack_channel"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelTypeInput)(nil)).Elem(), ChannelType("in_app"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelTypePtrInput)(nil)).Elem(), ChannelType("in_app"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelTypeArrayInput)(nil)).Elem(), ChannelTypeArray{})
@@ -3941,6 +4293,10 @@ func init() {
 	pulumi.RegisterOutputType(AgentRuntimePtrOutput{})
 	pulumi.RegisterOutputType(ChannelOutput{})
 	pulumi.RegisterOutputType(ChannelPtrOutput{})
+	pulumi.RegisterOutputType(ChannelConnectionConnectionModeOutput{})
+	pulumi.RegisterOutputType(ChannelConnectionConnectionModePtrOutput{})
+	pulumi.RegisterOutputType(ChannelEndpointTypeOutput{})
+	pulumi.RegisterOutputType(ChannelEndpointTypePtrOutput{})
 	pulumi.RegisterOutputType(ChannelTypeOutput{})
 	pulumi.RegisterOutputType(ChannelTypePtrOutput{})
 	pulumi.RegisterOutputType(ChannelTypeArrayOutput{})

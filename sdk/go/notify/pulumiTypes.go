@@ -738,6 +738,293 @@ func (o AgentSummaryIntegrationsArrayOutput) Index(i pulumi.IntInput) AgentSumma
 	}).(AgentSummaryIntegrationsOutput)
 }
 
+// The workspace's authorisation; secret. The service answers it, so a token changed outside the stack shows as drift.
+type ChannelConnectionAuth struct {
+	// The workspace's access token (a Slack bot token, `xoxb-...`).
+	AccessToken string `pulumi:"accessToken"`
+}
+
+// ChannelConnectionAuthInput is an input type that accepts ChannelConnectionAuthArgs and ChannelConnectionAuthOutput values.
+// You can construct a concrete instance of `ChannelConnectionAuthInput` via:
+//
+//	ChannelConnectionAuthArgs{...}
+type ChannelConnectionAuthInput interface {
+	pulumi.Input
+
+	ToChannelConnectionAuthOutput() ChannelConnectionAuthOutput
+	ToChannelConnectionAuthOutputWithContext(context.Context) ChannelConnectionAuthOutput
+}
+
+// The workspace's authorisation; secret. The service answers it, so a token changed outside the stack shows as drift.
+type ChannelConnectionAuthArgs struct {
+	// The workspace's access token (a Slack bot token, `xoxb-...`).
+	AccessToken pulumi.StringInput `pulumi:"accessToken"`
+}
+
+func (ChannelConnectionAuthArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelConnectionAuth)(nil)).Elem()
+}
+
+func (i ChannelConnectionAuthArgs) ToChannelConnectionAuthOutput() ChannelConnectionAuthOutput {
+	return i.ToChannelConnectionAuthOutputWithContext(context.Background())
+}
+
+func (i ChannelConnectionAuthArgs) ToChannelConnectionAuthOutputWithContext(ctx context.Context) ChannelConnectionAuthOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelConnectionAuthOutput)
+}
+
+// The workspace's authorisation; secret. The service answers it, so a token changed outside the stack shows as drift.
+type ChannelConnectionAuthOutput struct{ *pulumi.OutputState }
+
+func (ChannelConnectionAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelConnectionAuth)(nil)).Elem()
+}
+
+func (o ChannelConnectionAuthOutput) ToChannelConnectionAuthOutput() ChannelConnectionAuthOutput {
+	return o
+}
+
+func (o ChannelConnectionAuthOutput) ToChannelConnectionAuthOutputWithContext(ctx context.Context) ChannelConnectionAuthOutput {
+	return o
+}
+
+// The workspace's access token (a Slack bot token, `xoxb-...`).
+func (o ChannelConnectionAuthOutput) AccessToken() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelConnectionAuth) string { return v.AccessToken }).(pulumi.StringOutput)
+}
+
+// A channel connection: its identifier, integration, subscriber or contexts, workspace and authorisation (secret).
+type ChannelConnectionSummary struct {
+	// The workspace's authorisation, the access token in clear (secret).
+	Auth ChannelConnectionSummaryAuth `pulumi:"auth"`
+	// The channel of the connection's integration (`chat`).
+	Channel *string `pulumi:"channel"`
+	// The connection's contexts, each `type:id`.
+	ContextKeys []string `pulumi:"contextKeys"`
+	// When the connection was created (ISO 8601).
+	CreatedAt *string `pulumi:"createdAt"`
+	// The connection's identifier, its address in every call.
+	Identifier string `pulumi:"identifier"`
+	// The identifier of the connection's integration.
+	IntegrationIdentifier *string `pulumi:"integrationIdentifier"`
+	// The provider of the connection's integration (`slack`, `msteams`, ...).
+	ProviderId *string `pulumi:"providerId"`
+	// The subscriber the connection belongs to; null for a connection shared by a context.
+	SubscriberId *string `pulumi:"subscriberId"`
+	// When the connection was last changed (ISO 8601).
+	UpdatedAt *string `pulumi:"updatedAt"`
+	// The workspace.
+	Workspace ChannelConnectionSummaryWorkspace `pulumi:"workspace"`
+}
+
+// A channel connection: its identifier, integration, subscriber or contexts, workspace and authorisation (secret).
+type ChannelConnectionSummaryOutput struct{ *pulumi.OutputState }
+
+func (ChannelConnectionSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelConnectionSummary)(nil)).Elem()
+}
+
+func (o ChannelConnectionSummaryOutput) ToChannelConnectionSummaryOutput() ChannelConnectionSummaryOutput {
+	return o
+}
+
+func (o ChannelConnectionSummaryOutput) ToChannelConnectionSummaryOutputWithContext(ctx context.Context) ChannelConnectionSummaryOutput {
+	return o
+}
+
+// The workspace's authorisation, the access token in clear (secret).
+func (o ChannelConnectionSummaryOutput) Auth() ChannelConnectionSummaryAuthOutput {
+	return o.ApplyT(func(v ChannelConnectionSummary) ChannelConnectionSummaryAuth { return v.Auth }).(ChannelConnectionSummaryAuthOutput)
+}
+
+// The channel of the connection's integration (`chat`).
+func (o ChannelConnectionSummaryOutput) Channel() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelConnectionSummary) *string { return v.Channel }).(pulumi.StringPtrOutput)
+}
+
+// The connection's contexts, each `type:id`.
+func (o ChannelConnectionSummaryOutput) ContextKeys() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelConnectionSummary) []string { return v.ContextKeys }).(pulumi.StringArrayOutput)
+}
+
+// When the connection was created (ISO 8601).
+func (o ChannelConnectionSummaryOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelConnectionSummary) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// The connection's identifier, its address in every call.
+func (o ChannelConnectionSummaryOutput) Identifier() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelConnectionSummary) string { return v.Identifier }).(pulumi.StringOutput)
+}
+
+// The identifier of the connection's integration.
+func (o ChannelConnectionSummaryOutput) IntegrationIdentifier() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelConnectionSummary) *string { return v.IntegrationIdentifier }).(pulumi.StringPtrOutput)
+}
+
+// The provider of the connection's integration (`slack`, `msteams`, ...).
+func (o ChannelConnectionSummaryOutput) ProviderId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelConnectionSummary) *string { return v.ProviderId }).(pulumi.StringPtrOutput)
+}
+
+// The subscriber the connection belongs to; null for a connection shared by a context.
+func (o ChannelConnectionSummaryOutput) SubscriberId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelConnectionSummary) *string { return v.SubscriberId }).(pulumi.StringPtrOutput)
+}
+
+// When the connection was last changed (ISO 8601).
+func (o ChannelConnectionSummaryOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelConnectionSummary) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+}
+
+// The workspace.
+func (o ChannelConnectionSummaryOutput) Workspace() ChannelConnectionSummaryWorkspaceOutput {
+	return o.ApplyT(func(v ChannelConnectionSummary) ChannelConnectionSummaryWorkspace { return v.Workspace }).(ChannelConnectionSummaryWorkspaceOutput)
+}
+
+type ChannelConnectionSummaryArrayOutput struct{ *pulumi.OutputState }
+
+func (ChannelConnectionSummaryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ChannelConnectionSummary)(nil)).Elem()
+}
+
+func (o ChannelConnectionSummaryArrayOutput) ToChannelConnectionSummaryArrayOutput() ChannelConnectionSummaryArrayOutput {
+	return o
+}
+
+func (o ChannelConnectionSummaryArrayOutput) ToChannelConnectionSummaryArrayOutputWithContext(ctx context.Context) ChannelConnectionSummaryArrayOutput {
+	return o
+}
+
+func (o ChannelConnectionSummaryArrayOutput) Index(i pulumi.IntInput) ChannelConnectionSummaryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ChannelConnectionSummary {
+		return vs[0].([]ChannelConnectionSummary)[vs[1].(int)]
+	}).(ChannelConnectionSummaryOutput)
+}
+
+// The workspace's authorisation, the access token in clear (secret).
+type ChannelConnectionSummaryAuth struct {
+	// The workspace's access token (secret).
+	AccessToken string `pulumi:"accessToken"`
+}
+
+// The workspace's authorisation, the access token in clear (secret).
+type ChannelConnectionSummaryAuthOutput struct{ *pulumi.OutputState }
+
+func (ChannelConnectionSummaryAuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelConnectionSummaryAuth)(nil)).Elem()
+}
+
+func (o ChannelConnectionSummaryAuthOutput) ToChannelConnectionSummaryAuthOutput() ChannelConnectionSummaryAuthOutput {
+	return o
+}
+
+func (o ChannelConnectionSummaryAuthOutput) ToChannelConnectionSummaryAuthOutputWithContext(ctx context.Context) ChannelConnectionSummaryAuthOutput {
+	return o
+}
+
+// The workspace's access token (secret).
+func (o ChannelConnectionSummaryAuthOutput) AccessToken() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelConnectionSummaryAuth) string { return v.AccessToken }).(pulumi.StringOutput)
+}
+
+// The workspace.
+type ChannelConnectionSummaryWorkspace struct {
+	// The workspace's id at the chat platform (a Slack team id).
+	Id string `pulumi:"id"`
+	// The workspace's name.
+	Name *string `pulumi:"name"`
+}
+
+// The workspace.
+type ChannelConnectionSummaryWorkspaceOutput struct{ *pulumi.OutputState }
+
+func (ChannelConnectionSummaryWorkspaceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelConnectionSummaryWorkspace)(nil)).Elem()
+}
+
+func (o ChannelConnectionSummaryWorkspaceOutput) ToChannelConnectionSummaryWorkspaceOutput() ChannelConnectionSummaryWorkspaceOutput {
+	return o
+}
+
+func (o ChannelConnectionSummaryWorkspaceOutput) ToChannelConnectionSummaryWorkspaceOutputWithContext(ctx context.Context) ChannelConnectionSummaryWorkspaceOutput {
+	return o
+}
+
+// The workspace's id at the chat platform (a Slack team id).
+func (o ChannelConnectionSummaryWorkspaceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelConnectionSummaryWorkspace) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The workspace's name.
+func (o ChannelConnectionSummaryWorkspaceOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelConnectionSummaryWorkspace) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// The workspace, compared whole (the service replaces it on every update).
+type ChannelConnectionWorkspace struct {
+	// The workspace's id at the chat platform (a Slack team id, `T123456`).
+	Id string `pulumi:"id"`
+	// The workspace's name.
+	Name *string `pulumi:"name"`
+}
+
+// ChannelConnectionWorkspaceInput is an input type that accepts ChannelConnectionWorkspaceArgs and ChannelConnectionWorkspaceOutput values.
+// You can construct a concrete instance of `ChannelConnectionWorkspaceInput` via:
+//
+//	ChannelConnectionWorkspaceArgs{...}
+type ChannelConnectionWorkspaceInput interface {
+	pulumi.Input
+
+	ToChannelConnectionWorkspaceOutput() ChannelConnectionWorkspaceOutput
+	ToChannelConnectionWorkspaceOutputWithContext(context.Context) ChannelConnectionWorkspaceOutput
+}
+
+// The workspace, compared whole (the service replaces it on every update).
+type ChannelConnectionWorkspaceArgs struct {
+	// The workspace's id at the chat platform (a Slack team id, `T123456`).
+	Id pulumi.StringInput `pulumi:"id"`
+	// The workspace's name.
+	Name pulumi.StringPtrInput `pulumi:"name"`
+}
+
+func (ChannelConnectionWorkspaceArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelConnectionWorkspace)(nil)).Elem()
+}
+
+func (i ChannelConnectionWorkspaceArgs) ToChannelConnectionWorkspaceOutput() ChannelConnectionWorkspaceOutput {
+	return i.ToChannelConnectionWorkspaceOutputWithContext(context.Background())
+}
+
+func (i ChannelConnectionWorkspaceArgs) ToChannelConnectionWorkspaceOutputWithContext(ctx context.Context) ChannelConnectionWorkspaceOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelConnectionWorkspaceOutput)
+}
+
+// The workspace, compared whole (the service replaces it on every update).
+type ChannelConnectionWorkspaceOutput struct{ *pulumi.OutputState }
+
+func (ChannelConnectionWorkspaceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelConnectionWorkspace)(nil)).Elem()
+}
+
+func (o ChannelConnectionWorkspaceOutput) ToChannelConnectionWorkspaceOutput() ChannelConnectionWorkspaceOutput {
+	return o
+}
+
+func (o ChannelConnectionWorkspaceOutput) ToChannelConnectionWorkspaceOutputWithContext(ctx context.Context) ChannelConnectionWorkspaceOutput {
+	return o
+}
+
+// The workspace's id at the chat platform (a Slack team id, `T123456`).
+func (o ChannelConnectionWorkspaceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelConnectionWorkspace) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The workspace's name.
+func (o ChannelConnectionWorkspaceOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelConnectionWorkspace) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
 // A subscriber's credentials for one chat or push provider. Unknown keys are refused.
 type ChannelCredentials struct {
 	// Grafana OnCall alert id (production does not store it; see SubscriberCredentials).
@@ -854,6 +1141,276 @@ func (o ChannelCredentialsOutput) Title() pulumi.StringPtrOutput {
 // Webhook URL (Slack, Discord, Teams, ...), an http(s) URL.
 func (o ChannelCredentialsOutput) WebhookUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ChannelCredentials) *string { return v.WebhookUrl }).(pulumi.StringPtrOutput)
+}
+
+// The endpoint's data: exactly the keys its type takes (see `type`), compared whole (the service replaces it on every update).
+type ChannelEndpointEndpoint struct {
+	// The channel the webhook posts to, where it takes one. Type `webhook`.
+	Channel *string `pulumi:"channel"`
+	// The channel's id (Slack `C0123456`, Teams `19:...@thread.tacv2`). Types `slack_channel`, `ms_teams_channel`.
+	ChannelId *string `pulumi:"channelId"`
+	// The Telegram chat's id. Type `telegram_chat`.
+	ChatId *string `pulumi:"chatId"`
+	// A Webex message to reply under, in a thread. Type `webex_room`.
+	ParentId *string `pulumi:"parentId"`
+	// The Webex person's email (or personId). Type `webex_person`.
+	PersonEmail *string `pulumi:"personEmail"`
+	// The Webex person's id (or personEmail). Type `webex_person`.
+	PersonId *string `pulumi:"personId"`
+	// The phone number, in E.164 format (`+14155550123`). Type `phone`.
+	PhoneNumber *string `pulumi:"phoneNumber"`
+	// The Webex room's id. Type `webex_room`.
+	RoomId *string `pulumi:"roomId"`
+	// The Teams team's id. Type `ms_teams_channel`.
+	TeamId *string `pulumi:"teamId"`
+	// The Teams user's Azure AD tenant, for delivery across tenants. Type `ms_teams_user`.
+	TenantId *string `pulumi:"tenantId"`
+	// The webhook's URL (http or https). Type `webhook`.
+	Url *string `pulumi:"url"`
+	// The user's id (Slack `U0123456`, Teams `29:...`, LINE `U...`). Types `slack_user`, `ms_teams_user`, `line_user`.
+	UserId *string `pulumi:"userId"`
+}
+
+// ChannelEndpointEndpointInput is an input type that accepts ChannelEndpointEndpointArgs and ChannelEndpointEndpointOutput values.
+// You can construct a concrete instance of `ChannelEndpointEndpointInput` via:
+//
+//	ChannelEndpointEndpointArgs{...}
+type ChannelEndpointEndpointInput interface {
+	pulumi.Input
+
+	ToChannelEndpointEndpointOutput() ChannelEndpointEndpointOutput
+	ToChannelEndpointEndpointOutputWithContext(context.Context) ChannelEndpointEndpointOutput
+}
+
+// The endpoint's data: exactly the keys its type takes (see `type`), compared whole (the service replaces it on every update).
+type ChannelEndpointEndpointArgs struct {
+	// The channel the webhook posts to, where it takes one. Type `webhook`.
+	Channel pulumi.StringPtrInput `pulumi:"channel"`
+	// The channel's id (Slack `C0123456`, Teams `19:...@thread.tacv2`). Types `slack_channel`, `ms_teams_channel`.
+	ChannelId pulumi.StringPtrInput `pulumi:"channelId"`
+	// The Telegram chat's id. Type `telegram_chat`.
+	ChatId pulumi.StringPtrInput `pulumi:"chatId"`
+	// A Webex message to reply under, in a thread. Type `webex_room`.
+	ParentId pulumi.StringPtrInput `pulumi:"parentId"`
+	// The Webex person's email (or personId). Type `webex_person`.
+	PersonEmail pulumi.StringPtrInput `pulumi:"personEmail"`
+	// The Webex person's id (or personEmail). Type `webex_person`.
+	PersonId pulumi.StringPtrInput `pulumi:"personId"`
+	// The phone number, in E.164 format (`+14155550123`). Type `phone`.
+	PhoneNumber pulumi.StringPtrInput `pulumi:"phoneNumber"`
+	// The Webex room's id. Type `webex_room`.
+	RoomId pulumi.StringPtrInput `pulumi:"roomId"`
+	// The Teams team's id. Type `ms_teams_channel`.
+	TeamId pulumi.StringPtrInput `pulumi:"teamId"`
+	// The Teams user's Azure AD tenant, for delivery across tenants. Type `ms_teams_user`.
+	TenantId pulumi.StringPtrInput `pulumi:"tenantId"`
+	// The webhook's URL (http or https). Type `webhook`.
+	Url pulumi.StringPtrInput `pulumi:"url"`
+	// The user's id (Slack `U0123456`, Teams `29:...`, LINE `U...`). Types `slack_user`, `ms_teams_user`, `line_user`.
+	UserId pulumi.StringPtrInput `pulumi:"userId"`
+}
+
+func (ChannelEndpointEndpointArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelEndpointEndpoint)(nil)).Elem()
+}
+
+func (i ChannelEndpointEndpointArgs) ToChannelEndpointEndpointOutput() ChannelEndpointEndpointOutput {
+	return i.ToChannelEndpointEndpointOutputWithContext(context.Background())
+}
+
+func (i ChannelEndpointEndpointArgs) ToChannelEndpointEndpointOutputWithContext(ctx context.Context) ChannelEndpointEndpointOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelEndpointEndpointOutput)
+}
+
+// The endpoint's data: exactly the keys its type takes (see `type`), compared whole (the service replaces it on every update).
+type ChannelEndpointEndpointOutput struct{ *pulumi.OutputState }
+
+func (ChannelEndpointEndpointOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelEndpointEndpoint)(nil)).Elem()
+}
+
+func (o ChannelEndpointEndpointOutput) ToChannelEndpointEndpointOutput() ChannelEndpointEndpointOutput {
+	return o
+}
+
+func (o ChannelEndpointEndpointOutput) ToChannelEndpointEndpointOutputWithContext(ctx context.Context) ChannelEndpointEndpointOutput {
+	return o
+}
+
+// The channel the webhook posts to, where it takes one. Type `webhook`.
+func (o ChannelEndpointEndpointOutput) Channel() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointEndpoint) *string { return v.Channel }).(pulumi.StringPtrOutput)
+}
+
+// The channel's id (Slack `C0123456`, Teams `19:...@thread.tacv2`). Types `slack_channel`, `ms_teams_channel`.
+func (o ChannelEndpointEndpointOutput) ChannelId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointEndpoint) *string { return v.ChannelId }).(pulumi.StringPtrOutput)
+}
+
+// The Telegram chat's id. Type `telegram_chat`.
+func (o ChannelEndpointEndpointOutput) ChatId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointEndpoint) *string { return v.ChatId }).(pulumi.StringPtrOutput)
+}
+
+// A Webex message to reply under, in a thread. Type `webex_room`.
+func (o ChannelEndpointEndpointOutput) ParentId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointEndpoint) *string { return v.ParentId }).(pulumi.StringPtrOutput)
+}
+
+// The Webex person's email (or personId). Type `webex_person`.
+func (o ChannelEndpointEndpointOutput) PersonEmail() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointEndpoint) *string { return v.PersonEmail }).(pulumi.StringPtrOutput)
+}
+
+// The Webex person's id (or personEmail). Type `webex_person`.
+func (o ChannelEndpointEndpointOutput) PersonId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointEndpoint) *string { return v.PersonId }).(pulumi.StringPtrOutput)
+}
+
+// The phone number, in E.164 format (`+14155550123`). Type `phone`.
+func (o ChannelEndpointEndpointOutput) PhoneNumber() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointEndpoint) *string { return v.PhoneNumber }).(pulumi.StringPtrOutput)
+}
+
+// The Webex room's id. Type `webex_room`.
+func (o ChannelEndpointEndpointOutput) RoomId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointEndpoint) *string { return v.RoomId }).(pulumi.StringPtrOutput)
+}
+
+// The Teams team's id. Type `ms_teams_channel`.
+func (o ChannelEndpointEndpointOutput) TeamId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointEndpoint) *string { return v.TeamId }).(pulumi.StringPtrOutput)
+}
+
+// The Teams user's Azure AD tenant, for delivery across tenants. Type `ms_teams_user`.
+func (o ChannelEndpointEndpointOutput) TenantId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointEndpoint) *string { return v.TenantId }).(pulumi.StringPtrOutput)
+}
+
+// The webhook's URL (http or https). Type `webhook`.
+func (o ChannelEndpointEndpointOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointEndpoint) *string { return v.Url }).(pulumi.StringPtrOutput)
+}
+
+// The user's id (Slack `U0123456`, Teams `29:...`, LINE `U...`). Types `slack_user`, `ms_teams_user`, `line_user`.
+func (o ChannelEndpointEndpointOutput) UserId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointEndpoint) *string { return v.UserId }).(pulumi.StringPtrOutput)
+}
+
+// A channel endpoint: its identifier, subscriber, integration, type and data, and the connection and contexts it belongs to.
+type ChannelEndpointSummary struct {
+	// The channel of the endpoint's integration (`chat`, `sms`, ...).
+	Channel *string `pulumi:"channel"`
+	// The identifier of the channel connection the endpoint uses, if any.
+	ConnectionIdentifier *string `pulumi:"connectionIdentifier"`
+	// The endpoint's contexts, each `type:id`.
+	ContextKeys []string `pulumi:"contextKeys"`
+	// When the endpoint was created (ISO 8601).
+	CreatedAt *string `pulumi:"createdAt"`
+	// The endpoint's data, whose keys its type fixes (`{channelId}` for `slack_channel`).
+	Endpoint map[string]interface{} `pulumi:"endpoint"`
+	// The endpoint's identifier, its address in every call.
+	Identifier string `pulumi:"identifier"`
+	// The identifier of the endpoint's integration.
+	IntegrationIdentifier *string `pulumi:"integrationIdentifier"`
+	// The provider of the endpoint's integration.
+	ProviderId *string `pulumi:"providerId"`
+	// The subscriber the endpoint reaches.
+	SubscriberId *string `pulumi:"subscriberId"`
+	// The endpoint's type (`slack_channel`, `webhook`, `phone`, ...).
+	Type string `pulumi:"type"`
+	// When the endpoint was last changed (ISO 8601).
+	UpdatedAt *string `pulumi:"updatedAt"`
+}
+
+// A channel endpoint: its identifier, subscriber, integration, type and data, and the connection and contexts it belongs to.
+type ChannelEndpointSummaryOutput struct{ *pulumi.OutputState }
+
+func (ChannelEndpointSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelEndpointSummary)(nil)).Elem()
+}
+
+func (o ChannelEndpointSummaryOutput) ToChannelEndpointSummaryOutput() ChannelEndpointSummaryOutput {
+	return o
+}
+
+func (o ChannelEndpointSummaryOutput) ToChannelEndpointSummaryOutputWithContext(ctx context.Context) ChannelEndpointSummaryOutput {
+	return o
+}
+
+// The channel of the endpoint's integration (`chat`, `sms`, ...).
+func (o ChannelEndpointSummaryOutput) Channel() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointSummary) *string { return v.Channel }).(pulumi.StringPtrOutput)
+}
+
+// The identifier of the channel connection the endpoint uses, if any.
+func (o ChannelEndpointSummaryOutput) ConnectionIdentifier() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointSummary) *string { return v.ConnectionIdentifier }).(pulumi.StringPtrOutput)
+}
+
+// The endpoint's contexts, each `type:id`.
+func (o ChannelEndpointSummaryOutput) ContextKeys() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelEndpointSummary) []string { return v.ContextKeys }).(pulumi.StringArrayOutput)
+}
+
+// When the endpoint was created (ISO 8601).
+func (o ChannelEndpointSummaryOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointSummary) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// The endpoint's data, whose keys its type fixes (`{channelId}` for `slack_channel`).
+func (o ChannelEndpointSummaryOutput) Endpoint() pulumi.MapOutput {
+	return o.ApplyT(func(v ChannelEndpointSummary) map[string]interface{} { return v.Endpoint }).(pulumi.MapOutput)
+}
+
+// The endpoint's identifier, its address in every call.
+func (o ChannelEndpointSummaryOutput) Identifier() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelEndpointSummary) string { return v.Identifier }).(pulumi.StringOutput)
+}
+
+// The identifier of the endpoint's integration.
+func (o ChannelEndpointSummaryOutput) IntegrationIdentifier() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointSummary) *string { return v.IntegrationIdentifier }).(pulumi.StringPtrOutput)
+}
+
+// The provider of the endpoint's integration.
+func (o ChannelEndpointSummaryOutput) ProviderId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointSummary) *string { return v.ProviderId }).(pulumi.StringPtrOutput)
+}
+
+// The subscriber the endpoint reaches.
+func (o ChannelEndpointSummaryOutput) SubscriberId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointSummary) *string { return v.SubscriberId }).(pulumi.StringPtrOutput)
+}
+
+// The endpoint's type (`slack_channel`, `webhook`, `phone`, ...).
+func (o ChannelEndpointSummaryOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelEndpointSummary) string { return v.Type }).(pulumi.StringOutput)
+}
+
+// When the endpoint was last changed (ISO 8601).
+func (o ChannelEndpointSummaryOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEndpointSummary) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+}
+
+type ChannelEndpointSummaryArrayOutput struct{ *pulumi.OutputState }
+
+func (ChannelEndpointSummaryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ChannelEndpointSummary)(nil)).Elem()
+}
+
+func (o ChannelEndpointSummaryArrayOutput) ToChannelEndpointSummaryArrayOutput() ChannelEndpointSummaryArrayOutput {
+	return o
+}
+
+func (o ChannelEndpointSummaryArrayOutput) ToChannelEndpointSummaryArrayOutputWithContext(ctx context.Context) ChannelEndpointSummaryArrayOutput {
+	return o
+}
+
+func (o ChannelEndpointSummaryArrayOutput) Index(i pulumi.IntInput) ChannelEndpointSummaryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ChannelEndpointSummary {
+		return vs[0].([]ChannelEndpointSummary)[vs[1].(int)]
+	}).(ChannelEndpointSummaryOutput)
 }
 
 // The setting of one channel.
@@ -8660,7 +9217,10 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AgentBehaviorPtrInput)(nil)).Elem(), AgentBehaviorArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AgentManagedRuntimeInput)(nil)).Elem(), AgentManagedRuntimeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AgentManagedRuntimePtrInput)(nil)).Elem(), AgentManagedRuntimeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelConnectionAuthInput)(nil)).Elem(), ChannelConnectionAuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelConnectionWorkspaceInput)(nil)).Elem(), ChannelConnectionWorkspaceArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelCredentialsInput)(nil)).Elem(), ChannelCredentialsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelEndpointEndpointInput)(nil)).Elem(), ChannelEndpointEndpointArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelPreferenceInput)(nil)).Elem(), ChannelPreferenceArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelPreferencePtrInput)(nil)).Elem(), ChannelPreferenceArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ChannelPreferencesInput)(nil)).Elem(), ChannelPreferencesArgs{})
@@ -8697,7 +9257,16 @@ func init() {
 	pulumi.RegisterOutputType(AgentSummaryBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(AgentSummaryIntegrationsOutput{})
 	pulumi.RegisterOutputType(AgentSummaryIntegrationsArrayOutput{})
+	pulumi.RegisterOutputType(ChannelConnectionAuthOutput{})
+	pulumi.RegisterOutputType(ChannelConnectionSummaryOutput{})
+	pulumi.RegisterOutputType(ChannelConnectionSummaryArrayOutput{})
+	pulumi.RegisterOutputType(ChannelConnectionSummaryAuthOutput{})
+	pulumi.RegisterOutputType(ChannelConnectionSummaryWorkspaceOutput{})
+	pulumi.RegisterOutputType(ChannelConnectionWorkspaceOutput{})
 	pulumi.RegisterOutputType(ChannelCredentialsOutput{})
+	pulumi.RegisterOutputType(ChannelEndpointEndpointOutput{})
+	pulumi.RegisterOutputType(ChannelEndpointSummaryOutput{})
+	pulumi.RegisterOutputType(ChannelEndpointSummaryArrayOutput{})
 	pulumi.RegisterOutputType(ChannelPreferenceOutput{})
 	pulumi.RegisterOutputType(ChannelPreferencePtrOutput{})
 	pulumi.RegisterOutputType(ChannelPreferencesOutput{})

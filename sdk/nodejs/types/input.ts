@@ -55,6 +55,30 @@ export interface AgentManagedRuntimeArgs {
 }
 
 /**
+ * The workspace's authorisation; secret. The service answers it, so a token changed outside the stack shows as drift.
+ */
+export interface ChannelConnectionAuthArgs {
+    /**
+     * The workspace's access token (a Slack bot token, `xoxb-...`).
+     */
+    accessToken: pulumi.Input<string>;
+}
+
+/**
+ * The workspace, compared whole (the service replaces it on every update).
+ */
+export interface ChannelConnectionWorkspaceArgs {
+    /**
+     * The workspace's id at the chat platform (a Slack team id, `T123456`).
+     */
+    id: pulumi.Input<string>;
+    /**
+     * The workspace's name.
+     */
+    name?: pulumi.Input<string | undefined>;
+}
+
+/**
  * A subscriber's credentials for one chat or push provider. Unknown keys are refused.
  */
 export interface ChannelCredentialsArgs {
@@ -90,6 +114,60 @@ export interface ChannelCredentialsArgs {
      * Webhook URL (Slack, Discord, Teams, ...), an http(s) URL.
      */
     webhookUrl?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * The endpoint's data: exactly the keys its type takes (see `type`), compared whole (the service replaces it on every update).
+ */
+export interface ChannelEndpointEndpointArgs {
+    /**
+     * The channel the webhook posts to, where it takes one. Type `webhook`.
+     */
+    channel?: pulumi.Input<string | undefined>;
+    /**
+     * The channel's id (Slack `C0123456`, Teams `19:...@thread.tacv2`). Types `slack_channel`, `ms_teams_channel`.
+     */
+    channelId?: pulumi.Input<string | undefined>;
+    /**
+     * The Telegram chat's id. Type `telegram_chat`.
+     */
+    chatId?: pulumi.Input<string | undefined>;
+    /**
+     * A Webex message to reply under, in a thread. Type `webex_room`.
+     */
+    parentId?: pulumi.Input<string | undefined>;
+    /**
+     * The Webex person's email (or personId). Type `webex_person`.
+     */
+    personEmail?: pulumi.Input<string | undefined>;
+    /**
+     * The Webex person's id (or personEmail). Type `webex_person`.
+     */
+    personId?: pulumi.Input<string | undefined>;
+    /**
+     * The phone number, in E.164 format (`+14155550123`). Type `phone`.
+     */
+    phoneNumber?: pulumi.Input<string | undefined>;
+    /**
+     * The Webex room's id. Type `webex_room`.
+     */
+    roomId?: pulumi.Input<string | undefined>;
+    /**
+     * The Teams team's id. Type `ms_teams_channel`.
+     */
+    teamId?: pulumi.Input<string | undefined>;
+    /**
+     * The Teams user's Azure AD tenant, for delivery across tenants. Type `ms_teams_user`.
+     */
+    tenantId?: pulumi.Input<string | undefined>;
+    /**
+     * The webhook's URL (http or https). Type `webhook`.
+     */
+    url?: pulumi.Input<string | undefined>;
+    /**
+     * The user's id (Slack `U0123456`, Teams `29:...`, LINE `U...`). Types `slack_user`, `ms_teams_user`, `line_user`.
+     */
+    userId?: pulumi.Input<string | undefined>;
 }
 
 /**

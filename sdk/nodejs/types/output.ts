@@ -165,6 +165,100 @@ export interface AgentSummaryIntegrations {
 }
 
 /**
+ * The workspace's authorisation; secret. The service answers it, so a token changed outside the stack shows as drift.
+ */
+export interface ChannelConnectionAuth {
+    /**
+     * The workspace's access token (a Slack bot token, `xoxb-...`).
+     */
+    accessToken: string;
+}
+
+/**
+ * A channel connection: its identifier, integration, subscriber or contexts, workspace and authorisation (secret).
+ */
+export interface ChannelConnectionSummary {
+    /**
+     * The workspace's authorisation, the access token in clear (secret).
+     */
+    auth: outputs.ChannelConnectionSummaryAuth;
+    /**
+     * The channel of the connection's integration (`chat`).
+     */
+    channel?: string;
+    /**
+     * The connection's contexts, each `type:id`.
+     */
+    contextKeys?: string[];
+    /**
+     * When the connection was created (ISO 8601).
+     */
+    createdAt?: string;
+    /**
+     * The connection's identifier, its address in every call.
+     */
+    identifier: string;
+    /**
+     * The identifier of the connection's integration.
+     */
+    integrationIdentifier?: string;
+    /**
+     * The provider of the connection's integration (`slack`, `msteams`, ...).
+     */
+    providerId?: string;
+    /**
+     * The subscriber the connection belongs to; null for a connection shared by a context.
+     */
+    subscriberId?: string;
+    /**
+     * When the connection was last changed (ISO 8601).
+     */
+    updatedAt?: string;
+    /**
+     * The workspace.
+     */
+    workspace: outputs.ChannelConnectionSummaryWorkspace;
+}
+
+/**
+ * The workspace's authorisation, the access token in clear (secret).
+ */
+export interface ChannelConnectionSummaryAuth {
+    /**
+     * The workspace's access token (secret).
+     */
+    accessToken: string;
+}
+
+/**
+ * The workspace.
+ */
+export interface ChannelConnectionSummaryWorkspace {
+    /**
+     * The workspace's id at the chat platform (a Slack team id).
+     */
+    id: string;
+    /**
+     * The workspace's name.
+     */
+    name?: string;
+}
+
+/**
+ * The workspace, compared whole (the service replaces it on every update).
+ */
+export interface ChannelConnectionWorkspace {
+    /**
+     * The workspace's id at the chat platform (a Slack team id, `T123456`).
+     */
+    id: string;
+    /**
+     * The workspace's name.
+     */
+    name?: string;
+}
+
+/**
  * A subscriber's credentials for one chat or push provider. Unknown keys are refused.
  */
 export interface ChannelCredentials {
@@ -200,6 +294,110 @@ export interface ChannelCredentials {
      * Webhook URL (Slack, Discord, Teams, ...), an http(s) URL.
      */
     webhookUrl?: string;
+}
+
+/**
+ * The endpoint's data: exactly the keys its type takes (see `type`), compared whole (the service replaces it on every update).
+ */
+export interface ChannelEndpointEndpoint {
+    /**
+     * The channel the webhook posts to, where it takes one. Type `webhook`.
+     */
+    channel?: string;
+    /**
+     * The channel's id (Slack `C0123456`, Teams `19:...@thread.tacv2`). Types `slack_channel`, `ms_teams_channel`.
+     */
+    channelId?: string;
+    /**
+     * The Telegram chat's id. Type `telegram_chat`.
+     */
+    chatId?: string;
+    /**
+     * A Webex message to reply under, in a thread. Type `webex_room`.
+     */
+    parentId?: string;
+    /**
+     * The Webex person's email (or personId). Type `webex_person`.
+     */
+    personEmail?: string;
+    /**
+     * The Webex person's id (or personEmail). Type `webex_person`.
+     */
+    personId?: string;
+    /**
+     * The phone number, in E.164 format (`+14155550123`). Type `phone`.
+     */
+    phoneNumber?: string;
+    /**
+     * The Webex room's id. Type `webex_room`.
+     */
+    roomId?: string;
+    /**
+     * The Teams team's id. Type `ms_teams_channel`.
+     */
+    teamId?: string;
+    /**
+     * The Teams user's Azure AD tenant, for delivery across tenants. Type `ms_teams_user`.
+     */
+    tenantId?: string;
+    /**
+     * The webhook's URL (http or https). Type `webhook`.
+     */
+    url?: string;
+    /**
+     * The user's id (Slack `U0123456`, Teams `29:...`, LINE `U...`). Types `slack_user`, `ms_teams_user`, `line_user`.
+     */
+    userId?: string;
+}
+
+/**
+ * A channel endpoint: its identifier, subscriber, integration, type and data, and the connection and contexts it belongs to.
+ */
+export interface ChannelEndpointSummary {
+    /**
+     * The channel of the endpoint's integration (`chat`, `sms`, ...).
+     */
+    channel?: string;
+    /**
+     * The identifier of the channel connection the endpoint uses, if any.
+     */
+    connectionIdentifier?: string;
+    /**
+     * The endpoint's contexts, each `type:id`.
+     */
+    contextKeys?: string[];
+    /**
+     * When the endpoint was created (ISO 8601).
+     */
+    createdAt?: string;
+    /**
+     * The endpoint's data, whose keys its type fixes (`{channelId}` for `slack_channel`).
+     */
+    endpoint: {[key: string]: any};
+    /**
+     * The endpoint's identifier, its address in every call.
+     */
+    identifier: string;
+    /**
+     * The identifier of the endpoint's integration.
+     */
+    integrationIdentifier?: string;
+    /**
+     * The provider of the endpoint's integration.
+     */
+    providerId?: string;
+    /**
+     * The subscriber the endpoint reaches.
+     */
+    subscriberId?: string;
+    /**
+     * The endpoint's type (`slack_channel`, `webhook`, `phone`, ...).
+     */
+    type: string;
+    /**
+     * When the endpoint was last changed (ISO 8601).
+     */
+    updatedAt?: string;
 }
 
 /**

@@ -8,11 +8,15 @@ import typing
 # Export this package's modules as members:
 from ._enums import *
 from .agent import *
+from .channel_connection import *
+from .channel_endpoint import *
 from .context import *
 from .domain import *
 from .environment import *
 from .environment_variable import *
 from .get_agents import *
+from .get_channel_connections import *
+from .get_channel_endpoints import *
 from .get_contexts import *
 from .get_domains import *
 from .get_environments import *
@@ -52,6 +56,8 @@ _utilities.register(
   "fqn": "pulumi_notify",
   "classes": {
    "notify:index:Agent": "Agent",
+   "notify:index:ChannelConnection": "ChannelConnection",
+   "notify:index:ChannelEndpoint": "ChannelEndpoint",
    "notify:index:Context": "Context",
    "notify:index:Domain": "Domain",
    "notify:index:Environment": "Environment",

@@ -11,6 +11,8 @@ __all__ = [
     'AgentManagedRuntimeProviderId',
     'AgentRuntime',
     'Channel',
+    'ChannelConnectionConnectionMode',
+    'ChannelEndpointType',
     'ChannelType',
     'DomainRoutesType',
     'EnvironmentVariableType',
@@ -70,6 +72,32 @@ class Channel(_builtins.str, Enum):
     SMS = "sms"
     CHAT = "chat"
     PUSH = "push"
+
+
+@pulumi.type_token("notify:index:ChannelConnectionConnectionMode")
+class ChannelConnectionConnectionMode(_builtins.str, Enum):
+    """
+    `subscriber` (the default: the connection belongs to `subscriberId`) or `shared` (the connection belongs to its `context`, and no subscriber). Changing it replaces the connection.
+    """
+    SUBSCRIBER = "subscriber"
+    SHARED = "shared"
+
+
+@pulumi.type_token("notify:index:ChannelEndpointType")
+class ChannelEndpointType(_builtins.str, Enum):
+    """
+    The endpoint's type: `slack_channel` (channelId), `slack_user` (userId), `webhook` (url, channel), `phone` (phoneNumber), `ms_teams_channel` (teamId, channelId), `ms_teams_user` (userId, tenantId), `telegram_chat` (chatId), `webex_room` (roomId, parentId), `webex_person` (personId, personEmail), `line_user` (userId). Changing it replaces the endpoint.
+    """
+    SLACK_CHANNEL = "slack_channel"
+    SLACK_USER = "slack_user"
+    WEBHOOK = "webhook"
+    PHONE = "phone"
+    MS_TEAMS_CHANNEL = "ms_teams_channel"
+    MS_TEAMS_USER = "ms_teams_user"
+    TELEGRAM_CHAT = "telegram_chat"
+    WEBEX_ROOM = "webex_room"
+    WEBEX_PERSON = "webex_person"
+    LINE_USER = "line_user"
 
 
 @pulumi.type_token("notify:index:ChannelType")

@@ -20,8 +20,14 @@ __all__ = [
     'AgentBehaviorArgsDict',
     'AgentManagedRuntimeArgs',
     'AgentManagedRuntimeArgsDict',
+    'ChannelConnectionAuthArgs',
+    'ChannelConnectionAuthArgsDict',
+    'ChannelConnectionWorkspaceArgs',
+    'ChannelConnectionWorkspaceArgsDict',
     'ChannelCredentialsArgs',
     'ChannelCredentialsArgsDict',
+    'ChannelEndpointEndpointArgs',
+    'ChannelEndpointEndpointArgsDict',
     'ChannelPreferenceArgs',
     'ChannelPreferenceArgsDict',
     'ChannelPreferencesArgs',
@@ -256,6 +262,92 @@ class AgentManagedRuntimeArgs:
         pulumi.set(self, "system_prompt", value)
 
 
+class ChannelConnectionAuthArgsDict(TypedDict):
+    """
+    The workspace's authorisation; secret. The service answers it, so a token changed outside the stack shows as drift.
+    """
+    access_token: pulumi.Input[_builtins.str]
+    """
+    The workspace's access token (a Slack bot token, `xoxb-...`).
+    """
+
+@pulumi.input_type
+class ChannelConnectionAuthArgs:
+    def __init__(__self__, *,
+                 access_token: pulumi.Input[_builtins.str]):
+        """
+        The workspace's authorisation; secret. The service answers it, so a token changed outside the stack shows as drift.
+
+        :param pulumi.Input[_builtins.str] access_token: The workspace's access token (a Slack bot token, `xoxb-...`).
+        """
+        pulumi.set(__self__, "access_token", access_token)
+
+    @_builtins.property
+    @pulumi.getter(name="accessToken")
+    def access_token(self) -> pulumi.Input[_builtins.str]:
+        """
+        The workspace's access token (a Slack bot token, `xoxb-...`).
+        """
+        return pulumi.get(self, "access_token")
+
+    @access_token.setter
+    def access_token(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "access_token", value)
+
+
+class ChannelConnectionWorkspaceArgsDict(TypedDict):
+    """
+    The workspace, compared whole (the service replaces it on every update).
+    """
+    id: pulumi.Input[_builtins.str]
+    """
+    The workspace's id at the chat platform (a Slack team id, `T123456`).
+    """
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The workspace's name.
+    """
+
+@pulumi.input_type
+class ChannelConnectionWorkspaceArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 name: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        The workspace, compared whole (the service replaces it on every update).
+
+        :param pulumi.Input[_builtins.str] id: The workspace's id at the chat platform (a Slack team id, `T123456`).
+        :param pulumi.Input[_builtins.str] name: The workspace's name.
+        """
+        pulumi.set(__self__, "id", id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        """
+        The workspace's id at the chat platform (a Slack team id, `T123456`).
+        """
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The workspace's name.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+
 class ChannelCredentialsArgsDict(TypedDict):
     """
     A subscriber's credentials for one chat or push provider. Unknown keys are refused.
@@ -428,6 +520,260 @@ class ChannelCredentialsArgs:
     @webhook_url.setter
     def webhook_url(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "webhook_url", value)
+
+
+class ChannelEndpointEndpointArgsDict(TypedDict):
+    """
+    The endpoint's data: exactly the keys its type takes (see `type`), compared whole (the service replaces it on every update).
+    """
+    channel: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The channel the webhook posts to, where it takes one. Type `webhook`.
+    """
+    channel_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The channel's id (Slack `C0123456`, Teams `19:...@thread.tacv2`). Types `slack_channel`, `ms_teams_channel`.
+    """
+    chat_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The Telegram chat's id. Type `telegram_chat`.
+    """
+    parent_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    A Webex message to reply under, in a thread. Type `webex_room`.
+    """
+    person_email: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The Webex person's email (or personId). Type `webex_person`.
+    """
+    person_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The Webex person's id (or personEmail). Type `webex_person`.
+    """
+    phone_number: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The phone number, in E.164 format (`+14155550123`). Type `phone`.
+    """
+    room_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The Webex room's id. Type `webex_room`.
+    """
+    team_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The Teams team's id. Type `ms_teams_channel`.
+    """
+    tenant_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The Teams user's Azure AD tenant, for delivery across tenants. Type `ms_teams_user`.
+    """
+    url: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The webhook's URL (http or https). Type `webhook`.
+    """
+    user_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The user's id (Slack `U0123456`, Teams `29:...`, LINE `U...`). Types `slack_user`, `ms_teams_user`, `line_user`.
+    """
+
+@pulumi.input_type
+class ChannelEndpointEndpointArgs:
+    def __init__(__self__, *,
+                 channel: pulumi.Input[Optional[_builtins.str]] = None,
+                 channel_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 chat_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 parent_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 person_email: pulumi.Input[Optional[_builtins.str]] = None,
+                 person_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 phone_number: pulumi.Input[Optional[_builtins.str]] = None,
+                 room_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 team_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 tenant_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 url: pulumi.Input[Optional[_builtins.str]] = None,
+                 user_id: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        The endpoint's data: exactly the keys its type takes (see `type`), compared whole (the service replaces it on every update).
+
+        :param pulumi.Input[_builtins.str] channel: The channel the webhook posts to, where it takes one. Type `webhook`.
+        :param pulumi.Input[_builtins.str] channel_id: The channel's id (Slack `C0123456`, Teams `19:...@thread.tacv2`). Types `slack_channel`, `ms_teams_channel`.
+        :param pulumi.Input[_builtins.str] chat_id: The Telegram chat's id. Type `telegram_chat`.
+        :param pulumi.Input[_builtins.str] parent_id: A Webex message to reply under, in a thread. Type `webex_room`.
+        :param pulumi.Input[_builtins.str] person_email: The Webex person's email (or personId). Type `webex_person`.
+        :param pulumi.Input[_builtins.str] person_id: The Webex person's id (or personEmail). Type `webex_person`.
+        :param pulumi.Input[_builtins.str] phone_number: The phone number, in E.164 format (`+14155550123`). Type `phone`.
+        :param pulumi.Input[_builtins.str] room_id: The Webex room's id. Type `webex_room`.
+        :param pulumi.Input[_builtins.str] team_id: The Teams team's id. Type `ms_teams_channel`.
+        :param pulumi.Input[_builtins.str] tenant_id: The Teams user's Azure AD tenant, for delivery across tenants. Type `ms_teams_user`.
+        :param pulumi.Input[_builtins.str] url: The webhook's URL (http or https). Type `webhook`.
+        :param pulumi.Input[_builtins.str] user_id: The user's id (Slack `U0123456`, Teams `29:...`, LINE `U...`). Types `slack_user`, `ms_teams_user`, `line_user`.
+        """
+        if channel is not None:
+            pulumi.set(__self__, "channel", channel)
+        if channel_id is not None:
+            pulumi.set(__self__, "channel_id", channel_id)
+        if chat_id is not None:
+            pulumi.set(__self__, "chat_id", chat_id)
+        if parent_id is not None:
+            pulumi.set(__self__, "parent_id", parent_id)
+        if person_email is not None:
+            pulumi.set(__self__, "person_email", person_email)
+        if person_id is not None:
+            pulumi.set(__self__, "person_id", person_id)
+        if phone_number is not None:
+            pulumi.set(__self__, "phone_number", phone_number)
+        if room_id is not None:
+            pulumi.set(__self__, "room_id", room_id)
+        if team_id is not None:
+            pulumi.set(__self__, "team_id", team_id)
+        if tenant_id is not None:
+            pulumi.set(__self__, "tenant_id", tenant_id)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
+        if user_id is not None:
+            pulumi.set(__self__, "user_id", user_id)
+
+    @_builtins.property
+    @pulumi.getter
+    def channel(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The channel the webhook posts to, where it takes one. Type `webhook`.
+        """
+        return pulumi.get(self, "channel")
+
+    @channel.setter
+    def channel(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "channel", value)
+
+    @_builtins.property
+    @pulumi.getter(name="channelId")
+    def channel_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The channel's id (Slack `C0123456`, Teams `19:...@thread.tacv2`). Types `slack_channel`, `ms_teams_channel`.
+        """
+        return pulumi.get(self, "channel_id")
+
+    @channel_id.setter
+    def channel_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "channel_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="chatId")
+    def chat_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The Telegram chat's id. Type `telegram_chat`.
+        """
+        return pulumi.get(self, "chat_id")
+
+    @chat_id.setter
+    def chat_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "chat_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="parentId")
+    def parent_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A Webex message to reply under, in a thread. Type `webex_room`.
+        """
+        return pulumi.get(self, "parent_id")
+
+    @parent_id.setter
+    def parent_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "parent_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="personEmail")
+    def person_email(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The Webex person's email (or personId). Type `webex_person`.
+        """
+        return pulumi.get(self, "person_email")
+
+    @person_email.setter
+    def person_email(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "person_email", value)
+
+    @_builtins.property
+    @pulumi.getter(name="personId")
+    def person_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The Webex person's id (or personEmail). Type `webex_person`.
+        """
+        return pulumi.get(self, "person_id")
+
+    @person_id.setter
+    def person_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "person_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="phoneNumber")
+    def phone_number(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The phone number, in E.164 format (`+14155550123`). Type `phone`.
+        """
+        return pulumi.get(self, "phone_number")
+
+    @phone_number.setter
+    def phone_number(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "phone_number", value)
+
+    @_builtins.property
+    @pulumi.getter(name="roomId")
+    def room_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The Webex room's id. Type `webex_room`.
+        """
+        return pulumi.get(self, "room_id")
+
+    @room_id.setter
+    def room_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "room_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="teamId")
+    def team_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The Teams team's id. Type `ms_teams_channel`.
+        """
+        return pulumi.get(self, "team_id")
+
+    @team_id.setter
+    def team_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "team_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tenantId")
+    def tenant_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The Teams user's Azure AD tenant, for delivery across tenants. Type `ms_teams_user`.
+        """
+        return pulumi.get(self, "tenant_id")
+
+    @tenant_id.setter
+    def tenant_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "tenant_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The webhook's URL (http or https). Type `webhook`.
+        """
+        return pulumi.get(self, "url")
+
+    @url.setter
+    def url(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "url", value)
+
+    @_builtins.property
+    @pulumi.getter(name="userId")
+    def user_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The user's id (Slack `U0123456`, Teams `29:...`, LINE `U...`). Types `slack_user`, `ms_teams_user`, `line_user`.
+        """
+        return pulumi.get(self, "user_id")
+
+    @user_id.setter
+    def user_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "user_id", value)
 
 
 class ChannelPreferenceArgsDict(TypedDict):

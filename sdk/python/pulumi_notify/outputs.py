@@ -22,7 +22,14 @@ __all__ = [
     'AgentSummary',
     'AgentSummaryBehavior',
     'AgentSummaryIntegrations',
+    'ChannelConnectionAuth',
+    'ChannelConnectionSummary',
+    'ChannelConnectionSummaryAuth',
+    'ChannelConnectionSummaryWorkspace',
+    'ChannelConnectionWorkspace',
     'ChannelCredentials',
+    'ChannelEndpointEndpoint',
+    'ChannelEndpointSummary',
     'ChannelPreference',
     'ChannelPreferences',
     'ContextSummary',
@@ -565,6 +572,268 @@ class AgentSummaryIntegrations(dict):
 
 
 @pulumi.output_type
+class ChannelConnectionAuth(dict):
+    """
+    The workspace's authorisation; secret. The service answers it, so a token changed outside the stack shows as drift.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "accessToken":
+            suggest = "access_token"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ChannelConnectionAuth. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ChannelConnectionAuth.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ChannelConnectionAuth.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 access_token: _builtins.str):
+        """
+        The workspace's authorisation; secret. The service answers it, so a token changed outside the stack shows as drift.
+
+        :param _builtins.str access_token: The workspace's access token (a Slack bot token, `xoxb-...`).
+        """
+        pulumi.set(__self__, "access_token", access_token)
+
+    @_builtins.property
+    @pulumi.getter(name="accessToken")
+    def access_token(self) -> _builtins.str:
+        """
+        The workspace's access token (a Slack bot token, `xoxb-...`).
+        """
+        return pulumi.get(self, "access_token")
+
+
+@pulumi.output_type
+class ChannelConnectionSummary(dict):
+    """
+    A channel connection: its identifier, integration, subscriber or contexts, workspace and authorisation (secret).
+    """
+    def __init__(__self__, *,
+                 auth: 'outputs.ChannelConnectionSummaryAuth',
+                 identifier: _builtins.str,
+                 workspace: 'outputs.ChannelConnectionSummaryWorkspace',
+                 channel: Optional[_builtins.str] = None,
+                 context_keys: Optional[Sequence[_builtins.str]] = None,
+                 created_at: Optional[_builtins.str] = None,
+                 integration_identifier: Optional[_builtins.str] = None,
+                 provider_id: Optional[_builtins.str] = None,
+                 subscriber_id: Optional[_builtins.str] = None,
+                 updated_at: Optional[_builtins.str] = None):
+        """
+        A channel connection: its identifier, integration, subscriber or contexts, workspace and authorisation (secret).
+
+        :param 'ChannelConnectionSummaryAuth' auth: The workspace's authorisation, the access token in clear (secret).
+        :param _builtins.str identifier: The connection's identifier, its address in every call.
+        :param 'ChannelConnectionSummaryWorkspace' workspace: The workspace.
+        :param _builtins.str channel: The channel of the connection's integration (`chat`).
+        :param Sequence[_builtins.str] context_keys: The connection's contexts, each `type:id`.
+        :param _builtins.str created_at: When the connection was created (ISO 8601).
+        :param _builtins.str integration_identifier: The identifier of the connection's integration.
+        :param _builtins.str provider_id: The provider of the connection's integration (`slack`, `msteams`, ...).
+        :param _builtins.str subscriber_id: The subscriber the connection belongs to; null for a connection shared by a context.
+        :param _builtins.str updated_at: When the connection was last changed (ISO 8601).
+        """
+        pulumi.set(__self__, "auth", auth)
+        pulumi.set(__self__, "identifier", identifier)
+        pulumi.set(__self__, "workspace", workspace)
+        if channel is not None:
+            pulumi.set(__self__, "channel", channel)
+        if context_keys is not None:
+            pulumi.set(__self__, "context_keys", context_keys)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if integration_identifier is not None:
+            pulumi.set(__self__, "integration_identifier", integration_identifier)
+        if provider_id is not None:
+            pulumi.set(__self__, "provider_id", provider_id)
+        if subscriber_id is not None:
+            pulumi.set(__self__, "subscriber_id", subscriber_id)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter
+    def auth(self) -> 'outputs.ChannelConnectionSummaryAuth':
+        """
+        The workspace's authorisation, the access token in clear (secret).
+        """
+        return pulumi.get(self, "auth")
+
+    @_builtins.property
+    @pulumi.getter
+    def identifier(self) -> _builtins.str:
+        """
+        The connection's identifier, its address in every call.
+        """
+        return pulumi.get(self, "identifier")
+
+    @_builtins.property
+    @pulumi.getter
+    def workspace(self) -> 'outputs.ChannelConnectionSummaryWorkspace':
+        """
+        The workspace.
+        """
+        return pulumi.get(self, "workspace")
+
+    @_builtins.property
+    @pulumi.getter
+    def channel(self) -> Optional[_builtins.str]:
+        """
+        The channel of the connection's integration (`chat`).
+        """
+        return pulumi.get(self, "channel")
+
+    @_builtins.property
+    @pulumi.getter(name="contextKeys")
+    def context_keys(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The connection's contexts, each `type:id`.
+        """
+        return pulumi.get(self, "context_keys")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        When the connection was created (ISO 8601).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="integrationIdentifier")
+    def integration_identifier(self) -> Optional[_builtins.str]:
+        """
+        The identifier of the connection's integration.
+        """
+        return pulumi.get(self, "integration_identifier")
+
+    @_builtins.property
+    @pulumi.getter(name="providerId")
+    def provider_id(self) -> Optional[_builtins.str]:
+        """
+        The provider of the connection's integration (`slack`, `msteams`, ...).
+        """
+        return pulumi.get(self, "provider_id")
+
+    @_builtins.property
+    @pulumi.getter(name="subscriberId")
+    def subscriber_id(self) -> Optional[_builtins.str]:
+        """
+        The subscriber the connection belongs to; null for a connection shared by a context.
+        """
+        return pulumi.get(self, "subscriber_id")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.str]:
+        """
+        When the connection was last changed (ISO 8601).
+        """
+        return pulumi.get(self, "updated_at")
+
+
+@pulumi.output_type
+class ChannelConnectionSummaryAuth(dict):
+    """
+    The workspace's authorisation, the access token in clear (secret).
+    """
+    def __init__(__self__, *,
+                 access_token: _builtins.str):
+        """
+        The workspace's authorisation, the access token in clear (secret).
+
+        :param _builtins.str access_token: The workspace's access token (secret).
+        """
+        pulumi.set(__self__, "access_token", access_token)
+
+    @_builtins.property
+    @pulumi.getter(name="accessToken")
+    def access_token(self) -> _builtins.str:
+        """
+        The workspace's access token (secret).
+        """
+        return pulumi.get(self, "access_token")
+
+
+@pulumi.output_type
+class ChannelConnectionSummaryWorkspace(dict):
+    """
+    The workspace.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: Optional[_builtins.str] = None):
+        """
+        The workspace.
+
+        :param _builtins.str id: The workspace's id at the chat platform (a Slack team id).
+        :param _builtins.str name: The workspace's name.
+        """
+        pulumi.set(__self__, "id", id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The workspace's id at the chat platform (a Slack team id).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        The workspace's name.
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class ChannelConnectionWorkspace(dict):
+    """
+    The workspace, compared whole (the service replaces it on every update).
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: Optional[_builtins.str] = None):
+        """
+        The workspace, compared whole (the service replaces it on every update).
+
+        :param _builtins.str id: The workspace's id at the chat platform (a Slack team id, `T123456`).
+        :param _builtins.str name: The workspace's name.
+        """
+        pulumi.set(__self__, "id", id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The workspace's id at the chat platform (a Slack team id, `T123456`).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        The workspace's name.
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
 class ChannelCredentials(dict):
     """
     A subscriber's credentials for one chat or push provider. Unknown keys are refused.
@@ -695,6 +964,338 @@ class ChannelCredentials(dict):
         Webhook URL (Slack, Discord, Teams, ...), an http(s) URL.
         """
         return pulumi.get(self, "webhook_url")
+
+
+@pulumi.output_type
+class ChannelEndpointEndpoint(dict):
+    """
+    The endpoint's data: exactly the keys its type takes (see `type`), compared whole (the service replaces it on every update).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "channelId":
+            suggest = "channel_id"
+        elif key == "chatId":
+            suggest = "chat_id"
+        elif key == "parentId":
+            suggest = "parent_id"
+        elif key == "personEmail":
+            suggest = "person_email"
+        elif key == "personId":
+            suggest = "person_id"
+        elif key == "phoneNumber":
+            suggest = "phone_number"
+        elif key == "roomId":
+            suggest = "room_id"
+        elif key == "teamId":
+            suggest = "team_id"
+        elif key == "tenantId":
+            suggest = "tenant_id"
+        elif key == "userId":
+            suggest = "user_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ChannelEndpointEndpoint. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ChannelEndpointEndpoint.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ChannelEndpointEndpoint.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 channel: Optional[_builtins.str] = None,
+                 channel_id: Optional[_builtins.str] = None,
+                 chat_id: Optional[_builtins.str] = None,
+                 parent_id: Optional[_builtins.str] = None,
+                 person_email: Optional[_builtins.str] = None,
+                 person_id: Optional[_builtins.str] = None,
+                 phone_number: Optional[_builtins.str] = None,
+                 room_id: Optional[_builtins.str] = None,
+                 team_id: Optional[_builtins.str] = None,
+                 tenant_id: Optional[_builtins.str] = None,
+                 url: Optional[_builtins.str] = None,
+                 user_id: Optional[_builtins.str] = None):
+        """
+        The endpoint's data: exactly the keys its type takes (see `type`), compared whole (the service replaces it on every update).
+
+        :param _builtins.str channel: The channel the webhook posts to, where it takes one. Type `webhook`.
+        :param _builtins.str channel_id: The channel's id (Slack `C0123456`, Teams `19:...@thread.tacv2`). Types `slack_channel`, `ms_teams_channel`.
+        :param _builtins.str chat_id: The Telegram chat's id. Type `telegram_chat`.
+        :param _builtins.str parent_id: A Webex message to reply under, in a thread. Type `webex_room`.
+        :param _builtins.str person_email: The Webex person's email (or personId). Type `webex_person`.
+        :param _builtins.str person_id: The Webex person's id (or personEmail). Type `webex_person`.
+        :param _builtins.str phone_number: The phone number, in E.164 format (`+14155550123`). Type `phone`.
+        :param _builtins.str room_id: The Webex room's id. Type `webex_room`.
+        :param _builtins.str team_id: The Teams team's id. Type `ms_teams_channel`.
+        :param _builtins.str tenant_id: The Teams user's Azure AD tenant, for delivery across tenants. Type `ms_teams_user`.
+        :param _builtins.str url: The webhook's URL (http or https). Type `webhook`.
+        :param _builtins.str user_id: The user's id (Slack `U0123456`, Teams `29:...`, LINE `U...`). Types `slack_user`, `ms_teams_user`, `line_user`.
+        """
+        if channel is not None:
+            pulumi.set(__self__, "channel", channel)
+        if channel_id is not None:
+            pulumi.set(__self__, "channel_id", channel_id)
+        if chat_id is not None:
+            pulumi.set(__self__, "chat_id", chat_id)
+        if parent_id is not None:
+            pulumi.set(__self__, "parent_id", parent_id)
+        if person_email is not None:
+            pulumi.set(__self__, "person_email", person_email)
+        if person_id is not None:
+            pulumi.set(__self__, "person_id", person_id)
+        if phone_number is not None:
+            pulumi.set(__self__, "phone_number", phone_number)
+        if room_id is not None:
+            pulumi.set(__self__, "room_id", room_id)
+        if team_id is not None:
+            pulumi.set(__self__, "team_id", team_id)
+        if tenant_id is not None:
+            pulumi.set(__self__, "tenant_id", tenant_id)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
+        if user_id is not None:
+            pulumi.set(__self__, "user_id", user_id)
+
+    @_builtins.property
+    @pulumi.getter
+    def channel(self) -> Optional[_builtins.str]:
+        """
+        The channel the webhook posts to, where it takes one. Type `webhook`.
+        """
+        return pulumi.get(self, "channel")
+
+    @_builtins.property
+    @pulumi.getter(name="channelId")
+    def channel_id(self) -> Optional[_builtins.str]:
+        """
+        The channel's id (Slack `C0123456`, Teams `19:...@thread.tacv2`). Types `slack_channel`, `ms_teams_channel`.
+        """
+        return pulumi.get(self, "channel_id")
+
+    @_builtins.property
+    @pulumi.getter(name="chatId")
+    def chat_id(self) -> Optional[_builtins.str]:
+        """
+        The Telegram chat's id. Type `telegram_chat`.
+        """
+        return pulumi.get(self, "chat_id")
+
+    @_builtins.property
+    @pulumi.getter(name="parentId")
+    def parent_id(self) -> Optional[_builtins.str]:
+        """
+        A Webex message to reply under, in a thread. Type `webex_room`.
+        """
+        return pulumi.get(self, "parent_id")
+
+    @_builtins.property
+    @pulumi.getter(name="personEmail")
+    def person_email(self) -> Optional[_builtins.str]:
+        """
+        The Webex person's email (or personId). Type `webex_person`.
+        """
+        return pulumi.get(self, "person_email")
+
+    @_builtins.property
+    @pulumi.getter(name="personId")
+    def person_id(self) -> Optional[_builtins.str]:
+        """
+        The Webex person's id (or personEmail). Type `webex_person`.
+        """
+        return pulumi.get(self, "person_id")
+
+    @_builtins.property
+    @pulumi.getter(name="phoneNumber")
+    def phone_number(self) -> Optional[_builtins.str]:
+        """
+        The phone number, in E.164 format (`+14155550123`). Type `phone`.
+        """
+        return pulumi.get(self, "phone_number")
+
+    @_builtins.property
+    @pulumi.getter(name="roomId")
+    def room_id(self) -> Optional[_builtins.str]:
+        """
+        The Webex room's id. Type `webex_room`.
+        """
+        return pulumi.get(self, "room_id")
+
+    @_builtins.property
+    @pulumi.getter(name="teamId")
+    def team_id(self) -> Optional[_builtins.str]:
+        """
+        The Teams team's id. Type `ms_teams_channel`.
+        """
+        return pulumi.get(self, "team_id")
+
+    @_builtins.property
+    @pulumi.getter(name="tenantId")
+    def tenant_id(self) -> Optional[_builtins.str]:
+        """
+        The Teams user's Azure AD tenant, for delivery across tenants. Type `ms_teams_user`.
+        """
+        return pulumi.get(self, "tenant_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> Optional[_builtins.str]:
+        """
+        The webhook's URL (http or https). Type `webhook`.
+        """
+        return pulumi.get(self, "url")
+
+    @_builtins.property
+    @pulumi.getter(name="userId")
+    def user_id(self) -> Optional[_builtins.str]:
+        """
+        The user's id (Slack `U0123456`, Teams `29:...`, LINE `U...`). Types `slack_user`, `ms_teams_user`, `line_user`.
+        """
+        return pulumi.get(self, "user_id")
+
+
+@pulumi.output_type
+class ChannelEndpointSummary(dict):
+    """
+    A channel endpoint: its identifier, subscriber, integration, type and data, and the connection and contexts it belongs to.
+    """
+    def __init__(__self__, *,
+                 endpoint: Mapping[str, Any],
+                 identifier: _builtins.str,
+                 type: _builtins.str,
+                 channel: Optional[_builtins.str] = None,
+                 connection_identifier: Optional[_builtins.str] = None,
+                 context_keys: Optional[Sequence[_builtins.str]] = None,
+                 created_at: Optional[_builtins.str] = None,
+                 integration_identifier: Optional[_builtins.str] = None,
+                 provider_id: Optional[_builtins.str] = None,
+                 subscriber_id: Optional[_builtins.str] = None,
+                 updated_at: Optional[_builtins.str] = None):
+        """
+        A channel endpoint: its identifier, subscriber, integration, type and data, and the connection and contexts it belongs to.
+
+        :param Mapping[str, Any] endpoint: The endpoint's data, whose keys its type fixes (`{channelId}` for `slack_channel`).
+        :param _builtins.str identifier: The endpoint's identifier, its address in every call.
+        :param _builtins.str type: The endpoint's type (`slack_channel`, `webhook`, `phone`, ...).
+        :param _builtins.str channel: The channel of the endpoint's integration (`chat`, `sms`, ...).
+        :param _builtins.str connection_identifier: The identifier of the channel connection the endpoint uses, if any.
+        :param Sequence[_builtins.str] context_keys: The endpoint's contexts, each `type:id`.
+        :param _builtins.str created_at: When the endpoint was created (ISO 8601).
+        :param _builtins.str integration_identifier: The identifier of the endpoint's integration.
+        :param _builtins.str provider_id: The provider of the endpoint's integration.
+        :param _builtins.str subscriber_id: The subscriber the endpoint reaches.
+        :param _builtins.str updated_at: When the endpoint was last changed (ISO 8601).
+        """
+        pulumi.set(__self__, "endpoint", endpoint)
+        pulumi.set(__self__, "identifier", identifier)
+        pulumi.set(__self__, "type", type)
+        if channel is not None:
+            pulumi.set(__self__, "channel", channel)
+        if connection_identifier is not None:
+            pulumi.set(__self__, "connection_identifier", connection_identifier)
+        if context_keys is not None:
+            pulumi.set(__self__, "context_keys", context_keys)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if integration_identifier is not None:
+            pulumi.set(__self__, "integration_identifier", integration_identifier)
+        if provider_id is not None:
+            pulumi.set(__self__, "provider_id", provider_id)
+        if subscriber_id is not None:
+            pulumi.set(__self__, "subscriber_id", subscriber_id)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter
+    def endpoint(self) -> Mapping[str, Any]:
+        """
+        The endpoint's data, whose keys its type fixes (`{channelId}` for `slack_channel`).
+        """
+        return pulumi.get(self, "endpoint")
+
+    @_builtins.property
+    @pulumi.getter
+    def identifier(self) -> _builtins.str:
+        """
+        The endpoint's identifier, its address in every call.
+        """
+        return pulumi.get(self, "identifier")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        The endpoint's type (`slack_channel`, `webhook`, `phone`, ...).
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def channel(self) -> Optional[_builtins.str]:
+        """
+        The channel of the endpoint's integration (`chat`, `sms`, ...).
+        """
+        return pulumi.get(self, "channel")
+
+    @_builtins.property
+    @pulumi.getter(name="connectionIdentifier")
+    def connection_identifier(self) -> Optional[_builtins.str]:
+        """
+        The identifier of the channel connection the endpoint uses, if any.
+        """
+        return pulumi.get(self, "connection_identifier")
+
+    @_builtins.property
+    @pulumi.getter(name="contextKeys")
+    def context_keys(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The endpoint's contexts, each `type:id`.
+        """
+        return pulumi.get(self, "context_keys")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        When the endpoint was created (ISO 8601).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="integrationIdentifier")
+    def integration_identifier(self) -> Optional[_builtins.str]:
+        """
+        The identifier of the endpoint's integration.
+        """
+        return pulumi.get(self, "integration_identifier")
+
+    @_builtins.property
+    @pulumi.getter(name="providerId")
+    def provider_id(self) -> Optional[_builtins.str]:
+        """
+        The provider of the endpoint's integration.
+        """
+        return pulumi.get(self, "provider_id")
+
+    @_builtins.property
+    @pulumi.getter(name="subscriberId")
+    def subscriber_id(self) -> Optional[_builtins.str]:
+        """
+        The subscriber the endpoint reaches.
+        """
+        return pulumi.get(self, "subscriber_id")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.str]:
+        """
+        When the endpoint was last changed (ISO 8601).
+        """
+        return pulumi.get(self, "updated_at")
 
 
 @pulumi.output_type

@@ -46,6 +46,34 @@ export const Channel = {
  */
 export type Channel = (typeof Channel)[keyof typeof Channel];
 
+export const ChannelConnectionConnectionMode = {
+    Subscriber: "subscriber",
+    Shared: "shared",
+} as const;
+
+/**
+ * `subscriber` (the default: the connection belongs to `subscriberId`) or `shared` (the connection belongs to its `context`, and no subscriber). Changing it replaces the connection.
+ */
+export type ChannelConnectionConnectionMode = (typeof ChannelConnectionConnectionMode)[keyof typeof ChannelConnectionConnectionMode];
+
+export const ChannelEndpointType = {
+    SlackChannel: "slack_channel",
+    SlackUser: "slack_user",
+    Webhook: "webhook",
+    Phone: "phone",
+    MsTeamsChannel: "ms_teams_channel",
+    MsTeamsUser: "ms_teams_user",
+    TelegramChat: "telegram_chat",
+    WebexRoom: "webex_room",
+    WebexPerson: "webex_person",
+    LineUser: "line_user",
+} as const;
+
+/**
+ * The endpoint's type: `slack_channel` (channelId), `slack_user` (userId), `webhook` (url, channel), `phone` (phoneNumber), `ms_teams_channel` (teamId, channelId), `ms_teams_user` (userId, tenantId), `telegram_chat` (chatId), `webex_room` (roomId, parentId), `webex_person` (personId, personEmail), `line_user` (userId). Changing it replaces the endpoint.
+ */
+export type ChannelEndpointType = (typeof ChannelEndpointType)[keyof typeof ChannelEndpointType];
+
 export const ChannelType = {
     InApp: "in_app",
     Email: "email",
