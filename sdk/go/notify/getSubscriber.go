@@ -37,7 +37,7 @@ type GetSubscriberResult struct {
 	// `avatar`, as the service returns it.
 	Avatar *string `pulumi:"avatar"`
 	// `channels`, as the service returns it.
-	Channels []SubscriberChannels `pulumi:"channels"`
+	Channels []SubscriberResultChannels `pulumi:"channels"`
 	// `createdAt`, as the service returns it.
 	CreatedAt string `pulumi:"createdAt"`
 	// `data`, as the service returns it.
@@ -117,8 +117,8 @@ func (o GetSubscriberResultOutput) Avatar() pulumi.StringPtrOutput {
 }
 
 // `channels`, as the service returns it.
-func (o GetSubscriberResultOutput) Channels() SubscriberChannelsArrayOutput {
-	return o.ApplyT(func(v GetSubscriberResult) []SubscriberChannels { return v.Channels }).(SubscriberChannelsArrayOutput)
+func (o GetSubscriberResultOutput) Channels() SubscriberResultChannelsArrayOutput {
+	return o.ApplyT(func(v GetSubscriberResult) []SubscriberResultChannels { return v.Channels }).(SubscriberResultChannelsArrayOutput)
 }
 
 // `createdAt`, as the service returns it.

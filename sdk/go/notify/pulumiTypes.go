@@ -6720,7 +6720,7 @@ func (o StepFilterArrayOutput) Index(i pulumi.IntInput) StepFilterOutput {
 }
 
 // A subscriber of the environment, as the service returns it.
-type Subscriber struct {
+type SubscriberResult struct {
 	// `_environmentId`, as the service returns it.
 	_environmentId string `pulumi:"_environmentId"`
 	// `_id`, as the service returns it.
@@ -6730,7 +6730,7 @@ type Subscriber struct {
 	// `avatar`, as the service returns it.
 	Avatar *string `pulumi:"avatar"`
 	// `channels`, as the service returns it.
-	Channels []SubscriberChannels `pulumi:"channels"`
+	Channels []SubscriberResultChannels `pulumi:"channels"`
 	// `createdAt`, as the service returns it.
 	CreatedAt string `pulumi:"createdAt"`
 	// `data`, as the service returns it.
@@ -6762,204 +6762,204 @@ type Subscriber struct {
 }
 
 // A subscriber of the environment, as the service returns it.
-type SubscriberOutput struct{ *pulumi.OutputState }
+type SubscriberResultOutput struct{ *pulumi.OutputState }
 
-func (SubscriberOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*Subscriber)(nil)).Elem()
+func (SubscriberResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberResult)(nil)).Elem()
 }
 
-func (o SubscriberOutput) ToSubscriberOutput() SubscriberOutput {
+func (o SubscriberResultOutput) ToSubscriberResultOutput() SubscriberResultOutput {
 	return o
 }
 
-func (o SubscriberOutput) ToSubscriberOutputWithContext(ctx context.Context) SubscriberOutput {
+func (o SubscriberResultOutput) ToSubscriberResultOutputWithContext(ctx context.Context) SubscriberResultOutput {
 	return o
 }
 
 // `_environmentId`, as the service returns it.
-func (o SubscriberOutput) _environmentId() pulumi.StringOutput {
-	return o.ApplyT(func(v Subscriber) string { return v._environmentId }).(pulumi.StringOutput)
+func (o SubscriberResultOutput) _environmentId() pulumi.StringOutput {
+	return o.ApplyT(func(v SubscriberResult) string { return v._environmentId }).(pulumi.StringOutput)
 }
 
 // `_id`, as the service returns it.
-func (o SubscriberOutput) _id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Subscriber) *string { return v._id }).(pulumi.StringPtrOutput)
+func (o SubscriberResultOutput) _id() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResult) *string { return v._id }).(pulumi.StringPtrOutput)
 }
 
 // `_organizationId`, as the service returns it.
-func (o SubscriberOutput) _organizationId() pulumi.StringOutput {
-	return o.ApplyT(func(v Subscriber) string { return v._organizationId }).(pulumi.StringOutput)
+func (o SubscriberResultOutput) _organizationId() pulumi.StringOutput {
+	return o.ApplyT(func(v SubscriberResult) string { return v._organizationId }).(pulumi.StringOutput)
 }
 
 // `avatar`, as the service returns it.
-func (o SubscriberOutput) Avatar() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Subscriber) *string { return v.Avatar }).(pulumi.StringPtrOutput)
+func (o SubscriberResultOutput) Avatar() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResult) *string { return v.Avatar }).(pulumi.StringPtrOutput)
 }
 
 // `channels`, as the service returns it.
-func (o SubscriberOutput) Channels() SubscriberChannelsArrayOutput {
-	return o.ApplyT(func(v Subscriber) []SubscriberChannels { return v.Channels }).(SubscriberChannelsArrayOutput)
+func (o SubscriberResultOutput) Channels() SubscriberResultChannelsArrayOutput {
+	return o.ApplyT(func(v SubscriberResult) []SubscriberResultChannels { return v.Channels }).(SubscriberResultChannelsArrayOutput)
 }
 
 // `createdAt`, as the service returns it.
-func (o SubscriberOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v Subscriber) string { return v.CreatedAt }).(pulumi.StringOutput)
+func (o SubscriberResultOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v SubscriberResult) string { return v.CreatedAt }).(pulumi.StringOutput)
 }
 
 // `data`, as the service returns it.
-func (o SubscriberOutput) Data() pulumi.MapOutput {
-	return o.ApplyT(func(v Subscriber) map[string]interface{} { return v.Data }).(pulumi.MapOutput)
+func (o SubscriberResultOutput) Data() pulumi.MapOutput {
+	return o.ApplyT(func(v SubscriberResult) map[string]interface{} { return v.Data }).(pulumi.MapOutput)
 }
 
 // `deleted`, as the service returns it.
-func (o SubscriberOutput) Deleted() pulumi.BoolOutput {
-	return o.ApplyT(func(v Subscriber) bool { return v.Deleted }).(pulumi.BoolOutput)
+func (o SubscriberResultOutput) Deleted() pulumi.BoolOutput {
+	return o.ApplyT(func(v SubscriberResult) bool { return v.Deleted }).(pulumi.BoolOutput)
 }
 
 // `email`, as the service returns it.
-func (o SubscriberOutput) Email() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Subscriber) *string { return v.Email }).(pulumi.StringPtrOutput)
+func (o SubscriberResultOutput) Email() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResult) *string { return v.Email }).(pulumi.StringPtrOutput)
 }
 
 // `firstName`, as the service returns it.
-func (o SubscriberOutput) FirstName() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Subscriber) *string { return v.FirstName }).(pulumi.StringPtrOutput)
+func (o SubscriberResultOutput) FirstName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResult) *string { return v.FirstName }).(pulumi.StringPtrOutput)
 }
 
 // `isOnline`, as the service returns it.
-func (o SubscriberOutput) IsOnline() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v Subscriber) *bool { return v.IsOnline }).(pulumi.BoolPtrOutput)
+func (o SubscriberResultOutput) IsOnline() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberResult) *bool { return v.IsOnline }).(pulumi.BoolPtrOutput)
 }
 
 // `lastName`, as the service returns it.
-func (o SubscriberOutput) LastName() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Subscriber) *string { return v.LastName }).(pulumi.StringPtrOutput)
+func (o SubscriberResultOutput) LastName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResult) *string { return v.LastName }).(pulumi.StringPtrOutput)
 }
 
 // `lastOnlineAt`, as the service returns it.
-func (o SubscriberOutput) LastOnlineAt() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Subscriber) *string { return v.LastOnlineAt }).(pulumi.StringPtrOutput)
+func (o SubscriberResultOutput) LastOnlineAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResult) *string { return v.LastOnlineAt }).(pulumi.StringPtrOutput)
 }
 
 // `locale`, as the service returns it.
-func (o SubscriberOutput) Locale() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Subscriber) *string { return v.Locale }).(pulumi.StringPtrOutput)
+func (o SubscriberResultOutput) Locale() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResult) *string { return v.Locale }).(pulumi.StringPtrOutput)
 }
 
 // `phone`, as the service returns it.
-func (o SubscriberOutput) Phone() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Subscriber) *string { return v.Phone }).(pulumi.StringPtrOutput)
+func (o SubscriberResultOutput) Phone() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResult) *string { return v.Phone }).(pulumi.StringPtrOutput)
 }
 
 // `subscriberId`, as the service returns it.
-func (o SubscriberOutput) SubscriberId() pulumi.StringOutput {
-	return o.ApplyT(func(v Subscriber) string { return v.SubscriberId }).(pulumi.StringOutput)
+func (o SubscriberResultOutput) SubscriberId() pulumi.StringOutput {
+	return o.ApplyT(func(v SubscriberResult) string { return v.SubscriberId }).(pulumi.StringOutput)
 }
 
 // `timezone`, as the service returns it.
-func (o SubscriberOutput) Timezone() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Subscriber) *string { return v.Timezone }).(pulumi.StringPtrOutput)
+func (o SubscriberResultOutput) Timezone() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResult) *string { return v.Timezone }).(pulumi.StringPtrOutput)
 }
 
 // `topics`, as the service returns it.
-func (o SubscriberOutput) Topics() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v Subscriber) []string { return v.Topics }).(pulumi.StringArrayOutput)
+func (o SubscriberResultOutput) Topics() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v SubscriberResult) []string { return v.Topics }).(pulumi.StringArrayOutput)
 }
 
 // `updatedAt`, as the service returns it.
-func (o SubscriberOutput) UpdatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v Subscriber) string { return v.UpdatedAt }).(pulumi.StringOutput)
+func (o SubscriberResultOutput) UpdatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v SubscriberResult) string { return v.UpdatedAt }).(pulumi.StringOutput)
 }
 
-type SubscriberArrayOutput struct{ *pulumi.OutputState }
+type SubscriberResultArrayOutput struct{ *pulumi.OutputState }
 
-func (SubscriberArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]Subscriber)(nil)).Elem()
+func (SubscriberResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SubscriberResult)(nil)).Elem()
 }
 
-func (o SubscriberArrayOutput) ToSubscriberArrayOutput() SubscriberArrayOutput {
+func (o SubscriberResultArrayOutput) ToSubscriberResultArrayOutput() SubscriberResultArrayOutput {
 	return o
 }
 
-func (o SubscriberArrayOutput) ToSubscriberArrayOutputWithContext(ctx context.Context) SubscriberArrayOutput {
+func (o SubscriberResultArrayOutput) ToSubscriberResultArrayOutputWithContext(ctx context.Context) SubscriberResultArrayOutput {
 	return o
 }
 
-func (o SubscriberArrayOutput) Index(i pulumi.IntInput) SubscriberOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) Subscriber {
-		return vs[0].([]Subscriber)[vs[1].(int)]
-	}).(SubscriberOutput)
+func (o SubscriberResultArrayOutput) Index(i pulumi.IntInput) SubscriberResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SubscriberResult {
+		return vs[0].([]SubscriberResult)[vs[1].(int)]
+	}).(SubscriberResultOutput)
 }
 
-// SubscriberChannels, as the service returns it.
-type SubscriberChannels struct {
+// SubscriberResultChannels, as the service returns it.
+type SubscriberResultChannels struct {
 	// `_integrationId`, as the service returns it.
 	_integrationId *string `pulumi:"_integrationId"`
 	// `credentials`, as the service returns it.
-	Credentials *SubscriberChannelsCredentials `pulumi:"credentials"`
+	Credentials *SubscriberResultChannelsCredentials `pulumi:"credentials"`
 	// `integrationIdentifier`, as the service returns it.
 	IntegrationIdentifier *string `pulumi:"integrationIdentifier"`
 	// `providerId`, as the service returns it.
 	ProviderId string `pulumi:"providerId"`
 }
 
-// SubscriberChannels, as the service returns it.
-type SubscriberChannelsOutput struct{ *pulumi.OutputState }
+// SubscriberResultChannels, as the service returns it.
+type SubscriberResultChannelsOutput struct{ *pulumi.OutputState }
 
-func (SubscriberChannelsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*SubscriberChannels)(nil)).Elem()
+func (SubscriberResultChannelsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberResultChannels)(nil)).Elem()
 }
 
-func (o SubscriberChannelsOutput) ToSubscriberChannelsOutput() SubscriberChannelsOutput {
+func (o SubscriberResultChannelsOutput) ToSubscriberResultChannelsOutput() SubscriberResultChannelsOutput {
 	return o
 }
 
-func (o SubscriberChannelsOutput) ToSubscriberChannelsOutputWithContext(ctx context.Context) SubscriberChannelsOutput {
+func (o SubscriberResultChannelsOutput) ToSubscriberResultChannelsOutputWithContext(ctx context.Context) SubscriberResultChannelsOutput {
 	return o
 }
 
 // `_integrationId`, as the service returns it.
-func (o SubscriberChannelsOutput) _integrationId() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SubscriberChannels) *string { return v._integrationId }).(pulumi.StringPtrOutput)
+func (o SubscriberResultChannelsOutput) _integrationId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResultChannels) *string { return v._integrationId }).(pulumi.StringPtrOutput)
 }
 
 // `credentials`, as the service returns it.
-func (o SubscriberChannelsOutput) Credentials() SubscriberChannelsCredentialsPtrOutput {
-	return o.ApplyT(func(v SubscriberChannels) *SubscriberChannelsCredentials { return v.Credentials }).(SubscriberChannelsCredentialsPtrOutput)
+func (o SubscriberResultChannelsOutput) Credentials() SubscriberResultChannelsCredentialsPtrOutput {
+	return o.ApplyT(func(v SubscriberResultChannels) *SubscriberResultChannelsCredentials { return v.Credentials }).(SubscriberResultChannelsCredentialsPtrOutput)
 }
 
 // `integrationIdentifier`, as the service returns it.
-func (o SubscriberChannelsOutput) IntegrationIdentifier() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SubscriberChannels) *string { return v.IntegrationIdentifier }).(pulumi.StringPtrOutput)
+func (o SubscriberResultChannelsOutput) IntegrationIdentifier() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResultChannels) *string { return v.IntegrationIdentifier }).(pulumi.StringPtrOutput)
 }
 
 // `providerId`, as the service returns it.
-func (o SubscriberChannelsOutput) ProviderId() pulumi.StringOutput {
-	return o.ApplyT(func(v SubscriberChannels) string { return v.ProviderId }).(pulumi.StringOutput)
+func (o SubscriberResultChannelsOutput) ProviderId() pulumi.StringOutput {
+	return o.ApplyT(func(v SubscriberResultChannels) string { return v.ProviderId }).(pulumi.StringOutput)
 }
 
-type SubscriberChannelsArrayOutput struct{ *pulumi.OutputState }
+type SubscriberResultChannelsArrayOutput struct{ *pulumi.OutputState }
 
-func (SubscriberChannelsArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]SubscriberChannels)(nil)).Elem()
+func (SubscriberResultChannelsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SubscriberResultChannels)(nil)).Elem()
 }
 
-func (o SubscriberChannelsArrayOutput) ToSubscriberChannelsArrayOutput() SubscriberChannelsArrayOutput {
+func (o SubscriberResultChannelsArrayOutput) ToSubscriberResultChannelsArrayOutput() SubscriberResultChannelsArrayOutput {
 	return o
 }
 
-func (o SubscriberChannelsArrayOutput) ToSubscriberChannelsArrayOutputWithContext(ctx context.Context) SubscriberChannelsArrayOutput {
+func (o SubscriberResultChannelsArrayOutput) ToSubscriberResultChannelsArrayOutputWithContext(ctx context.Context) SubscriberResultChannelsArrayOutput {
 	return o
 }
 
-func (o SubscriberChannelsArrayOutput) Index(i pulumi.IntInput) SubscriberChannelsOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SubscriberChannels {
-		return vs[0].([]SubscriberChannels)[vs[1].(int)]
-	}).(SubscriberChannelsOutput)
+func (o SubscriberResultChannelsArrayOutput) Index(i pulumi.IntInput) SubscriberResultChannelsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SubscriberResultChannels {
+		return vs[0].([]SubscriberResultChannels)[vs[1].(int)]
+	}).(SubscriberResultChannelsOutput)
 }
 
-// SubscriberChannelsCredentials, as the service returns it.
-type SubscriberChannelsCredentials struct {
+// SubscriberResultChannelsCredentials, as the service returns it.
+type SubscriberResultChannelsCredentials struct {
 	// `alertUid`, as the service returns it.
 	AlertUid *string `pulumi:"alertUid"`
 	// `channel`, as the service returns it.
@@ -6978,88 +6978,88 @@ type SubscriberChannelsCredentials struct {
 	WebhookUrl *string `pulumi:"webhookUrl"`
 }
 
-// SubscriberChannelsCredentials, as the service returns it.
-type SubscriberChannelsCredentialsOutput struct{ *pulumi.OutputState }
+// SubscriberResultChannelsCredentials, as the service returns it.
+type SubscriberResultChannelsCredentialsOutput struct{ *pulumi.OutputState }
 
-func (SubscriberChannelsCredentialsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*SubscriberChannelsCredentials)(nil)).Elem()
+func (SubscriberResultChannelsCredentialsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberResultChannelsCredentials)(nil)).Elem()
 }
 
-func (o SubscriberChannelsCredentialsOutput) ToSubscriberChannelsCredentialsOutput() SubscriberChannelsCredentialsOutput {
+func (o SubscriberResultChannelsCredentialsOutput) ToSubscriberResultChannelsCredentialsOutput() SubscriberResultChannelsCredentialsOutput {
 	return o
 }
 
-func (o SubscriberChannelsCredentialsOutput) ToSubscriberChannelsCredentialsOutputWithContext(ctx context.Context) SubscriberChannelsCredentialsOutput {
+func (o SubscriberResultChannelsCredentialsOutput) ToSubscriberResultChannelsCredentialsOutputWithContext(ctx context.Context) SubscriberResultChannelsCredentialsOutput {
 	return o
 }
 
 // `alertUid`, as the service returns it.
-func (o SubscriberChannelsCredentialsOutput) AlertUid() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SubscriberChannelsCredentials) *string { return v.AlertUid }).(pulumi.StringPtrOutput)
+func (o SubscriberResultChannelsCredentialsOutput) AlertUid() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResultChannelsCredentials) *string { return v.AlertUid }).(pulumi.StringPtrOutput)
 }
 
 // `channel`, as the service returns it.
-func (o SubscriberChannelsCredentialsOutput) Channel() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SubscriberChannelsCredentials) *string { return v.Channel }).(pulumi.StringPtrOutput)
+func (o SubscriberResultChannelsCredentialsOutput) Channel() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResultChannelsCredentials) *string { return v.Channel }).(pulumi.StringPtrOutput)
 }
 
 // `deviceTokens`, as the service returns it.
-func (o SubscriberChannelsCredentialsOutput) DeviceTokens() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v SubscriberChannelsCredentials) []string { return v.DeviceTokens }).(pulumi.StringArrayOutput)
+func (o SubscriberResultChannelsCredentialsOutput) DeviceTokens() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v SubscriberResultChannelsCredentials) []string { return v.DeviceTokens }).(pulumi.StringArrayOutput)
 }
 
 // `externalUrl`, as the service returns it.
-func (o SubscriberChannelsCredentialsOutput) ExternalUrl() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SubscriberChannelsCredentials) *string { return v.ExternalUrl }).(pulumi.StringPtrOutput)
+func (o SubscriberResultChannelsCredentialsOutput) ExternalUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResultChannelsCredentials) *string { return v.ExternalUrl }).(pulumi.StringPtrOutput)
 }
 
 // `imageUrl`, as the service returns it.
-func (o SubscriberChannelsCredentialsOutput) ImageUrl() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SubscriberChannelsCredentials) *string { return v.ImageUrl }).(pulumi.StringPtrOutput)
+func (o SubscriberResultChannelsCredentialsOutput) ImageUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResultChannelsCredentials) *string { return v.ImageUrl }).(pulumi.StringPtrOutput)
 }
 
 // `state`, as the service returns it.
-func (o SubscriberChannelsCredentialsOutput) State() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SubscriberChannelsCredentials) *string { return v.State }).(pulumi.StringPtrOutput)
+func (o SubscriberResultChannelsCredentialsOutput) State() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResultChannelsCredentials) *string { return v.State }).(pulumi.StringPtrOutput)
 }
 
 // `title`, as the service returns it.
-func (o SubscriberChannelsCredentialsOutput) Title() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SubscriberChannelsCredentials) *string { return v.Title }).(pulumi.StringPtrOutput)
+func (o SubscriberResultChannelsCredentialsOutput) Title() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResultChannelsCredentials) *string { return v.Title }).(pulumi.StringPtrOutput)
 }
 
 // `webhookUrl`, as the service returns it.
-func (o SubscriberChannelsCredentialsOutput) WebhookUrl() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SubscriberChannelsCredentials) *string { return v.WebhookUrl }).(pulumi.StringPtrOutput)
+func (o SubscriberResultChannelsCredentialsOutput) WebhookUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResultChannelsCredentials) *string { return v.WebhookUrl }).(pulumi.StringPtrOutput)
 }
 
-type SubscriberChannelsCredentialsPtrOutput struct{ *pulumi.OutputState }
+type SubscriberResultChannelsCredentialsPtrOutput struct{ *pulumi.OutputState }
 
-func (SubscriberChannelsCredentialsPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**SubscriberChannelsCredentials)(nil)).Elem()
+func (SubscriberResultChannelsCredentialsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SubscriberResultChannelsCredentials)(nil)).Elem()
 }
 
-func (o SubscriberChannelsCredentialsPtrOutput) ToSubscriberChannelsCredentialsPtrOutput() SubscriberChannelsCredentialsPtrOutput {
+func (o SubscriberResultChannelsCredentialsPtrOutput) ToSubscriberResultChannelsCredentialsPtrOutput() SubscriberResultChannelsCredentialsPtrOutput {
 	return o
 }
 
-func (o SubscriberChannelsCredentialsPtrOutput) ToSubscriberChannelsCredentialsPtrOutputWithContext(ctx context.Context) SubscriberChannelsCredentialsPtrOutput {
+func (o SubscriberResultChannelsCredentialsPtrOutput) ToSubscriberResultChannelsCredentialsPtrOutputWithContext(ctx context.Context) SubscriberResultChannelsCredentialsPtrOutput {
 	return o
 }
 
-func (o SubscriberChannelsCredentialsPtrOutput) Elem() SubscriberChannelsCredentialsOutput {
-	return o.ApplyT(func(v *SubscriberChannelsCredentials) SubscriberChannelsCredentials {
+func (o SubscriberResultChannelsCredentialsPtrOutput) Elem() SubscriberResultChannelsCredentialsOutput {
+	return o.ApplyT(func(v *SubscriberResultChannelsCredentials) SubscriberResultChannelsCredentials {
 		if v != nil {
 			return *v
 		}
-		var ret SubscriberChannelsCredentials
+		var ret SubscriberResultChannelsCredentials
 		return ret
-	}).(SubscriberChannelsCredentialsOutput)
+	}).(SubscriberResultChannelsCredentialsOutput)
 }
 
 // `alertUid`, as the service returns it.
-func (o SubscriberChannelsCredentialsPtrOutput) AlertUid() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *SubscriberChannelsCredentials) *string {
+func (o SubscriberResultChannelsCredentialsPtrOutput) AlertUid() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubscriberResultChannelsCredentials) *string {
 		if v == nil {
 			return nil
 		}
@@ -7068,8 +7068,8 @@ func (o SubscriberChannelsCredentialsPtrOutput) AlertUid() pulumi.StringPtrOutpu
 }
 
 // `channel`, as the service returns it.
-func (o SubscriberChannelsCredentialsPtrOutput) Channel() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *SubscriberChannelsCredentials) *string {
+func (o SubscriberResultChannelsCredentialsPtrOutput) Channel() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubscriberResultChannelsCredentials) *string {
 		if v == nil {
 			return nil
 		}
@@ -7078,8 +7078,8 @@ func (o SubscriberChannelsCredentialsPtrOutput) Channel() pulumi.StringPtrOutput
 }
 
 // `deviceTokens`, as the service returns it.
-func (o SubscriberChannelsCredentialsPtrOutput) DeviceTokens() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v *SubscriberChannelsCredentials) []string {
+func (o SubscriberResultChannelsCredentialsPtrOutput) DeviceTokens() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *SubscriberResultChannelsCredentials) []string {
 		if v == nil {
 			return nil
 		}
@@ -7088,8 +7088,8 @@ func (o SubscriberChannelsCredentialsPtrOutput) DeviceTokens() pulumi.StringArra
 }
 
 // `externalUrl`, as the service returns it.
-func (o SubscriberChannelsCredentialsPtrOutput) ExternalUrl() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *SubscriberChannelsCredentials) *string {
+func (o SubscriberResultChannelsCredentialsPtrOutput) ExternalUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubscriberResultChannelsCredentials) *string {
 		if v == nil {
 			return nil
 		}
@@ -7098,8 +7098,8 @@ func (o SubscriberChannelsCredentialsPtrOutput) ExternalUrl() pulumi.StringPtrOu
 }
 
 // `imageUrl`, as the service returns it.
-func (o SubscriberChannelsCredentialsPtrOutput) ImageUrl() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *SubscriberChannelsCredentials) *string {
+func (o SubscriberResultChannelsCredentialsPtrOutput) ImageUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubscriberResultChannelsCredentials) *string {
 		if v == nil {
 			return nil
 		}
@@ -7108,8 +7108,8 @@ func (o SubscriberChannelsCredentialsPtrOutput) ImageUrl() pulumi.StringPtrOutpu
 }
 
 // `state`, as the service returns it.
-func (o SubscriberChannelsCredentialsPtrOutput) State() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *SubscriberChannelsCredentials) *string {
+func (o SubscriberResultChannelsCredentialsPtrOutput) State() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubscriberResultChannelsCredentials) *string {
 		if v == nil {
 			return nil
 		}
@@ -7118,8 +7118,8 @@ func (o SubscriberChannelsCredentialsPtrOutput) State() pulumi.StringPtrOutput {
 }
 
 // `title`, as the service returns it.
-func (o SubscriberChannelsCredentialsPtrOutput) Title() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *SubscriberChannelsCredentials) *string {
+func (o SubscriberResultChannelsCredentialsPtrOutput) Title() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubscriberResultChannelsCredentials) *string {
 		if v == nil {
 			return nil
 		}
@@ -7128,8 +7128,8 @@ func (o SubscriberChannelsCredentialsPtrOutput) Title() pulumi.StringPtrOutput {
 }
 
 // `webhookUrl`, as the service returns it.
-func (o SubscriberChannelsCredentialsPtrOutput) WebhookUrl() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *SubscriberChannelsCredentials) *string {
+func (o SubscriberResultChannelsCredentialsPtrOutput) WebhookUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubscriberResultChannelsCredentials) *string {
 		if v == nil {
 			return nil
 		}
@@ -8447,12 +8447,12 @@ func init() {
 	pulumi.RegisterOutputType(PreferenceBlockPtrOutput{})
 	pulumi.RegisterOutputType(StepFilterOutput{})
 	pulumi.RegisterOutputType(StepFilterArrayOutput{})
-	pulumi.RegisterOutputType(SubscriberOutput{})
-	pulumi.RegisterOutputType(SubscriberArrayOutput{})
-	pulumi.RegisterOutputType(SubscriberChannelsOutput{})
-	pulumi.RegisterOutputType(SubscriberChannelsArrayOutput{})
-	pulumi.RegisterOutputType(SubscriberChannelsCredentialsOutput{})
-	pulumi.RegisterOutputType(SubscriberChannelsCredentialsPtrOutput{})
+	pulumi.RegisterOutputType(SubscriberResultOutput{})
+	pulumi.RegisterOutputType(SubscriberResultArrayOutput{})
+	pulumi.RegisterOutputType(SubscriberResultChannelsOutput{})
+	pulumi.RegisterOutputType(SubscriberResultChannelsArrayOutput{})
+	pulumi.RegisterOutputType(SubscriberResultChannelsCredentialsOutput{})
+	pulumi.RegisterOutputType(SubscriberResultChannelsCredentialsPtrOutput{})
 	pulumi.RegisterOutputType(TopicSummaryOutput{})
 	pulumi.RegisterOutputType(TopicSummaryArrayOutput{})
 	pulumi.RegisterOutputType(TranslationResultOutput{})

@@ -1569,7 +1569,7 @@ export interface StepFilter {
 /**
  * A subscriber of the environment, as the service returns it.
  */
-export interface Subscriber {
+export interface SubscriberResult {
     /**
      * `_environmentId`, as the service returns it.
      */
@@ -1589,7 +1589,7 @@ export interface Subscriber {
     /**
      * `channels`, as the service returns it.
      */
-    channels?: outputs.SubscriberChannels[];
+    channels?: outputs.SubscriberResultChannels[];
     /**
      * `createdAt`, as the service returns it.
      */
@@ -1649,9 +1649,9 @@ export interface Subscriber {
 }
 
 /**
- * SubscriberChannels, as the service returns it.
+ * SubscriberResultChannels, as the service returns it.
  */
-export interface SubscriberChannels {
+export interface SubscriberResultChannels {
     /**
      * `_integrationId`, as the service returns it.
      */
@@ -1659,7 +1659,7 @@ export interface SubscriberChannels {
     /**
      * `credentials`, as the service returns it.
      */
-    credentials?: outputs.SubscriberChannelsCredentials;
+    credentials?: outputs.SubscriberResultChannelsCredentials;
     /**
      * `integrationIdentifier`, as the service returns it.
      */
@@ -1671,9 +1671,9 @@ export interface SubscriberChannels {
 }
 
 /**
- * SubscriberChannelsCredentials, as the service returns it.
+ * SubscriberResultChannelsCredentials, as the service returns it.
  */
-export interface SubscriberChannelsCredentials {
+export interface SubscriberResultChannelsCredentials {
     /**
      * `alertUid`, as the service returns it.
      */

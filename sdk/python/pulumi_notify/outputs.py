@@ -63,9 +63,9 @@ __all__ = [
     'PreferenceAll',
     'PreferenceBlock',
     'StepFilter',
-    'Subscriber',
-    'SubscriberChannels',
-    'SubscriberChannelsCredentials',
+    'SubscriberResult',
+    'SubscriberResultChannels',
+    'SubscriberResultChannelsCredentials',
     'TopicSummary',
     'TranslationResult',
     'WorkflowPreferences',
@@ -4635,7 +4635,7 @@ class StepFilter(dict):
 
 
 @pulumi.output_type
-class Subscriber(dict):
+class SubscriberResult(dict):
     """
     A subscriber of the environment, as the service returns it.
     """
@@ -4648,7 +4648,7 @@ class Subscriber(dict):
                  updated_at: _builtins.str,
                  _id: Optional[_builtins.str] = None,
                  avatar: Optional[_builtins.str] = None,
-                 channels: Optional[Sequence['outputs.SubscriberChannels']] = None,
+                 channels: Optional[Sequence['outputs.SubscriberResultChannels']] = None,
                  data: Optional[Mapping[str, Any]] = None,
                  email: Optional[_builtins.str] = None,
                  first_name: Optional[_builtins.str] = None,
@@ -4670,7 +4670,7 @@ class Subscriber(dict):
         :param _builtins.str updated_at: `updatedAt`, as the service returns it.
         :param _builtins.str _id: `_id`, as the service returns it.
         :param _builtins.str avatar: `avatar`, as the service returns it.
-        :param Sequence['SubscriberChannels'] channels: `channels`, as the service returns it.
+        :param Sequence['SubscriberResultChannels'] channels: `channels`, as the service returns it.
         :param Mapping[str, Any] data: `data`, as the service returns it.
         :param _builtins.str email: `email`, as the service returns it.
         :param _builtins.str first_name: `firstName`, as the service returns it.
@@ -4781,7 +4781,7 @@ class Subscriber(dict):
 
     @_builtins.property
     @pulumi.getter
-    def channels(self) -> Optional[Sequence['outputs.SubscriberChannels']]:
+    def channels(self) -> Optional[Sequence['outputs.SubscriberResultChannels']]:
         """
         `channels`, as the service returns it.
         """
@@ -4869,21 +4869,21 @@ class Subscriber(dict):
 
 
 @pulumi.output_type
-class SubscriberChannels(dict):
+class SubscriberResultChannels(dict):
     """
-    SubscriberChannels, as the service returns it.
+    SubscriberResultChannels, as the service returns it.
     """
     def __init__(__self__, *,
                  provider_id: _builtins.str,
                  _integration_id: Optional[_builtins.str] = None,
-                 credentials: Optional['outputs.SubscriberChannelsCredentials'] = None,
+                 credentials: Optional['outputs.SubscriberResultChannelsCredentials'] = None,
                  integration_identifier: Optional[_builtins.str] = None):
         """
-        SubscriberChannels, as the service returns it.
+        SubscriberResultChannels, as the service returns it.
 
         :param _builtins.str provider_id: `providerId`, as the service returns it.
         :param _builtins.str _integration_id: `_integrationId`, as the service returns it.
-        :param 'SubscriberChannelsCredentials' credentials: `credentials`, as the service returns it.
+        :param 'SubscriberResultChannelsCredentials' credentials: `credentials`, as the service returns it.
         :param _builtins.str integration_identifier: `integrationIdentifier`, as the service returns it.
         """
         pulumi.set(__self__, "provider_id", provider_id)
@@ -4912,7 +4912,7 @@ class SubscriberChannels(dict):
 
     @_builtins.property
     @pulumi.getter
-    def credentials(self) -> Optional['outputs.SubscriberChannelsCredentials']:
+    def credentials(self) -> Optional['outputs.SubscriberResultChannelsCredentials']:
         """
         `credentials`, as the service returns it.
         """
@@ -4928,9 +4928,9 @@ class SubscriberChannels(dict):
 
 
 @pulumi.output_type
-class SubscriberChannelsCredentials(dict):
+class SubscriberResultChannelsCredentials(dict):
     """
-    SubscriberChannelsCredentials, as the service returns it.
+    SubscriberResultChannelsCredentials, as the service returns it.
     """
     def __init__(__self__, *,
                  alert_uid: Optional[_builtins.str] = None,
@@ -4942,7 +4942,7 @@ class SubscriberChannelsCredentials(dict):
                  title: Optional[_builtins.str] = None,
                  webhook_url: Optional[_builtins.str] = None):
         """
-        SubscriberChannelsCredentials, as the service returns it.
+        SubscriberResultChannelsCredentials, as the service returns it.
 
         :param _builtins.str alert_uid: `alertUid`, as the service returns it.
         :param _builtins.str channel: `channel`, as the service returns it.
