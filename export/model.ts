@@ -20,6 +20,7 @@ import { toTopicOutputs } from "../provider/resources/topic";
 import { toEnvironmentVariableOutputs } from "../provider/resources/environmentVariable";
 import { toEnvironmentOutputs } from "../provider/resources/environment";
 import { credentialsId, toSubscriberCredentialsOutputs } from "../provider/resources/subscriberCredentials";
+import { toSubscriberOutputs } from "../provider/resources/subscriber";
 import { contextKey, toContextOutputs } from "../provider/resources/context";
 import { toAgentOutputs } from "../provider/resources/agent";
 import type { Agent } from "../provider/client/agents";
@@ -83,7 +84,7 @@ export interface RawEnvironment {
   variables: EnvironmentVariable[];
   /** The organisation's environments (listed only with --environments). */
   environments?: Environment[];
-  /** The subscribers named with --subscriber. */
+  /** The subscribers named with --subscriber (exported with their credentials). */
   subscribers?: Subscriber[];
   /** The contexts of the environment. */
   contexts?: Context[];
@@ -272,6 +273,14 @@ const DECLARE: { readonly [K in Kind]: (raw: RawEnvironment, m: ModelBuilder) =>
       m.add("Domain", d.name, d.name, inputs);
     }
   },
+  // Subscribers, before their credentials, which name them by the Subscriber's output.
+  Subscriber: (raw, m) => {
+    for (const s of m.sortBy(raw.subscribers ?? [], (x) => x.subscriberId)) {
+      const inputs = m.pick("Subscriber", toSubscriberOutputs(s));
+      m.secretInputs("Subscriber", s.subscriberId, inputs, (f) => `${f} of subscriber ${s.subscriberId}`);
+      m.add("Subscriber", s.subscriberId, s.subscriberId, inputs);
+    }
+  },
   SubscriberCredentials: (raw, m) => {
     const integrationById = new Map(ownIntegrations(raw, m.envId).map((i) => [i._id, i]));
     for (const sub of m.sortBy(raw.subscribers ?? [], (s) => s.subscriberId)) {
@@ -282,6 +291,7 @@ const DECLARE: { readonly [K in Kind]: (raw: RawEnvironment, m: ModelBuilder) =>
         const name = `${sub.subscriberId}-${entry.providerId}${identifier ? `-${identifier}` : ""}`;
         m.secretInputs("SubscriberCredentials", name, inputs, (f) => `${f} of subscriber ${sub.subscriberId} for ${entry.providerId}`);
         if (identifier && m.has(`Integration/${identifier}`)) inputs.integrationIdentifier = new Ref(`Integration/${identifier}`, "identifier");
+        if (m.has(`Subscriber/${sub.subscriberId}`)) inputs.subscriberId = new Ref(`Subscriber/${sub.subscriberId}`, "subscriberId");
         m.add("SubscriberCredentials", name, credentialsId(sub.subscriberId, entry.providerId, identifier), inputs);
       }
     }

@@ -18,7 +18,7 @@ export interface ReadOptions {
   apiKey: string;
   /** List the organisation's environments (for Environment resources). */
   environments?: boolean;
-  /** Subscribers whose credentials to export. */
+  /** Subscribers to export, with their credentials. */
   subscribers?: readonly string[];
   /** The key's environment id, when the service does not show keys in the environments list. */
   environmentId?: string;
@@ -98,6 +98,18 @@ async function resourceTranslations(client: NotifyClient, type: TranslationResou
     }
   }
   return out;
+}
+
+/**
+ * The subscribers named with --subscriber, read once for every kind that needs them (the
+ * subscribers themselves, their credentials): an environment's subscribers are its users, far too
+ * many to export whole.
+ */
+async function namedSubscribers({ client, opts, limit, progress, raw }: ReadContext): Promise<void> {
+  if (!opts.subscribers?.length || raw.subscribers) return;
+  const subscribers: Subscriber[] = await mapLimit([...opts.subscribers], limit, (id) => client.subscribers.get(id));
+  raw.subscribers = subscribers;
+  progress(`subscribers: ${subscribers.length}`);
 }
 
 /** Whether the service refused a feature the organisation's plan does not include (402 Payment Required). */
@@ -190,18 +202,14 @@ const READ: { readonly [K in Kind]: (r: ReadContext) => Promise<void> } = {
     raw.domains = domains;
     progress(`domains: ${domains.length} (${domains.reduce((n, d) => n + d.routes.length, 0)} routes)`);
   },
-  SubscriberCredentials: async ({ client, opts, limit, progress, raw }) => {
-    if (!opts.subscribers?.length) return;
-    const subscribers: Subscriber[] = await mapLimit([...opts.subscribers], limit, (id) => client.subscribers.get(id));
-    raw.subscribers = subscribers;
-    progress(`subscribers: ${subscribers.length}`);
-  },
+  SubscriberCredentials: namedSubscribers,
   // The organisation's list is read first, always (it finds the key's environment); exported only when asked.
   Environment: async ({ opts, list, progress, raw }) => {
     if (!opts.environments) return;
     raw.environments = list;
     progress(`environments: ${list.length}`);
   },
+  Subscriber: namedSubscribers,
 };
 
 /** Reads the environment of the client's key. */

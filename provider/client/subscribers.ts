@@ -1,4 +1,4 @@
-/** Subscriber operations: search, get, create, patch, and provider credentials. */
+/** Subscriber operations: search, get, create, patch, delete, and provider credentials. */
 import type { z } from "zod";
 import { Subscriber, SubscriberSearchPage, type CreateSubscriberBody, type PatchSubscriberBody, type UpdateSubscriberCredentialsBody, type OrderDirection } from "../schemas";
 import type { HttpTransport } from "./http";
@@ -31,14 +31,25 @@ export class SubscribersApi {
     return this.http.request({ operation: `get subscriber "${subscriberId}"`, method: "GET", route: "/v2/subscribers/{subscriberId}", params: { subscriberId }, schema: Subscriber });
   }
 
-  /** `POST /v2/subscribers` (production) */
-  create(body: CreateSubscriberBody): Promise<Subscriber> {
-    return this.http.request({ operation: `create subscriber "${body.subscriberId}"`, method: "POST", route: "/v2/subscribers", body, schema: Subscriber });
+  /**
+   * `POST /v2/subscribers` (production): an upsert, which updates a subscriber of that id; with
+   * `failIfExists` the service answers 409 instead.
+   */
+  create(body: CreateSubscriberBody, options: { failIfExists?: boolean } = {}): Promise<Subscriber> {
+    return this.http.request({
+      operation: `create subscriber "${body.subscriberId}"`, method: "POST", route: "/v2/subscribers", body, schema: Subscriber,
+      query: options.failIfExists ? { failIfExists: true } : undefined,
+    });
   }
 
   /** `PATCH /v2/subscribers/{subscriberId}` */
   update(subscriberId: string, body: PatchSubscriberBody): Promise<Subscriber> {
     return this.http.request({ operation: `update subscriber "${subscriberId}"`, method: "PATCH", route: "/v2/subscribers/{subscriberId}", params: { subscriberId }, body, schema: Subscriber });
+  }
+
+  /** `DELETE /v2/subscribers/{subscriberId}`: the subscriber with its credentials, preferences and topic subscriptions. */
+  async delete(subscriberId: string): Promise<void> {
+    await this.http.request({ operation: `delete subscriber "${subscriberId}"`, method: "DELETE", route: "/v2/subscribers/{subscriberId}", params: { subscriberId }, schema: undefined });
   }
 
   /** `PUT /v1/subscribers/{subscriberId}/credentials`: creates or replaces one provider's credentials. */

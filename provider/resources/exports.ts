@@ -15,6 +15,7 @@ import { CONTEXT, type ContextArgs, type ContextState } from "./context";
 import { TRANSLATION, type TranslationArgs, type TranslationState } from "./translation";
 import { DOMAIN, type DomainArgs, type DomainState } from "./domain";
 import { AGENT, type AgentArgs, type AgentState } from "./agent";
+import { SUBSCRIBER, type SubscriberArgs, type SubscriberState } from "./subscriber";
 
 export type { IntegrationArgs } from "./integration";
 export type { WorkflowArgs, WorkflowStepArgs, WorkflowStepInputs, WorkflowStepOutput } from "./workflow";
@@ -27,6 +28,7 @@ export type { ContextArgs } from "./context";
 export type { TranslationArgs } from "./translation";
 export type { DomainArgs } from "./domain";
 export type { AgentArgs } from "./agent";
+export type { SubscriberArgs } from "./subscriber";
 
 /**
  * An integration of the notification service: a delivery provider (SendGrid, Twilio, Slack, FCM,
@@ -167,3 +169,18 @@ export class Domain extends (resourceClass(DOMAIN) as ResourceClass<DomainArgs, 
  * });
  */
 export class Agent extends (resourceClass(AGENT) as ResourceClass<AgentArgs, AgentState>) {}
+
+/**
+ * A subscriber the stack keeps in code (an on-call rota, an ops mailbox, a QA user). Its
+ * credentials name it through its `subscriberId` output, so the engine makes it first and deletes
+ * it last.
+ *
+ * @example
+ * const oncall = new notify.Subscriber("oncall", {
+ *   subscriberId: "ops-oncall", firstName: "On-call", email: "oncall@example.com", timezone: "Europe/Paris", data: { team: "ops" },
+ * });
+ * new notify.SubscriberCredentials("oncall-slack", {
+ *   subscriberId: oncall.subscriberId, providerId: "slack", credentials: { webhookUrl: cfg.requireSecret("opsWebhook") },
+ * });
+ */
+export class Subscriber extends (resourceClass(SUBSCRIBER) as ResourceClass<SubscriberArgs, SubscriberState>) {}

@@ -7,6 +7,7 @@ import { ENVIRONMENT_VARIABLE } from "./environmentVariable";
 import { INTEGRATION } from "./integration";
 import { LAYOUT } from "./layout";
 import { SUBSCRIBER_CREDENTIALS } from "./subscriberCredentials";
+import { SUBSCRIBER } from "./subscriber";
 import { TOPIC } from "./topic";
 import { TRANSLATION } from "./translation";
 import { WORKFLOW } from "./workflow";
@@ -21,6 +22,7 @@ export const RESOURCES = {
   Integration: INTEGRATION, Workflow: WORKFLOW, SubscriberCredentials: SUBSCRIBER_CREDENTIALS, Environment: ENVIRONMENT,
   EnvironmentVariable: ENVIRONMENT_VARIABLE, Layout: LAYOUT, Topic: TOPIC, Context: CONTEXT, Translation: TRANSLATION, Domain: DOMAIN,
   Agent: AGENT,
+  Subscriber: SUBSCRIBER,
 } as const satisfies Record<string, ResourceTable>;
 
 /** The name of a resource kind (`Integration`, `Workflow`, ...). */

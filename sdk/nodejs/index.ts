@@ -110,6 +110,11 @@ export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
 utilities.lazyLoad(exports, ["Provider"], () => require("./provider"));
 
+export { SubscriberArgs } from "./subscriber";
+export type Subscriber = import("./subscriber").Subscriber;
+export const Subscriber: typeof import("./subscriber").Subscriber = null as any;
+utilities.lazyLoad(exports, ["Subscriber"], () => require("./subscriber"));
+
 export { SubscriberCredentialsArgs } from "./subscriberCredentials";
 export type SubscriberCredentials = import("./subscriberCredentials").SubscriberCredentials;
 export const SubscriberCredentials: typeof import("./subscriberCredentials").SubscriberCredentials = null as any;
@@ -161,6 +166,8 @@ const _module = {
                 return new Integration(name, <any>undefined, { urn })
             case "notify:index:Layout":
                 return new Layout(name, <any>undefined, { urn })
+            case "notify:index:Subscriber":
+                return new Subscriber(name, <any>undefined, { urn })
             case "notify:index:SubscriberCredentials":
                 return new SubscriberCredentials(name, <any>undefined, { urn })
             case "notify:index:Topic":

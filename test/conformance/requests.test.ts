@@ -217,6 +217,14 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     await client.agents.create({ identifier: "existing-bot", name: "Existing" });
     const adoptedAgent = await created(agent, { identifier: "existing-bot", name: "Existing bot", adopt: true });
     await client.agents.list({ identifier: "support-bot" });
+    // Subscribers: create (failIfExists), read, update, adopt, delete.
+    const subscriber = loadPackage<ResourceModule>("/dist/provider/resources/subscriber");
+    const oncall = await created(subscriber, { subscriberId: "ops-oncall", firstName: "On-call", email: "oncall@example.com", locale: "en-US", timezone: "Europe/Paris", data: { team: "ops" } });
+    await subscriber.provider.read(oncall.id, oncall.outs);
+    await subscriber.provider.update(oncall.id, oncall.outs, { ...oncall.inputs, lastName: "Desk", data: { team: "sre" } });
+    await client.subscribers.create({ subscriberId: "existing-subscriber", firstName: "Existing" });
+    const adoptedSubscriber = await created(subscriber, { subscriberId: "existing-subscriber", firstName: "Adopted", adopt: true });
+    for (const r of [oncall, adoptedSubscriber]) await subscriber.provider.delete(r.id, r.outs);
     for (const [mod, r] of [[translation, fr], [context, acme], [context, adoptedContext], [domain, mail], [domain, adoptedDomain], [agent, bot], [agent, adoptedAgent]] as const) {
       await mod.provider.delete(r.id, r.outs);
     }

@@ -14,6 +14,7 @@ import { environmentVariable } from "./environmentVariable";
 import { integration } from "./integration";
 import { layout } from "./layout";
 import { subscriberCredentials } from "./subscriberCredentials";
+import { subscriberKind } from "./subscriber";
 import { topicKind } from "./topic";
 import { translation } from "./translation";
 import { workflow } from "./workflow";
@@ -31,6 +32,7 @@ export const DESCRIPTORS: { readonly [K in ResourceKind]: KindDescriptor<K> } = 
   Translation: translation,
   Domain: domain,
   Agent: agentKind,
+  Subscriber: subscriberKind,
 };
 
 /** Every kind's descriptor, in the provider's order of its resources (schema.json's). */

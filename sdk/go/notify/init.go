@@ -35,6 +35,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Integration{}
 	case "notify:index:Layout":
 		r = &Layout{}
+	case "notify:index:Subscriber":
+		r = &Subscriber{}
 	case "notify:index:SubscriberCredentials":
 		r = &SubscriberCredentials{}
 	case "notify:index:Topic":

@@ -28,6 +28,7 @@ from .get_workflows import *
 from .integration import *
 from .layout import *
 from .provider import *
+from .subscriber import *
 from .subscriber_credentials import *
 from .topic import *
 from .translation import *
@@ -57,6 +58,7 @@ _utilities.register(
    "notify:index:EnvironmentVariable": "EnvironmentVariable",
    "notify:index:Integration": "Integration",
    "notify:index:Layout": "Layout",
+   "notify:index:Subscriber": "Subscriber",
    "notify:index:SubscriberCredentials": "SubscriberCredentials",
    "notify:index:Topic": "Topic",
    "notify:index:Translation": "Translation",

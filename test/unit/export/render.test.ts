@@ -66,7 +66,7 @@ describe("the model", () => {
   it("declares the key's environment's objects in kind order, each with the id import takes", () => {
     expect(model.resources.map((r) => [r.key, r.id])).toEqual([
       ["Integration/sg", "id-sg"], ["Layout/brand", "brand"], ["Workflow/welcome", "wf-welcome"], ["Topic/news:daily", "news:daily"],
-      ["EnvironmentVariable/BASE", "BASE"], ["EnvironmentVariable/TOKEN", "TOKEN"], ["SubscriberCredentials/alice-slack-sg", "alice/slack/sg"],
+      ["EnvironmentVariable/BASE", "BASE"], ["EnvironmentVariable/TOKEN", "TOKEN"], ["Subscriber/alice", "alice"], ["SubscriberCredentials/alice-slack-sg", "alice/slack/sg"],
     ]);
   });
 
@@ -79,10 +79,12 @@ describe("the model", () => {
     expect(model.skipped[1]!.reason).toContain("steps.0.type");
   });
 
-  it("references the layout an email step names and the integration credentials belong to", () => {
+  it("references the layout an email step names, and the integration and subscriber credentials belong to", () => {
     const steps = byKey("Workflow/welcome").inputs.steps as { controlValues: Record<string, unknown> }[];
     expect(steps[0]!.controlValues.layoutId).toEqual(new Ref("Layout/brand", "layoutId"));
     expect(byKey("SubscriberCredentials/alice-slack-sg").inputs.integrationIdentifier).toEqual(new Ref("Integration/sg", "identifier"));
+    // The Subscriber's output, so the engine makes the subscriber before its credentials.
+    expect(byKey("SubscriberCredentials/alice-slack-sg").inputs.subscriberId).toEqual(new Ref("Subscriber/alice", "subscriberId"));
   });
 
   it("makes every secret string a config key, knowing the values the service returned and not the masked ones", () => {
