@@ -1,0 +1,60 @@
+/**
+ * A subscriber and its credentials in one stack, under the real engine against the emulator: the
+ * credentials take the Subscriber's `subscriberId` output, so the engine creates the subscriber
+ * before its credentials on `up` and deletes it after them on `destroy` (the service's credentials
+ * write refuses an unknown subscriber, and its subscriber delete takes the credentials with it).
+ * The engine's order is read from the emulator's request log.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type * as automation from "@pulumi/pulumi/automation";
+import { createTestStack, loadPackage, type TestStack } from "../helpers/pulumi";
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+
+function program(): automation.PulumiFn {
+  return async () => {
+    const notify = loadPackage();
+    const slack = new notify.Integration("slack", { identifier: "slack-ops", providerId: "slack", channel: "chat", active: true });
+    const oncall = new notify.Subscriber("oncall", { subscriberId: "ops-oncall", firstName: "On-call", email: "oncall@example.com", data: { team: "ops" } });
+    const hook = new notify.SubscriberCredentials("oncall-slack", {
+      subscriberId: oncall.subscriberId, providerId: "slack", integrationIdentifier: slack.identifier,
+      credentials: { webhookUrl: "https://hooks.example.com/ops" },
+    });
+    return { credentialsId: hook.id };
+  };
+}
+
+describe("a subscriber and its credentials, ordered by reference", () => {
+  let emu: TestEmulator;
+  let ts: TestStack;
+  /** The writes the emulator saw, as `METHOD route`, in order. */
+  const writes = async () => (await emu.requests()).filter((r) => r.method !== "GET" && !r.path.startsWith("/__emulator")).map((r) => `${r.method} ${r.route}`);
+
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+    ts = await createTestStack({ program: program(), config: emu.stackConfig() });
+  });
+  afterAll(async () => {
+    await ts?.cleanup();
+    await emu?.close();
+  });
+
+  it("creates the subscriber before its credentials, and the next preview and preview --refresh are empty", async () => {
+    const up = await ts.stack.up();
+    expect(up.outputs.credentialsId!.value).toBe("ops-oncall/slack/slack-ops");
+    const order = await writes();
+    expect(order.indexOf("POST /v2/subscribers")).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf("POST /v2/subscribers")).toBeLessThan(order.indexOf("PUT /v1/subscribers/{subscriberId}/credentials"));
+    // The credentials write changes the subscriber's channels and updatedAt, which the Subscriber does not compare.
+    await ts.stack.preview({ expectNoChanges: true });
+    await ts.stack.preview({ expectNoChanges: true, refresh: true });
+  });
+
+  it("deletes the credentials before the subscriber on destroy", async () => {
+    await emu.clearRequests();
+    await ts.stack.destroy();
+    const order = await writes();
+    expect(order.indexOf("DELETE /v1/subscribers/{subscriberId}/credentials/{providerId}")).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf("DELETE /v1/subscribers/{subscriberId}/credentials/{providerId}")).toBeLessThan(order.indexOf("DELETE /v2/subscribers/{subscriberId}"));
+    expect((await emu.api("GET", "/v2/subscribers/ops-oncall")).status).toBe(404);
+  });
+});
