@@ -27,6 +27,7 @@ import { translationRoutes } from "./routes/translations";
 import { domainRoutes } from "./routes/domains";
 import { agentRoutes } from "./routes/agents";
 import { previewRoutes } from "./routes/previews";
+import { subscriberPreferenceRoutes } from "./routes/subscriberPreferences";
 import { workflowRoutes } from "./routes/workflows";
 import { Store, type Tenant } from "./store";
 import type { Behaviour, Faults, LoggedRequest, Reply, Route } from "./types";
@@ -46,6 +47,7 @@ export const ROUTES: readonly Route[] = [
   ...environmentRoutes, ...environmentVariableRoutes,
   ...layoutRoutes, ...topicRoutes, ...contextRoutes, ...translationRoutes, ...domainRoutes, ...agentRoutes,
   ...previewRoutes,
+  ...subscriberPreferenceRoutes,
 ];
 
 interface CompiledRoute { route: Route; pattern: RegExp; names: string[] }

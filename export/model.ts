@@ -21,6 +21,8 @@ import { toEnvironmentVariableOutputs } from "../provider/resources/environmentV
 import { toEnvironmentOutputs } from "../provider/resources/environment";
 import { credentialsId, toSubscriberCredentialsOutputs } from "../provider/resources/subscriberCredentials";
 import { toSubscriberOutputs } from "../provider/resources/subscriber";
+import { preferencesId, shownOf } from "../provider/resources/subscriberPreferences";
+import type { SubscriberPreferences } from "../provider/client/subscribers";
 import { contextKey, toContextOutputs } from "../provider/resources/context";
 import { toAgentOutputs } from "../provider/resources/agent";
 import type { Agent } from "../provider/client/agents";
@@ -86,6 +88,8 @@ export interface RawEnvironment {
   environments?: Environment[];
   /** The subscribers named with --subscriber (exported with their credentials). */
   subscribers?: Subscriber[];
+  /** The preferences of the subscribers named with --subscriber (every active workflow's). */
+  subscriberPreferences?: { subscriberId: string; preferences: SubscriberPreferences }[];
   /** The contexts of the environment. */
   contexts?: Context[];
   /** The translations of the workflows and layouts whose translation is on. */
@@ -293,6 +297,24 @@ const DECLARE: { readonly [K in Kind]: (raw: RawEnvironment, m: ModelBuilder) =>
         if (identifier && m.has(`Integration/${identifier}`)) inputs.integrationIdentifier = new Ref(`Integration/${identifier}`, "identifier");
         if (m.has(`Subscriber/${sub.subscriberId}`)) inputs.subscriberId = new Ref(`Subscriber/${sub.subscriberId}`, "subscriberId");
         m.add("SubscriberCredentials", name, credentialsId(sub.subscriberId, entry.providerId, identifier), inputs);
+      }
+    }
+  },
+  // Only the choices a subscriber made (the rest are the service's defaults), after the subscribers and workflows they name.
+  SubscriberPreferences: (raw, m) => {
+    for (const { subscriberId, preferences } of m.sortBy(raw.subscriberPreferences ?? [], (p) => p.subscriberId)) {
+      const subscriber = m.has(`Subscriber/${subscriberId}`) ? new Ref(`Subscriber/${subscriberId}`, "subscriberId") : subscriberId;
+      const scopes = [undefined, ...m.sortBy(preferences.workflows.map((w) => w.workflow.identifier), (id) => id)];
+      for (const workflowId of scopes) {
+        const shown = shownOf(preferences, workflowId);
+        if (!shown?.chosen) continue;
+        const name = workflowId === undefined ? `${subscriberId}-preferences` : `${subscriberId}-${workflowId}-preferences`;
+        // Built key by key: a reference is an object stripUndefined would flatten.
+        const inputs: Record<string, unknown> = { subscriberId: subscriber };
+        if (workflowId !== undefined) inputs.workflowId = m.has(`Workflow/${workflowId}`) ? new Ref(`Workflow/${workflowId}`, "workflowId") : workflowId;
+        inputs.channels = shown.channels;
+        if (shown.schedule !== undefined) inputs.schedule = shown.schedule;
+        m.add("SubscriberPreferences", name, preferencesId(subscriberId, workflowId), inputs);
       }
     }
   },

@@ -210,6 +210,14 @@ const READ: { readonly [K in Kind]: (r: ReadContext) => Promise<void> } = {
     progress(`environments: ${list.length}`);
   },
   Subscriber: namedSubscribers,
+  SubscriberPreferences: async (r) => {
+    await namedSubscribers(r);
+    const { client, limit, progress, raw } = r;
+    if (!raw.subscribers?.length) return;
+    // Every active workflow's (read-only ones too), as the resource reads them.
+    raw.subscriberPreferences = await mapLimit(raw.subscribers, limit, async (s) => ({ subscriberId: s.subscriberId, preferences: await client.subscribers.preferences(s.subscriberId, "all") }));
+    progress(`subscriber preferences: ${raw.subscriberPreferences.length} subscribers`);
+  },
 };
 
 /** Reads the environment of the client's key. */

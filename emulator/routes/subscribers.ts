@@ -216,6 +216,7 @@ export const subscriberRoutes: Route[] = [
       if (!s) throw new HttpError(404, "Subscriber was not found", { ctx: { externalSubscriberId: c.params.subscriberId } });
       s.deleted = true;
       c.store.data.subscriptions = c.store.data.subscriptions.filter((x) => x._environmentId !== s._environmentId || x._subscriberId !== s._id);
+      c.store.data.subscriberPreferences = c.store.data.subscriberPreferences.filter((x) => x._subscriberId !== s._id);
       c.store.touch();
       return { status: 200, body: { acknowledged: true, status: "deleted" } };
     },

@@ -16,6 +16,7 @@ import { TRANSLATION, type TranslationArgs, type TranslationState } from "./tran
 import { DOMAIN, type DomainArgs, type DomainState } from "./domain";
 import { AGENT, type AgentArgs, type AgentState } from "./agent";
 import { SUBSCRIBER, type SubscriberArgs, type SubscriberState } from "./subscriber";
+import { SUBSCRIBER_PREFERENCES, type SubscriberPreferencesArgs, type SubscriberPreferencesState } from "./subscriberPreferences";
 
 export type { IntegrationArgs } from "./integration";
 export type { WorkflowArgs, WorkflowStepArgs, WorkflowStepInputs, WorkflowStepOutput } from "./workflow";
@@ -29,6 +30,7 @@ export type { TranslationArgs } from "./translation";
 export type { DomainArgs } from "./domain";
 export type { AgentArgs } from "./agent";
 export type { SubscriberArgs } from "./subscriber";
+export type { SubscriberPreferencesArgs } from "./subscriberPreferences";
 
 /**
  * An integration of the notification service: a delivery provider (SendGrid, Twilio, Slack, FCM,
@@ -184,3 +186,18 @@ export class Agent extends (resourceClass(AGENT) as ResourceClass<AgentArgs, Age
  * });
  */
 export class Subscriber extends (resourceClass(SUBSCRIBER) as ResourceClass<SubscriberArgs, SubscriberState>) {}
+
+/**
+ * One subscriber's own preferences: global (the channels, and the delivery schedule) or one
+ * workflow's channels. Only the channels declared are managed.
+ *
+ * @example
+ * const quiet = new notify.SubscriberPreferences("oncall-global", {
+ *   subscriberId: oncall.subscriberId, channels: { sms: false },
+ *   schedule: { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: "09:00 AM", end: "05:00 PM" }] } } },
+ * });
+ * new notify.SubscriberPreferences("oncall-incidents", {
+ *   subscriberId: oncall.subscriberId, workflowId: incidents.workflowId, channels: { sms: true },
+ * }, { dependsOn: [quiet] });
+ */
+export class SubscriberPreferences extends (resourceClass(SUBSCRIBER_PREFERENCES) as ResourceClass<SubscriberPreferencesArgs, SubscriberPreferencesState>) {}

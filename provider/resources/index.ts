@@ -8,6 +8,7 @@ import { INTEGRATION } from "./integration";
 import { LAYOUT } from "./layout";
 import { SUBSCRIBER_CREDENTIALS } from "./subscriberCredentials";
 import { SUBSCRIBER } from "./subscriber";
+import { SUBSCRIBER_PREFERENCES } from "./subscriberPreferences";
 import { TOPIC } from "./topic";
 import { TRANSLATION } from "./translation";
 import { WORKFLOW } from "./workflow";
@@ -23,6 +24,7 @@ export const RESOURCES = {
   EnvironmentVariable: ENVIRONMENT_VARIABLE, Layout: LAYOUT, Topic: TOPIC, Context: CONTEXT, Translation: TRANSLATION, Domain: DOMAIN,
   Agent: AGENT,
   Subscriber: SUBSCRIBER,
+  SubscriberPreferences: SUBSCRIBER_PREFERENCES,
 } as const satisfies Record<string, ResourceTable>;
 
 /** The name of a resource kind (`Integration`, `Workflow`, ...). */

@@ -120,6 +120,11 @@ export type SubscriberCredentials = import("./subscriberCredentials").Subscriber
 export const SubscriberCredentials: typeof import("./subscriberCredentials").SubscriberCredentials = null as any;
 utilities.lazyLoad(exports, ["SubscriberCredentials"], () => require("./subscriberCredentials"));
 
+export { SubscriberPreferencesArgs } from "./subscriberPreferences";
+export type SubscriberPreferences = import("./subscriberPreferences").SubscriberPreferences;
+export const SubscriberPreferences: typeof import("./subscriberPreferences").SubscriberPreferences = null as any;
+utilities.lazyLoad(exports, ["SubscriberPreferences"], () => require("./subscriberPreferences"));
+
 export { TopicArgs } from "./topic";
 export type Topic = import("./topic").Topic;
 export const Topic: typeof import("./topic").Topic = null as any;
@@ -170,6 +175,8 @@ const _module = {
                 return new Subscriber(name, <any>undefined, { urn })
             case "notify:index:SubscriberCredentials":
                 return new SubscriberCredentials(name, <any>undefined, { urn })
+            case "notify:index:SubscriberPreferences":
+                return new SubscriberPreferences(name, <any>undefined, { urn })
             case "notify:index:Topic":
                 return new Topic(name, <any>undefined, { urn })
             case "notify:index:Translation":

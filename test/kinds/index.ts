@@ -15,6 +15,7 @@ import { integration } from "./integration";
 import { layout } from "./layout";
 import { subscriberCredentials } from "./subscriberCredentials";
 import { subscriberKind } from "./subscriber";
+import { subscriberPreferencesKind } from "./subscriberPreferences";
 import { topicKind } from "./topic";
 import { translation } from "./translation";
 import { workflow } from "./workflow";
@@ -33,6 +34,7 @@ export const DESCRIPTORS: { readonly [K in ResourceKind]: KindDescriptor<K> } = 
   Domain: domain,
   Agent: agentKind,
   Subscriber: subscriberKind,
+  SubscriberPreferences: subscriberPreferencesKind,
 };
 
 /** Every kind's descriptor, in the provider's order of its resources (schema.json's). */

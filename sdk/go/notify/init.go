@@ -39,6 +39,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Subscriber{}
 	case "notify:index:SubscriberCredentials":
 		r = &SubscriberCredentials{}
+	case "notify:index:SubscriberPreferences":
+		r = &SubscriberPreferences{}
 	case "notify:index:Topic":
 		r = &Topic{}
 	case "notify:index:Translation":

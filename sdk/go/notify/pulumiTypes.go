@@ -6592,6 +6592,687 @@ func (o PreferenceBlockPtrOutput) Channels() ChannelPreferencesPtrOutput {
 	}).(ChannelPreferencesPtrOutput)
 }
 
+// One day of a delivery schedule.
+type PreferenceDaySchedule struct {
+	// The windows of the day in which they are.
+	Hours []PreferenceTimeRange `pulumi:"hours"`
+	// Whether messages are delivered on this day.
+	IsEnabled bool `pulumi:"isEnabled"`
+}
+
+// PreferenceDayScheduleInput is an input type that accepts PreferenceDayScheduleArgs and PreferenceDayScheduleOutput values.
+// You can construct a concrete instance of `PreferenceDayScheduleInput` via:
+//
+//	PreferenceDayScheduleArgs{...}
+type PreferenceDayScheduleInput interface {
+	pulumi.Input
+
+	ToPreferenceDayScheduleOutput() PreferenceDayScheduleOutput
+	ToPreferenceDayScheduleOutputWithContext(context.Context) PreferenceDayScheduleOutput
+}
+
+// One day of a delivery schedule.
+type PreferenceDayScheduleArgs struct {
+	// The windows of the day in which they are.
+	Hours PreferenceTimeRangeArrayInput `pulumi:"hours"`
+	// Whether messages are delivered on this day.
+	IsEnabled pulumi.BoolInput `pulumi:"isEnabled"`
+}
+
+func (PreferenceDayScheduleArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PreferenceDaySchedule)(nil)).Elem()
+}
+
+func (i PreferenceDayScheduleArgs) ToPreferenceDayScheduleOutput() PreferenceDayScheduleOutput {
+	return i.ToPreferenceDayScheduleOutputWithContext(context.Background())
+}
+
+func (i PreferenceDayScheduleArgs) ToPreferenceDayScheduleOutputWithContext(ctx context.Context) PreferenceDayScheduleOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PreferenceDayScheduleOutput)
+}
+
+func (i PreferenceDayScheduleArgs) ToPreferenceDaySchedulePtrOutput() PreferenceDaySchedulePtrOutput {
+	return i.ToPreferenceDaySchedulePtrOutputWithContext(context.Background())
+}
+
+func (i PreferenceDayScheduleArgs) ToPreferenceDaySchedulePtrOutputWithContext(ctx context.Context) PreferenceDaySchedulePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PreferenceDayScheduleOutput).ToPreferenceDaySchedulePtrOutputWithContext(ctx)
+}
+
+// PreferenceDaySchedulePtrInput is an input type that accepts PreferenceDayScheduleArgs, PreferenceDaySchedulePtr and PreferenceDaySchedulePtrOutput values.
+// You can construct a concrete instance of `PreferenceDaySchedulePtrInput` via:
+//
+//	        PreferenceDayScheduleArgs{...}
+//
+//	or:
+//
+//	        nil
+type PreferenceDaySchedulePtrInput interface {
+	pulumi.Input
+
+	ToPreferenceDaySchedulePtrOutput() PreferenceDaySchedulePtrOutput
+	ToPreferenceDaySchedulePtrOutputWithContext(context.Context) PreferenceDaySchedulePtrOutput
+}
+
+type preferenceDaySchedulePtrType PreferenceDayScheduleArgs
+
+func PreferenceDaySchedulePtr(v *PreferenceDayScheduleArgs) PreferenceDaySchedulePtrInput {
+	return (*preferenceDaySchedulePtrType)(v)
+}
+
+func (*preferenceDaySchedulePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**PreferenceDaySchedule)(nil)).Elem()
+}
+
+func (i *preferenceDaySchedulePtrType) ToPreferenceDaySchedulePtrOutput() PreferenceDaySchedulePtrOutput {
+	return i.ToPreferenceDaySchedulePtrOutputWithContext(context.Background())
+}
+
+func (i *preferenceDaySchedulePtrType) ToPreferenceDaySchedulePtrOutputWithContext(ctx context.Context) PreferenceDaySchedulePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PreferenceDaySchedulePtrOutput)
+}
+
+// One day of a delivery schedule.
+type PreferenceDayScheduleOutput struct{ *pulumi.OutputState }
+
+func (PreferenceDayScheduleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PreferenceDaySchedule)(nil)).Elem()
+}
+
+func (o PreferenceDayScheduleOutput) ToPreferenceDayScheduleOutput() PreferenceDayScheduleOutput {
+	return o
+}
+
+func (o PreferenceDayScheduleOutput) ToPreferenceDayScheduleOutputWithContext(ctx context.Context) PreferenceDayScheduleOutput {
+	return o
+}
+
+func (o PreferenceDayScheduleOutput) ToPreferenceDaySchedulePtrOutput() PreferenceDaySchedulePtrOutput {
+	return o.ToPreferenceDaySchedulePtrOutputWithContext(context.Background())
+}
+
+func (o PreferenceDayScheduleOutput) ToPreferenceDaySchedulePtrOutputWithContext(ctx context.Context) PreferenceDaySchedulePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PreferenceDaySchedule) *PreferenceDaySchedule {
+		return &v
+	}).(PreferenceDaySchedulePtrOutput)
+}
+
+// The windows of the day in which they are.
+func (o PreferenceDayScheduleOutput) Hours() PreferenceTimeRangeArrayOutput {
+	return o.ApplyT(func(v PreferenceDaySchedule) []PreferenceTimeRange { return v.Hours }).(PreferenceTimeRangeArrayOutput)
+}
+
+// Whether messages are delivered on this day.
+func (o PreferenceDayScheduleOutput) IsEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v PreferenceDaySchedule) bool { return v.IsEnabled }).(pulumi.BoolOutput)
+}
+
+type PreferenceDaySchedulePtrOutput struct{ *pulumi.OutputState }
+
+func (PreferenceDaySchedulePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PreferenceDaySchedule)(nil)).Elem()
+}
+
+func (o PreferenceDaySchedulePtrOutput) ToPreferenceDaySchedulePtrOutput() PreferenceDaySchedulePtrOutput {
+	return o
+}
+
+func (o PreferenceDaySchedulePtrOutput) ToPreferenceDaySchedulePtrOutputWithContext(ctx context.Context) PreferenceDaySchedulePtrOutput {
+	return o
+}
+
+func (o PreferenceDaySchedulePtrOutput) Elem() PreferenceDayScheduleOutput {
+	return o.ApplyT(func(v *PreferenceDaySchedule) PreferenceDaySchedule {
+		if v != nil {
+			return *v
+		}
+		var ret PreferenceDaySchedule
+		return ret
+	}).(PreferenceDayScheduleOutput)
+}
+
+// The windows of the day in which they are.
+func (o PreferenceDaySchedulePtrOutput) Hours() PreferenceTimeRangeArrayOutput {
+	return o.ApplyT(func(v *PreferenceDaySchedule) []PreferenceTimeRange {
+		if v == nil {
+			return nil
+		}
+		return v.Hours
+	}).(PreferenceTimeRangeArrayOutput)
+}
+
+// Whether messages are delivered on this day.
+func (o PreferenceDaySchedulePtrOutput) IsEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *PreferenceDaySchedule) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.IsEnabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// When a subscriber receives messages: the days of the week and their windows, in the subscriber's timezone.
+type PreferenceSchedule struct {
+	// Whether the schedule applies: off, messages are delivered at any time.
+	IsEnabled bool `pulumi:"isEnabled"`
+	// The days and their windows.
+	WeeklySchedule *PreferenceScheduleWeeklySchedule `pulumi:"weeklySchedule"`
+}
+
+// PreferenceScheduleInput is an input type that accepts PreferenceScheduleArgs and PreferenceScheduleOutput values.
+// You can construct a concrete instance of `PreferenceScheduleInput` via:
+//
+//	PreferenceScheduleArgs{...}
+type PreferenceScheduleInput interface {
+	pulumi.Input
+
+	ToPreferenceScheduleOutput() PreferenceScheduleOutput
+	ToPreferenceScheduleOutputWithContext(context.Context) PreferenceScheduleOutput
+}
+
+// When a subscriber receives messages: the days of the week and their windows, in the subscriber's timezone.
+type PreferenceScheduleArgs struct {
+	// Whether the schedule applies: off, messages are delivered at any time.
+	IsEnabled pulumi.BoolInput `pulumi:"isEnabled"`
+	// The days and their windows.
+	WeeklySchedule PreferenceScheduleWeeklySchedulePtrInput `pulumi:"weeklySchedule"`
+}
+
+func (PreferenceScheduleArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PreferenceSchedule)(nil)).Elem()
+}
+
+func (i PreferenceScheduleArgs) ToPreferenceScheduleOutput() PreferenceScheduleOutput {
+	return i.ToPreferenceScheduleOutputWithContext(context.Background())
+}
+
+func (i PreferenceScheduleArgs) ToPreferenceScheduleOutputWithContext(ctx context.Context) PreferenceScheduleOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PreferenceScheduleOutput)
+}
+
+func (i PreferenceScheduleArgs) ToPreferenceSchedulePtrOutput() PreferenceSchedulePtrOutput {
+	return i.ToPreferenceSchedulePtrOutputWithContext(context.Background())
+}
+
+func (i PreferenceScheduleArgs) ToPreferenceSchedulePtrOutputWithContext(ctx context.Context) PreferenceSchedulePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PreferenceScheduleOutput).ToPreferenceSchedulePtrOutputWithContext(ctx)
+}
+
+// PreferenceSchedulePtrInput is an input type that accepts PreferenceScheduleArgs, PreferenceSchedulePtr and PreferenceSchedulePtrOutput values.
+// You can construct a concrete instance of `PreferenceSchedulePtrInput` via:
+//
+//	        PreferenceScheduleArgs{...}
+//
+//	or:
+//
+//	        nil
+type PreferenceSchedulePtrInput interface {
+	pulumi.Input
+
+	ToPreferenceSchedulePtrOutput() PreferenceSchedulePtrOutput
+	ToPreferenceSchedulePtrOutputWithContext(context.Context) PreferenceSchedulePtrOutput
+}
+
+type preferenceSchedulePtrType PreferenceScheduleArgs
+
+func PreferenceSchedulePtr(v *PreferenceScheduleArgs) PreferenceSchedulePtrInput {
+	return (*preferenceSchedulePtrType)(v)
+}
+
+func (*preferenceSchedulePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**PreferenceSchedule)(nil)).Elem()
+}
+
+func (i *preferenceSchedulePtrType) ToPreferenceSchedulePtrOutput() PreferenceSchedulePtrOutput {
+	return i.ToPreferenceSchedulePtrOutputWithContext(context.Background())
+}
+
+func (i *preferenceSchedulePtrType) ToPreferenceSchedulePtrOutputWithContext(ctx context.Context) PreferenceSchedulePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PreferenceSchedulePtrOutput)
+}
+
+// When a subscriber receives messages: the days of the week and their windows, in the subscriber's timezone.
+type PreferenceScheduleOutput struct{ *pulumi.OutputState }
+
+func (PreferenceScheduleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PreferenceSchedule)(nil)).Elem()
+}
+
+func (o PreferenceScheduleOutput) ToPreferenceScheduleOutput() PreferenceScheduleOutput {
+	return o
+}
+
+func (o PreferenceScheduleOutput) ToPreferenceScheduleOutputWithContext(ctx context.Context) PreferenceScheduleOutput {
+	return o
+}
+
+func (o PreferenceScheduleOutput) ToPreferenceSchedulePtrOutput() PreferenceSchedulePtrOutput {
+	return o.ToPreferenceSchedulePtrOutputWithContext(context.Background())
+}
+
+func (o PreferenceScheduleOutput) ToPreferenceSchedulePtrOutputWithContext(ctx context.Context) PreferenceSchedulePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PreferenceSchedule) *PreferenceSchedule {
+		return &v
+	}).(PreferenceSchedulePtrOutput)
+}
+
+// Whether the schedule applies: off, messages are delivered at any time.
+func (o PreferenceScheduleOutput) IsEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v PreferenceSchedule) bool { return v.IsEnabled }).(pulumi.BoolOutput)
+}
+
+// The days and their windows.
+func (o PreferenceScheduleOutput) WeeklySchedule() PreferenceScheduleWeeklySchedulePtrOutput {
+	return o.ApplyT(func(v PreferenceSchedule) *PreferenceScheduleWeeklySchedule { return v.WeeklySchedule }).(PreferenceScheduleWeeklySchedulePtrOutput)
+}
+
+type PreferenceSchedulePtrOutput struct{ *pulumi.OutputState }
+
+func (PreferenceSchedulePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PreferenceSchedule)(nil)).Elem()
+}
+
+func (o PreferenceSchedulePtrOutput) ToPreferenceSchedulePtrOutput() PreferenceSchedulePtrOutput {
+	return o
+}
+
+func (o PreferenceSchedulePtrOutput) ToPreferenceSchedulePtrOutputWithContext(ctx context.Context) PreferenceSchedulePtrOutput {
+	return o
+}
+
+func (o PreferenceSchedulePtrOutput) Elem() PreferenceScheduleOutput {
+	return o.ApplyT(func(v *PreferenceSchedule) PreferenceSchedule {
+		if v != nil {
+			return *v
+		}
+		var ret PreferenceSchedule
+		return ret
+	}).(PreferenceScheduleOutput)
+}
+
+// Whether the schedule applies: off, messages are delivered at any time.
+func (o PreferenceSchedulePtrOutput) IsEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *PreferenceSchedule) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.IsEnabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The days and their windows.
+func (o PreferenceSchedulePtrOutput) WeeklySchedule() PreferenceScheduleWeeklySchedulePtrOutput {
+	return o.ApplyT(func(v *PreferenceSchedule) *PreferenceScheduleWeeklySchedule {
+		if v == nil {
+			return nil
+		}
+		return v.WeeklySchedule
+	}).(PreferenceScheduleWeeklySchedulePtrOutput)
+}
+
+// The days and their windows.
+type PreferenceScheduleWeeklySchedule struct {
+	// Friday.
+	Friday *PreferenceDaySchedule `pulumi:"friday"`
+	// Monday.
+	Monday *PreferenceDaySchedule `pulumi:"monday"`
+	// Saturday.
+	Saturday *PreferenceDaySchedule `pulumi:"saturday"`
+	// Sunday.
+	Sunday *PreferenceDaySchedule `pulumi:"sunday"`
+	// Thursday.
+	Thursday *PreferenceDaySchedule `pulumi:"thursday"`
+	// Tuesday.
+	Tuesday *PreferenceDaySchedule `pulumi:"tuesday"`
+	// Wednesday.
+	Wednesday *PreferenceDaySchedule `pulumi:"wednesday"`
+}
+
+// PreferenceScheduleWeeklyScheduleInput is an input type that accepts PreferenceScheduleWeeklyScheduleArgs and PreferenceScheduleWeeklyScheduleOutput values.
+// You can construct a concrete instance of `PreferenceScheduleWeeklyScheduleInput` via:
+//
+//	PreferenceScheduleWeeklyScheduleArgs{...}
+type PreferenceScheduleWeeklyScheduleInput interface {
+	pulumi.Input
+
+	ToPreferenceScheduleWeeklyScheduleOutput() PreferenceScheduleWeeklyScheduleOutput
+	ToPreferenceScheduleWeeklyScheduleOutputWithContext(context.Context) PreferenceScheduleWeeklyScheduleOutput
+}
+
+// The days and their windows.
+type PreferenceScheduleWeeklyScheduleArgs struct {
+	// Friday.
+	Friday PreferenceDaySchedulePtrInput `pulumi:"friday"`
+	// Monday.
+	Monday PreferenceDaySchedulePtrInput `pulumi:"monday"`
+	// Saturday.
+	Saturday PreferenceDaySchedulePtrInput `pulumi:"saturday"`
+	// Sunday.
+	Sunday PreferenceDaySchedulePtrInput `pulumi:"sunday"`
+	// Thursday.
+	Thursday PreferenceDaySchedulePtrInput `pulumi:"thursday"`
+	// Tuesday.
+	Tuesday PreferenceDaySchedulePtrInput `pulumi:"tuesday"`
+	// Wednesday.
+	Wednesday PreferenceDaySchedulePtrInput `pulumi:"wednesday"`
+}
+
+func (PreferenceScheduleWeeklyScheduleArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PreferenceScheduleWeeklySchedule)(nil)).Elem()
+}
+
+func (i PreferenceScheduleWeeklyScheduleArgs) ToPreferenceScheduleWeeklyScheduleOutput() PreferenceScheduleWeeklyScheduleOutput {
+	return i.ToPreferenceScheduleWeeklyScheduleOutputWithContext(context.Background())
+}
+
+func (i PreferenceScheduleWeeklyScheduleArgs) ToPreferenceScheduleWeeklyScheduleOutputWithContext(ctx context.Context) PreferenceScheduleWeeklyScheduleOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PreferenceScheduleWeeklyScheduleOutput)
+}
+
+func (i PreferenceScheduleWeeklyScheduleArgs) ToPreferenceScheduleWeeklySchedulePtrOutput() PreferenceScheduleWeeklySchedulePtrOutput {
+	return i.ToPreferenceScheduleWeeklySchedulePtrOutputWithContext(context.Background())
+}
+
+func (i PreferenceScheduleWeeklyScheduleArgs) ToPreferenceScheduleWeeklySchedulePtrOutputWithContext(ctx context.Context) PreferenceScheduleWeeklySchedulePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PreferenceScheduleWeeklyScheduleOutput).ToPreferenceScheduleWeeklySchedulePtrOutputWithContext(ctx)
+}
+
+// PreferenceScheduleWeeklySchedulePtrInput is an input type that accepts PreferenceScheduleWeeklyScheduleArgs, PreferenceScheduleWeeklySchedulePtr and PreferenceScheduleWeeklySchedulePtrOutput values.
+// You can construct a concrete instance of `PreferenceScheduleWeeklySchedulePtrInput` via:
+//
+//	        PreferenceScheduleWeeklyScheduleArgs{...}
+//
+//	or:
+//
+//	        nil
+type PreferenceScheduleWeeklySchedulePtrInput interface {
+	pulumi.Input
+
+	ToPreferenceScheduleWeeklySchedulePtrOutput() PreferenceScheduleWeeklySchedulePtrOutput
+	ToPreferenceScheduleWeeklySchedulePtrOutputWithContext(context.Context) PreferenceScheduleWeeklySchedulePtrOutput
+}
+
+type preferenceScheduleWeeklySchedulePtrType PreferenceScheduleWeeklyScheduleArgs
+
+func PreferenceScheduleWeeklySchedulePtr(v *PreferenceScheduleWeeklyScheduleArgs) PreferenceScheduleWeeklySchedulePtrInput {
+	return (*preferenceScheduleWeeklySchedulePtrType)(v)
+}
+
+func (*preferenceScheduleWeeklySchedulePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**PreferenceScheduleWeeklySchedule)(nil)).Elem()
+}
+
+func (i *preferenceScheduleWeeklySchedulePtrType) ToPreferenceScheduleWeeklySchedulePtrOutput() PreferenceScheduleWeeklySchedulePtrOutput {
+	return i.ToPreferenceScheduleWeeklySchedulePtrOutputWithContext(context.Background())
+}
+
+func (i *preferenceScheduleWeeklySchedulePtrType) ToPreferenceScheduleWeeklySchedulePtrOutputWithContext(ctx context.Context) PreferenceScheduleWeeklySchedulePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PreferenceScheduleWeeklySchedulePtrOutput)
+}
+
+// The days and their windows.
+type PreferenceScheduleWeeklyScheduleOutput struct{ *pulumi.OutputState }
+
+func (PreferenceScheduleWeeklyScheduleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PreferenceScheduleWeeklySchedule)(nil)).Elem()
+}
+
+func (o PreferenceScheduleWeeklyScheduleOutput) ToPreferenceScheduleWeeklyScheduleOutput() PreferenceScheduleWeeklyScheduleOutput {
+	return o
+}
+
+func (o PreferenceScheduleWeeklyScheduleOutput) ToPreferenceScheduleWeeklyScheduleOutputWithContext(ctx context.Context) PreferenceScheduleWeeklyScheduleOutput {
+	return o
+}
+
+func (o PreferenceScheduleWeeklyScheduleOutput) ToPreferenceScheduleWeeklySchedulePtrOutput() PreferenceScheduleWeeklySchedulePtrOutput {
+	return o.ToPreferenceScheduleWeeklySchedulePtrOutputWithContext(context.Background())
+}
+
+func (o PreferenceScheduleWeeklyScheduleOutput) ToPreferenceScheduleWeeklySchedulePtrOutputWithContext(ctx context.Context) PreferenceScheduleWeeklySchedulePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PreferenceScheduleWeeklySchedule) *PreferenceScheduleWeeklySchedule {
+		return &v
+	}).(PreferenceScheduleWeeklySchedulePtrOutput)
+}
+
+// Friday.
+func (o PreferenceScheduleWeeklyScheduleOutput) Friday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule { return v.Friday }).(PreferenceDaySchedulePtrOutput)
+}
+
+// Monday.
+func (o PreferenceScheduleWeeklyScheduleOutput) Monday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule { return v.Monday }).(PreferenceDaySchedulePtrOutput)
+}
+
+// Saturday.
+func (o PreferenceScheduleWeeklyScheduleOutput) Saturday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule { return v.Saturday }).(PreferenceDaySchedulePtrOutput)
+}
+
+// Sunday.
+func (o PreferenceScheduleWeeklyScheduleOutput) Sunday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule { return v.Sunday }).(PreferenceDaySchedulePtrOutput)
+}
+
+// Thursday.
+func (o PreferenceScheduleWeeklyScheduleOutput) Thursday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule { return v.Thursday }).(PreferenceDaySchedulePtrOutput)
+}
+
+// Tuesday.
+func (o PreferenceScheduleWeeklyScheduleOutput) Tuesday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule { return v.Tuesday }).(PreferenceDaySchedulePtrOutput)
+}
+
+// Wednesday.
+func (o PreferenceScheduleWeeklyScheduleOutput) Wednesday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule { return v.Wednesday }).(PreferenceDaySchedulePtrOutput)
+}
+
+type PreferenceScheduleWeeklySchedulePtrOutput struct{ *pulumi.OutputState }
+
+func (PreferenceScheduleWeeklySchedulePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PreferenceScheduleWeeklySchedule)(nil)).Elem()
+}
+
+func (o PreferenceScheduleWeeklySchedulePtrOutput) ToPreferenceScheduleWeeklySchedulePtrOutput() PreferenceScheduleWeeklySchedulePtrOutput {
+	return o
+}
+
+func (o PreferenceScheduleWeeklySchedulePtrOutput) ToPreferenceScheduleWeeklySchedulePtrOutputWithContext(ctx context.Context) PreferenceScheduleWeeklySchedulePtrOutput {
+	return o
+}
+
+func (o PreferenceScheduleWeeklySchedulePtrOutput) Elem() PreferenceScheduleWeeklyScheduleOutput {
+	return o.ApplyT(func(v *PreferenceScheduleWeeklySchedule) PreferenceScheduleWeeklySchedule {
+		if v != nil {
+			return *v
+		}
+		var ret PreferenceScheduleWeeklySchedule
+		return ret
+	}).(PreferenceScheduleWeeklyScheduleOutput)
+}
+
+// Friday.
+func (o PreferenceScheduleWeeklySchedulePtrOutput) Friday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v *PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule {
+		if v == nil {
+			return nil
+		}
+		return v.Friday
+	}).(PreferenceDaySchedulePtrOutput)
+}
+
+// Monday.
+func (o PreferenceScheduleWeeklySchedulePtrOutput) Monday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v *PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule {
+		if v == nil {
+			return nil
+		}
+		return v.Monday
+	}).(PreferenceDaySchedulePtrOutput)
+}
+
+// Saturday.
+func (o PreferenceScheduleWeeklySchedulePtrOutput) Saturday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v *PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule {
+		if v == nil {
+			return nil
+		}
+		return v.Saturday
+	}).(PreferenceDaySchedulePtrOutput)
+}
+
+// Sunday.
+func (o PreferenceScheduleWeeklySchedulePtrOutput) Sunday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v *PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule {
+		if v == nil {
+			return nil
+		}
+		return v.Sunday
+	}).(PreferenceDaySchedulePtrOutput)
+}
+
+// Thursday.
+func (o PreferenceScheduleWeeklySchedulePtrOutput) Thursday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v *PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule {
+		if v == nil {
+			return nil
+		}
+		return v.Thursday
+	}).(PreferenceDaySchedulePtrOutput)
+}
+
+// Tuesday.
+func (o PreferenceScheduleWeeklySchedulePtrOutput) Tuesday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v *PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule {
+		if v == nil {
+			return nil
+		}
+		return v.Tuesday
+	}).(PreferenceDaySchedulePtrOutput)
+}
+
+// Wednesday.
+func (o PreferenceScheduleWeeklySchedulePtrOutput) Wednesday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v *PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule {
+		if v == nil {
+			return nil
+		}
+		return v.Wednesday
+	}).(PreferenceDaySchedulePtrOutput)
+}
+
+// A window of one day in which messages are delivered.
+type PreferenceTimeRange struct {
+	// The window's end time, `hh:mm AM` or `hh:mm PM`.
+	End string `pulumi:"end"`
+	// The window's start time, `hh:mm AM` or `hh:mm PM`.
+	Start string `pulumi:"start"`
+}
+
+// PreferenceTimeRangeInput is an input type that accepts PreferenceTimeRangeArgs and PreferenceTimeRangeOutput values.
+// You can construct a concrete instance of `PreferenceTimeRangeInput` via:
+//
+//	PreferenceTimeRangeArgs{...}
+type PreferenceTimeRangeInput interface {
+	pulumi.Input
+
+	ToPreferenceTimeRangeOutput() PreferenceTimeRangeOutput
+	ToPreferenceTimeRangeOutputWithContext(context.Context) PreferenceTimeRangeOutput
+}
+
+// A window of one day in which messages are delivered.
+type PreferenceTimeRangeArgs struct {
+	// The window's end time, `hh:mm AM` or `hh:mm PM`.
+	End pulumi.StringInput `pulumi:"end"`
+	// The window's start time, `hh:mm AM` or `hh:mm PM`.
+	Start pulumi.StringInput `pulumi:"start"`
+}
+
+func (PreferenceTimeRangeArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PreferenceTimeRange)(nil)).Elem()
+}
+
+func (i PreferenceTimeRangeArgs) ToPreferenceTimeRangeOutput() PreferenceTimeRangeOutput {
+	return i.ToPreferenceTimeRangeOutputWithContext(context.Background())
+}
+
+func (i PreferenceTimeRangeArgs) ToPreferenceTimeRangeOutputWithContext(ctx context.Context) PreferenceTimeRangeOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PreferenceTimeRangeOutput)
+}
+
+// PreferenceTimeRangeArrayInput is an input type that accepts PreferenceTimeRangeArray and PreferenceTimeRangeArrayOutput values.
+// You can construct a concrete instance of `PreferenceTimeRangeArrayInput` via:
+//
+//	PreferenceTimeRangeArray{ PreferenceTimeRangeArgs{...} }
+type PreferenceTimeRangeArrayInput interface {
+	pulumi.Input
+
+	ToPreferenceTimeRangeArrayOutput() PreferenceTimeRangeArrayOutput
+	ToPreferenceTimeRangeArrayOutputWithContext(context.Context) PreferenceTimeRangeArrayOutput
+}
+
+type PreferenceTimeRangeArray []PreferenceTimeRangeInput
+
+func (PreferenceTimeRangeArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PreferenceTimeRange)(nil)).Elem()
+}
+
+func (i PreferenceTimeRangeArray) ToPreferenceTimeRangeArrayOutput() PreferenceTimeRangeArrayOutput {
+	return i.ToPreferenceTimeRangeArrayOutputWithContext(context.Background())
+}
+
+func (i PreferenceTimeRangeArray) ToPreferenceTimeRangeArrayOutputWithContext(ctx context.Context) PreferenceTimeRangeArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PreferenceTimeRangeArrayOutput)
+}
+
+// A window of one day in which messages are delivered.
+type PreferenceTimeRangeOutput struct{ *pulumi.OutputState }
+
+func (PreferenceTimeRangeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PreferenceTimeRange)(nil)).Elem()
+}
+
+func (o PreferenceTimeRangeOutput) ToPreferenceTimeRangeOutput() PreferenceTimeRangeOutput {
+	return o
+}
+
+func (o PreferenceTimeRangeOutput) ToPreferenceTimeRangeOutputWithContext(ctx context.Context) PreferenceTimeRangeOutput {
+	return o
+}
+
+// The window's end time, `hh:mm AM` or `hh:mm PM`.
+func (o PreferenceTimeRangeOutput) End() pulumi.StringOutput {
+	return o.ApplyT(func(v PreferenceTimeRange) string { return v.End }).(pulumi.StringOutput)
+}
+
+// The window's start time, `hh:mm AM` or `hh:mm PM`.
+func (o PreferenceTimeRangeOutput) Start() pulumi.StringOutput {
+	return o.ApplyT(func(v PreferenceTimeRange) string { return v.Start }).(pulumi.StringOutput)
+}
+
+type PreferenceTimeRangeArrayOutput struct{ *pulumi.OutputState }
+
+func (PreferenceTimeRangeArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PreferenceTimeRange)(nil)).Elem()
+}
+
+func (o PreferenceTimeRangeArrayOutput) ToPreferenceTimeRangeArrayOutput() PreferenceTimeRangeArrayOutput {
+	return o
+}
+
+func (o PreferenceTimeRangeArrayOutput) ToPreferenceTimeRangeArrayOutputWithContext(ctx context.Context) PreferenceTimeRangeArrayOutput {
+	return o
+}
+
+func (o PreferenceTimeRangeArrayOutput) Index(i pulumi.IntInput) PreferenceTimeRangeOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PreferenceTimeRange {
+		return vs[0].([]PreferenceTimeRange)[vs[1].(int)]
+	}).(PreferenceTimeRangeOutput)
+}
+
 // A group of conditions joined by AND or OR.
 type StepFilter struct {
 	// The conditions.
@@ -6717,6 +7398,222 @@ func (o StepFilterArrayOutput) Index(i pulumi.IntInput) StepFilterOutput {
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) StepFilter {
 		return vs[0].([]StepFilter)[vs[1].(int)]
 	}).(StepFilterOutput)
+}
+
+// Whether the subscriber receives each channel type's messages (`in_app`, `email`, `sms`, `chat`, `push`); only the channels given are managed.
+type SubscriberPreferencesChannels struct {
+	// Whether the subscriber receives chat messages.
+	Chat *bool `pulumi:"chat"`
+	// Whether the subscriber receives email messages.
+	Email *bool `pulumi:"email"`
+	// Whether the subscriber receives in_app messages.
+	In_app *bool `pulumi:"in_app"`
+	// Whether the subscriber receives push messages.
+	Push *bool `pulumi:"push"`
+	// Whether the subscriber receives sms messages.
+	Sms *bool `pulumi:"sms"`
+}
+
+// SubscriberPreferencesChannelsInput is an input type that accepts SubscriberPreferencesChannelsArgs and SubscriberPreferencesChannelsOutput values.
+// You can construct a concrete instance of `SubscriberPreferencesChannelsInput` via:
+//
+//	SubscriberPreferencesChannelsArgs{...}
+type SubscriberPreferencesChannelsInput interface {
+	pulumi.Input
+
+	ToSubscriberPreferencesChannelsOutput() SubscriberPreferencesChannelsOutput
+	ToSubscriberPreferencesChannelsOutputWithContext(context.Context) SubscriberPreferencesChannelsOutput
+}
+
+// Whether the subscriber receives each channel type's messages (`in_app`, `email`, `sms`, `chat`, `push`); only the channels given are managed.
+type SubscriberPreferencesChannelsArgs struct {
+	// Whether the subscriber receives chat messages.
+	Chat pulumi.BoolPtrInput `pulumi:"chat"`
+	// Whether the subscriber receives email messages.
+	Email pulumi.BoolPtrInput `pulumi:"email"`
+	// Whether the subscriber receives in_app messages.
+	In_app pulumi.BoolPtrInput `pulumi:"in_app"`
+	// Whether the subscriber receives push messages.
+	Push pulumi.BoolPtrInput `pulumi:"push"`
+	// Whether the subscriber receives sms messages.
+	Sms pulumi.BoolPtrInput `pulumi:"sms"`
+}
+
+func (SubscriberPreferencesChannelsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberPreferencesChannels)(nil)).Elem()
+}
+
+func (i SubscriberPreferencesChannelsArgs) ToSubscriberPreferencesChannelsOutput() SubscriberPreferencesChannelsOutput {
+	return i.ToSubscriberPreferencesChannelsOutputWithContext(context.Background())
+}
+
+func (i SubscriberPreferencesChannelsArgs) ToSubscriberPreferencesChannelsOutputWithContext(ctx context.Context) SubscriberPreferencesChannelsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SubscriberPreferencesChannelsOutput)
+}
+
+func (i SubscriberPreferencesChannelsArgs) ToSubscriberPreferencesChannelsPtrOutput() SubscriberPreferencesChannelsPtrOutput {
+	return i.ToSubscriberPreferencesChannelsPtrOutputWithContext(context.Background())
+}
+
+func (i SubscriberPreferencesChannelsArgs) ToSubscriberPreferencesChannelsPtrOutputWithContext(ctx context.Context) SubscriberPreferencesChannelsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SubscriberPreferencesChannelsOutput).ToSubscriberPreferencesChannelsPtrOutputWithContext(ctx)
+}
+
+// SubscriberPreferencesChannelsPtrInput is an input type that accepts SubscriberPreferencesChannelsArgs, SubscriberPreferencesChannelsPtr and SubscriberPreferencesChannelsPtrOutput values.
+// You can construct a concrete instance of `SubscriberPreferencesChannelsPtrInput` via:
+//
+//	        SubscriberPreferencesChannelsArgs{...}
+//
+//	or:
+//
+//	        nil
+type SubscriberPreferencesChannelsPtrInput interface {
+	pulumi.Input
+
+	ToSubscriberPreferencesChannelsPtrOutput() SubscriberPreferencesChannelsPtrOutput
+	ToSubscriberPreferencesChannelsPtrOutputWithContext(context.Context) SubscriberPreferencesChannelsPtrOutput
+}
+
+type subscriberPreferencesChannelsPtrType SubscriberPreferencesChannelsArgs
+
+func SubscriberPreferencesChannelsPtr(v *SubscriberPreferencesChannelsArgs) SubscriberPreferencesChannelsPtrInput {
+	return (*subscriberPreferencesChannelsPtrType)(v)
+}
+
+func (*subscriberPreferencesChannelsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**SubscriberPreferencesChannels)(nil)).Elem()
+}
+
+func (i *subscriberPreferencesChannelsPtrType) ToSubscriberPreferencesChannelsPtrOutput() SubscriberPreferencesChannelsPtrOutput {
+	return i.ToSubscriberPreferencesChannelsPtrOutputWithContext(context.Background())
+}
+
+func (i *subscriberPreferencesChannelsPtrType) ToSubscriberPreferencesChannelsPtrOutputWithContext(ctx context.Context) SubscriberPreferencesChannelsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SubscriberPreferencesChannelsPtrOutput)
+}
+
+// Whether the subscriber receives each channel type's messages (`in_app`, `email`, `sms`, `chat`, `push`); only the channels given are managed.
+type SubscriberPreferencesChannelsOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesChannelsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberPreferencesChannels)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesChannelsOutput) ToSubscriberPreferencesChannelsOutput() SubscriberPreferencesChannelsOutput {
+	return o
+}
+
+func (o SubscriberPreferencesChannelsOutput) ToSubscriberPreferencesChannelsOutputWithContext(ctx context.Context) SubscriberPreferencesChannelsOutput {
+	return o
+}
+
+func (o SubscriberPreferencesChannelsOutput) ToSubscriberPreferencesChannelsPtrOutput() SubscriberPreferencesChannelsPtrOutput {
+	return o.ToSubscriberPreferencesChannelsPtrOutputWithContext(context.Background())
+}
+
+func (o SubscriberPreferencesChannelsOutput) ToSubscriberPreferencesChannelsPtrOutputWithContext(ctx context.Context) SubscriberPreferencesChannelsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SubscriberPreferencesChannels) *SubscriberPreferencesChannels {
+		return &v
+	}).(SubscriberPreferencesChannelsPtrOutput)
+}
+
+// Whether the subscriber receives chat messages.
+func (o SubscriberPreferencesChannelsOutput) Chat() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesChannels) *bool { return v.Chat }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the subscriber receives email messages.
+func (o SubscriberPreferencesChannelsOutput) Email() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesChannels) *bool { return v.Email }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the subscriber receives in_app messages.
+func (o SubscriberPreferencesChannelsOutput) In_app() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesChannels) *bool { return v.In_app }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the subscriber receives push messages.
+func (o SubscriberPreferencesChannelsOutput) Push() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesChannels) *bool { return v.Push }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the subscriber receives sms messages.
+func (o SubscriberPreferencesChannelsOutput) Sms() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesChannels) *bool { return v.Sms }).(pulumi.BoolPtrOutput)
+}
+
+type SubscriberPreferencesChannelsPtrOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesChannelsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SubscriberPreferencesChannels)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesChannelsPtrOutput) ToSubscriberPreferencesChannelsPtrOutput() SubscriberPreferencesChannelsPtrOutput {
+	return o
+}
+
+func (o SubscriberPreferencesChannelsPtrOutput) ToSubscriberPreferencesChannelsPtrOutputWithContext(ctx context.Context) SubscriberPreferencesChannelsPtrOutput {
+	return o
+}
+
+func (o SubscriberPreferencesChannelsPtrOutput) Elem() SubscriberPreferencesChannelsOutput {
+	return o.ApplyT(func(v *SubscriberPreferencesChannels) SubscriberPreferencesChannels {
+		if v != nil {
+			return *v
+		}
+		var ret SubscriberPreferencesChannels
+		return ret
+	}).(SubscriberPreferencesChannelsOutput)
+}
+
+// Whether the subscriber receives chat messages.
+func (o SubscriberPreferencesChannelsPtrOutput) Chat() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *SubscriberPreferencesChannels) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Chat
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether the subscriber receives email messages.
+func (o SubscriberPreferencesChannelsPtrOutput) Email() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *SubscriberPreferencesChannels) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Email
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether the subscriber receives in_app messages.
+func (o SubscriberPreferencesChannelsPtrOutput) In_app() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *SubscriberPreferencesChannels) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.In_app
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether the subscriber receives push messages.
+func (o SubscriberPreferencesChannelsPtrOutput) Push() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *SubscriberPreferencesChannels) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Push
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether the subscriber receives sms messages.
+func (o SubscriberPreferencesChannelsPtrOutput) Sms() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *SubscriberPreferencesChannels) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Sms
+	}).(pulumi.BoolPtrOutput)
 }
 
 // A subscriber of the environment, as the service returns it.
@@ -8350,8 +9247,18 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceAllPtrInput)(nil)).Elem(), PreferenceAllArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceBlockInput)(nil)).Elem(), PreferenceBlockArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceBlockPtrInput)(nil)).Elem(), PreferenceBlockArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceDayScheduleInput)(nil)).Elem(), PreferenceDayScheduleArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceDaySchedulePtrInput)(nil)).Elem(), PreferenceDayScheduleArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceScheduleInput)(nil)).Elem(), PreferenceScheduleArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceSchedulePtrInput)(nil)).Elem(), PreferenceScheduleArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceScheduleWeeklyScheduleInput)(nil)).Elem(), PreferenceScheduleWeeklyScheduleArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceScheduleWeeklySchedulePtrInput)(nil)).Elem(), PreferenceScheduleWeeklyScheduleArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceTimeRangeInput)(nil)).Elem(), PreferenceTimeRangeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceTimeRangeArrayInput)(nil)).Elem(), PreferenceTimeRangeArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*StepFilterInput)(nil)).Elem(), StepFilterArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*StepFilterArrayInput)(nil)).Elem(), StepFilterArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SubscriberPreferencesChannelsInput)(nil)).Elem(), SubscriberPreferencesChannelsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SubscriberPreferencesChannelsPtrInput)(nil)).Elem(), SubscriberPreferencesChannelsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkflowPreferencesInput)(nil)).Elem(), WorkflowPreferencesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkflowPreferencesPtrInput)(nil)).Elem(), WorkflowPreferencesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkflowStepInput)(nil)).Elem(), WorkflowStepArgs{})
@@ -8445,8 +9352,18 @@ func init() {
 	pulumi.RegisterOutputType(PreferenceAllPtrOutput{})
 	pulumi.RegisterOutputType(PreferenceBlockOutput{})
 	pulumi.RegisterOutputType(PreferenceBlockPtrOutput{})
+	pulumi.RegisterOutputType(PreferenceDayScheduleOutput{})
+	pulumi.RegisterOutputType(PreferenceDaySchedulePtrOutput{})
+	pulumi.RegisterOutputType(PreferenceScheduleOutput{})
+	pulumi.RegisterOutputType(PreferenceSchedulePtrOutput{})
+	pulumi.RegisterOutputType(PreferenceScheduleWeeklyScheduleOutput{})
+	pulumi.RegisterOutputType(PreferenceScheduleWeeklySchedulePtrOutput{})
+	pulumi.RegisterOutputType(PreferenceTimeRangeOutput{})
+	pulumi.RegisterOutputType(PreferenceTimeRangeArrayOutput{})
 	pulumi.RegisterOutputType(StepFilterOutput{})
 	pulumi.RegisterOutputType(StepFilterArrayOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesChannelsOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesChannelsPtrOutput{})
 	pulumi.RegisterOutputType(SubscriberResultOutput{})
 	pulumi.RegisterOutputType(SubscriberResultArrayOutput{})
 	pulumi.RegisterOutputType(SubscriberResultChannelsOutput{})

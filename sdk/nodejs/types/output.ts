@@ -1545,6 +1545,82 @@ export interface PreferenceBlock {
 }
 
 /**
+ * One day of a delivery schedule.
+ */
+export interface PreferenceDaySchedule {
+    /**
+     * The windows of the day in which they are.
+     */
+    hours?: outputs.PreferenceTimeRange[];
+    /**
+     * Whether messages are delivered on this day.
+     */
+    isEnabled: boolean;
+}
+
+/**
+ * When a subscriber receives messages: the days of the week and their windows, in the subscriber's timezone.
+ */
+export interface PreferenceSchedule {
+    /**
+     * Whether the schedule applies: off, messages are delivered at any time.
+     */
+    isEnabled: boolean;
+    /**
+     * The days and their windows.
+     */
+    weeklySchedule?: outputs.PreferenceScheduleWeeklySchedule;
+}
+
+/**
+ * The days and their windows.
+ */
+export interface PreferenceScheduleWeeklySchedule {
+    /**
+     * Friday.
+     */
+    friday?: outputs.PreferenceDaySchedule;
+    /**
+     * Monday.
+     */
+    monday?: outputs.PreferenceDaySchedule;
+    /**
+     * Saturday.
+     */
+    saturday?: outputs.PreferenceDaySchedule;
+    /**
+     * Sunday.
+     */
+    sunday?: outputs.PreferenceDaySchedule;
+    /**
+     * Thursday.
+     */
+    thursday?: outputs.PreferenceDaySchedule;
+    /**
+     * Tuesday.
+     */
+    tuesday?: outputs.PreferenceDaySchedule;
+    /**
+     * Wednesday.
+     */
+    wednesday?: outputs.PreferenceDaySchedule;
+}
+
+/**
+ * A window of one day in which messages are delivered.
+ */
+export interface PreferenceTimeRange {
+    /**
+     * The window's end time, `hh:mm AM` or `hh:mm PM`.
+     */
+    end: string;
+    /**
+     * The window's start time, `hh:mm AM` or `hh:mm PM`.
+     */
+    start: string;
+}
+
+/**
  * A group of conditions joined by AND or OR.
  */
 export interface StepFilter {
@@ -1564,6 +1640,32 @@ export interface StepFilter {
      * How the conditions are joined: `AND` or `OR`.
      */
     value: enums.StepFilterJoin;
+}
+
+/**
+ * Whether the subscriber receives each channel type's messages (`in_app`, `email`, `sms`, `chat`, `push`); only the channels given are managed.
+ */
+export interface SubscriberPreferencesChannels {
+    /**
+     * Whether the subscriber receives chat messages.
+     */
+    chat?: boolean;
+    /**
+     * Whether the subscriber receives email messages.
+     */
+    email?: boolean;
+    /**
+     * Whether the subscriber receives in_app messages.
+     */
+    in_app?: boolean;
+    /**
+     * Whether the subscriber receives push messages.
+     */
+    push?: boolean;
+    /**
+     * Whether the subscriber receives sms messages.
+     */
+    sms?: boolean;
 }
 
 /**

@@ -30,6 +30,7 @@ from .layout import *
 from .provider import *
 from .subscriber import *
 from .subscriber_credentials import *
+from .subscriber_preferences import *
 from .topic import *
 from .translation import *
 from .workflow import *
@@ -60,6 +61,7 @@ _utilities.register(
    "notify:index:Layout": "Layout",
    "notify:index:Subscriber": "Subscriber",
    "notify:index:SubscriberCredentials": "SubscriberCredentials",
+   "notify:index:SubscriberPreferences": "SubscriberPreferences",
    "notify:index:Topic": "Topic",
    "notify:index:Translation": "Translation",
    "notify:index:Workflow": "Workflow"

@@ -62,7 +62,12 @@ __all__ = [
     'MessageSubscriberChannelsCredentials',
     'PreferenceAll',
     'PreferenceBlock',
+    'PreferenceDaySchedule',
+    'PreferenceSchedule',
+    'PreferenceScheduleWeeklySchedule',
+    'PreferenceTimeRange',
     'StepFilter',
+    'SubscriberPreferencesChannels',
     'SubscriberResult',
     'SubscriberResultChannels',
     'SubscriberResultChannelsCredentials',
@@ -4562,6 +4567,242 @@ class PreferenceBlock(dict):
 
 
 @pulumi.output_type
+class PreferenceDaySchedule(dict):
+    """
+    One day of a delivery schedule.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "isEnabled":
+            suggest = "is_enabled"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PreferenceDaySchedule. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PreferenceDaySchedule.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PreferenceDaySchedule.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 is_enabled: _builtins.bool,
+                 hours: Optional[Sequence['outputs.PreferenceTimeRange']] = None):
+        """
+        One day of a delivery schedule.
+
+        :param _builtins.bool is_enabled: Whether messages are delivered on this day.
+        :param Sequence['PreferenceTimeRange'] hours: The windows of the day in which they are.
+        """
+        pulumi.set(__self__, "is_enabled", is_enabled)
+        if hours is not None:
+            pulumi.set(__self__, "hours", hours)
+
+    @_builtins.property
+    @pulumi.getter(name="isEnabled")
+    def is_enabled(self) -> _builtins.bool:
+        """
+        Whether messages are delivered on this day.
+        """
+        return pulumi.get(self, "is_enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def hours(self) -> Optional[Sequence['outputs.PreferenceTimeRange']]:
+        """
+        The windows of the day in which they are.
+        """
+        return pulumi.get(self, "hours")
+
+
+@pulumi.output_type
+class PreferenceSchedule(dict):
+    """
+    When a subscriber receives messages: the days of the week and their windows, in the subscriber's timezone.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "isEnabled":
+            suggest = "is_enabled"
+        elif key == "weeklySchedule":
+            suggest = "weekly_schedule"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PreferenceSchedule. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PreferenceSchedule.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PreferenceSchedule.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 is_enabled: _builtins.bool,
+                 weekly_schedule: Optional['outputs.PreferenceScheduleWeeklySchedule'] = None):
+        """
+        When a subscriber receives messages: the days of the week and their windows, in the subscriber's timezone.
+
+        :param _builtins.bool is_enabled: Whether the schedule applies: off, messages are delivered at any time.
+        :param 'PreferenceScheduleWeeklySchedule' weekly_schedule: The days and their windows.
+        """
+        pulumi.set(__self__, "is_enabled", is_enabled)
+        if weekly_schedule is not None:
+            pulumi.set(__self__, "weekly_schedule", weekly_schedule)
+
+    @_builtins.property
+    @pulumi.getter(name="isEnabled")
+    def is_enabled(self) -> _builtins.bool:
+        """
+        Whether the schedule applies: off, messages are delivered at any time.
+        """
+        return pulumi.get(self, "is_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="weeklySchedule")
+    def weekly_schedule(self) -> Optional['outputs.PreferenceScheduleWeeklySchedule']:
+        """
+        The days and their windows.
+        """
+        return pulumi.get(self, "weekly_schedule")
+
+
+@pulumi.output_type
+class PreferenceScheduleWeeklySchedule(dict):
+    """
+    The days and their windows.
+    """
+    def __init__(__self__, *,
+                 friday: Optional['outputs.PreferenceDaySchedule'] = None,
+                 monday: Optional['outputs.PreferenceDaySchedule'] = None,
+                 saturday: Optional['outputs.PreferenceDaySchedule'] = None,
+                 sunday: Optional['outputs.PreferenceDaySchedule'] = None,
+                 thursday: Optional['outputs.PreferenceDaySchedule'] = None,
+                 tuesday: Optional['outputs.PreferenceDaySchedule'] = None,
+                 wednesday: Optional['outputs.PreferenceDaySchedule'] = None):
+        """
+        The days and their windows.
+
+        :param 'PreferenceDaySchedule' friday: Friday.
+        :param 'PreferenceDaySchedule' monday: Monday.
+        :param 'PreferenceDaySchedule' saturday: Saturday.
+        :param 'PreferenceDaySchedule' sunday: Sunday.
+        :param 'PreferenceDaySchedule' thursday: Thursday.
+        :param 'PreferenceDaySchedule' tuesday: Tuesday.
+        :param 'PreferenceDaySchedule' wednesday: Wednesday.
+        """
+        if friday is not None:
+            pulumi.set(__self__, "friday", friday)
+        if monday is not None:
+            pulumi.set(__self__, "monday", monday)
+        if saturday is not None:
+            pulumi.set(__self__, "saturday", saturday)
+        if sunday is not None:
+            pulumi.set(__self__, "sunday", sunday)
+        if thursday is not None:
+            pulumi.set(__self__, "thursday", thursday)
+        if tuesday is not None:
+            pulumi.set(__self__, "tuesday", tuesday)
+        if wednesday is not None:
+            pulumi.set(__self__, "wednesday", wednesday)
+
+    @_builtins.property
+    @pulumi.getter
+    def friday(self) -> Optional['outputs.PreferenceDaySchedule']:
+        """
+        Friday.
+        """
+        return pulumi.get(self, "friday")
+
+    @_builtins.property
+    @pulumi.getter
+    def monday(self) -> Optional['outputs.PreferenceDaySchedule']:
+        """
+        Monday.
+        """
+        return pulumi.get(self, "monday")
+
+    @_builtins.property
+    @pulumi.getter
+    def saturday(self) -> Optional['outputs.PreferenceDaySchedule']:
+        """
+        Saturday.
+        """
+        return pulumi.get(self, "saturday")
+
+    @_builtins.property
+    @pulumi.getter
+    def sunday(self) -> Optional['outputs.PreferenceDaySchedule']:
+        """
+        Sunday.
+        """
+        return pulumi.get(self, "sunday")
+
+    @_builtins.property
+    @pulumi.getter
+    def thursday(self) -> Optional['outputs.PreferenceDaySchedule']:
+        """
+        Thursday.
+        """
+        return pulumi.get(self, "thursday")
+
+    @_builtins.property
+    @pulumi.getter
+    def tuesday(self) -> Optional['outputs.PreferenceDaySchedule']:
+        """
+        Tuesday.
+        """
+        return pulumi.get(self, "tuesday")
+
+    @_builtins.property
+    @pulumi.getter
+    def wednesday(self) -> Optional['outputs.PreferenceDaySchedule']:
+        """
+        Wednesday.
+        """
+        return pulumi.get(self, "wednesday")
+
+
+@pulumi.output_type
+class PreferenceTimeRange(dict):
+    """
+    A window of one day in which messages are delivered.
+    """
+    def __init__(__self__, *,
+                 end: _builtins.str,
+                 start: _builtins.str):
+        """
+        A window of one day in which messages are delivered.
+
+        :param _builtins.str end: The window's end time, `hh:mm AM` or `hh:mm PM`.
+        :param _builtins.str start: The window's start time, `hh:mm AM` or `hh:mm PM`.
+        """
+        pulumi.set(__self__, "end", end)
+        pulumi.set(__self__, "start", start)
+
+    @_builtins.property
+    @pulumi.getter
+    def end(self) -> _builtins.str:
+        """
+        The window's end time, `hh:mm AM` or `hh:mm PM`.
+        """
+        return pulumi.get(self, "end")
+
+    @_builtins.property
+    @pulumi.getter
+    def start(self) -> _builtins.str:
+        """
+        The window's start time, `hh:mm AM` or `hh:mm PM`.
+        """
+        return pulumi.get(self, "start")
+
+
+@pulumi.output_type
 class StepFilter(dict):
     """
     A group of conditions joined by AND or OR.
@@ -4632,6 +4873,78 @@ class StepFilter(dict):
         How the conditions are joined: `AND` or `OR`.
         """
         return pulumi.get(self, "value")
+
+
+@pulumi.output_type
+class SubscriberPreferencesChannels(dict):
+    """
+    Whether the subscriber receives each channel type's messages (`in_app`, `email`, `sms`, `chat`, `push`); only the channels given are managed.
+    """
+    def __init__(__self__, *,
+                 chat: Optional[_builtins.bool] = None,
+                 email: Optional[_builtins.bool] = None,
+                 in_app: Optional[_builtins.bool] = None,
+                 push: Optional[_builtins.bool] = None,
+                 sms: Optional[_builtins.bool] = None):
+        """
+        Whether the subscriber receives each channel type's messages (`in_app`, `email`, `sms`, `chat`, `push`); only the channels given are managed.
+
+        :param _builtins.bool chat: Whether the subscriber receives chat messages.
+        :param _builtins.bool email: Whether the subscriber receives email messages.
+        :param _builtins.bool in_app: Whether the subscriber receives in_app messages.
+        :param _builtins.bool push: Whether the subscriber receives push messages.
+        :param _builtins.bool sms: Whether the subscriber receives sms messages.
+        """
+        if chat is not None:
+            pulumi.set(__self__, "chat", chat)
+        if email is not None:
+            pulumi.set(__self__, "email", email)
+        if in_app is not None:
+            pulumi.set(__self__, "in_app", in_app)
+        if push is not None:
+            pulumi.set(__self__, "push", push)
+        if sms is not None:
+            pulumi.set(__self__, "sms", sms)
+
+    @_builtins.property
+    @pulumi.getter
+    def chat(self) -> Optional[_builtins.bool]:
+        """
+        Whether the subscriber receives chat messages.
+        """
+        return pulumi.get(self, "chat")
+
+    @_builtins.property
+    @pulumi.getter
+    def email(self) -> Optional[_builtins.bool]:
+        """
+        Whether the subscriber receives email messages.
+        """
+        return pulumi.get(self, "email")
+
+    @_builtins.property
+    @pulumi.getter
+    def in_app(self) -> Optional[_builtins.bool]:
+        """
+        Whether the subscriber receives in_app messages.
+        """
+        return pulumi.get(self, "in_app")
+
+    @_builtins.property
+    @pulumi.getter
+    def push(self) -> Optional[_builtins.bool]:
+        """
+        Whether the subscriber receives push messages.
+        """
+        return pulumi.get(self, "push")
+
+    @_builtins.property
+    @pulumi.getter
+    def sms(self) -> Optional[_builtins.bool]:
+        """
+        Whether the subscriber receives sms messages.
+        """
+        return pulumi.get(self, "sms")
 
 
 @pulumi.output_type

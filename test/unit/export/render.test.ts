@@ -70,6 +70,24 @@ describe("the model", () => {
     ]);
   });
 
+  // Only the choices a subscriber made are declared (the rest are the service's defaults): global
+  // ones with a channel off or a schedule, a workflow's that it chose and that differ from its global ones.
+  it("declares the preferences a subscriber chose, naming its Subscriber and the workflow by their outputs", () => {
+    const withPrefs = raw();
+    const entry = (identifier: string, channels: Record<string, boolean>, updatedAt?: string) => ({ enabled: true, channels, overrides: [], workflow: { identifier, name: identifier }, ...(updatedAt ? { updatedAt } : {}) });
+    withPrefs.subscriberPreferences = [{
+      subscriberId: "alice",
+      preferences: {
+        global: { enabled: true, channels: { email: false, in_app: true }, schedule: { isEnabled: true } },
+        workflows: [entry("welcome", { email: true, in_app: true }, now), entry("agentic", { email: false, in_app: true })],
+      },
+    }];
+    const prefs = buildModel(withPrefs).resources.filter((r) => r.kind === "SubscriberPreferences");
+    expect(prefs.map((r) => [r.key, r.id])).toEqual([["SubscriberPreferences/alice-preferences", "alice"], ["SubscriberPreferences/alice-welcome-preferences", "alice/welcome"]]);
+    expect(prefs[0]!.inputs).toEqual({ subscriberId: new Ref("Subscriber/alice", "subscriberId"), channels: { email: false, in_app: true }, schedule: { isEnabled: true } });
+    expect(prefs[1]!.inputs).toEqual({ subscriberId: new Ref("Subscriber/alice", "subscriberId"), workflowId: new Ref("Workflow/welcome", "workflowId"), channels: { email: true, in_app: true } });
+  });
+
   it("skips what the provider cannot declare, saying why", () => {
     expect(model.skipped.map((s) => [s.kind, s.name, s.reason.split(":")[0]])).toEqual([
       ["Integration", "agent", "the provider cannot declare it"],
