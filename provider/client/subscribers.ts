@@ -46,6 +46,11 @@ export const SubscriberPreferences = z.looseObject({
   workflows: z.array(WorkflowPreference),
 });
 export type SubscriberPreferences = z.infer<typeof SubscriberPreferences>;
+/** A subscriber's preferences as getSubscriberPreferences returns them (a type name apart from the SubscriberPreferences resource's). */
+export const SubscriberPreferencesResult = SubscriberPreferences.meta({
+  id: "SubscriberPreferencesResult",
+  description: "A subscriber's preferences: the global ones (the channels active workflows use, and the delivery schedule) and each active workflow's, merged as delivery applies them.",
+});
 
 /** Which workflows a preferences read lists: those whose preferences are not read-only (the service's default), those that are, or all. */
 export type PreferenceCriticality = "nonCritical" | "critical" | "all";

@@ -75,6 +75,11 @@ export const getSubscriber: typeof import("./getSubscriber").getSubscriber = nul
 export const getSubscriberOutput: typeof import("./getSubscriber").getSubscriberOutput = null as any;
 utilities.lazyLoad(exports, ["getSubscriber","getSubscriberOutput"], () => require("./getSubscriber"));
 
+export { GetSubscriberPreferencesArgs, GetSubscriberPreferencesResult, GetSubscriberPreferencesOutputArgs } from "./getSubscriberPreferences";
+export const getSubscriberPreferences: typeof import("./getSubscriberPreferences").getSubscriberPreferences = null as any;
+export const getSubscriberPreferencesOutput: typeof import("./getSubscriberPreferences").getSubscriberPreferencesOutput = null as any;
+utilities.lazyLoad(exports, ["getSubscriberPreferences","getSubscriberPreferencesOutput"], () => require("./getSubscriberPreferences"));
+
 export { GetSubscribersArgs, GetSubscribersResult, GetSubscribersOutputArgs } from "./getSubscribers";
 export const getSubscribers: typeof import("./getSubscribers").getSubscribers = null as any;
 export const getSubscribersOutput: typeof import("./getSubscribers").getSubscribersOutput = null as any;

@@ -225,7 +225,7 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     await client.subscribers.create({ subscriberId: "existing-subscriber", firstName: "Existing" });
     const adoptedSubscriber = await created(subscriber, { subscriberId: "existing-subscriber", firstName: "Adopted", adopt: true });
     for (const r of [oncall, adoptedSubscriber]) await subscriber.provider.delete(r.id, r.outs);
-    // Subscriber preferences, global (channels and schedule) and one workflow's: create, read, update, adopt, delete.
+    // Subscriber preferences, global (channels and schedule) and one workflow's: create, read, update, adopt, delete; their function.
     const preferences = loadPackage<ResourceModule>("/dist/provider/resources/subscriberPreferences");
     const aliceGlobal = await created(preferences, {
       subscriberId: "alice", channels: { sms: false }, schedule: { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: "09:00 AM", end: "05:00 PM" }] } } },
@@ -237,6 +237,7 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     await preferences.provider.update(aliceWelcome.id, aliceWelcome.outs, { ...aliceWelcome.inputs, channels: { chat: true, in_app: false } });
     await client.subscribers.updatePreferences("bob", { channels: { chat: false } });
     const adoptedPreferences = await created(preferences, { subscriberId: "bob", channels: { chat: false }, adopt: true });
+    await notify.getSubscriberPreferences({ subscriberId: "alice", criticality: "all" });
     for (const r of [aliceWelcome, aliceGlobal, adoptedPreferences]) await preferences.provider.delete(r.id, r.outs);
     for (const [mod, r] of [[translation, fr], [context, acme], [context, adoptedContext], [domain, mail], [domain, adoptedDomain], [agent, bot], [agent, adoptedAgent]] as const) {
       await mod.provider.delete(r.id, r.outs);

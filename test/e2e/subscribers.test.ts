@@ -3,7 +3,8 @@
  * credentials take the Subscriber's `subscriberId` output, so the engine creates the subscriber
  * before its credentials on `up` and deletes it after them on `destroy` (the service's credentials
  * write refuses an unknown subscriber, and its subscriber delete takes the credentials with it).
- * The engine's order is read from the emulator's request log.
+ * The engine's order is read from the emulator's request log. getSubscriberPreferencesOutput reads
+ * the subscriber the stack made, once it exists.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as automation from "@pulumi/pulumi/automation";
@@ -19,7 +20,9 @@ function program(): automation.PulumiFn {
       subscriberId: oncall.subscriberId, providerId: "slack", integrationIdentifier: slack.identifier,
       credentials: { webhookUrl: "https://hooks.example.com/ops" },
     });
-    return { credentialsId: hook.id };
+    // A function reading what the stack made: the subscriber's preferences (no active workflow yet: no channel shown).
+    const preferences = notify.getSubscriberPreferencesOutput({ subscriberId: oncall.subscriberId });
+    return { credentialsId: hook.id, globalPreferences: preferences.global };
   };
 }
 
@@ -41,6 +44,7 @@ describe("a subscriber and its credentials, ordered by reference", () => {
   it("creates the subscriber before its credentials, and the next preview and preview --refresh are empty", async () => {
     const up = await ts.stack.up();
     expect(up.outputs.credentialsId!.value).toBe("ops-oncall/slack/slack-ops");
+    expect(up.outputs.globalPreferences!.value).toEqual({ enabled: true, channels: {} });
     const order = await writes();
     expect(order.indexOf("POST /v2/subscribers")).toBeGreaterThanOrEqual(0);
     expect(order.indexOf("POST /v2/subscribers")).toBeLessThan(order.indexOf("PUT /v1/subscribers/{subscriberId}/credentials"));

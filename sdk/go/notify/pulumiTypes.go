@@ -7616,6 +7616,531 @@ func (o SubscriberPreferencesChannelsPtrOutput) Sms() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
+// A subscriber's preferences: the global ones (the channels active workflows use, and the delivery schedule) and each active workflow's, merged as delivery applies them.
+type SubscriberPreferencesResult struct {
+	// `global`, as the service returns it.
+	Global SubscriberPreferencesResultGlobal `pulumi:"global"`
+	// `workflows`, as the service returns it.
+	Workflows []SubscriberPreferencesResultWorkflows `pulumi:"workflows"`
+}
+
+// SubscriberPreferencesResultGlobal, as the service returns it.
+type SubscriberPreferencesResultGlobal struct {
+	// `channels`, as the service returns it.
+	Channels SubscriberPreferencesResultGlobalChannels `pulumi:"channels"`
+	// `enabled`, as the service returns it.
+	Enabled bool `pulumi:"enabled"`
+	// `schedule`, as the service returns it.
+	Schedule *SubscriberPreferencesResultGlobalSchedule `pulumi:"schedule"`
+}
+
+// SubscriberPreferencesResultGlobal, as the service returns it.
+type SubscriberPreferencesResultGlobalOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultGlobalOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberPreferencesResultGlobal)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultGlobalOutput) ToSubscriberPreferencesResultGlobalOutput() SubscriberPreferencesResultGlobalOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultGlobalOutput) ToSubscriberPreferencesResultGlobalOutputWithContext(ctx context.Context) SubscriberPreferencesResultGlobalOutput {
+	return o
+}
+
+// `channels`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalOutput) Channels() SubscriberPreferencesResultGlobalChannelsOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobal) SubscriberPreferencesResultGlobalChannels { return v.Channels }).(SubscriberPreferencesResultGlobalChannelsOutput)
+}
+
+// `enabled`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobal) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// `schedule`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalOutput) Schedule() SubscriberPreferencesResultGlobalSchedulePtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobal) *SubscriberPreferencesResultGlobalSchedule {
+		return v.Schedule
+	}).(SubscriberPreferencesResultGlobalSchedulePtrOutput)
+}
+
+// SubscriberPreferencesResultGlobalChannels, as the service returns it.
+type SubscriberPreferencesResultGlobalChannels struct {
+	// `chat`, as the service returns it.
+	Chat *bool `pulumi:"chat"`
+	// `email`, as the service returns it.
+	Email *bool `pulumi:"email"`
+	// `in_app`, as the service returns it.
+	In_app *bool `pulumi:"in_app"`
+	// `push`, as the service returns it.
+	Push *bool `pulumi:"push"`
+	// `sms`, as the service returns it.
+	Sms *bool `pulumi:"sms"`
+}
+
+// SubscriberPreferencesResultGlobalChannels, as the service returns it.
+type SubscriberPreferencesResultGlobalChannelsOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultGlobalChannelsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberPreferencesResultGlobalChannels)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultGlobalChannelsOutput) ToSubscriberPreferencesResultGlobalChannelsOutput() SubscriberPreferencesResultGlobalChannelsOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultGlobalChannelsOutput) ToSubscriberPreferencesResultGlobalChannelsOutputWithContext(ctx context.Context) SubscriberPreferencesResultGlobalChannelsOutput {
+	return o
+}
+
+// `chat`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalChannelsOutput) Chat() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobalChannels) *bool { return v.Chat }).(pulumi.BoolPtrOutput)
+}
+
+// `email`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalChannelsOutput) Email() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobalChannels) *bool { return v.Email }).(pulumi.BoolPtrOutput)
+}
+
+// `in_app`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalChannelsOutput) In_app() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobalChannels) *bool { return v.In_app }).(pulumi.BoolPtrOutput)
+}
+
+// `push`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalChannelsOutput) Push() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobalChannels) *bool { return v.Push }).(pulumi.BoolPtrOutput)
+}
+
+// `sms`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalChannelsOutput) Sms() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobalChannels) *bool { return v.Sms }).(pulumi.BoolPtrOutput)
+}
+
+// SubscriberPreferencesResultGlobalSchedule, as the service returns it.
+type SubscriberPreferencesResultGlobalSchedule struct {
+	// `isEnabled`, as the service returns it.
+	IsEnabled bool `pulumi:"isEnabled"`
+	// `weeklySchedule`, as the service returns it.
+	WeeklySchedule map[string]SubscriberPreferencesResultGlobalScheduleWeeklySchedule `pulumi:"weeklySchedule"`
+}
+
+// SubscriberPreferencesResultGlobalSchedule, as the service returns it.
+type SubscriberPreferencesResultGlobalScheduleOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultGlobalScheduleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberPreferencesResultGlobalSchedule)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultGlobalScheduleOutput) ToSubscriberPreferencesResultGlobalScheduleOutput() SubscriberPreferencesResultGlobalScheduleOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultGlobalScheduleOutput) ToSubscriberPreferencesResultGlobalScheduleOutputWithContext(ctx context.Context) SubscriberPreferencesResultGlobalScheduleOutput {
+	return o
+}
+
+// `isEnabled`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalScheduleOutput) IsEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobalSchedule) bool { return v.IsEnabled }).(pulumi.BoolOutput)
+}
+
+// `weeklySchedule`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalScheduleOutput) WeeklySchedule() SubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobalSchedule) map[string]SubscriberPreferencesResultGlobalScheduleWeeklySchedule {
+		return v.WeeklySchedule
+	}).(SubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput)
+}
+
+type SubscriberPreferencesResultGlobalSchedulePtrOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultGlobalSchedulePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SubscriberPreferencesResultGlobalSchedule)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultGlobalSchedulePtrOutput) ToSubscriberPreferencesResultGlobalSchedulePtrOutput() SubscriberPreferencesResultGlobalSchedulePtrOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultGlobalSchedulePtrOutput) ToSubscriberPreferencesResultGlobalSchedulePtrOutputWithContext(ctx context.Context) SubscriberPreferencesResultGlobalSchedulePtrOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultGlobalSchedulePtrOutput) Elem() SubscriberPreferencesResultGlobalScheduleOutput {
+	return o.ApplyT(func(v *SubscriberPreferencesResultGlobalSchedule) SubscriberPreferencesResultGlobalSchedule {
+		if v != nil {
+			return *v
+		}
+		var ret SubscriberPreferencesResultGlobalSchedule
+		return ret
+	}).(SubscriberPreferencesResultGlobalScheduleOutput)
+}
+
+// `isEnabled`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalSchedulePtrOutput) IsEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *SubscriberPreferencesResultGlobalSchedule) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.IsEnabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// `weeklySchedule`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalSchedulePtrOutput) WeeklySchedule() SubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput {
+	return o.ApplyT(func(v *SubscriberPreferencesResultGlobalSchedule) map[string]SubscriberPreferencesResultGlobalScheduleWeeklySchedule {
+		if v == nil {
+			return nil
+		}
+		return v.WeeklySchedule
+	}).(SubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput)
+}
+
+// SubscriberPreferencesResultGlobalScheduleWeeklySchedule, as the service returns it.
+type SubscriberPreferencesResultGlobalScheduleWeeklySchedule struct {
+	// `hours`, as the service returns it.
+	Hours []SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours `pulumi:"hours"`
+	// `isEnabled`, as the service returns it.
+	IsEnabled bool `pulumi:"isEnabled"`
+}
+
+// SubscriberPreferencesResultGlobalScheduleWeeklySchedule, as the service returns it.
+type SubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberPreferencesResultGlobalScheduleWeeklySchedule)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutput) ToSubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutput() SubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutput) ToSubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutputWithContext(ctx context.Context) SubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutput {
+	return o
+}
+
+// `hours`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutput) Hours() SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursArrayOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobalScheduleWeeklySchedule) []SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours {
+		return v.Hours
+	}).(SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursArrayOutput)
+}
+
+// `isEnabled`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutput) IsEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobalScheduleWeeklySchedule) bool { return v.IsEnabled }).(pulumi.BoolOutput)
+}
+
+type SubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]SubscriberPreferencesResultGlobalScheduleWeeklySchedule)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput) ToSubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput() SubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput) ToSubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutputWithContext(ctx context.Context) SubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput) MapIndex(k pulumi.StringInput) SubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) SubscriberPreferencesResultGlobalScheduleWeeklySchedule {
+		return vs[0].(map[string]SubscriberPreferencesResultGlobalScheduleWeeklySchedule)[vs[1].(string)]
+	}).(SubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutput)
+}
+
+// SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours, as the service returns it.
+type SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours struct {
+	// `end`, as the service returns it.
+	End string `pulumi:"end"`
+	// `start`, as the service returns it.
+	Start string `pulumi:"start"`
+}
+
+// SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours, as the service returns it.
+type SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutput) ToSubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutput() SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutput) ToSubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutputWithContext(ctx context.Context) SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutput {
+	return o
+}
+
+// `end`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutput) End() pulumi.StringOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours) string { return v.End }).(pulumi.StringOutput)
+}
+
+// `start`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutput) Start() pulumi.StringOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours) string { return v.Start }).(pulumi.StringOutput)
+}
+
+type SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursArrayOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursArrayOutput) ToSubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursArrayOutput() SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursArrayOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursArrayOutput) ToSubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursArrayOutputWithContext(ctx context.Context) SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursArrayOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursArrayOutput) Index(i pulumi.IntInput) SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours {
+		return vs[0].([]SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours)[vs[1].(int)]
+	}).(SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutput)
+}
+
+// SubscriberPreferencesResultWorkflows, as the service returns it.
+type SubscriberPreferencesResultWorkflows struct {
+	// `channels`, as the service returns it.
+	Channels SubscriberPreferencesResultWorkflowsChannels `pulumi:"channels"`
+	// `enabled`, as the service returns it.
+	Enabled bool `pulumi:"enabled"`
+	// `overrides`, as the service returns it.
+	Overrides []SubscriberPreferencesResultWorkflowsOverrides `pulumi:"overrides"`
+	// `updatedAt`, as the service returns it.
+	UpdatedAt *string `pulumi:"updatedAt"`
+	// `workflow`, as the service returns it.
+	Workflow SubscriberPreferencesResultWorkflowsWorkflow `pulumi:"workflow"`
+}
+
+// SubscriberPreferencesResultWorkflows, as the service returns it.
+type SubscriberPreferencesResultWorkflowsOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultWorkflowsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberPreferencesResultWorkflows)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultWorkflowsOutput) ToSubscriberPreferencesResultWorkflowsOutput() SubscriberPreferencesResultWorkflowsOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultWorkflowsOutput) ToSubscriberPreferencesResultWorkflowsOutputWithContext(ctx context.Context) SubscriberPreferencesResultWorkflowsOutput {
+	return o
+}
+
+// `channels`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsOutput) Channels() SubscriberPreferencesResultWorkflowsChannelsOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflows) SubscriberPreferencesResultWorkflowsChannels {
+		return v.Channels
+	}).(SubscriberPreferencesResultWorkflowsChannelsOutput)
+}
+
+// `enabled`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflows) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// `overrides`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsOutput) Overrides() SubscriberPreferencesResultWorkflowsOverridesArrayOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflows) []SubscriberPreferencesResultWorkflowsOverrides {
+		return v.Overrides
+	}).(SubscriberPreferencesResultWorkflowsOverridesArrayOutput)
+}
+
+// `updatedAt`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflows) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+}
+
+// `workflow`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsOutput) Workflow() SubscriberPreferencesResultWorkflowsWorkflowOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflows) SubscriberPreferencesResultWorkflowsWorkflow {
+		return v.Workflow
+	}).(SubscriberPreferencesResultWorkflowsWorkflowOutput)
+}
+
+type SubscriberPreferencesResultWorkflowsArrayOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultWorkflowsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SubscriberPreferencesResultWorkflows)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultWorkflowsArrayOutput) ToSubscriberPreferencesResultWorkflowsArrayOutput() SubscriberPreferencesResultWorkflowsArrayOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultWorkflowsArrayOutput) ToSubscriberPreferencesResultWorkflowsArrayOutputWithContext(ctx context.Context) SubscriberPreferencesResultWorkflowsArrayOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultWorkflowsArrayOutput) Index(i pulumi.IntInput) SubscriberPreferencesResultWorkflowsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SubscriberPreferencesResultWorkflows {
+		return vs[0].([]SubscriberPreferencesResultWorkflows)[vs[1].(int)]
+	}).(SubscriberPreferencesResultWorkflowsOutput)
+}
+
+// SubscriberPreferencesResultWorkflowsChannels, as the service returns it.
+type SubscriberPreferencesResultWorkflowsChannels struct {
+	// `chat`, as the service returns it.
+	Chat *bool `pulumi:"chat"`
+	// `email`, as the service returns it.
+	Email *bool `pulumi:"email"`
+	// `in_app`, as the service returns it.
+	In_app *bool `pulumi:"in_app"`
+	// `push`, as the service returns it.
+	Push *bool `pulumi:"push"`
+	// `sms`, as the service returns it.
+	Sms *bool `pulumi:"sms"`
+}
+
+// SubscriberPreferencesResultWorkflowsChannels, as the service returns it.
+type SubscriberPreferencesResultWorkflowsChannelsOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultWorkflowsChannelsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberPreferencesResultWorkflowsChannels)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultWorkflowsChannelsOutput) ToSubscriberPreferencesResultWorkflowsChannelsOutput() SubscriberPreferencesResultWorkflowsChannelsOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultWorkflowsChannelsOutput) ToSubscriberPreferencesResultWorkflowsChannelsOutputWithContext(ctx context.Context) SubscriberPreferencesResultWorkflowsChannelsOutput {
+	return o
+}
+
+// `chat`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsChannelsOutput) Chat() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflowsChannels) *bool { return v.Chat }).(pulumi.BoolPtrOutput)
+}
+
+// `email`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsChannelsOutput) Email() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflowsChannels) *bool { return v.Email }).(pulumi.BoolPtrOutput)
+}
+
+// `in_app`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsChannelsOutput) In_app() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflowsChannels) *bool { return v.In_app }).(pulumi.BoolPtrOutput)
+}
+
+// `push`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsChannelsOutput) Push() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflowsChannels) *bool { return v.Push }).(pulumi.BoolPtrOutput)
+}
+
+// `sms`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsChannelsOutput) Sms() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflowsChannels) *bool { return v.Sms }).(pulumi.BoolPtrOutput)
+}
+
+// SubscriberPreferencesResultWorkflowsOverrides, as the service returns it.
+type SubscriberPreferencesResultWorkflowsOverrides struct {
+	// `channel`, as the service returns it.
+	Channel string `pulumi:"channel"`
+	// `source`, as the service returns it.
+	Source string `pulumi:"source"`
+}
+
+// SubscriberPreferencesResultWorkflowsOverrides, as the service returns it.
+type SubscriberPreferencesResultWorkflowsOverridesOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultWorkflowsOverridesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberPreferencesResultWorkflowsOverrides)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultWorkflowsOverridesOutput) ToSubscriberPreferencesResultWorkflowsOverridesOutput() SubscriberPreferencesResultWorkflowsOverridesOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultWorkflowsOverridesOutput) ToSubscriberPreferencesResultWorkflowsOverridesOutputWithContext(ctx context.Context) SubscriberPreferencesResultWorkflowsOverridesOutput {
+	return o
+}
+
+// `channel`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsOverridesOutput) Channel() pulumi.StringOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflowsOverrides) string { return v.Channel }).(pulumi.StringOutput)
+}
+
+// `source`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsOverridesOutput) Source() pulumi.StringOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflowsOverrides) string { return v.Source }).(pulumi.StringOutput)
+}
+
+type SubscriberPreferencesResultWorkflowsOverridesArrayOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultWorkflowsOverridesArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SubscriberPreferencesResultWorkflowsOverrides)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultWorkflowsOverridesArrayOutput) ToSubscriberPreferencesResultWorkflowsOverridesArrayOutput() SubscriberPreferencesResultWorkflowsOverridesArrayOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultWorkflowsOverridesArrayOutput) ToSubscriberPreferencesResultWorkflowsOverridesArrayOutputWithContext(ctx context.Context) SubscriberPreferencesResultWorkflowsOverridesArrayOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultWorkflowsOverridesArrayOutput) Index(i pulumi.IntInput) SubscriberPreferencesResultWorkflowsOverridesOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SubscriberPreferencesResultWorkflowsOverrides {
+		return vs[0].([]SubscriberPreferencesResultWorkflowsOverrides)[vs[1].(int)]
+	}).(SubscriberPreferencesResultWorkflowsOverridesOutput)
+}
+
+// SubscriberPreferencesResultWorkflowsWorkflow, as the service returns it.
+type SubscriberPreferencesResultWorkflowsWorkflow struct {
+	// `identifier`, as the service returns it.
+	Identifier string `pulumi:"identifier"`
+	// `name`, as the service returns it.
+	Name *string `pulumi:"name"`
+	// `slug`, as the service returns it.
+	Slug *string `pulumi:"slug"`
+	// `updatedAt`, as the service returns it.
+	UpdatedAt *string `pulumi:"updatedAt"`
+}
+
+// SubscriberPreferencesResultWorkflowsWorkflow, as the service returns it.
+type SubscriberPreferencesResultWorkflowsWorkflowOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultWorkflowsWorkflowOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberPreferencesResultWorkflowsWorkflow)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultWorkflowsWorkflowOutput) ToSubscriberPreferencesResultWorkflowsWorkflowOutput() SubscriberPreferencesResultWorkflowsWorkflowOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultWorkflowsWorkflowOutput) ToSubscriberPreferencesResultWorkflowsWorkflowOutputWithContext(ctx context.Context) SubscriberPreferencesResultWorkflowsWorkflowOutput {
+	return o
+}
+
+// `identifier`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsWorkflowOutput) Identifier() pulumi.StringOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflowsWorkflow) string { return v.Identifier }).(pulumi.StringOutput)
+}
+
+// `name`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsWorkflowOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflowsWorkflow) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// `slug`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsWorkflowOutput) Slug() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflowsWorkflow) *string { return v.Slug }).(pulumi.StringPtrOutput)
+}
+
+// `updatedAt`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsWorkflowOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflowsWorkflow) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+}
+
 // A subscriber of the environment, as the service returns it.
 type SubscriberResult struct {
 	// `_environmentId`, as the service returns it.
@@ -9364,6 +9889,20 @@ func init() {
 	pulumi.RegisterOutputType(StepFilterArrayOutput{})
 	pulumi.RegisterOutputType(SubscriberPreferencesChannelsOutput{})
 	pulumi.RegisterOutputType(SubscriberPreferencesChannelsPtrOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultGlobalOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultGlobalChannelsOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultGlobalScheduleOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultGlobalSchedulePtrOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursArrayOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultWorkflowsOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultWorkflowsArrayOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultWorkflowsChannelsOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultWorkflowsOverridesOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultWorkflowsOverridesArrayOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultWorkflowsWorkflowOutput{})
 	pulumi.RegisterOutputType(SubscriberResultOutput{})
 	pulumi.RegisterOutputType(SubscriberResultArrayOutput{})
 	pulumi.RegisterOutputType(SubscriberResultChannelsOutput{})

@@ -1669,6 +1669,180 @@ export interface SubscriberPreferencesChannels {
 }
 
 /**
+ * SubscriberPreferencesResultGlobal, as the service returns it.
+ */
+export interface SubscriberPreferencesResultGlobal {
+    /**
+     * `channels`, as the service returns it.
+     */
+    channels: outputs.SubscriberPreferencesResultGlobalChannels;
+    /**
+     * `enabled`, as the service returns it.
+     */
+    enabled: boolean;
+    /**
+     * `schedule`, as the service returns it.
+     */
+    schedule?: outputs.SubscriberPreferencesResultGlobalSchedule;
+}
+
+/**
+ * SubscriberPreferencesResultGlobalChannels, as the service returns it.
+ */
+export interface SubscriberPreferencesResultGlobalChannels {
+    /**
+     * `chat`, as the service returns it.
+     */
+    chat?: boolean;
+    /**
+     * `email`, as the service returns it.
+     */
+    email?: boolean;
+    /**
+     * `in_app`, as the service returns it.
+     */
+    in_app?: boolean;
+    /**
+     * `push`, as the service returns it.
+     */
+    push?: boolean;
+    /**
+     * `sms`, as the service returns it.
+     */
+    sms?: boolean;
+}
+
+/**
+ * SubscriberPreferencesResultGlobalSchedule, as the service returns it.
+ */
+export interface SubscriberPreferencesResultGlobalSchedule {
+    /**
+     * `isEnabled`, as the service returns it.
+     */
+    isEnabled: boolean;
+    /**
+     * `weeklySchedule`, as the service returns it.
+     */
+    weeklySchedule?: {[key: string]: outputs.SubscriberPreferencesResultGlobalScheduleWeeklySchedule};
+}
+
+/**
+ * SubscriberPreferencesResultGlobalScheduleWeeklySchedule, as the service returns it.
+ */
+export interface SubscriberPreferencesResultGlobalScheduleWeeklySchedule {
+    /**
+     * `hours`, as the service returns it.
+     */
+    hours?: outputs.SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours[];
+    /**
+     * `isEnabled`, as the service returns it.
+     */
+    isEnabled: boolean;
+}
+
+/**
+ * SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours, as the service returns it.
+ */
+export interface SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours {
+    /**
+     * `end`, as the service returns it.
+     */
+    end: string;
+    /**
+     * `start`, as the service returns it.
+     */
+    start: string;
+}
+
+/**
+ * SubscriberPreferencesResultWorkflows, as the service returns it.
+ */
+export interface SubscriberPreferencesResultWorkflows {
+    /**
+     * `channels`, as the service returns it.
+     */
+    channels: outputs.SubscriberPreferencesResultWorkflowsChannels;
+    /**
+     * `enabled`, as the service returns it.
+     */
+    enabled: boolean;
+    /**
+     * `overrides`, as the service returns it.
+     */
+    overrides?: outputs.SubscriberPreferencesResultWorkflowsOverrides[];
+    /**
+     * `updatedAt`, as the service returns it.
+     */
+    updatedAt?: string;
+    /**
+     * `workflow`, as the service returns it.
+     */
+    workflow: outputs.SubscriberPreferencesResultWorkflowsWorkflow;
+}
+
+/**
+ * SubscriberPreferencesResultWorkflowsChannels, as the service returns it.
+ */
+export interface SubscriberPreferencesResultWorkflowsChannels {
+    /**
+     * `chat`, as the service returns it.
+     */
+    chat?: boolean;
+    /**
+     * `email`, as the service returns it.
+     */
+    email?: boolean;
+    /**
+     * `in_app`, as the service returns it.
+     */
+    in_app?: boolean;
+    /**
+     * `push`, as the service returns it.
+     */
+    push?: boolean;
+    /**
+     * `sms`, as the service returns it.
+     */
+    sms?: boolean;
+}
+
+/**
+ * SubscriberPreferencesResultWorkflowsOverrides, as the service returns it.
+ */
+export interface SubscriberPreferencesResultWorkflowsOverrides {
+    /**
+     * `channel`, as the service returns it.
+     */
+    channel: string;
+    /**
+     * `source`, as the service returns it.
+     */
+    source: string;
+}
+
+/**
+ * SubscriberPreferencesResultWorkflowsWorkflow, as the service returns it.
+ */
+export interface SubscriberPreferencesResultWorkflowsWorkflow {
+    /**
+     * `identifier`, as the service returns it.
+     */
+    identifier: string;
+    /**
+     * `name`, as the service returns it.
+     */
+    name?: string;
+    /**
+     * `slug`, as the service returns it.
+     */
+    slug?: string;
+    /**
+     * `updatedAt`, as the service returns it.
+     */
+    updatedAt?: string;
+}
+
+/**
  * A subscriber of the environment, as the service returns it.
  */
 export interface SubscriberResult {

@@ -21,6 +21,7 @@ from .get_integrations import *
 from .get_layouts import *
 from .get_messages import *
 from .get_subscriber import *
+from .get_subscriber_preferences import *
 from .get_subscribers import *
 from .get_topics import *
 from .get_translations import *

@@ -68,6 +68,15 @@ __all__ = [
     'PreferenceTimeRange',
     'StepFilter',
     'SubscriberPreferencesChannels',
+    'SubscriberPreferencesResultGlobal',
+    'SubscriberPreferencesResultGlobalChannels',
+    'SubscriberPreferencesResultGlobalSchedule',
+    'SubscriberPreferencesResultGlobalScheduleWeeklySchedule',
+    'SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours',
+    'SubscriberPreferencesResultWorkflows',
+    'SubscriberPreferencesResultWorkflowsChannels',
+    'SubscriberPreferencesResultWorkflowsOverrides',
+    'SubscriberPreferencesResultWorkflowsWorkflow',
     'SubscriberResult',
     'SubscriberResultChannels',
     'SubscriberResultChannelsCredentials',
@@ -4945,6 +4954,462 @@ class SubscriberPreferencesChannels(dict):
         Whether the subscriber receives sms messages.
         """
         return pulumi.get(self, "sms")
+
+
+@pulumi.output_type
+class SubscriberPreferencesResultGlobal(dict):
+    """
+    SubscriberPreferencesResultGlobal, as the service returns it.
+    """
+    def __init__(__self__, *,
+                 channels: 'outputs.SubscriberPreferencesResultGlobalChannels',
+                 enabled: _builtins.bool,
+                 schedule: Optional['outputs.SubscriberPreferencesResultGlobalSchedule'] = None):
+        """
+        SubscriberPreferencesResultGlobal, as the service returns it.
+
+        :param 'SubscriberPreferencesResultGlobalChannels' channels: `channels`, as the service returns it.
+        :param _builtins.bool enabled: `enabled`, as the service returns it.
+        :param 'SubscriberPreferencesResultGlobalSchedule' schedule: `schedule`, as the service returns it.
+        """
+        pulumi.set(__self__, "channels", channels)
+        pulumi.set(__self__, "enabled", enabled)
+        if schedule is not None:
+            pulumi.set(__self__, "schedule", schedule)
+
+    @_builtins.property
+    @pulumi.getter
+    def channels(self) -> 'outputs.SubscriberPreferencesResultGlobalChannels':
+        """
+        `channels`, as the service returns it.
+        """
+        return pulumi.get(self, "channels")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        `enabled`, as the service returns it.
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def schedule(self) -> Optional['outputs.SubscriberPreferencesResultGlobalSchedule']:
+        """
+        `schedule`, as the service returns it.
+        """
+        return pulumi.get(self, "schedule")
+
+
+@pulumi.output_type
+class SubscriberPreferencesResultGlobalChannels(dict):
+    """
+    SubscriberPreferencesResultGlobalChannels, as the service returns it.
+    """
+    def __init__(__self__, *,
+                 chat: Optional[_builtins.bool] = None,
+                 email: Optional[_builtins.bool] = None,
+                 in_app: Optional[_builtins.bool] = None,
+                 push: Optional[_builtins.bool] = None,
+                 sms: Optional[_builtins.bool] = None):
+        """
+        SubscriberPreferencesResultGlobalChannels, as the service returns it.
+
+        :param _builtins.bool chat: `chat`, as the service returns it.
+        :param _builtins.bool email: `email`, as the service returns it.
+        :param _builtins.bool in_app: `in_app`, as the service returns it.
+        :param _builtins.bool push: `push`, as the service returns it.
+        :param _builtins.bool sms: `sms`, as the service returns it.
+        """
+        if chat is not None:
+            pulumi.set(__self__, "chat", chat)
+        if email is not None:
+            pulumi.set(__self__, "email", email)
+        if in_app is not None:
+            pulumi.set(__self__, "in_app", in_app)
+        if push is not None:
+            pulumi.set(__self__, "push", push)
+        if sms is not None:
+            pulumi.set(__self__, "sms", sms)
+
+    @_builtins.property
+    @pulumi.getter
+    def chat(self) -> Optional[_builtins.bool]:
+        """
+        `chat`, as the service returns it.
+        """
+        return pulumi.get(self, "chat")
+
+    @_builtins.property
+    @pulumi.getter
+    def email(self) -> Optional[_builtins.bool]:
+        """
+        `email`, as the service returns it.
+        """
+        return pulumi.get(self, "email")
+
+    @_builtins.property
+    @pulumi.getter
+    def in_app(self) -> Optional[_builtins.bool]:
+        """
+        `in_app`, as the service returns it.
+        """
+        return pulumi.get(self, "in_app")
+
+    @_builtins.property
+    @pulumi.getter
+    def push(self) -> Optional[_builtins.bool]:
+        """
+        `push`, as the service returns it.
+        """
+        return pulumi.get(self, "push")
+
+    @_builtins.property
+    @pulumi.getter
+    def sms(self) -> Optional[_builtins.bool]:
+        """
+        `sms`, as the service returns it.
+        """
+        return pulumi.get(self, "sms")
+
+
+@pulumi.output_type
+class SubscriberPreferencesResultGlobalSchedule(dict):
+    """
+    SubscriberPreferencesResultGlobalSchedule, as the service returns it.
+    """
+    def __init__(__self__, *,
+                 is_enabled: _builtins.bool,
+                 weekly_schedule: Optional[Mapping[str, 'outputs.SubscriberPreferencesResultGlobalScheduleWeeklySchedule']] = None):
+        """
+        SubscriberPreferencesResultGlobalSchedule, as the service returns it.
+
+        :param _builtins.bool is_enabled: `isEnabled`, as the service returns it.
+        :param Mapping[str, 'SubscriberPreferencesResultGlobalScheduleWeeklySchedule'] weekly_schedule: `weeklySchedule`, as the service returns it.
+        """
+        pulumi.set(__self__, "is_enabled", is_enabled)
+        if weekly_schedule is not None:
+            pulumi.set(__self__, "weekly_schedule", weekly_schedule)
+
+    @_builtins.property
+    @pulumi.getter(name="isEnabled")
+    def is_enabled(self) -> _builtins.bool:
+        """
+        `isEnabled`, as the service returns it.
+        """
+        return pulumi.get(self, "is_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="weeklySchedule")
+    def weekly_schedule(self) -> Optional[Mapping[str, 'outputs.SubscriberPreferencesResultGlobalScheduleWeeklySchedule']]:
+        """
+        `weeklySchedule`, as the service returns it.
+        """
+        return pulumi.get(self, "weekly_schedule")
+
+
+@pulumi.output_type
+class SubscriberPreferencesResultGlobalScheduleWeeklySchedule(dict):
+    """
+    SubscriberPreferencesResultGlobalScheduleWeeklySchedule, as the service returns it.
+    """
+    def __init__(__self__, *,
+                 is_enabled: _builtins.bool,
+                 hours: Optional[Sequence['outputs.SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours']] = None):
+        """
+        SubscriberPreferencesResultGlobalScheduleWeeklySchedule, as the service returns it.
+
+        :param _builtins.bool is_enabled: `isEnabled`, as the service returns it.
+        :param Sequence['SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours'] hours: `hours`, as the service returns it.
+        """
+        pulumi.set(__self__, "is_enabled", is_enabled)
+        if hours is not None:
+            pulumi.set(__self__, "hours", hours)
+
+    @_builtins.property
+    @pulumi.getter(name="isEnabled")
+    def is_enabled(self) -> _builtins.bool:
+        """
+        `isEnabled`, as the service returns it.
+        """
+        return pulumi.get(self, "is_enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def hours(self) -> Optional[Sequence['outputs.SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours']]:
+        """
+        `hours`, as the service returns it.
+        """
+        return pulumi.get(self, "hours")
+
+
+@pulumi.output_type
+class SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours(dict):
+    """
+    SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours, as the service returns it.
+    """
+    def __init__(__self__, *,
+                 end: _builtins.str,
+                 start: _builtins.str):
+        """
+        SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours, as the service returns it.
+
+        :param _builtins.str end: `end`, as the service returns it.
+        :param _builtins.str start: `start`, as the service returns it.
+        """
+        pulumi.set(__self__, "end", end)
+        pulumi.set(__self__, "start", start)
+
+    @_builtins.property
+    @pulumi.getter
+    def end(self) -> _builtins.str:
+        """
+        `end`, as the service returns it.
+        """
+        return pulumi.get(self, "end")
+
+    @_builtins.property
+    @pulumi.getter
+    def start(self) -> _builtins.str:
+        """
+        `start`, as the service returns it.
+        """
+        return pulumi.get(self, "start")
+
+
+@pulumi.output_type
+class SubscriberPreferencesResultWorkflows(dict):
+    """
+    SubscriberPreferencesResultWorkflows, as the service returns it.
+    """
+    def __init__(__self__, *,
+                 channels: 'outputs.SubscriberPreferencesResultWorkflowsChannels',
+                 enabled: _builtins.bool,
+                 workflow: 'outputs.SubscriberPreferencesResultWorkflowsWorkflow',
+                 overrides: Optional[Sequence['outputs.SubscriberPreferencesResultWorkflowsOverrides']] = None,
+                 updated_at: Optional[_builtins.str] = None):
+        """
+        SubscriberPreferencesResultWorkflows, as the service returns it.
+
+        :param 'SubscriberPreferencesResultWorkflowsChannels' channels: `channels`, as the service returns it.
+        :param _builtins.bool enabled: `enabled`, as the service returns it.
+        :param 'SubscriberPreferencesResultWorkflowsWorkflow' workflow: `workflow`, as the service returns it.
+        :param Sequence['SubscriberPreferencesResultWorkflowsOverrides'] overrides: `overrides`, as the service returns it.
+        :param _builtins.str updated_at: `updatedAt`, as the service returns it.
+        """
+        pulumi.set(__self__, "channels", channels)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "workflow", workflow)
+        if overrides is not None:
+            pulumi.set(__self__, "overrides", overrides)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter
+    def channels(self) -> 'outputs.SubscriberPreferencesResultWorkflowsChannels':
+        """
+        `channels`, as the service returns it.
+        """
+        return pulumi.get(self, "channels")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        `enabled`, as the service returns it.
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def workflow(self) -> 'outputs.SubscriberPreferencesResultWorkflowsWorkflow':
+        """
+        `workflow`, as the service returns it.
+        """
+        return pulumi.get(self, "workflow")
+
+    @_builtins.property
+    @pulumi.getter
+    def overrides(self) -> Optional[Sequence['outputs.SubscriberPreferencesResultWorkflowsOverrides']]:
+        """
+        `overrides`, as the service returns it.
+        """
+        return pulumi.get(self, "overrides")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.str]:
+        """
+        `updatedAt`, as the service returns it.
+        """
+        return pulumi.get(self, "updated_at")
+
+
+@pulumi.output_type
+class SubscriberPreferencesResultWorkflowsChannels(dict):
+    """
+    SubscriberPreferencesResultWorkflowsChannels, as the service returns it.
+    """
+    def __init__(__self__, *,
+                 chat: Optional[_builtins.bool] = None,
+                 email: Optional[_builtins.bool] = None,
+                 in_app: Optional[_builtins.bool] = None,
+                 push: Optional[_builtins.bool] = None,
+                 sms: Optional[_builtins.bool] = None):
+        """
+        SubscriberPreferencesResultWorkflowsChannels, as the service returns it.
+
+        :param _builtins.bool chat: `chat`, as the service returns it.
+        :param _builtins.bool email: `email`, as the service returns it.
+        :param _builtins.bool in_app: `in_app`, as the service returns it.
+        :param _builtins.bool push: `push`, as the service returns it.
+        :param _builtins.bool sms: `sms`, as the service returns it.
+        """
+        if chat is not None:
+            pulumi.set(__self__, "chat", chat)
+        if email is not None:
+            pulumi.set(__self__, "email", email)
+        if in_app is not None:
+            pulumi.set(__self__, "in_app", in_app)
+        if push is not None:
+            pulumi.set(__self__, "push", push)
+        if sms is not None:
+            pulumi.set(__self__, "sms", sms)
+
+    @_builtins.property
+    @pulumi.getter
+    def chat(self) -> Optional[_builtins.bool]:
+        """
+        `chat`, as the service returns it.
+        """
+        return pulumi.get(self, "chat")
+
+    @_builtins.property
+    @pulumi.getter
+    def email(self) -> Optional[_builtins.bool]:
+        """
+        `email`, as the service returns it.
+        """
+        return pulumi.get(self, "email")
+
+    @_builtins.property
+    @pulumi.getter
+    def in_app(self) -> Optional[_builtins.bool]:
+        """
+        `in_app`, as the service returns it.
+        """
+        return pulumi.get(self, "in_app")
+
+    @_builtins.property
+    @pulumi.getter
+    def push(self) -> Optional[_builtins.bool]:
+        """
+        `push`, as the service returns it.
+        """
+        return pulumi.get(self, "push")
+
+    @_builtins.property
+    @pulumi.getter
+    def sms(self) -> Optional[_builtins.bool]:
+        """
+        `sms`, as the service returns it.
+        """
+        return pulumi.get(self, "sms")
+
+
+@pulumi.output_type
+class SubscriberPreferencesResultWorkflowsOverrides(dict):
+    """
+    SubscriberPreferencesResultWorkflowsOverrides, as the service returns it.
+    """
+    def __init__(__self__, *,
+                 channel: _builtins.str,
+                 source: _builtins.str):
+        """
+        SubscriberPreferencesResultWorkflowsOverrides, as the service returns it.
+
+        :param _builtins.str channel: `channel`, as the service returns it.
+        :param _builtins.str source: `source`, as the service returns it.
+        """
+        pulumi.set(__self__, "channel", channel)
+        pulumi.set(__self__, "source", source)
+
+    @_builtins.property
+    @pulumi.getter
+    def channel(self) -> _builtins.str:
+        """
+        `channel`, as the service returns it.
+        """
+        return pulumi.get(self, "channel")
+
+    @_builtins.property
+    @pulumi.getter
+    def source(self) -> _builtins.str:
+        """
+        `source`, as the service returns it.
+        """
+        return pulumi.get(self, "source")
+
+
+@pulumi.output_type
+class SubscriberPreferencesResultWorkflowsWorkflow(dict):
+    """
+    SubscriberPreferencesResultWorkflowsWorkflow, as the service returns it.
+    """
+    def __init__(__self__, *,
+                 identifier: _builtins.str,
+                 name: Optional[_builtins.str] = None,
+                 slug: Optional[_builtins.str] = None,
+                 updated_at: Optional[_builtins.str] = None):
+        """
+        SubscriberPreferencesResultWorkflowsWorkflow, as the service returns it.
+
+        :param _builtins.str identifier: `identifier`, as the service returns it.
+        :param _builtins.str name: `name`, as the service returns it.
+        :param _builtins.str slug: `slug`, as the service returns it.
+        :param _builtins.str updated_at: `updatedAt`, as the service returns it.
+        """
+        pulumi.set(__self__, "identifier", identifier)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if slug is not None:
+            pulumi.set(__self__, "slug", slug)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter
+    def identifier(self) -> _builtins.str:
+        """
+        `identifier`, as the service returns it.
+        """
+        return pulumi.get(self, "identifier")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        `name`, as the service returns it.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def slug(self) -> Optional[_builtins.str]:
+        """
+        `slug`, as the service returns it.
+        """
+        return pulumi.get(self, "slug")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.str]:
+        """
+        `updatedAt`, as the service returns it.
+        """
+        return pulumi.get(self, "updated_at")
 
 
 @pulumi.output_type
