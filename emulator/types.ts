@@ -30,6 +30,12 @@ export interface Behaviour {
    * another environment answers 403. Off by default (the notes' 2026-04 reading).
    */
   scopedEnvironmentKeys: boolean;
+  /**
+   * A second agent of an identifier is stored as `<identifier>-<shortId>` rather than refused with
+   * a 409, as the newer upstream's create-agent use case does (production-notes.md, fifth pass
+   * §4). Off by default (3.15's 409).
+   */
+  suffixDuplicateAgents: boolean;
 }
 
 /** The service's plans (packages/shared/src/consts/feature-tiers-constants.ts of the service). */

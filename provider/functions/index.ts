@@ -14,6 +14,7 @@ import {
   CHANNELS, Channel, ChannelType, ContextKey, ContextSummary, DomainSummary, EnvironmentResult, EventResult, IntegrationSummary, LayoutSummary, MessageResult, OrderDirection, Severity,
   SubscriberResult, TopicSummary, TRANSLATION_RESOURCE_TYPES, TranslationResult, WorkflowStatusInput, WorkflowSummary,
 } from "../schemas";
+import { AgentSummary } from "../client/agents";
 import { propertyPath } from "../resources/check";
 import { stripUndefined } from "../resources/diff";
 import type { InputOf } from "../resources/fields";
@@ -299,6 +300,17 @@ const domains = defineFunction("getDomains", "Inbound-email domains of the envir
   });
 export const { fn: getDomains, output: getDomainsOutput } = domains;
 
+const agents = defineFunction("getAgents",
+  "Agents of the environment, each with its behaviour, runtime and linked integrations (the service's order, following the cursor until `maxResults`).",
+  z.strictObject({
+    identifier: z.string().optional().describe("Only the agent with exactly this identifier."),
+    maxResults: maxResults.describe("Most agents returned (default 1,000)."),
+  }),
+  z.object({ agents: z.array(AgentSummary) }),
+  async ({ maxResults: max = 1000, identifier }) =>
+    ({ agents: await clientFor(connection()).agents.list(stripUndefined({ identifier }), max) }));
+export const { fn: getAgents, output: getAgentsOutput } = agents;
+
 const subscriberPreferences = defineFunction("getSubscriberPreferences",
   "One subscriber's preferences: the global ones (the channels the active workflows use, and the delivery schedule once one is set) and each active " +
   "workflow's channels, merged as delivery applies them (the workflow's defaults, then the subscriber's global and per-workflow choices). " +
@@ -313,7 +325,7 @@ const subscriberPreferences = defineFunction("getSubscriberPreferences",
 export const { fn: getSubscriberPreferences, output: getSubscriberPreferencesOutput } = subscriberPreferences;
 
 /** Every function, in the order schema.json and the docs list them. */
-export const FUNCTIONS: readonly FunctionDefinition[] = [subscriber, subscribers, messages, events, event, integrations, workflows, environments, layouts, topics, contexts, translations, domains,
+export const FUNCTIONS: readonly FunctionDefinition[] = [subscriber, subscribers, messages, events, event, integrations, workflows, environments, layouts, topics, contexts, translations, domains, agents,
   subscriberPreferences];
 
 /** Arguments and results of the functions, for programs that name them. */
@@ -332,6 +344,7 @@ export type GetTopicsArgs = z.input<typeof topics.args>;
 export type GetContextsArgs = z.input<typeof contexts.args>;
 export type GetTranslationsArgs = z.input<typeof translations.args>;
 export type GetDomainsArgs = z.input<typeof domains.args>;
+export type GetAgentsArgs = z.input<typeof agents.args>;
 export type GetSubscriberPreferencesArgs = z.input<typeof subscriberPreferences.args>;
 
 export { CHANNELS };

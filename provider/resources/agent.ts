@@ -24,7 +24,7 @@ import type { NotifyClient } from "../client";
 import type { Agent as ApiAgent } from "../client/agents";
 import type { RequestBody } from "../../spec/operations";
 import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check";
-import { type DiffResult, declaredKeys, declaredKeysOf, deepEqual, stripUndefined, UNKNOWN } from "./diff";
+import { asSet, type DiffResult, declaredKeys, declaredKeysOf, deepEqual, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
 import { adoptExisting, controlInputs, createOrAdopt, deleteIfPresent, failure, findIfPresent, gone, readIfPresent, readInputs, warn } from "./lifecycle";
@@ -66,6 +66,7 @@ export const AGENT = defineResource({
     active: field(z.boolean().optional(), "Whether the agent answers (default true).", { serviceDefault: true }),
     behavior: field(z.strictObject({
       acknowledgeOnReceived: z.boolean().optional().describe("Acknowledge each inbound message (a typing indicator, or a reaction where a platform has none); the service's default is true."),
+      reactionOnResolved: z.string().min(1).nullable().optional().describe("The emoji name reacted with when a conversation is resolved (`check`, `star`); null for none (the service's default is `check`)."),
       subscriberAccess: z.enum(["open", "restricted"]).optional().describe("`open` answers senders not yet linked to a subscriber; `restricted` refuses them."),
     }).optional(), "How the agent behaves in conversations. Only the keys given are managed.", { updateOnly: true }),
     bridgeUrl: field(bridgeUrl.optional(), "The production bridge URL the service forwards each turn to (a self-hosted agent).", { updateOnly: true }),
@@ -107,8 +108,6 @@ type Inputs = z.infer<typeof AGENT.schema>;
 /** A property map as the engine passes it: inputs or old state, not yet checked. */
 type Props = Record<string, unknown>;
 
-/** A set of identifiers in the one order state keeps them in, so order is never a diff. */
-const asSet = (ids: readonly string[]) => [...new Set(ids)].sort();
 
 /** The identifiers of the integrations linked to an agent, as its answer lists them. */
 const linkedOf = (a: ApiAgent): string[] => asSet((a.integrations ?? []).map((i) => i.identifier));

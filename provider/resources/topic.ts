@@ -3,18 +3,19 @@
  *
  *   check   no request
  *   diff    no request
- *   create  POST /v2/topics?failIfExists=true, then POST .../subscriptions (100 a call), then GET the
- *           topic and its subscriptions; with adopt: GET the topic and its subscriptions first, then
- *           nothing when it is as declared, else the update's requests (so too after our own
- *           retried create)
+ *   create  POST /v2/topics?failIfExists=true, then POST .../subscriptions (100 a call); with adopt:
+ *           GET the topic and its subscriptions first, then nothing when it is as declared, else
+ *           the update's requests (so too after our own retried create)
  *   read    GET /v2/topics/{key}, GET /v2/topics/{key}/subscriptions (every page)
- *   update  PATCH /v2/topics/{key} when the name changes; GET the subscriptions, then POST the
- *           subscribers added and DELETE the subscribers removed (only those)
+ *   update  PATCH /v2/topics/{key} when the name changes; POST the subscribers added and DELETE
+ *           the subscribers removed since the state (only those)
  *   delete  DELETE /v2/topics/{key} (its subscriptions go with it; a 404 counts as done)
  *
- * The topic upsert (POST without failIfExists) answers an existing topic as it was before the
- * update, so the provider never takes a name from a POST answer: it creates with failIfExists,
- * renames with PATCH, and reads what it reports.
+ * The outputs come from the answers: the create with failIfExists answers the topic it made (the
+ * upsert without it answers an existing topic as it was before the update, so the provider never
+ * creates that way), the PATCH the renamed topic, and a subscribe that reports no failed item
+ * leaves the topic with the subscribers sent (re-subscribing is idempotent; production-notes.md,
+ * Third pass §4).
  */
 import { z } from "zod";
 import { NotifyApiError } from "../client/errors";
@@ -23,7 +24,7 @@ import { clientFor } from "../config";
 import { SafeString, type SubscriptionsResult, type Topic as ApiTopic } from "../schemas";
 import type { RequestBody } from "../../spec/operations";
 import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check";
-import { type DiffResult, declaredKeys, declaredKeysOf, deepEqual, stripUndefined, UNKNOWN } from "./diff";
+import { asSet, type DiffResult, declaredKeys, declaredKeysOf, deepEqual, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
 import { adoptExisting, controlInputs, createOrAdopt, deleteIfPresent, failure, findIfPresent, gone, readIfPresent, readInputs } from "./lifecycle";
@@ -78,8 +79,6 @@ type Inputs = z.infer<typeof TOPIC.schema>;
 /** A property map as the engine passes it: inputs or old state, not yet checked. */
 type Props = Record<string, unknown>;
 
-/** A set of ids in the one order state keeps them in, so order is never a diff. */
-const asSet = (ids: readonly string[]) => [...new Set(ids)].sort();
 
 /** Maps the service's topic and its subscribers (read by calls of their own) to outputs. */
 export function toTopicOutputs(t: ApiTopic, subscribers: readonly string[]): Props {
@@ -187,7 +186,7 @@ export const provider = {
       find: () => find(client, inputs.key),
       takeOver: (existing) => adopt(existing, raw, keys),
       create: () => client.topics.create(requestBody(TOPIC, inputs, "create")),
-      created: async () => {
+      created: async (topic) => {
         try {
           if (inputs.subscribers !== undefined) await syncSubscribers(client, inputs.key, [], inputs.subscribers);
         } catch (err) {
@@ -195,12 +194,7 @@ export const provider = {
           await client.topics.delete(inputs.key).catch(() => undefined);
           throw failure(action, err);
         }
-        try {
-          const topic = await client.topics.get(inputs.key);
-          return { id: topic.key, outs: outputsFor(topic, await liveSubscribers(client, inputs.key), raw, keys) };
-        } catch (err) {
-          throw failure(`read topic "${inputs.key}"`, err);
-        }
+        return { id: topic.key, outs: outputsFor(topic, inputs.subscribers ?? [], raw, keys) };
       },
     });
   },
@@ -221,10 +215,13 @@ export const provider = {
     try {
       // The PATCH only when a field it sends differs (the subscriptions have calls of their own).
       const body: RequestBody<"TopicsController_updateTopic"> = requestBody(TOPIC, inputs, "update");
-      if (Object.entries(body).some(([k, v]) => !deepEqual(v, olds[k]))) await client.topics.update(id, body);
-      if (inputs.subscribers !== undefined) await syncSubscribers(client, id, await liveSubscribers(client, id), inputs.subscribers);
-      const topic = await client.topics.get(id);
-      return { outs: outputsFor(topic, await liveSubscribers(client, id), news, keys) };
+      const renamed = Object.entries(body).some(([k, v]) => !deepEqual(v, olds[k])) ? await client.topics.update(id, body) : undefined;
+      // The subscriptions the state holds (a refresh brings hand edits in first): only the
+      // difference is sent, and what is sent is what the topic then holds.
+      const held = Array.isArray(olds.subscribers) ? olds.subscribers as string[] : [];
+      if (inputs.subscribers !== undefined) await syncSubscribers(client, id, held, inputs.subscribers);
+      const topic = renamed ?? { _id: String(olds.databaseId), key: id, name: olds.name as string | undefined, createdAt: olds.createdAt as string | undefined };
+      return { outs: outputsFor(topic, inputs.subscribers ?? held, news, keys) };
     } catch (err) {
       throw failure(`update topic "${inputs.key}"`, err);
     }

@@ -2,7 +2,7 @@
  * Every request the provider sends conforms to the service's contract: the request schemas of
  * spec/openapi.json (the service's published document, which nobody here wrote), never our own
  * zod schemas. The provider runs through every operation it uses, with the implementation modules
- * the engine's plugin loads (each resource's check, create, read, update, adopt and delete; every
+ * the engine's plugins call (each resource's check, create, read, update, adopt and delete; every
  * function; the client's subscriber and trigger calls the demo uses); the emulator records each
  * request's body and query, and each is validated against its operation's schema. The operations
  * exercised must cover every route the client can call, so a new client call without a case here
@@ -12,19 +12,29 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateRequest } from "../../emulator/contract";
-import { loadPackage, ROOT } from "../helpers/pulumi";
+import { mixCounts, prepareMix } from "../../bench/programs";
+import * as notify from "../../provider";
+import { RESOURCE_TABLES } from "../../provider/resources/index";
+import { ROOT } from "../helpers/pulumi";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { impl } from "../helpers/implementation";
+import type { Obj as KindObj } from "../kinds/descriptor";
+import { floorOf } from "../kinds/floor";
+import { KINDS } from "../kinds/index";
 
 type Obj = Record<string, unknown>;
 interface ResourceModule {
   provider: {
     check(olds: Obj, news: Obj): Promise<{ inputs: Obj; failures: unknown[] }>;
+    diff(id: string, olds: Obj, news: Obj): Promise<{ changed: string[] }>;
     create(inputs: Obj): Promise<{ id: string; outs: Obj }>;
     read(id: string, props: Obj): Promise<{ id: string; props: Obj }>;
     update(id: string, olds: Obj, news: Obj): Promise<{ outs: Obj }>;
     delete(id: string, props: Obj): Promise<void>;
   };
 }
+/** The implementation module `provider/resources/<module>.ts`, from source. */
+const moduleOf = (module: string): ResourceModule => ({ provider: impl(module) });
 
 /**
  * Fields production accepts that spec/openapi.json (older than the live document) does not list:
@@ -66,12 +76,11 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
   }
 
   it("sends only bodies and queries its operation's request schema accepts, over every operation the client has", async () => {
-    const notify = loadPackage();
-    const integration = loadPackage<ResourceModule>("/dist/provider/resources/integration");
-    const workflow = loadPackage<ResourceModule>("/dist/provider/resources/workflow");
-    const credentials = loadPackage<ResourceModule>("/dist/provider/resources/subscriberCredentials");
-    const layout = loadPackage<ResourceModule>("/dist/provider/resources/layout");
-    const topic = loadPackage<ResourceModule>("/dist/provider/resources/topic");
+    const integration = moduleOf("integration");
+    const workflow = moduleOf("workflow");
+    const credentials = moduleOf("subscriberCredentials");
+    const layout = moduleOf("layout");
+    const topic = moduleOf("topic");
     const client = new notify.NotifyClient({ apiUrl: emu.url, apiKey: emu.key });
 
     // Subscribers and a trigger, as the demo makes them (create, patch, trigger with context).
@@ -121,6 +130,7 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     });
     await workflow.provider.read(welcome.id, welcome.outs);
     await workflow.provider.update(welcome.id, welcome.outs, { ...welcome.inputs, name: "Welcome 2", steps: [...steps].reverse() });
+    await workflow.provider.update(welcome.id, welcome.outs, { ...welcome.inputs, description: "patched" });
     await client.workflows.create({ workflowId: "existing", name: "Existing", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "x" } }] });
     // notify-preview's call: a step rendered with planned control values and a payload.
     await client.workflows.preview("existing", "inbox", { controlValues: { body: "{{ payload.n }}" }, previewPayload: { payload: { n: 1 } } });
@@ -174,8 +184,8 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     await notify.getTopics({ key: "news", name: "Daily", orderDirection: "ASC", maxResults: 10 });
 
     // Environments and environment variables: create (with parentId), read, update, adopt, delete; getEnvironments.
-    const environment = loadPackage<ResourceModule>("/dist/provider/resources/environment");
-    const variable = loadPackage<ResourceModule>("/dist/provider/resources/environmentVariable");
+    const environment = moduleOf("environment");
+    const variable = moduleOf("environmentVariable");
     const staging = await created(environment, { name: "Staging", color: "#3498db", parentId: "env_env0" });
     await environment.provider.read(staging.id, staging.outs);
     await environment.provider.update(staging.id, staging.outs, { ...staging.inputs, name: "Stage", color: "#000000" });
@@ -190,9 +200,9 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     await notify.getEnvironments({ name: "Development" });
 
     // Contexts, translations and domains: create, read, update, adopt, delete; their functions.
-    const context = loadPackage<ResourceModule>("/dist/provider/resources/context");
-    const translation = loadPackage<ResourceModule>("/dist/provider/resources/translation");
-    const domain = loadPackage<ResourceModule>("/dist/provider/resources/domain");
+    const context = moduleOf("context");
+    const translation = moduleOf("translation");
+    const domain = moduleOf("domain");
     const acme = await created(context, { type: "tenant", contextId: "acme", data: { plan: "pro" } });
     await context.provider.read(acme.id, acme.outs);
     await context.provider.update(acme.id, acme.outs, { ...acme.inputs, data: { plan: "enterprise" } });
@@ -210,7 +220,7 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     const adoptedDomain = await created(domain, { name: "existing.example.com", adopt: true });
     await notify.getDomains({ name: "example", maxResults: 10 });
     // Agents: create with links and settings, read, update (a link removed, settings changed), adopt, delete.
-    const agent = loadPackage<ResourceModule>("/dist/provider/resources/agent");
+    const agent = moduleOf("agent");
     const bot = await created(agent, { identifier: "support-bot", name: "Support", behavior: { subscriberAccess: "open" }, bridgeUrl: "https://bots.example.com/a", integrations: ["slack-main"] });
     await agent.provider.read(bot.id, bot.outs);
     await agent.provider.update(bot.id, bot.outs, { ...bot.inputs, name: "Support desk", integrations: [] });
@@ -218,7 +228,7 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     const adoptedAgent = await created(agent, { identifier: "existing-bot", name: "Existing bot", adopt: true });
     await client.agents.list({ identifier: "support-bot" });
     // Subscribers: create (failIfExists), read, update, adopt, delete.
-    const subscriber = loadPackage<ResourceModule>("/dist/provider/resources/subscriber");
+    const subscriber = moduleOf("subscriber");
     const oncall = await created(subscriber, { subscriberId: "ops-oncall", firstName: "On-call", email: "oncall@example.com", locale: "en-US", timezone: "Europe/Paris", data: { team: "ops" } });
     await subscriber.provider.read(oncall.id, oncall.outs);
     await subscriber.provider.update(oncall.id, oncall.outs, { ...oncall.inputs, lastName: "Desk", data: { team: "sre" } });
@@ -226,7 +236,7 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     const adoptedSubscriber = await created(subscriber, { subscriberId: "existing-subscriber", firstName: "Adopted", adopt: true });
     for (const r of [oncall, adoptedSubscriber]) await subscriber.provider.delete(r.id, r.outs);
     // Subscriber preferences, global (channels and schedule) and one workflow's: create, read, update, adopt, delete; their function.
-    const preferences = loadPackage<ResourceModule>("/dist/provider/resources/subscriberPreferences");
+    const preferences = moduleOf("subscriberPreferences");
     const aliceGlobal = await created(preferences, {
       subscriberId: "alice", channels: { sms: false }, schedule: { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: "09:00 AM", end: "05:00 PM" }] } } },
     });
@@ -276,5 +286,50 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
       "DELETE /v2/layouts/" + frame.id + " 409",
     ]);
     expect([...new Set(log.map((r) => `${r.method} ${r.route}`))].sort()).toEqual(clientOperations());
+  });
+
+  // Each kind's request floor (test/kinds/<kind>.ts, `floor`), on the bench's arguments of its first
+  // object: a create, a read, the update of one field and a delete each send exactly that many
+  // requests (reads share the listings the floor names, so they are counted together). What the
+  // create and the update answer, from the answers of their writes, is what a read then gives.
+  it("creates, reads, updates one field of and deletes an object of each kind with exactly the requests of its floor", async () => {
+    await prepareMix(emu.api, 2);
+    const sent = async () => (await emu.requests()).filter((r) => !r.path.startsWith("/__emulator")).map((r) => `${r.method} ${r.route ?? r.path}`);
+    const made: { kind: (typeof KINDS)[number]["kind"]; mod: ResourceModule; id: string; inputs: KindObj; outs: Obj }[] = [];
+    const refs = {
+      counts: mixCounts(100), run: `floor${mode[0]}`,
+      output: (kind: string, _i: number, key: string) => made.find((m) => m.kind === kind)!.outs[key],
+    };
+    const checked = async (mod: ResourceModule, inputs: Obj) => {
+      const r = await mod.provider.check({}, inputs);
+      expect(r.failures).toEqual([]);
+      return r.inputs;
+    };
+    for (const d of KINDS) {
+      const mod = moduleOf(RESOURCE_TABLES.find((t) => t.name === d.kind)!.module);
+      const inputs = await checked(mod, d.bench.args(0, refs));
+      await emu.clearRequests();
+      const { id, outs } = await mod.provider.create(inputs);
+      expect(await sent(), `${d.kind} create`).toHaveLength(floorOf([{ kind: d.kind, inputs }]).create);
+      made.push({ kind: d.kind, mod, id, inputs, outs });
+    }
+    await emu.clearRequests();
+    const reads = [];
+    for (const m of made) reads.push(await m.mod.provider.read(m.id, m.outs));
+    expect(await sent(), "the reads").toHaveLength(floorOf(made).read);
+    made.forEach((m, i) => expect(reads[i]!.props, `${m.kind}: the create's outputs are what a read gives`).toEqual(m.outs));
+    for (const m of made) {
+      const news = await checked(m.mod, KINDS.find((d) => d.kind === m.kind)!.floor.change(m.inputs));
+      await emu.clearRequests();
+      const { outs } = await m.mod.provider.update(m.id, m.outs, news);
+      expect(await sent(), `${m.kind} update`).toHaveLength(floorOf([{ kind: m.kind, inputs: news }]).update);
+      expect((await m.mod.provider.diff(m.id, outs, news)).changed, `${m.kind} update`).toEqual([]);
+      expect((await m.mod.provider.read(m.id, outs)).props, `${m.kind}: the update's outputs are what a read gives`).toEqual(outs);
+    }
+    for (const m of [...made].reverse()) {
+      await emu.clearRequests();
+      await m.mod.provider.delete(m.id, m.outs);
+      expect(await sent(), `${m.kind} delete`).toHaveLength(floorOf([m]).delete);
+    }
   });
 });

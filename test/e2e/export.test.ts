@@ -59,7 +59,7 @@ describe("notify-export of a dashboard-made environment", () => {
     await exportEnvironment({ language: "typescript", out: out("ts-b"), connection: connection() });
     expect(writesOf(await emu.requests())).toEqual([]);
     expect(filesOf(out("ts-a"))).toEqual(filesOf(out("ts-b")));
-    expect(Object.keys(filesOf(out("ts-a")))).toEqual(["Pulumi.yaml", "README.md", "import.json", "index.ts", "package.json", "tsconfig.json"]);
+    expect(Object.keys(filesOf(out("ts-a")))).toEqual(["Pulumi.yaml", "README.md", "import.json", "index.ts", "notify.generated.ts", "package.json", "tsconfig.json"]);
     const kinds = first.model.resources.map((r) => `${r.kind}/${r.name}`);
     expect(kinds).toEqual([
       "Integration/sendgrid-main", "Integration/slack-alerts", "Layout/brand", "Layout/default-frame",
@@ -115,13 +115,14 @@ describe("notify-export of a dashboard-made environment", () => {
       it("type-checks, and its first up takes every object over writing only the secret the service masks", async () => {
         const dir = out(`ts-run-${frontEnd}`);
         result = await exportEnvironment({ language: "typescript", frontEnd, out: dir, connection: connection(), subscribers: ["alice"] });
-        expect(result.model.resources.at(-1)).toMatchObject({ key: "SubscriberCredentials/alice-slack-slack-alerts", id: "alice/slack/slack-alerts" });
-        expect(readFileSync(path.join(dir, "index.ts"), "utf8")).toContain("integrationIdentifier: slackAlerts.identifier");
+        expect(result.model.resources.find((r) => r.kind === "SubscriberCredentials")).toMatchObject({ key: "SubscriberCredentials/alice-slack-slack-alerts", id: "alice/slack/slack-alerts" });
+        expect(readFileSync(path.join(dir, "notify.generated.ts"), "utf8")).toContain("integrationIdentifier: slackAlerts.identifier");
         const program = compile(dir);
         const project = `notify-${ENV}`;
         ts = await createTestStack({
           projectName: project,
-          program: async () => { delete require.cache[program]; require(program); },
+          // Loaded afresh each run, the declarations module it imports included, as a new process would.
+          program: async () => { for (const m of Object.keys(require.cache)) if (m.startsWith(path.dirname(program) + path.sep)) delete require.cache[m]; require(program); },
           config: { ...emu.stackConfig(), ...secretsConfig(result.model, project) },
         });
         if (frontEnd === "native") await usePlugin(ts);
@@ -144,10 +145,11 @@ describe("notify-export of a dashboard-made environment", () => {
         expect(writes).toEqual(["PATCH /v1/environment-variables/{variableKey}"]);
         const state = await emu.state();
         expect(state.environmentVariables.find((v) => v.key === "API_TOKEN").values).toEqual([{ _environmentId: ENV_ID, value: SECRET_VARIABLE_VALUE }]);
-        // Fourteen objects (the subscriber's credentials, the translations, the context and the domain
-        // among them) and the stack; through the plugin, the masked variable is imported, then
-        // updated with the value from config.
-        expect(up.summary.resourceChanges).toEqual(frontEnd === "native" ? { create: 1, import: 14, update: 1 } : { create: 15 });
+        // Every object of the model (the subscriber, its credentials and preferences, the translations,
+        // the context and the domain among them) and the stack; through the plugin, the masked
+        // variable is imported, then updated with the value from config.
+        const objects = result.model.resources.length;
+        expect(up.summary.resourceChanges).toEqual(frontEnd === "native" ? { create: 1, import: objects - 1, update: 1 } : { create: objects + 1 });
       });
 
       it("then previews with no changes, also with --refresh", async () => {

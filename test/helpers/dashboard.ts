@@ -4,7 +4,7 @@
  * integrations with conditions and configurations, a topic with 250 subscribers, plain and secret
  * variables, an email step pointing at a layout; and the newer kinds: a context with data, a
  * workflow with translation on and two translations (one locale each), a verified inbound-email
- * domain with a route. Used by the export tests. Translations and domains need the Business plan
+ * domain with a route to the webhook and one to an agent. Used by the export tests. Translations and domains need the Business plan
  * or above (the emulator's default plan).
  */
 import { WORKFLOW_STEP_KINDS } from "../../provider/schemas/common";
@@ -85,6 +85,12 @@ export async function seedDashboardEnvironment(api: Api, envId: string, n = 250)
   await ok("POST", "/v2/workflows", {
     workflowId: "welcome", name: "Welcome", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "Welcome!" } }],
   });
+  // Alice's own preferences, as she chose them in her inbox: no SMS, office hours on Mondays, and no
+  // order mails (exported only when she is named).
+  await ok("PATCH", "/v2/subscribers/alice/preferences", {
+    channels: { sms: false }, schedule: { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: "09:00 AM", end: "05:00 PM" }] } } },
+  });
+  await ok("PATCH", "/v2/subscribers/alice/preferences", { workflowId: "order-shipped", channels: { email: false } });
 
   // The workflow's translations, one document per locale as the dashboard's translation editor saves them.
   for (const [locale, content] of Object.entries(DASHBOARD_TRANSLATIONS)) {
@@ -95,6 +101,10 @@ export async function seedDashboardEnvironment(api: Api, envId: string, n = 250)
   // control) to the mail server the service names, then checked.
   const domain = await ok("POST", "/v1/domains", { name: DASHBOARD_DOMAIN, data: { owner: "support-team" } });
   await ok("POST", `/v1/domains/${DASHBOARD_DOMAIN}/routes`, { address: "support", type: "webhook", data: { queue: "tier-1" } });
+  // An agent with its bridge and behaviour, which the domain's `bot` address is routed to.
+  await ok("POST", "/v1/agents", { identifier: "support-bot", name: "Support bot", description: "Answers the support inbox" });
+  await ok("PATCH", "/v1/agents/support-bot", { bridgeUrl: "https://bots.example.com/support", behavior: { subscriberAccess: "restricted" } });
+  await ok("POST", `/v1/domains/${DASHBOARD_DOMAIN}/routes`, { address: "bot", type: "agent", agentId: "support-bot" });
   await ok("POST", "/__emulator/dns", { domain: DASHBOARD_DOMAIN, mx: domain.expectedDnsRecords[0].content });
   const verified = await ok("POST", `/v1/domains/${DASHBOARD_DOMAIN}/verify`);
   if (verified.status !== "verified") throw new Error(`domain ${DASHBOARD_DOMAIN} is ${verified.status} after its MX record was set`);

@@ -69,6 +69,39 @@ export interface Share {
   keep?: (list: Obj[]) => Obj[];
 }
 
+/** Requests one object of a kind costs, per operation. */
+export interface RequestCounts {
+  create: number;
+  read: number;
+  update: number;
+  delete: number;
+}
+
+/**
+ * A kind's request floor (#41): the least requests the service's API allows for each operation on
+ * one object, written from the API (which request carries what, which answer says what, in
+ * spec/openapi.json and production-notes.md), not from what the provider sends, so that the
+ * tests and the bench hold the provider to it.
+ */
+export interface RequestFloor {
+  /** For an object declared with `inputs`: a create (without adopt), a read (a refresh) beside `listing`, the update to `change(inputs)`, a delete. */
+  of: (inputs: Obj) => RequestCounts;
+  /** `inputs` with one field changed in place, each kind's field its own: the bench's update, and the tests'. */
+  change: (inputs: Obj) => Obj;
+  /** The listing a read takes the object from where the service has no read-one route: one request per operation, however many objects read from it. */
+  listing: string | null;
+}
+
+/**
+ * One kind's part of the e2e scenario over every kind (test/e2e/kinds.test.ts), beyond what its
+ * other parts give (`setup` and `prepare` make what it needs, `handEdits` its hand edit, `adopt`
+ * the object adopted and refused): the inputs the scenario's stack declares first. They must not
+ * be the adopt case's object (`adopt.equal`), which the scenario makes on the service later.
+ */
+export interface Scenario {
+  declared: Obj;
+}
+
 /** Everything outside the provider needs of one resource kind. */
 export interface KindDescriptor<K extends ResourceKind = ResourceKind> {
   kind: K;
@@ -94,6 +127,8 @@ export interface KindDescriptor<K extends ResourceKind = ResourceKind> {
   /** The objects of `declared` the service still holds (after a destroy, nothing). */
   remains: (state: Record<string, any[]>, declared: Obj[]) => unknown[];
   adopt: AdoptCase;
+  /** The least requests its operations need. */
+  floor: RequestFloor;
   /** Inputs `check` must refuse before any request, naming the property. */
   badInput: BadInput[];
   /** Its part of the oracle's random stacks. */
@@ -102,6 +137,7 @@ export interface KindDescriptor<K extends ResourceKind = ResourceKind> {
   exportSoak: (Share & { made?: (emu: TestEmulator, inputs: Obj, outs: Obj) => Promise<void> }) | { without: string };
   /** Its share of the bench mix (one in `per`, or the rest) and the arguments of its i-th resource. */
   bench: { per: number | "rest"; args: (i: number, r: BenchRefs) => Obj };
+  scenario: Scenario;
 }
 
 /** Fails on a status of 300 and above; the body otherwise. */
@@ -116,23 +152,25 @@ export const without = (o: Obj, k: string): Obj => { const c = { ...o }; delete 
 
 /**
  * Every part of a descriptor, each with the test or program that uses it: a record over the
- * interface's keys, so the compiler keeps it complete, and test/unit/kinds.test.ts checks that
- * every registered kind gives each one.
+ * interface's keys, so the compiler keeps it complete, and test/unit/kinds/registration.test.ts
+ * checks that every registered kind gives each one.
  */
 export const PARTS = {
   kind: "the kind's name, its key in RESOURCES",
-  inputs: "test/unit/resources/properties.test.ts, the oracle, the export soak",
+  inputs: "test/component/provider/resources/properties.test.ts, the oracle, the export soak",
   setup: "the property test, the oracle",
   prepare: "the property test, the oracle",
-  replaceOnChange: "test/unit/resources/properties.test.ts",
-  exact: "test/unit/resources/properties.test.ts",
+  replaceOnChange: "test/component/provider/resources/properties.test.ts",
+  exact: "test/component/provider/resources/properties.test.ts",
   handEdits: "test/property/handEdits.ts",
   deletePath: "test/property/handEdits.ts",
   undeletable: "test/property/oracle.test.ts",
   remains: "test/property/oracle.test.ts",
-  adopt: "test/unit/resources/adopt.test.ts",
+  adopt: "test/component/provider/resources/adopt.test.ts",
+  floor: "test/conformance/requests.test.ts, bench/programs.ts",
   badInput: "test/helpers/badInput.ts",
   stack: "test/property/oracle.test.ts",
   exportSoak: "test/property/export.test.ts",
   bench: "bench/programs.ts",
+  scenario: "test/e2e/kinds.test.ts",
 } as const satisfies Record<keyof KindDescriptor, string>;

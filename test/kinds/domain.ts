@@ -15,7 +15,12 @@ const spelling = (address: string) => fc.oneof(fc.constant(address), fc.record({
   left: fc.constantFrom("", " ", "  "),
   right: fc.constantFrom("", " "),
 }).map(({ upper, left, right }) => `${left}${[...address].map((ch, i) => (upper[i] ? ch.toUpperCase() : ch)).join("")}${right}`));
-const route = fc.record({ type: fc.constant("webhook" as const), data: opt(domainData) }).map(strip);
+/** The agents agent routes point at, made once per emulator (a route names an agent of the environment). */
+const ROUTE_AGENTS = ["domain-agent-a", "domain-agent-b"] as const;
+const route = fc.oneof(
+  fc.record({ type: fc.constant("webhook" as const), data: opt(domainData) }),
+  fc.record({ type: fc.constant("agent" as const), agentId: fc.constantFrom(...ROUTE_AGENTS), data: opt(domainData) }),
+).map(strip);
 /** Up to three routes, each address once as the service sees it (distinct before it is spelt). */
 const routes = fc.uniqueArray(addressArb, { maxLength: 3 })
   .chain((addresses) => fc.tuple(...addresses.map((a) => fc.tuple(spelling(a), route))))
@@ -34,7 +39,9 @@ const path = (id: string) => `/v1/domains/${encodeURIComponent(id)}`;
 export const domain: KindDescriptor<"Domain"> = {
   kind: "Domain",
   inputs: domainInputs,
-  setup: null,
+  setup: async (emu) => {
+    for (const identifier of ROUTE_AGENTS) await ok(emu.api("POST", "/v1/agents", { identifier, name: identifier }), `create agent ${identifier}`);
+  },
   prepare: null,
   // The service's PATCH takes only data (UpdateDomainDto); routes have their own calls.
   replaceOnChange: ["name"],
@@ -46,6 +53,13 @@ export const domain: KindDescriptor<"Domain"> = {
     const routes = Object.keys((i.routes ?? {}) as Obj).map(routeAddress);
     const extra = [" Edited-By-Hand ", "*"].find((a) => !routes.includes(routeAddress(a)))!;
     add("routes", `${extra.trim()} routed`, () => (emu, id) => ok(emu.api("POST", `${path(id)}/routes`, { address: extra, type: "webhook" }), "hand edit add route"));
+    // An agent route pointed at the other agent: the service answers agent ids, which must read back as this change.
+    const toAgent = Object.entries((i.routes ?? {}) as Record<string, Obj>).find(([, r]) => r.type === "agent");
+    if (toAgent) {
+      const other = ROUTE_AGENTS.find((a) => a !== toAgent[1].agentId)!;
+      add("routes", `${routeAddress(toAgent[0])} sent to agent ${other}`, () => (emu, id) =>
+        ok(emu.api("PATCH", `${path(id)}/routes/${encodeURIComponent(routeAddress(toAgent[0]))}`, { agentId: other }), "hand edit re-point route"));
+    }
   },
   deletePath: (_i, id) => path(id),
   undeletable: null,
@@ -63,6 +77,17 @@ export const domain: KindDescriptor<"Domain"> = {
     // Only a route added: one POST, the data and the other route left alone.
     differing: { name: "mail.example.com", data: { team: "ops" }, routes: { support: { type: "webhook" }, sales: { type: "webhook" } } },
     writes: ["POST /v1/domains/{domain}/routes"],
+  },
+  // POST /v1/domains makes it and answers its status and expected records; each route is a POST of
+  // its own. A read is the domain (its GET, or for a pending one the verify, which answers it) and
+  // a page of routes per 100. A data change is one PATCH; a delete one DELETE, routes included.
+  floor: {
+    of: (i) => {
+      const routes = Object.keys((i.routes ?? {}) as Obj).length;
+      return { create: 1 + routes, read: 1 + Math.max(1, Math.ceil(routes / 100)), update: 1, delete: 1 };
+    },
+    change: (i) => ({ ...i, data: { ...(i.data as Record<string, string> | undefined), changed: "yes" } }),
+    listing: null,
   },
   badInput: [
     ["domain name in upper case", dom({ name: "Mail.Example.com" }), /name: write "mail\.example\.com": the service stores domain names in lower case/],
@@ -91,4 +116,5 @@ export const domain: KindDescriptor<"Domain"> = {
       routes: { support: { type: "webhook" }, sales: { type: "webhook", data: { team: `team-${i}` } } },
     }),
   },
+  scenario: { declared: { name: "scenario.example.com", data: { team: "ops" }, routes: { support: { type: "webhook" } } } },
 };

@@ -60,6 +60,12 @@ export const subscriberKind: KindDescriptor<"Subscriber"> = {
     differing: subscriber({ firstName: "On call", email: "oncall@example.com", data: { team: "sre" } }),
     writes: ["PATCH /v2/subscribers/{subscriberId}"],
   },
+  // One request each: the create (an upsert, asked for its 409 with failIfExists), the GET, the PATCH, the DELETE.
+  floor: {
+    of: () => ({ create: 1, read: 1, update: 1, delete: 1 }),
+    change: (i) => ({ ...i, firstName: `${String(i.firstName ?? "Someone")} (renamed)` }),
+    listing: null,
+  },
   badInput: [
     ["subscriberId with a space", subscriber({ subscriberId: "ops oncall" }), /subscriberId: must be letters, digits, _, :, \. and - \(e\.g\. `ops-oncall`\), or an email address/],
     ["subscriberId with a surrounding space", subscriber({ subscriberId: "ops-oncall " }), /subscriberId: must be letters, digits/],
@@ -75,4 +81,5 @@ export const subscriberKind: KindDescriptor<"Subscriber"> = {
   stack: { max: 2, unique: (s) => s.subscriberId },
   exportSoak: { without: "the exporter reads only the subscribers it is given (--subscriber), not the environment's users" },
   bench: { per: 20, args: (i) => ({ subscriberId: `bench-person-${i}`, firstName: `Person ${i}`, email: `person-${i}@example.com`, data: { rota: i % 7 } }) },
+  scenario: { declared: { subscriberId: "scenario-person", firstName: "Scenario", email: "scenario@example.com", timezone: "Europe/Paris", data: { team: "ops" } } },
 };

@@ -56,6 +56,8 @@ export const subscriberCredentials: KindDescriptor<"SubscriberCredentials"> = {
     declared.some((d) => d.subscriberId === s.subscriberId && d.providerId === c.providerId))),
   adopt: {
     seed: async (emu) => {
+      // The subscriber first: the service refuses credentials of a subscriber it does not have (a 400 of UpdateSubscriberChannel).
+      await ok(emu.api("POST", "/v2/subscribers", { subscriberId: "alice" }), "seed");
       await ok(emu.api("POST", "/v1/integrations", { identifier: "slack-main", providerId: "slack", channel: "chat", active: true, check: false }), "seed");
       await ok(emu.api("PUT", "/v1/subscribers/alice/credentials", { providerId: "slack", integrationIdentifier: "slack-main", credentials: { webhookUrl: HOOK } }), "seed");
     },
@@ -64,6 +66,15 @@ export const subscriberCredentials: KindDescriptor<"SubscriberCredentials"> = {
     reads: ["GET /v2/subscribers/{subscriberId}", "GET /v1/integrations"],
     differing: { subscriberId: "alice", providerId: "slack", integrationIdentifier: "slack-main", credentials: { webhookUrl: `${HOOK}-rotated` } },
     writes: ["PUT /v1/subscribers/{subscriberId}/credentials"],
+  },
+  // The credentials PUT overwrites an entry silently, so a create reads the subscriber first (to
+  // refuse existing credentials without adopt), then PUTs, whose answer is the subscriber with the
+  // entry; a read is the subscriber's GET (production's entries carry no integration identifier:
+  // which integration an entry is of is in GET /v1/integrations); an update one PUT; a delete one DELETE.
+  floor: {
+    of: () => ({ create: 2, read: 1, update: 1, delete: 1 }),
+    change: (i) => ({ ...i, credentials: { ...(i.credentials as Obj), webhookUrl: `${String((i.credentials as Obj).webhookUrl)}/changed` } }),
+    listing: "GET /v1/integrations",
   },
   badInput: [
     // An unknown provider id of the right shape is accepted (production adds providers); a near miss is a typo.
@@ -86,5 +97,9 @@ export const subscriberCredentials: KindDescriptor<"SubscriberCredentials"> = {
       subscriberId: `bench-sub-${i}`, providerId: "slack", integrationIdentifier: "slack-bench",
       credentials: { webhookUrl: `https://hooks.slack.example/services/${i}` },
     }),
+  },
+  /** Its subscriber made by `prepare`, its integration by `setup`. */
+  scenario: {
+    declared: { subscriberId: "scenario-sub", providerId: "slack", integrationIdentifier: "int-slack", credentials: { webhookUrl: "https://hooks.slack.example/services/scenario" } },
   },
 };

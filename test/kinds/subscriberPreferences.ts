@@ -87,13 +87,25 @@ export const subscriberPreferencesKind: KindDescriptor<"SubscriberPreferences"> 
   }),
   adopt: {
     seed: async (emu) => {
-      await ok(emu.api("POST", "/v2/workflows", { workflowId: "digest", name: "Digest", active: true, steps: [{ name: "Email", type: "email", controlValues: { subject: "Hi", body: "Hi" } }] }), "seed");
+      // The subscriber, and an active workflow with an email step: the service shows the email channel only then.
+      await ok(emu.api("POST", "/v2/subscribers", { subscriberId: "alice" }), "seed");
+      await ok(emu.api("POST", "/v2/workflows", {
+        workflowId: "prefs-adopt-digest", name: "Digest", active: true, steps: [{ name: "Email", type: "email", controlValues: { subject: "Hi", body: "Hi" } }],
+      }), "seed");
       await ok(emu.api("PATCH", path("alice"), { channels: { email: false } }), "seed");
     },
     equal: prefs({}),
     reads: ["GET /v2/subscribers/{subscriberId}/preferences"],
     differing: prefs({ channels: { email: true } }),
     writes: ["PATCH /v2/subscribers/{subscriberId}/preferences"],
+  },
+  // Global: a GET (the choices already made, which a create without adopt refuses) and the PATCH;
+  // a workflow's adds a GET of the workflow (it must let subscribers choose) to the create and the
+  // update, and its delete reads the global choices it gives back. A read is one GET.
+  floor: {
+    of: (i) => (i.workflowId === undefined ? { create: 2, read: 1, update: 1, delete: 1 } : { create: 3, read: 1, update: 2, delete: 2 }),
+    change: (i) => ({ ...i, channels: { ...(i.channels as Obj | undefined), email: !((i.channels as Obj | undefined)?.email ?? true) } }),
+    listing: null,
   },
   badInput: [
     ["preferences that declare nothing", without(prefs({}), "channels"), /channels: declare at least one channel \(in_app, email, sms, chat, push\), or a schedule/],
@@ -110,4 +122,5 @@ export const subscriberPreferencesKind: KindDescriptor<"SubscriberPreferences"> 
   stack: { max: 2, unique: (p) => p.subscriberId },
   exportSoak: { without: "the exporter reads preferences only of the subscribers it is given (--subscriber)" },
   bench: { per: 20, args: (i) => ({ subscriberId: `bench-sub-${i}`, channels: { sms: false, ...(i % 2 ? {} : { push: false }) } }) },
+  scenario: { declared: { subscriberId: "scenario-prefs", channels: { email: false, sms: true } } },
 };

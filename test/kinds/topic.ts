@@ -42,6 +42,8 @@ export const topicKind: KindDescriptor<"Topic"> = {
   remains: (state, declared) => state.topics!.filter((x) => !x.deleted && declared.some((d) => d.key === x.key)),
   adopt: {
     seed: async (emu) => {
+      // The subscribers first: the service subscribes only subscribers it has (SUBSCRIBER_NOT_FOUND otherwise, create-subscriptions.usecase.ts).
+      for (const subscriberId of ["alice", "bob"]) await ok(emu.api("POST", "/v2/subscribers", { subscriberId }), "seed");
       await ok(emu.api("POST", "/v2/topics", { key: "news", name: "News" }), "seed");
       await ok(emu.api("POST", "/v2/topics/news/subscriptions", { subscriptions: ["alice", "bob"] }), "seed");
     },
@@ -50,6 +52,17 @@ export const topicKind: KindDescriptor<"Topic"> = {
     // Only a subscriber added: one subscribe, no rename, no unsubscribe.
     differing: { key: "news", name: "News", subscribers: ["alice", "bob", "carol"] },
     writes: ["POST /v2/topics/{topicKey}/subscriptions"],
+  },
+  // POST /v2/topics?failIfExists makes it (and refuses an existing one); its subscriptions are POSTs
+  // of their own, 100 a call. A read is the topic's GET and a page of subscriptions per 100. A
+  // rename is one PATCH; a delete one DELETE, which takes the subscriptions with it.
+  floor: {
+    of: (i) => {
+      const pages = Math.ceil(((i.subscribers ?? []) as unknown[]).length / 100);
+      return { create: 1 + pages, read: 1 + Math.max(1, pages), update: 1, delete: 1 };
+    },
+    change: (i) => ({ ...i, name: `${String(i.name ?? i.key)} (renamed)`.slice(-100) }),
+    listing: null,
   },
   badInput: [
     ["topic key with a space", topic({ key: "daily news" }), /key: must contain only letters, digits, -, _, : and \./],
@@ -62,4 +75,6 @@ export const topicKind: KindDescriptor<"Topic"> = {
   exportSoak: { max: 1, unique: (t) => t.key },
   /** Uses subscribers `bench-sub-<i>` and `bench-sub-<i + 1>`. */
   bench: { per: 20, args: (i) => ({ key: `bench-topic-${i}`, name: `Bench ${i}`, subscribers: [`bench-sub-${i}`, `bench-sub-${i + 1}`] }) },
+  /** Its subscriber made by `setup`. */
+  scenario: { declared: { key: "scenario-news", name: "Scenario news", subscribers: [TOPIC_SUBSCRIBERS[0]] } },
 };
