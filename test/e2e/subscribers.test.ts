@@ -6,10 +6,10 @@
  * The engine's order is read from the emulator's request log. getSubscriberPreferencesOutput reads
  * the subscriber the stack made, once it exists.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type * as automation from "@pulumi/pulumi/automation";
-import { createTestStack, loadPackage, type TestStack } from "../helpers/pulumi";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { loadPackage } from "../helpers/pulumi";
+import { useStack } from "../helpers/stack";
 
 function program(): automation.PulumiFn {
   return async () => {
@@ -27,19 +27,9 @@ function program(): automation.PulumiFn {
 }
 
 describe("a subscriber and its credentials, ordered by reference", () => {
-  let emu: TestEmulator;
-  let ts: TestStack;
+  const { emu, ts } = useStack({ emulator: { mode: "production" }, program: program() });
   /** The writes the emulator saw, as `METHOD route`, in order. */
   const writes = async () => (await emu.requests()).filter((r) => r.method !== "GET" && !r.path.startsWith("/__emulator")).map((r) => `${r.method} ${r.route}`);
-
-  beforeAll(async () => {
-    emu = await startTestEmulator();
-    ts = await createTestStack({ program: program(), config: emu.stackConfig() });
-  });
-  afterAll(async () => {
-    await ts?.cleanup();
-    await emu?.close();
-  });
 
   it("creates the subscriber before its credentials, and the next preview and preview --refresh are empty", async () => {
     const up = await ts.stack.up();
