@@ -317,6 +317,22 @@ export interface AgentLinkRecord extends Scoped {
 }
 
 /**
+ * A subscriber's own preferences (production's preferences of type SUBSCRIBER_GLOBAL, or
+ * SUBSCRIBER_WORKFLOW for one workflow): the channels the subscriber chose, and (global only) the
+ * delivery schedule. Only what was chosen is stored; the rest comes from the workflow's defaults.
+ */
+export interface SubscriberPreferenceRecord extends Scoped {
+  /** The subscriber's database `_id`. */
+  _subscriberId: string;
+  /** The workflow's database `_id`; absent for the global preferences. */
+  _templateId?: string;
+  channels: Record<string, boolean>;
+  schedule?: JsonObject;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
  * Every list the store holds, each typed by its record: one line per kind. The store takes its
  * shape, its reset and its state file from here, so a new kind adds its line here and leaves
  * store.ts alone.
@@ -342,6 +358,7 @@ export function emptyLists() {
     agentLinks: list<AgentLinkRecord>(),
     channelConnections: list<ChannelConnectionRecord>(),
     channelEndpoints: list<ChannelEndpointRecord>(),
+    subscriberPreferences: list<SubscriberPreferenceRecord>(),
   };
 }
 

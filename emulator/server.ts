@@ -27,6 +27,7 @@ import { translationRoutes } from "./routes/translations";
 import { domainRoutes } from "./routes/domains";
 import { agentRoutes } from "./routes/agents";
 import { previewRoutes } from "./routes/previews";
+import { subscriberPreferenceRoutes } from "./routes/subscriberPreferences";
 import { workflowRoutes } from "./routes/workflows";
 import { channelConnectionRoutes } from "./routes/channelConnections";
 import { channelEndpointRoutes } from "./routes/channelEndpoints";
@@ -50,6 +51,7 @@ export const ROUTES: readonly Route[] = [
   ...previewRoutes,
   ...channelConnectionRoutes,
   ...channelEndpointRoutes,
+  ...subscriberPreferenceRoutes,
 ];
 
 interface CompiledRoute { route: Route; pattern: RegExp; names: string[] }

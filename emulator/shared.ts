@@ -9,6 +9,15 @@ import { ofTenant, type Tenant } from "./store";
 import type { RequestContext } from "./types";
 import { objectId } from "./util";
 
+/**
+ * A workflow's preferences when none are given (the service's DEFAULT_WORKFLOW_PREFERENCES,
+ * packages/shared/src/consts/preferences/preferences.const.ts): every channel on, nothing read-only.
+ */
+export const DEFAULT_WORKFLOW_PREFERENCES = {
+  all: { enabled: true, readOnly: false },
+  channels: { email: { enabled: true }, sms: { enabled: true }, in_app: { enabled: true }, chat: { enabled: true }, push: { enabled: true } },
+};
+
 /** The origin this emulator writes (api.md's spelling; production writes `<service>-cloud`). */
 export const EMULATOR_ORIGIN = "platform-cloud";
 

@@ -25,7 +25,7 @@ Options:
   --front-end FE       dynamic (TypeScript only; the default for TypeScript) or native (the plugin)
   --out DIR            where to write the project (must be empty or new, unless --force)
   --environments       also declare the organisation's other environments (Environment resources)
-  --subscriber ID      export this subscriber's credentials; repeatable
+  --subscriber ID      export this subscriber, its credentials and preferences; repeatable
   --project NAME       the Pulumi project name (default: notify-<environment name>)
   --environment-id ID  the key's environment, when the service does not show API keys
   --force              replace the contents of a non-empty --out

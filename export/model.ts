@@ -20,6 +20,9 @@ import { toTopicOutputs } from "../provider/resources/topic";
 import { toEnvironmentVariableOutputs } from "../provider/resources/environmentVariable";
 import { toEnvironmentOutputs } from "../provider/resources/environment";
 import { credentialsId, toSubscriberCredentialsOutputs } from "../provider/resources/subscriberCredentials";
+import { toSubscriberOutputs } from "../provider/resources/subscriber";
+import { preferencesId, shownOf } from "../provider/resources/subscriberPreferences";
+import type { SubscriberPreferences } from "../provider/client/subscribers";
 import { contextKey, toContextOutputs } from "../provider/resources/context";
 import { toAgentOutputs } from "../provider/resources/agent";
 import type { Agent } from "../provider/client/agents";
@@ -89,8 +92,10 @@ export interface RawEnvironment {
   variables: EnvironmentVariable[];
   /** The organisation's environments (listed only with --environments). */
   environments?: Environment[];
-  /** The subscribers named with --subscriber. */
+  /** The subscribers named with --subscriber (exported with their credentials). */
   subscribers?: Subscriber[];
+  /** The preferences of the subscribers named with --subscriber (every active workflow's). */
+  subscriberPreferences?: { subscriberId: string; preferences: SubscriberPreferences }[];
   /** The contexts of the environment. */
   contexts?: Context[];
   /** The translations of the workflows and layouts whose translation is on. */
@@ -290,6 +295,14 @@ const DECLARE: { readonly [K in Kind]: (raw: RawEnvironment, m: ModelBuilder) =>
       m.add("Domain", d.name, d.name, inputs);
     }
   },
+  // Subscribers, before their credentials, which name them by the Subscriber's output.
+  Subscriber: (raw, m) => {
+    for (const s of m.sortBy(raw.subscribers ?? [], (x) => x.subscriberId)) {
+      const inputs = m.pick("Subscriber", toSubscriberOutputs(s));
+      m.secretInputs("Subscriber", s.subscriberId, inputs, (f) => `${f} of subscriber ${s.subscriberId}`);
+      m.add("Subscriber", s.subscriberId, s.subscriberId, inputs);
+    }
+  },
   SubscriberCredentials: (raw, m) => {
     const integrationById = new Map(ownIntegrations(raw, m.envId).map((i) => [i._id, i]));
     for (const sub of m.sortBy(raw.subscribers ?? [], (s) => s.subscriberId)) {
@@ -300,6 +313,7 @@ const DECLARE: { readonly [K in Kind]: (raw: RawEnvironment, m: ModelBuilder) =>
         const name = `${sub.subscriberId}-${entry.providerId}${identifier ? `-${identifier}` : ""}`;
         m.secretInputs("SubscriberCredentials", name, inputs, (f) => `${f} of subscriber ${sub.subscriberId} for ${entry.providerId}`);
         if (identifier && m.has(`Integration/${identifier}`)) inputs.integrationIdentifier = new Ref(`Integration/${identifier}`, "identifier");
+        if (m.has(`Subscriber/${sub.subscriberId}`)) inputs.subscriberId = new Ref(`Subscriber/${sub.subscriberId}`, "subscriberId");
         m.add("SubscriberCredentials", name, credentialsId(sub.subscriberId, entry.providerId, identifier), inputs);
       }
     }
@@ -324,6 +338,24 @@ const DECLARE: { readonly [K in Kind]: (raw: RawEnvironment, m: ModelBuilder) =>
       if (integration && m.has(`Integration/${integration}`)) inputs.integrationIdentifier = new Ref(`Integration/${integration}`, "identifier");
       if (connection && m.has(`ChannelConnection/${connection}`)) inputs.connectionIdentifier = new Ref(`ChannelConnection/${connection}`, "identifier");
       m.add("ChannelEndpoint", e.identifier, e.identifier, inputs);
+    }
+  },
+  // Only the choices a subscriber made (the rest are the service's defaults), after the subscribers and workflows they name.
+  SubscriberPreferences: (raw, m) => {
+    for (const { subscriberId, preferences } of m.sortBy(raw.subscriberPreferences ?? [], (p) => p.subscriberId)) {
+      const subscriber = m.has(`Subscriber/${subscriberId}`) ? new Ref(`Subscriber/${subscriberId}`, "subscriberId") : subscriberId;
+      const scopes = [undefined, ...m.sortBy(preferences.workflows.map((w) => w.workflow.identifier), (id) => id)];
+      for (const workflowId of scopes) {
+        const shown = shownOf(preferences, workflowId);
+        if (!shown?.chosen) continue;
+        const name = workflowId === undefined ? `${subscriberId}-preferences` : `${subscriberId}-${workflowId}-preferences`;
+        // Built key by key: a reference is an object stripUndefined would flatten.
+        const inputs: Record<string, unknown> = { subscriberId: subscriber };
+        if (workflowId !== undefined) inputs.workflowId = m.has(`Workflow/${workflowId}`) ? new Ref(`Workflow/${workflowId}`, "workflowId") : workflowId;
+        inputs.channels = shown.channels;
+        if (shown.schedule !== undefined) inputs.schedule = shown.schedule;
+        m.add("SubscriberPreferences", name, preferencesId(subscriberId, workflowId), inputs);
+      }
     }
   },
 };

@@ -18,7 +18,7 @@ export interface ReadOptions {
   apiKey: string;
   /** List the organisation's environments (for Environment resources). */
   environments?: boolean;
-  /** Subscribers whose credentials to export. */
+  /** Subscribers to export, with their credentials. */
   subscribers?: readonly string[];
   /** The key's environment id, when the service does not show keys in the environments list. */
   environmentId?: string;
@@ -98,6 +98,18 @@ async function resourceTranslations(client: NotifyClient, type: TranslationResou
     }
   }
   return out;
+}
+
+/**
+ * The subscribers named with --subscriber, read once for every kind that needs them (the
+ * subscribers themselves, their credentials): an environment's subscribers are its users, far too
+ * many to export whole.
+ */
+async function namedSubscribers({ client, opts, limit, progress, raw }: ReadContext): Promise<void> {
+  if (!opts.subscribers?.length || raw.subscribers) return;
+  const subscribers: Subscriber[] = await mapLimit([...opts.subscribers], limit, (id) => client.subscribers.get(id));
+  raw.subscribers = subscribers;
+  progress(`subscribers: ${subscribers.length}`);
 }
 
 /** Whether the service refused a feature the organisation's plan does not include (402 Payment Required). */
@@ -190,12 +202,7 @@ const READ: { readonly [K in Kind]: (r: ReadContext) => Promise<void> } = {
     raw.domains = domains;
     progress(`domains: ${domains.length} (${domains.reduce((n, d) => n + d.routes.length, 0)} routes)`);
   },
-  SubscriberCredentials: async ({ client, opts, limit, progress, raw }) => {
-    if (!opts.subscribers?.length) return;
-    const subscribers: Subscriber[] = await mapLimit([...opts.subscribers], limit, (id) => client.subscribers.get(id));
-    raw.subscribers = subscribers;
-    progress(`subscribers: ${subscribers.length}`);
-  },
+  SubscriberCredentials: namedSubscribers,
   // The organisation's list is read first, always (it finds the key's environment); exported only when asked.
   Environment: async ({ opts, list, progress, raw }) => {
     if (!opts.environments) return;
@@ -209,6 +216,15 @@ const READ: { readonly [K in Kind]: (r: ReadContext) => Promise<void> } = {
   ChannelEndpoint: async ({ client, progress, raw }) => {
     raw.channelEndpoints = await client.channelEndpoints.list();
     progress(`channel endpoints: ${raw.channelEndpoints.length}`);
+  },
+  Subscriber: namedSubscribers,
+  SubscriberPreferences: async (r) => {
+    await namedSubscribers(r);
+    const { client, limit, progress, raw } = r;
+    if (!raw.subscribers?.length) return;
+    // Every active workflow's (read-only ones too), as the resource reads them.
+    raw.subscriberPreferences = await mapLimit(raw.subscribers, limit, async (s) => ({ subscriberId: s.subscriberId, preferences: await client.subscribers.preferences(s.subscriberId, "all") }));
+    progress(`subscriber preferences: ${raw.subscriberPreferences.length} subscribers`);
   },
 };
 

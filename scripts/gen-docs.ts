@@ -88,6 +88,16 @@ export function pyName(name: string): string {
 /** Go's name of a property or function: the first letter upper-cased. */
 const goName = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
 
+/**
+ * Go's name of a function: `get<X>` is `Lookup<X>` when the package has a resource `<X>`, whose
+ * SDK already has a `Get<X>` (the read of an existing resource by id); Pulumi's Go generator
+ * names the function so (pkg/codegen/go/gen.go, the `Lookup` prefix of a resource's read function).
+ */
+export function goFunctionName(schema: Schema, fn: string): string {
+  const rest = fn.startsWith("get") ? fn.slice(3) : "";
+  return rest && schema.resources[TOKEN_PREFIX + rest] ? `Lookup${rest}` : goName(fn);
+}
+
 /** An example for a resource or function without a file: its required inputs, each a placeholder of its type. */
 function placeholder(schema: Schema, t: TypeSpec, key: string): Json {
   if (t.$ref && !isAny(t)) {
@@ -284,7 +294,7 @@ export function renderGo(schema: Schema, example: Example): string {
     const props = f?.inputs?.properties ?? {};
     const required = f?.inputs?.required ?? [];
     const fields = Object.entries(args).map(([k, v]) => `${pad(1)}${goName(k)}: ${goValue(schema, v, props[k], 1, !required.includes(k))},`);
-    const call = `notify.${goName(fn)}Output(ctx, notify.${goName(fn)}OutputArgs{${fields.length ? `\n${fields.join("\n")}\n` : ""}})`;
+    const call = `notify.${goFunctionName(schema, fn)}Output(ctx, notify.${goFunctionName(schema, fn)}OutputArgs{${fields.length ? `\n${fields.join("\n")}\n` : ""}})`;
     if (example.invoke.export) body.push(`${name} := ${call}`, `ctx.Export(${JSON.stringify(example.invoke.export)}, ${name}.${goName(example.invoke.export)}())`);
     else body.push(`_ = ${call}`);
   }
@@ -466,7 +476,7 @@ function functionPage(schema: Schema, token: string, example: Example): string {
     `\`${token}\`\n`,
     `${f.description}\n`,
     `Each language has a plain form and an output form: TypeScript \`notify.${name}\` (a promise) and \`notify.${name}Output\` (inputs and result as outputs), ` +
-      `Python \`notify.${pyName(name)}\` and \`notify.${pyName(name)}_output\`, Go \`notify.${goName(name)}\` and \`notify.${goName(name)}Output\`; ` +
+      `Python \`notify.${pyName(name)}\` and \`notify.${pyName(name)}_output\`, Go \`notify.${goFunctionName(schema, name)}\` and \`notify.${goFunctionName(schema, name)}Output\`; ` +
       `Pulumi YAML calls it with \`fn::invoke\` (\`function: ${token}\`), whose arguments may be outputs.\n`,
     `## Example Usage\n`,
     exampleBlock(schema, example),

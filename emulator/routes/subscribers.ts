@@ -2,7 +2,7 @@
  * Subscribers: `/v2/subscribers` (upsert, search), `/v2/subscribers/{subscriberId}` (get, patch,
  * delete) and their channel credentials under `/v1/subscribers/{subscriberId}/credentials`.
  */
-import { badRequest, conflict, notFound } from "../errors";
+import { HttpError, badRequest, conflict, notFound } from "../errors";
 import { ParamReader } from "../params";
 import type { ChannelEntry, IntegrationRecord, JsonObject, StoredCredentials, SubscriberRecord } from "../records";
 import { ofTenant, type Store, type Tenant } from "../store";
@@ -18,10 +18,34 @@ export function liveSubscriber(store: Store, t: Tenant, subscriberId: string): S
   return ofTenant(store.data.subscribers, t).find((s) => s.subscriberId === subscriberId && !s.deleted);
 }
 
-function findSubscriber(c: RequestContext): SubscriberRecord {
+/**
+ * The subscriber of the path, or the use case's 404: each v2 use case words it its own way
+ * (get-subscriber.usecase.ts "Subscriber: <id> was not found"; patch-subscriber.usecase.ts
+ * "Subscriber <id> was not found").
+ */
+function findSubscriber(c: RequestContext, message = (id: string) => `Subscriber: ${id} was not found`): SubscriberRecord {
   const s = liveSubscriber(c.store, c.tenant, c.params.subscriberId!);
-  if (!s) throw notFound(`Subscriber with id ${c.params.subscriberId} not found`);
+  if (!s) throw notFound(message(c.params.subscriberId!));
   return s;
+}
+
+/**
+ * The profile fields a write sets, as production's UpdateSubscriber use case takes them
+ * (libs/application-generic/src/usecases/update-subscriber/update-subscriber.usecase.ts): `email`
+ * whenever given (null clears it), every other field only when neither null nor absent (null
+ * leaves it as it is), `data` replaced whole. Answers whether anything changed: an update that
+ * changes nothing is not written (`subscriberNeedUpdate`), so `updatedAt` stays.
+ */
+function applyProfile(s: SubscriberRecord, b: Partial<Record<(typeof PROFILE_FIELDS)[number], unknown>>): boolean {
+  let changed = false;
+  for (const f of PROFILE_FIELDS) {
+    const v = b[f];
+    if (v === undefined || (v === null && f !== "email")) continue;
+    if (stableHash(s[f]) === stableHash(v)) continue;
+    Object.assign(s, { [f]: v });
+    changed = true;
+  }
+  return changed;
 }
 
 /**
@@ -29,23 +53,31 @@ function findSubscriber(c: RequestContext): SubscriberRecord {
  * `failIfExists=true` an existing one is a 409 whose body is that subscriber (the operation
  * documents its 409 response as `SubscriberResponseDto`), flattened into the error body.
  * Both paths answer 201: the controller does not override the framework's POST default.
+ *
+ * The controller (apps/api/src/app/subscribers-v2/subscribers.controller.ts) passes each profile
+ * field as `body.<field> || undefined`, so an empty or null one is not written, and `data` as
+ * `body.data || {}`: a create without data stores `{}`, and an upsert without data replaces the
+ * existing subscriber's data with `{}`.
  */
 function upsertSubscriber(c: RequestContext): { status: number; body: SubscriberRecord } {
   const b = bodyOf(c, "SubscribersController_createSubscriber");
   const existing = liveSubscriber(c.store, c.tenant, b.subscriberId);
   const now = new Date().toISOString();
+  const given = Object.fromEntries(PROFILE_FIELDS.map((f) => [f, f === "data" ? b.data || {} : b[f] || undefined]));
   if (existing) {
     if (c.query.get("failIfExists") === "true") throw conflict(`Subscriber with id "${b.subscriberId}" already exists`, { ...existing });
-    for (const f of PROFILE_FIELDS) if (b[f] !== undefined) Object.assign(existing, { [f]: b[f] });
-    Object.assign(existing, { updatedAt: now, __v: existing.__v + 1 });
+    if (applyProfile(existing, given)) Object.assign(existing, { updatedAt: now, __v: existing.__v + 1 });
     c.store.touch();
     return { status: 201, body: existing };
   }
-  const rec = newSubscriber(Object.fromEntries(Object.entries(b).filter(([k]) => k === "subscriberId" || (PROFILE_FIELDS as readonly string[]).includes(k))), c.tenant, now);
+  const rec = newSubscriber({ subscriberId: b.subscriberId, ...stripAbsent(given) }, c.tenant, now);
   c.store.data.subscribers.push(rec);
   c.store.touch();
   return { status: 201, body: rec };
 }
+
+/** An object without its undefined values. */
+const stripAbsent = (o: JsonObject): JsonObject => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
 const sortCache = new WeakMap<Store, Map<string, { version: number; list: SubscriberRecord[] }>>();
 
@@ -167,19 +199,24 @@ export const subscriberRoutes: Route[] = [
   {
     method: "PATCH", path: "/v2/subscribers/{subscriberId}",
     handler: (c) => {
-      const s = findSubscriber(c);
+      const s = findSubscriber(c, (id) => `Subscriber ${id} was not found`);
       const b = bodyOf(c, "SubscribersController_patchSubscriber") ?? {};
-      for (const f of PROFILE_FIELDS) if (b[f] !== undefined) Object.assign(s, { [f]: b[f] });
-      Object.assign(s, { updatedAt: new Date().toISOString(), __v: s.__v + 1 });
+      if (applyProfile(s, b)) Object.assign(s, { updatedAt: new Date().toISOString(), __v: s.__v + 1 });
       c.store.touch();
       return { status: 200, body: s };
     },
   },
   {
+    // apps/api/src/app/subscribers-v2/usecases/remove-subscriber/remove-subscriber.usecase.ts: 404
+    // "Subscriber was not found" (with the id as `externalSubscriberId`); else the subscriber goes
+    // with its topic subscriptions and its preferences, answered `{acknowledged: true, status: "deleted"}`.
     method: "DELETE", path: "/v2/subscribers/{subscriberId}",
     handler: (c) => {
-      const s = findSubscriber(c);
+      const s = liveSubscriber(c.store, c.tenant, c.params.subscriberId!);
+      if (!s) throw new HttpError(404, "Subscriber was not found", { ctx: { externalSubscriberId: c.params.subscriberId } });
       s.deleted = true;
+      c.store.data.subscriptions = c.store.data.subscriptions.filter((x) => x._environmentId !== s._environmentId || x._subscriberId !== s._id);
+      c.store.data.subscriberPreferences = c.store.data.subscriberPreferences.filter((x) => x._subscriberId !== s._id);
       c.store.touch();
       return { status: 200, body: { acknowledged: true, status: "deleted" } };
     },

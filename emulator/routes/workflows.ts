@@ -3,14 +3,13 @@ import { openApiDocument } from "../contract";
 import { badRequest, conflict, notFound, validationFailed } from "../errors";
 import { ParamReader } from "../params";
 import type { JsonObject, StepRecord, WorkflowRecord } from "../records";
-import { EMULATOR_ORIGIN, resolveStepLayoutId } from "../shared";
+import { DEFAULT_WORKFLOW_PREFERENCES, EMULATOR_ORIGIN, resolveStepLayoutId } from "../shared";
 import { dropTranslationsOf, ofTenant } from "../store";
 import type { RequestContext, Route } from "../types";
 import { bodyOf, objectId, slugify } from "../util";
 
 interface StepInput { _id?: string; stepId?: string; name: string; type: string; controlValues?: JsonObject }
 
-const DEFAULT_PREFERENCES = { all: { enabled: true, readOnly: false }, channels: { email: { enabled: true }, sms: { enabled: true }, in_app: { enabled: true }, chat: { enabled: true }, push: { enabled: true } } };
 
 let knownKinds: string[] | undefined;
 /** The step kinds a create or update may add: the document's step discriminator. */
@@ -57,7 +56,7 @@ export function workflowOut(w: WorkflowRecord): JsonObject {
     tags: w.tags ?? [], active: w.active, validatePayload: w.validatePayload ?? false, payloadSchema: w.payloadSchema ?? null,
     isTranslationEnabled: w.isTranslationEnabled ?? false, createdAt: w.createdAt, updatedAt: w.updatedAt,
     lastPublishedAt: null, lastTriggeredAt: w.lastTriggeredAt ?? null, steps, origin: w.origin,
-    preferences: { user: prefs.user ?? null, default: prefs.workflow ?? DEFAULT_PREFERENCES },
+    preferences: { user: prefs.user ?? null, default: prefs.workflow ?? DEFAULT_WORKFLOW_PREFERENCES },
     status: w.active ? "ACTIVE" : "INACTIVE", severity: w.severity ?? "none", payloadExample: null,
     updatedBy: { _id: "api-key" },
   };

@@ -8,6 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { clientFor, isUnauthorized, providerSettings, settingsFromConfig, UNAUTHORIZED_HINT, type ConnectionSettings } from "../config";
 import { NotifyApiError, NotifyConfigError } from "../client/errors";
+import { SubscriberPreferencesResult } from "../client/subscribers";
 import { collect, paginateContexts, paginateEvents, paginateLayouts, paginateMessages, paginateSubscribers, paginateTopics, paginateWorkflows } from "../client/paginate";
 import {
   CHANNELS, Channel, ChannelType, ContextKey, ContextSummary, DomainSummary, EnvironmentResult, EventResult, IntegrationSummary, LayoutSummary, MessageResult, OrderDirection, Severity,
@@ -327,7 +328,6 @@ const channelEndpoints = defineFunction("getChannelEndpoints",
   async ({ maxResults: max = 1000, ...query }) => ({ endpoints: await clientFor(connection()).channelEndpoints.list(stripUndefined(query), max) }));
 export const { fn: getChannelEndpoints, output: getChannelEndpointsOutput } = channelEndpoints;
 
-/** Every function, in the order schema.json and the docs list them. */
 const agents = defineFunction("getAgents",
   "Agents of the environment, each with its behaviour, runtime and linked integrations (the service's order, following the cursor until `maxResults`).",
   z.strictObject({
@@ -339,8 +339,22 @@ const agents = defineFunction("getAgents",
     ({ agents: await clientFor(connection()).agents.list(stripUndefined({ identifier }), max) }));
 export const { fn: getAgents, output: getAgentsOutput } = agents;
 
+const subscriberPreferences = defineFunction("getSubscriberPreferences",
+  "One subscriber's preferences: the global ones (the channels the active workflows use, and the delivery schedule once one is set) and each active " +
+  "workflow's channels, merged as delivery applies them (the workflow's defaults, then the subscriber's global and per-workflow choices). " +
+  "Fails when the subscriber does not exist.",
+  z.strictObject({
+    subscriberId: id.describe("The subscriber's id in your application."),
+    criticality: z.enum(["nonCritical", "critical", "all"]).optional()
+      .describe("Which workflows: `nonCritical` (the service's default) those whose preferences subscribers may change, `critical` those whose they may not, or `all`."),
+  }),
+  SubscriberPreferencesResult,
+  async (a) => clientFor(connection()).subscribers.preferences(a.subscriberId, a.criticality));
+export const { fn: getSubscriberPreferences, output: getSubscriberPreferencesOutput } = subscriberPreferences;
+
+/** Every function, in the order schema.json and the docs list them. */
 export const FUNCTIONS: readonly FunctionDefinition[] = [subscriber, subscribers, messages, events, event, integrations, workflows, environments, layouts, topics, contexts, translations, domains, agents,
-  channelConnections, channelEndpoints];
+  subscriberPreferences, channelConnections, channelEndpoints];
 
 /** Arguments and results of the functions, for programs that name them. */
 export type GetSubscriberArgs = z.input<typeof subscriber.args>;
@@ -361,5 +375,6 @@ export type GetDomainsArgs = z.input<typeof domains.args>;
 export type GetAgentsArgs = z.input<typeof agents.args>;
 export type GetChannelConnectionsArgs = z.input<typeof channelConnections.args>;
 export type GetChannelEndpointsArgs = z.input<typeof channelEndpoints.args>;
+export type GetSubscriberPreferencesArgs = z.input<typeof subscriberPreferences.args>;
 
 export { CHANNELS };

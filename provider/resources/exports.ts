@@ -17,6 +17,8 @@ import { DOMAIN, type DomainArgs, type DomainState } from "./domain";
 import { AGENT, type AgentArgs, type AgentState } from "./agent";
 import { CHANNEL_CONNECTION, type ChannelConnectionArgs, type ChannelConnectionState } from "./channelConnection";
 import { CHANNEL_ENDPOINT, type ChannelEndpointArgs, type ChannelEndpointState } from "./channelEndpoint";
+import { SUBSCRIBER, type SubscriberArgs, type SubscriberState } from "./subscriber";
+import { SUBSCRIBER_PREFERENCES, type SubscriberPreferencesArgs, type SubscriberPreferencesState } from "./subscriberPreferences";
 
 export type { IntegrationArgs } from "./integration";
 export type { WorkflowArgs, WorkflowStepArgs, WorkflowStepInputs, WorkflowStepOutput } from "./workflow";
@@ -31,6 +33,8 @@ export type { DomainArgs } from "./domain";
 export type { AgentArgs } from "./agent";
 export type { ChannelConnectionArgs } from "./channelConnection";
 export type { ChannelEndpointArgs } from "./channelEndpoint";
+export type { SubscriberArgs } from "./subscriber";
+export type { SubscriberPreferencesArgs } from "./subscriberPreferences";
 
 /**
  * An integration of the notification service: a delivery provider (SendGrid, Twilio, Slack, FCM,
@@ -201,3 +205,33 @@ export class ChannelConnection extends (resourceClass(CHANNEL_CONNECTION) as Res
  * });
  */
 export class ChannelEndpoint extends (resourceClass(CHANNEL_ENDPOINT) as ResourceClass<ChannelEndpointArgs, ChannelEndpointState>) {}
+
+/**
+ * A subscriber the stack keeps in code (an on-call rota, an ops mailbox, a QA user). Its
+ * credentials name it through its `subscriberId` output, so the engine makes it first and deletes
+ * it last.
+ *
+ * @example
+ * const oncall = new notify.Subscriber("oncall", {
+ *   subscriberId: "ops-oncall", firstName: "On-call", email: "oncall@example.com", timezone: "Europe/Paris", data: { team: "ops" },
+ * });
+ * new notify.SubscriberCredentials("oncall-slack", {
+ *   subscriberId: oncall.subscriberId, providerId: "slack", credentials: { webhookUrl: cfg.requireSecret("opsWebhook") },
+ * });
+ */
+export class Subscriber extends (resourceClass(SUBSCRIBER) as ResourceClass<SubscriberArgs, SubscriberState>) {}
+
+/**
+ * One subscriber's own preferences: global (the channels, and the delivery schedule) or one
+ * workflow's channels. Only the channels declared are managed.
+ *
+ * @example
+ * const quiet = new notify.SubscriberPreferences("oncall-global", {
+ *   subscriberId: oncall.subscriberId, channels: { sms: false },
+ *   schedule: { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: "09:00 AM", end: "05:00 PM" }] } } },
+ * });
+ * new notify.SubscriberPreferences("oncall-incidents", {
+ *   subscriberId: oncall.subscriberId, workflowId: incidents.workflowId, channels: { sms: true },
+ * }, { dependsOn: [quiet] });
+ */
+export class SubscriberPreferences extends (resourceClass(SUBSCRIBER_PREFERENCES) as ResourceClass<SubscriberPreferencesArgs, SubscriberPreferencesState>) {}

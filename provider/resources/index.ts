@@ -7,6 +7,8 @@ import { ENVIRONMENT_VARIABLE } from "./environmentVariable";
 import { INTEGRATION } from "./integration";
 import { LAYOUT } from "./layout";
 import { SUBSCRIBER_CREDENTIALS } from "./subscriberCredentials";
+import { SUBSCRIBER } from "./subscriber";
+import { SUBSCRIBER_PREFERENCES } from "./subscriberPreferences";
 import { TOPIC } from "./topic";
 import { TRANSLATION } from "./translation";
 import { WORKFLOW } from "./workflow";
@@ -26,6 +28,8 @@ export const RESOURCES = {
   Agent: AGENT,
   ChannelConnection: CHANNEL_CONNECTION,
   ChannelEndpoint: CHANNEL_ENDPOINT,
+  Subscriber: SUBSCRIBER,
+  SubscriberPreferences: SUBSCRIBER_PREFERENCES,
 } as const satisfies Record<string, ResourceTable>;
 
 /** The name of a resource kind (`Integration`, `Workflow`, ...). */

@@ -69,8 +69,11 @@ export const Subscriber = z.looseObject({
   updatedAt: Timestamp,
 });
 export type Subscriber = z.infer<typeof Subscriber>;
-/** A subscriber as getSubscriber and getSubscribers return it. */
-export const SubscriberResult = Subscriber.meta({ id: "Subscriber", description: "A subscriber of the environment, as the service returns it." });
+/**
+ * A subscriber as getSubscriber and getSubscribers return it. Its type is `SubscriberResult`:
+ * `Subscriber` is the resource's name, and a type of the same token would be renamed in the Go SDK.
+ */
+export const SubscriberResult = Subscriber.meta({ id: "SubscriberResult", description: "A subscriber of the environment, as the service returns it." });
 
 /** One page of `GET /v2/subscribers`. */
 export const SubscriberSearchPage = z.looseObject({

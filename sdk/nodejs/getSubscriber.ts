@@ -44,7 +44,7 @@ export interface GetSubscriberResult {
     /**
      * `channels`, as the service returns it.
      */
-    readonly channels?: outputs.SubscriberChannels[];
+    readonly channels?: outputs.SubscriberResultChannels[];
     /**
      * `createdAt`, as the service returns it.
      */

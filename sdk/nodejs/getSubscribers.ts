@@ -64,7 +64,7 @@ export interface GetSubscribersResult {
     /**
      * `subscribers`, as the service returns it.
      */
-    readonly subscribers: outputs.Subscriber[];
+    readonly subscribers: outputs.SubscriberResult[];
     /**
      * `totalCount`, as the service returns it.
      */

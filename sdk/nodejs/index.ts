@@ -100,6 +100,11 @@ export const getSubscriber: typeof import("./getSubscriber").getSubscriber = nul
 export const getSubscriberOutput: typeof import("./getSubscriber").getSubscriberOutput = null as any;
 utilities.lazyLoad(exports, ["getSubscriber","getSubscriberOutput"], () => require("./getSubscriber"));
 
+export { GetSubscriberPreferencesArgs, GetSubscriberPreferencesResult, GetSubscriberPreferencesOutputArgs } from "./getSubscriberPreferences";
+export const getSubscriberPreferences: typeof import("./getSubscriberPreferences").getSubscriberPreferences = null as any;
+export const getSubscriberPreferencesOutput: typeof import("./getSubscriberPreferences").getSubscriberPreferencesOutput = null as any;
+utilities.lazyLoad(exports, ["getSubscriberPreferences","getSubscriberPreferencesOutput"], () => require("./getSubscriberPreferences"));
+
 export { GetSubscribersArgs, GetSubscribersResult, GetSubscribersOutputArgs } from "./getSubscribers";
 export const getSubscribers: typeof import("./getSubscribers").getSubscribers = null as any;
 export const getSubscribersOutput: typeof import("./getSubscribers").getSubscribersOutput = null as any;
@@ -135,10 +140,20 @@ export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
 utilities.lazyLoad(exports, ["Provider"], () => require("./provider"));
 
+export { SubscriberArgs } from "./subscriber";
+export type Subscriber = import("./subscriber").Subscriber;
+export const Subscriber: typeof import("./subscriber").Subscriber = null as any;
+utilities.lazyLoad(exports, ["Subscriber"], () => require("./subscriber"));
+
 export { SubscriberCredentialsArgs } from "./subscriberCredentials";
 export type SubscriberCredentials = import("./subscriberCredentials").SubscriberCredentials;
 export const SubscriberCredentials: typeof import("./subscriberCredentials").SubscriberCredentials = null as any;
 utilities.lazyLoad(exports, ["SubscriberCredentials"], () => require("./subscriberCredentials"));
+
+export { SubscriberPreferencesArgs } from "./subscriberPreferences";
+export type SubscriberPreferences = import("./subscriberPreferences").SubscriberPreferences;
+export const SubscriberPreferences: typeof import("./subscriberPreferences").SubscriberPreferences = null as any;
+utilities.lazyLoad(exports, ["SubscriberPreferences"], () => require("./subscriberPreferences"));
 
 export { TopicArgs } from "./topic";
 export type Topic = import("./topic").Topic;
@@ -190,8 +205,12 @@ const _module = {
                 return new Integration(name, <any>undefined, { urn })
             case "notify:index:Layout":
                 return new Layout(name, <any>undefined, { urn })
+            case "notify:index:Subscriber":
+                return new Subscriber(name, <any>undefined, { urn })
             case "notify:index:SubscriberCredentials":
                 return new SubscriberCredentials(name, <any>undefined, { urn })
+            case "notify:index:SubscriberPreferences":
+                return new SubscriberPreferences(name, <any>undefined, { urn })
             case "notify:index:Topic":
                 return new Topic(name, <any>undefined, { urn })
             case "notify:index:Translation":

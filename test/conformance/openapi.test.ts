@@ -340,6 +340,18 @@ const CASES: Record<string, (c: Ctx) => Promise<unknown>> = {
     await c.api("POST", "/v1/channel-endpoints", { identifier: "endp-doomed", subscriberId: "alice", integrationIdentifier: "slack-main", type: "slack_channel", endpoint: { channelId: "C9" } });
     return c.call(204, "/v1/channel-endpoints/endp-doomed");
   },
+  // A subscriber's preferences (alice, and the welcome workflow, made before the cases)
+  "GET /v2/subscribers/{subscriberId}/preferences": async (c) => {
+    await c.api("PATCH", "/v2/subscribers/alice/preferences", { workflowId: c.made.workflowId, channels: { chat: false } });
+    await c.call(200, "/v2/subscribers/alice/preferences?criticality=all");
+    return c.call(200, "/v2/subscribers/alice/preferences");
+  },
+  "PATCH /v2/subscribers/{subscriberId}/preferences": async (c) => {
+    await c.call(200, "/v2/subscribers/alice/preferences", {
+      channels: { email: false }, schedule: { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: "09:00 AM", end: "05:00 PM" }] } } },
+    });
+    return c.call(200, "/v2/subscribers/alice/preferences", { workflowId: c.made.workflowId, channels: { in_app: false } });
+  },
 };
 
 const routeKey = (r: { method: string; path: string }) => `${r.method} ${r.path}`;

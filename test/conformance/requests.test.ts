@@ -227,6 +227,28 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     await client.agents.create({ identifier: "existing-bot", name: "Existing" });
     const adoptedAgent = await created(agent, { identifier: "existing-bot", name: "Existing bot", adopt: true });
     await client.agents.list({ identifier: "support-bot" });
+    // Subscribers: create (failIfExists), read, update, adopt, delete.
+    const subscriber = moduleOf("subscriber");
+    const oncall = await created(subscriber, { subscriberId: "ops-oncall", firstName: "On-call", email: "oncall@example.com", locale: "en-US", timezone: "Europe/Paris", data: { team: "ops" } });
+    await subscriber.provider.read(oncall.id, oncall.outs);
+    await subscriber.provider.update(oncall.id, oncall.outs, { ...oncall.inputs, lastName: "Desk", data: { team: "sre" } });
+    await client.subscribers.create({ subscriberId: "existing-subscriber", firstName: "Existing" });
+    const adoptedSubscriber = await created(subscriber, { subscriberId: "existing-subscriber", firstName: "Adopted", adopt: true });
+    for (const r of [oncall, adoptedSubscriber]) await subscriber.provider.delete(r.id, r.outs);
+    // Subscriber preferences, global (channels and schedule) and one workflow's: create, read, update, adopt, delete; their function.
+    const preferences = moduleOf("subscriberPreferences");
+    const aliceGlobal = await created(preferences, {
+      subscriberId: "alice", channels: { sms: false }, schedule: { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: "09:00 AM", end: "05:00 PM" }] } } },
+    });
+    await preferences.provider.read(aliceGlobal.id, aliceGlobal.outs);
+    await preferences.provider.update(aliceGlobal.id, aliceGlobal.outs, { ...aliceGlobal.inputs, channels: { sms: true, push: false } });
+    const aliceWelcome = await created(preferences, { subscriberId: "alice", workflowId: "welcome", channels: { chat: false } });
+    await preferences.provider.read(aliceWelcome.id, aliceWelcome.outs);
+    await preferences.provider.update(aliceWelcome.id, aliceWelcome.outs, { ...aliceWelcome.inputs, channels: { chat: true, in_app: false } });
+    await client.subscribers.updatePreferences("bob", { channels: { chat: false } });
+    const adoptedPreferences = await created(preferences, { subscriberId: "bob", channels: { chat: false }, adopt: true });
+    await notify.getSubscriberPreferences({ subscriberId: "alice", criticality: "all" });
+    for (const r of [aliceWelcome, aliceGlobal, adoptedPreferences]) await preferences.provider.delete(r.id, r.outs);
     for (const [mod, r] of [[translation, fr], [context, acme], [context, adoptedContext], [domain, mail], [domain, adoptedDomain], [agent, bot], [agent, adoptedAgent]] as const) {
       await mod.provider.delete(r.id, r.outs);
     }

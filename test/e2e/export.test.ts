@@ -146,9 +146,9 @@ describe("notify-export of a dashboard-made environment", () => {
         expect(writes).toEqual(["PATCH /v1/environment-variables/{variableKey}"]);
         const state = await emu.state();
         expect(state.environmentVariables.find((v) => v.key === "API_TOKEN").values).toEqual([{ _environmentId: ENV_ID, value: SECRET_VARIABLE_VALUE }]);
-        // Every object of the model (the subscriber's credentials, the translations, the context, the
-        // agent and the domain among them) and the stack; through the plugin, the masked variable is
-        // imported, then updated with the value from config.
+        // Every object of the model (the subscriber, its credentials and preferences, the translations,
+        // the context, the agent, the domain and the channel connections and endpoints among them) and
+        // the stack; through the plugin, the masked variable is imported, then updated with the value from config.
         const objects = result.model.resources.length;
         expect(up.summary.resourceChanges).toEqual(frontEnd === "native" ? { create: 1, import: objects, update: 1 } : { create: objects + 1 });
       });

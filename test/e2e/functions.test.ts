@@ -69,7 +69,7 @@ describe("read-only functions in a stack", () => {
         await notify.getSubscriber({ subscriberId: "nobody" });
       },
     });
-    await expect(ts.stack.up()).rejects.toThrow(/404 Not Found: Subscriber with id nobody not found/);
+    await expect(ts.stack.up()).rejects.toThrow(/404 Not Found: Subscriber: nobody was not found/);
     const before = (await emu.requests()).length;
     const notify = loadPackage();
     const disconnect = emu.connectEnvironment();

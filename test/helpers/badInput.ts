@@ -45,4 +45,6 @@ export const ROWS: Row[] = [
   ["getAgents maxResults 0", "fn:getAgents", { maxResults: 0 }, /getAgents: invalid arguments: maxResults/],
   ["getChannelConnections context key without its type", "fn:getChannelConnections", { contextKeys: ["acme"] }, /getChannelConnections: invalid arguments: contextKeys\[0\]: must have the form type:id/],
   ["getChannelEndpoints unknown channel", "fn:getChannelEndpoints", { channel: "slack" }, /getChannelEndpoints: invalid arguments: channel: must be one of/],
+  ["getSubscriberPreferences unknown criticality", "fn:getSubscriberPreferences", { subscriberId: "alice", criticality: "high" },
+    /getSubscriberPreferences: invalid arguments: criticality: must be one of "nonCritical", "critical", "all"/],
 ];

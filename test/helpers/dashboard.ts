@@ -85,6 +85,12 @@ export async function seedDashboardEnvironment(api: Api, envId: string, n = 250)
   await ok("POST", "/v2/workflows", {
     workflowId: "welcome", name: "Welcome", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "Welcome!" } }],
   });
+  // Alice's own preferences, as she chose them in her inbox: no SMS, office hours on Mondays, and no
+  // order mails (exported only when she is named).
+  await ok("PATCH", "/v2/subscribers/alice/preferences", {
+    channels: { sms: false }, schedule: { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: "09:00 AM", end: "05:00 PM" }] } } },
+  });
+  await ok("PATCH", "/v2/subscribers/alice/preferences", { workflowId: "order-shipped", channels: { email: false } });
 
   // The workflow's translations, one document per locale as the dashboard's translation editor saves them.
   for (const [locale, content] of Object.entries(DASHBOARD_TRANSLATIONS)) {

@@ -15,6 +15,8 @@ import { environmentVariable } from "./environmentVariable";
 import { integration } from "./integration";
 import { layout } from "./layout";
 import { subscriberCredentials } from "./subscriberCredentials";
+import { subscriberKind } from "./subscriber";
+import { subscriberPreferencesKind } from "./subscriberPreferences";
 import { topicKind } from "./topic";
 import { translation } from "./translation";
 import { workflow } from "./workflow";
@@ -36,6 +38,8 @@ export const DESCRIPTORS: { readonly [K in ResourceKind]: KindDescriptor<K> } = 
   Agent: agentKind,
   ChannelConnection: channelConnectionKind,
   ChannelEndpoint: channelEndpointKind,
+  Subscriber: subscriberKind,
+  SubscriberPreferences: subscriberPreferencesKind,
 };
 
 /** Every kind's descriptor, in the provider's order of its resources (schema.json's). */

@@ -12,9 +12,9 @@ import (
 )
 
 // One subscriber by its `subscriberId`. Fails when it does not exist.
-func GetSubscriber(ctx *pulumi.Context, args *GetSubscriberArgs, opts ...pulumi.InvokeOption) (*GetSubscriberResult, error) {
+func LookupSubscriber(ctx *pulumi.Context, args *LookupSubscriberArgs, opts ...pulumi.InvokeOption) (*LookupSubscriberResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
-	var rv GetSubscriberResult
+	var rv LookupSubscriberResult
 	err := ctx.Invoke("notify:index:getSubscriber", args, &rv, opts...)
 	if err != nil {
 		return nil, err
@@ -22,12 +22,12 @@ func GetSubscriber(ctx *pulumi.Context, args *GetSubscriberArgs, opts ...pulumi.
 	return &rv, nil
 }
 
-type GetSubscriberArgs struct {
+type LookupSubscriberArgs struct {
 	// The subscriber's id in your application.
 	SubscriberId string `pulumi:"subscriberId"`
 }
 
-type GetSubscriberResult struct {
+type LookupSubscriberResult struct {
 	// `_environmentId`, as the service returns it.
 	_environmentId string `pulumi:"_environmentId"`
 	// `_id`, as the service returns it.
@@ -37,7 +37,7 @@ type GetSubscriberResult struct {
 	// `avatar`, as the service returns it.
 	Avatar *string `pulumi:"avatar"`
 	// `channels`, as the service returns it.
-	Channels []SubscriberChannels `pulumi:"channels"`
+	Channels []SubscriberResultChannels `pulumi:"channels"`
 	// `createdAt`, as the service returns it.
 	CreatedAt string `pulumi:"createdAt"`
 	// `data`, as the service returns it.
@@ -68,129 +68,129 @@ type GetSubscriberResult struct {
 	UpdatedAt string `pulumi:"updatedAt"`
 }
 
-func GetSubscriberOutput(ctx *pulumi.Context, args GetSubscriberOutputArgs, opts ...pulumi.InvokeOption) GetSubscriberResultOutput {
+func LookupSubscriberOutput(ctx *pulumi.Context, args LookupSubscriberOutputArgs, opts ...pulumi.InvokeOption) LookupSubscriberResultOutput {
 	options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
-	return ctx.InvokeOutput("notify:index:getSubscriber", args, GetSubscriberResultOutput{}, options).(GetSubscriberResultOutput)
+	return ctx.InvokeOutput("notify:index:getSubscriber", args, LookupSubscriberResultOutput{}, options).(LookupSubscriberResultOutput)
 }
 
-type GetSubscriberOutputArgs struct {
+type LookupSubscriberOutputArgs struct {
 	// The subscriber's id in your application.
 	SubscriberId pulumi.StringInput `pulumi:"subscriberId"`
 }
 
-func (GetSubscriberOutputArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*GetSubscriberArgs)(nil)).Elem()
+func (LookupSubscriberOutputArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*LookupSubscriberArgs)(nil)).Elem()
 }
 
-type GetSubscriberResultOutput struct{ *pulumi.OutputState }
+type LookupSubscriberResultOutput struct{ *pulumi.OutputState }
 
-func (GetSubscriberResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*GetSubscriberResult)(nil)).Elem()
+func (LookupSubscriberResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LookupSubscriberResult)(nil)).Elem()
 }
 
-func (o GetSubscriberResultOutput) ToGetSubscriberResultOutput() GetSubscriberResultOutput {
+func (o LookupSubscriberResultOutput) ToLookupSubscriberResultOutput() LookupSubscriberResultOutput {
 	return o
 }
 
-func (o GetSubscriberResultOutput) ToGetSubscriberResultOutputWithContext(ctx context.Context) GetSubscriberResultOutput {
+func (o LookupSubscriberResultOutput) ToLookupSubscriberResultOutputWithContext(ctx context.Context) LookupSubscriberResultOutput {
 	return o
 }
 
 // `_environmentId`, as the service returns it.
-func (o GetSubscriberResultOutput) _environmentId() pulumi.StringOutput {
-	return o.ApplyT(func(v GetSubscriberResult) string { return v._environmentId }).(pulumi.StringOutput)
+func (o LookupSubscriberResultOutput) _environmentId() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupSubscriberResult) string { return v._environmentId }).(pulumi.StringOutput)
 }
 
 // `_id`, as the service returns it.
-func (o GetSubscriberResultOutput) _id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetSubscriberResult) *string { return v._id }).(pulumi.StringPtrOutput)
+func (o LookupSubscriberResultOutput) _id() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupSubscriberResult) *string { return v._id }).(pulumi.StringPtrOutput)
 }
 
 // `_organizationId`, as the service returns it.
-func (o GetSubscriberResultOutput) _organizationId() pulumi.StringOutput {
-	return o.ApplyT(func(v GetSubscriberResult) string { return v._organizationId }).(pulumi.StringOutput)
+func (o LookupSubscriberResultOutput) _organizationId() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupSubscriberResult) string { return v._organizationId }).(pulumi.StringOutput)
 }
 
 // `avatar`, as the service returns it.
-func (o GetSubscriberResultOutput) Avatar() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetSubscriberResult) *string { return v.Avatar }).(pulumi.StringPtrOutput)
+func (o LookupSubscriberResultOutput) Avatar() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupSubscriberResult) *string { return v.Avatar }).(pulumi.StringPtrOutput)
 }
 
 // `channels`, as the service returns it.
-func (o GetSubscriberResultOutput) Channels() SubscriberChannelsArrayOutput {
-	return o.ApplyT(func(v GetSubscriberResult) []SubscriberChannels { return v.Channels }).(SubscriberChannelsArrayOutput)
+func (o LookupSubscriberResultOutput) Channels() SubscriberResultChannelsArrayOutput {
+	return o.ApplyT(func(v LookupSubscriberResult) []SubscriberResultChannels { return v.Channels }).(SubscriberResultChannelsArrayOutput)
 }
 
 // `createdAt`, as the service returns it.
-func (o GetSubscriberResultOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v GetSubscriberResult) string { return v.CreatedAt }).(pulumi.StringOutput)
+func (o LookupSubscriberResultOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupSubscriberResult) string { return v.CreatedAt }).(pulumi.StringOutput)
 }
 
 // `data`, as the service returns it.
-func (o GetSubscriberResultOutput) Data() pulumi.MapOutput {
-	return o.ApplyT(func(v GetSubscriberResult) map[string]interface{} { return v.Data }).(pulumi.MapOutput)
+func (o LookupSubscriberResultOutput) Data() pulumi.MapOutput {
+	return o.ApplyT(func(v LookupSubscriberResult) map[string]interface{} { return v.Data }).(pulumi.MapOutput)
 }
 
 // `deleted`, as the service returns it.
-func (o GetSubscriberResultOutput) Deleted() pulumi.BoolOutput {
-	return o.ApplyT(func(v GetSubscriberResult) bool { return v.Deleted }).(pulumi.BoolOutput)
+func (o LookupSubscriberResultOutput) Deleted() pulumi.BoolOutput {
+	return o.ApplyT(func(v LookupSubscriberResult) bool { return v.Deleted }).(pulumi.BoolOutput)
 }
 
 // `email`, as the service returns it.
-func (o GetSubscriberResultOutput) Email() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetSubscriberResult) *string { return v.Email }).(pulumi.StringPtrOutput)
+func (o LookupSubscriberResultOutput) Email() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupSubscriberResult) *string { return v.Email }).(pulumi.StringPtrOutput)
 }
 
 // `firstName`, as the service returns it.
-func (o GetSubscriberResultOutput) FirstName() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetSubscriberResult) *string { return v.FirstName }).(pulumi.StringPtrOutput)
+func (o LookupSubscriberResultOutput) FirstName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupSubscriberResult) *string { return v.FirstName }).(pulumi.StringPtrOutput)
 }
 
 // `isOnline`, as the service returns it.
-func (o GetSubscriberResultOutput) IsOnline() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v GetSubscriberResult) *bool { return v.IsOnline }).(pulumi.BoolPtrOutput)
+func (o LookupSubscriberResultOutput) IsOnline() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v LookupSubscriberResult) *bool { return v.IsOnline }).(pulumi.BoolPtrOutput)
 }
 
 // `lastName`, as the service returns it.
-func (o GetSubscriberResultOutput) LastName() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetSubscriberResult) *string { return v.LastName }).(pulumi.StringPtrOutput)
+func (o LookupSubscriberResultOutput) LastName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupSubscriberResult) *string { return v.LastName }).(pulumi.StringPtrOutput)
 }
 
 // `lastOnlineAt`, as the service returns it.
-func (o GetSubscriberResultOutput) LastOnlineAt() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetSubscriberResult) *string { return v.LastOnlineAt }).(pulumi.StringPtrOutput)
+func (o LookupSubscriberResultOutput) LastOnlineAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupSubscriberResult) *string { return v.LastOnlineAt }).(pulumi.StringPtrOutput)
 }
 
 // `locale`, as the service returns it.
-func (o GetSubscriberResultOutput) Locale() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetSubscriberResult) *string { return v.Locale }).(pulumi.StringPtrOutput)
+func (o LookupSubscriberResultOutput) Locale() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupSubscriberResult) *string { return v.Locale }).(pulumi.StringPtrOutput)
 }
 
 // `phone`, as the service returns it.
-func (o GetSubscriberResultOutput) Phone() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetSubscriberResult) *string { return v.Phone }).(pulumi.StringPtrOutput)
+func (o LookupSubscriberResultOutput) Phone() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupSubscriberResult) *string { return v.Phone }).(pulumi.StringPtrOutput)
 }
 
 // `subscriberId`, as the service returns it.
-func (o GetSubscriberResultOutput) SubscriberId() pulumi.StringOutput {
-	return o.ApplyT(func(v GetSubscriberResult) string { return v.SubscriberId }).(pulumi.StringOutput)
+func (o LookupSubscriberResultOutput) SubscriberId() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupSubscriberResult) string { return v.SubscriberId }).(pulumi.StringOutput)
 }
 
 // `timezone`, as the service returns it.
-func (o GetSubscriberResultOutput) Timezone() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetSubscriberResult) *string { return v.Timezone }).(pulumi.StringPtrOutput)
+func (o LookupSubscriberResultOutput) Timezone() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupSubscriberResult) *string { return v.Timezone }).(pulumi.StringPtrOutput)
 }
 
 // `topics`, as the service returns it.
-func (o GetSubscriberResultOutput) Topics() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v GetSubscriberResult) []string { return v.Topics }).(pulumi.StringArrayOutput)
+func (o LookupSubscriberResultOutput) Topics() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v LookupSubscriberResult) []string { return v.Topics }).(pulumi.StringArrayOutput)
 }
 
 // `updatedAt`, as the service returns it.
-func (o GetSubscriberResultOutput) UpdatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v GetSubscriberResult) string { return v.UpdatedAt }).(pulumi.StringOutput)
+func (o LookupSubscriberResultOutput) UpdatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupSubscriberResult) string { return v.UpdatedAt }).(pulumi.StringOutput)
 }
 
 func init() {
-	pulumi.RegisterOutputType(GetSubscriberResultOutput{})
+	pulumi.RegisterOutputType(LookupSubscriberResultOutput{})
 }

@@ -43,7 +43,7 @@ type GetSubscribersArgs struct {
 
 type GetSubscribersResult struct {
 	// `subscribers`, as the service returns it.
-	Subscribers []Subscriber `pulumi:"subscribers"`
+	Subscribers []SubscriberResult `pulumi:"subscribers"`
 	// `totalCount`, as the service returns it.
 	TotalCount float64 `pulumi:"totalCount"`
 	// `totalCountCapped`, as the service returns it.
@@ -93,8 +93,8 @@ func (o GetSubscribersResultOutput) ToGetSubscribersResultOutputWithContext(ctx 
 }
 
 // `subscribers`, as the service returns it.
-func (o GetSubscribersResultOutput) Subscribers() SubscriberArrayOutput {
-	return o.ApplyT(func(v GetSubscribersResult) []Subscriber { return v.Subscribers }).(SubscriberArrayOutput)
+func (o GetSubscribersResultOutput) Subscribers() SubscriberResultArrayOutput {
+	return o.ApplyT(func(v GetSubscribersResult) []SubscriberResult { return v.Subscribers }).(SubscriberResultArrayOutput)
 }
 
 // `totalCount`, as the service returns it.

@@ -39,8 +39,12 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Integration{}
 	case "notify:index:Layout":
 		r = &Layout{}
+	case "notify:index:Subscriber":
+		r = &Subscriber{}
 	case "notify:index:SubscriberCredentials":
 		r = &SubscriberCredentials{}
+	case "notify:index:SubscriberPreferences":
+		r = &SubscriberPreferences{}
 	case "notify:index:Topic":
 		r = &Topic{}
 	case "notify:index:Translation":

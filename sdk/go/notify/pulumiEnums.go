@@ -2103,6 +2103,174 @@ func (in *getLayoutsOrderByPtr) ToGetLayoutsOrderByPtrOutputWithContext(ctx cont
 	return pulumi.ToOutputWithContext(ctx, in).(GetLayoutsOrderByPtrOutput)
 }
 
+// Which workflows: `nonCritical` (the service's default) those whose preferences subscribers may change, `critical` those whose they may not, or `all`.
+type GetSubscriberPreferencesCriticality string
+
+const (
+	GetSubscriberPreferencesCriticalityNonCritical = GetSubscriberPreferencesCriticality("nonCritical")
+	GetSubscriberPreferencesCriticalityCritical    = GetSubscriberPreferencesCriticality("critical")
+	GetSubscriberPreferencesCriticalityAll         = GetSubscriberPreferencesCriticality("all")
+)
+
+func (GetSubscriberPreferencesCriticality) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetSubscriberPreferencesCriticality)(nil)).Elem()
+}
+
+func (e GetSubscriberPreferencesCriticality) ToGetSubscriberPreferencesCriticalityOutput() GetSubscriberPreferencesCriticalityOutput {
+	return pulumi.ToOutput(e).(GetSubscriberPreferencesCriticalityOutput)
+}
+
+func (e GetSubscriberPreferencesCriticality) ToGetSubscriberPreferencesCriticalityOutputWithContext(ctx context.Context) GetSubscriberPreferencesCriticalityOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(GetSubscriberPreferencesCriticalityOutput)
+}
+
+func (e GetSubscriberPreferencesCriticality) ToGetSubscriberPreferencesCriticalityPtrOutput() GetSubscriberPreferencesCriticalityPtrOutput {
+	return e.ToGetSubscriberPreferencesCriticalityPtrOutputWithContext(context.Background())
+}
+
+func (e GetSubscriberPreferencesCriticality) ToGetSubscriberPreferencesCriticalityPtrOutputWithContext(ctx context.Context) GetSubscriberPreferencesCriticalityPtrOutput {
+	return GetSubscriberPreferencesCriticality(e).ToGetSubscriberPreferencesCriticalityOutputWithContext(ctx).ToGetSubscriberPreferencesCriticalityPtrOutputWithContext(ctx)
+}
+
+func (e GetSubscriberPreferencesCriticality) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GetSubscriberPreferencesCriticality) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GetSubscriberPreferencesCriticality) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e GetSubscriberPreferencesCriticality) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type GetSubscriberPreferencesCriticalityOutput struct{ *pulumi.OutputState }
+
+func (GetSubscriberPreferencesCriticalityOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetSubscriberPreferencesCriticality)(nil)).Elem()
+}
+
+func (o GetSubscriberPreferencesCriticalityOutput) ToGetSubscriberPreferencesCriticalityOutput() GetSubscriberPreferencesCriticalityOutput {
+	return o
+}
+
+func (o GetSubscriberPreferencesCriticalityOutput) ToGetSubscriberPreferencesCriticalityOutputWithContext(ctx context.Context) GetSubscriberPreferencesCriticalityOutput {
+	return o
+}
+
+func (o GetSubscriberPreferencesCriticalityOutput) ToGetSubscriberPreferencesCriticalityPtrOutput() GetSubscriberPreferencesCriticalityPtrOutput {
+	return o.ToGetSubscriberPreferencesCriticalityPtrOutputWithContext(context.Background())
+}
+
+func (o GetSubscriberPreferencesCriticalityOutput) ToGetSubscriberPreferencesCriticalityPtrOutputWithContext(ctx context.Context) GetSubscriberPreferencesCriticalityPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GetSubscriberPreferencesCriticality) *GetSubscriberPreferencesCriticality {
+		return &v
+	}).(GetSubscriberPreferencesCriticalityPtrOutput)
+}
+
+func (o GetSubscriberPreferencesCriticalityOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o GetSubscriberPreferencesCriticalityOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetSubscriberPreferencesCriticality) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o GetSubscriberPreferencesCriticalityOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetSubscriberPreferencesCriticalityOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetSubscriberPreferencesCriticality) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetSubscriberPreferencesCriticalityPtrOutput struct{ *pulumi.OutputState }
+
+func (GetSubscriberPreferencesCriticalityPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetSubscriberPreferencesCriticality)(nil)).Elem()
+}
+
+func (o GetSubscriberPreferencesCriticalityPtrOutput) ToGetSubscriberPreferencesCriticalityPtrOutput() GetSubscriberPreferencesCriticalityPtrOutput {
+	return o
+}
+
+func (o GetSubscriberPreferencesCriticalityPtrOutput) ToGetSubscriberPreferencesCriticalityPtrOutputWithContext(ctx context.Context) GetSubscriberPreferencesCriticalityPtrOutput {
+	return o
+}
+
+func (o GetSubscriberPreferencesCriticalityPtrOutput) Elem() GetSubscriberPreferencesCriticalityOutput {
+	return o.ApplyT(func(v *GetSubscriberPreferencesCriticality) GetSubscriberPreferencesCriticality {
+		if v != nil {
+			return *v
+		}
+		var ret GetSubscriberPreferencesCriticality
+		return ret
+	}).(GetSubscriberPreferencesCriticalityOutput)
+}
+
+func (o GetSubscriberPreferencesCriticalityPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetSubscriberPreferencesCriticalityPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *GetSubscriberPreferencesCriticality) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// GetSubscriberPreferencesCriticalityInput is an input type that accepts values of the GetSubscriberPreferencesCriticality enum
+// A concrete instance of `GetSubscriberPreferencesCriticalityInput` can be one of the following:
+//
+//	GetSubscriberPreferencesCriticalityNonCritical
+//	GetSubscriberPreferencesCriticalityCritical
+//	GetSubscriberPreferencesCriticalityAll
+type GetSubscriberPreferencesCriticalityInput interface {
+	pulumi.Input
+
+	ToGetSubscriberPreferencesCriticalityOutput() GetSubscriberPreferencesCriticalityOutput
+	ToGetSubscriberPreferencesCriticalityOutputWithContext(context.Context) GetSubscriberPreferencesCriticalityOutput
+}
+
+var getSubscriberPreferencesCriticalityPtrType = reflect.TypeOf((**GetSubscriberPreferencesCriticality)(nil)).Elem()
+
+type GetSubscriberPreferencesCriticalityPtrInput interface {
+	pulumi.Input
+
+	ToGetSubscriberPreferencesCriticalityPtrOutput() GetSubscriberPreferencesCriticalityPtrOutput
+	ToGetSubscriberPreferencesCriticalityPtrOutputWithContext(context.Context) GetSubscriberPreferencesCriticalityPtrOutput
+}
+
+type getSubscriberPreferencesCriticalityPtr string
+
+func GetSubscriberPreferencesCriticalityPtr(v string) GetSubscriberPreferencesCriticalityPtrInput {
+	return (*getSubscriberPreferencesCriticalityPtr)(&v)
+}
+
+func (*getSubscriberPreferencesCriticalityPtr) ElementType() reflect.Type {
+	return getSubscriberPreferencesCriticalityPtrType
+}
+
+func (in *getSubscriberPreferencesCriticalityPtr) ToGetSubscriberPreferencesCriticalityPtrOutput() GetSubscriberPreferencesCriticalityPtrOutput {
+	return pulumi.ToOutput(in).(GetSubscriberPreferencesCriticalityPtrOutput)
+}
+
+func (in *getSubscriberPreferencesCriticalityPtr) ToGetSubscriberPreferencesCriticalityPtrOutputWithContext(ctx context.Context) GetSubscriberPreferencesCriticalityPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(GetSubscriberPreferencesCriticalityPtrOutput)
+}
+
 // Sort field (default `_id`).
 type GetSubscribersOrderBy string
 
@@ -4259,6 +4427,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*FieldFilterSourcePtrInput)(nil)).Elem(), FieldFilterSource("subscriber"))
 	pulumi.RegisterInputType(reflect.TypeOf((*GetLayoutsOrderByInput)(nil)).Elem(), GetLayoutsOrderBy("createdAt"))
 	pulumi.RegisterInputType(reflect.TypeOf((*GetLayoutsOrderByPtrInput)(nil)).Elem(), GetLayoutsOrderBy("createdAt"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GetSubscriberPreferencesCriticalityInput)(nil)).Elem(), GetSubscriberPreferencesCriticality("nonCritical"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GetSubscriberPreferencesCriticalityPtrInput)(nil)).Elem(), GetSubscriberPreferencesCriticality("nonCritical"))
 	pulumi.RegisterInputType(reflect.TypeOf((*GetSubscribersOrderByInput)(nil)).Elem(), GetSubscribersOrderBy("_id"))
 	pulumi.RegisterInputType(reflect.TypeOf((*GetSubscribersOrderByPtrInput)(nil)).Elem(), GetSubscribersOrderBy("_id"))
 	pulumi.RegisterInputType(reflect.TypeOf((*GetTranslationsResourceTypeInput)(nil)).Elem(), GetTranslationsResourceType("workflow"))
@@ -4310,6 +4480,8 @@ func init() {
 	pulumi.RegisterOutputType(FieldFilterSourcePtrOutput{})
 	pulumi.RegisterOutputType(GetLayoutsOrderByOutput{})
 	pulumi.RegisterOutputType(GetLayoutsOrderByPtrOutput{})
+	pulumi.RegisterOutputType(GetSubscriberPreferencesCriticalityOutput{})
+	pulumi.RegisterOutputType(GetSubscriberPreferencesCriticalityPtrOutput{})
 	pulumi.RegisterOutputType(GetSubscribersOrderByOutput{})
 	pulumi.RegisterOutputType(GetSubscribersOrderByPtrOutput{})
 	pulumi.RegisterOutputType(GetTranslationsResourceTypeOutput{})

@@ -7480,6 +7480,687 @@ func (o PreferenceBlockPtrOutput) Channels() ChannelPreferencesPtrOutput {
 	}).(ChannelPreferencesPtrOutput)
 }
 
+// One day of a delivery schedule.
+type PreferenceDaySchedule struct {
+	// The windows of the day in which they are.
+	Hours []PreferenceTimeRange `pulumi:"hours"`
+	// Whether messages are delivered on this day.
+	IsEnabled bool `pulumi:"isEnabled"`
+}
+
+// PreferenceDayScheduleInput is an input type that accepts PreferenceDayScheduleArgs and PreferenceDayScheduleOutput values.
+// You can construct a concrete instance of `PreferenceDayScheduleInput` via:
+//
+//	PreferenceDayScheduleArgs{...}
+type PreferenceDayScheduleInput interface {
+	pulumi.Input
+
+	ToPreferenceDayScheduleOutput() PreferenceDayScheduleOutput
+	ToPreferenceDayScheduleOutputWithContext(context.Context) PreferenceDayScheduleOutput
+}
+
+// One day of a delivery schedule.
+type PreferenceDayScheduleArgs struct {
+	// The windows of the day in which they are.
+	Hours PreferenceTimeRangeArrayInput `pulumi:"hours"`
+	// Whether messages are delivered on this day.
+	IsEnabled pulumi.BoolInput `pulumi:"isEnabled"`
+}
+
+func (PreferenceDayScheduleArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PreferenceDaySchedule)(nil)).Elem()
+}
+
+func (i PreferenceDayScheduleArgs) ToPreferenceDayScheduleOutput() PreferenceDayScheduleOutput {
+	return i.ToPreferenceDayScheduleOutputWithContext(context.Background())
+}
+
+func (i PreferenceDayScheduleArgs) ToPreferenceDayScheduleOutputWithContext(ctx context.Context) PreferenceDayScheduleOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PreferenceDayScheduleOutput)
+}
+
+func (i PreferenceDayScheduleArgs) ToPreferenceDaySchedulePtrOutput() PreferenceDaySchedulePtrOutput {
+	return i.ToPreferenceDaySchedulePtrOutputWithContext(context.Background())
+}
+
+func (i PreferenceDayScheduleArgs) ToPreferenceDaySchedulePtrOutputWithContext(ctx context.Context) PreferenceDaySchedulePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PreferenceDayScheduleOutput).ToPreferenceDaySchedulePtrOutputWithContext(ctx)
+}
+
+// PreferenceDaySchedulePtrInput is an input type that accepts PreferenceDayScheduleArgs, PreferenceDaySchedulePtr and PreferenceDaySchedulePtrOutput values.
+// You can construct a concrete instance of `PreferenceDaySchedulePtrInput` via:
+//
+//	        PreferenceDayScheduleArgs{...}
+//
+//	or:
+//
+//	        nil
+type PreferenceDaySchedulePtrInput interface {
+	pulumi.Input
+
+	ToPreferenceDaySchedulePtrOutput() PreferenceDaySchedulePtrOutput
+	ToPreferenceDaySchedulePtrOutputWithContext(context.Context) PreferenceDaySchedulePtrOutput
+}
+
+type preferenceDaySchedulePtrType PreferenceDayScheduleArgs
+
+func PreferenceDaySchedulePtr(v *PreferenceDayScheduleArgs) PreferenceDaySchedulePtrInput {
+	return (*preferenceDaySchedulePtrType)(v)
+}
+
+func (*preferenceDaySchedulePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**PreferenceDaySchedule)(nil)).Elem()
+}
+
+func (i *preferenceDaySchedulePtrType) ToPreferenceDaySchedulePtrOutput() PreferenceDaySchedulePtrOutput {
+	return i.ToPreferenceDaySchedulePtrOutputWithContext(context.Background())
+}
+
+func (i *preferenceDaySchedulePtrType) ToPreferenceDaySchedulePtrOutputWithContext(ctx context.Context) PreferenceDaySchedulePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PreferenceDaySchedulePtrOutput)
+}
+
+// One day of a delivery schedule.
+type PreferenceDayScheduleOutput struct{ *pulumi.OutputState }
+
+func (PreferenceDayScheduleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PreferenceDaySchedule)(nil)).Elem()
+}
+
+func (o PreferenceDayScheduleOutput) ToPreferenceDayScheduleOutput() PreferenceDayScheduleOutput {
+	return o
+}
+
+func (o PreferenceDayScheduleOutput) ToPreferenceDayScheduleOutputWithContext(ctx context.Context) PreferenceDayScheduleOutput {
+	return o
+}
+
+func (o PreferenceDayScheduleOutput) ToPreferenceDaySchedulePtrOutput() PreferenceDaySchedulePtrOutput {
+	return o.ToPreferenceDaySchedulePtrOutputWithContext(context.Background())
+}
+
+func (o PreferenceDayScheduleOutput) ToPreferenceDaySchedulePtrOutputWithContext(ctx context.Context) PreferenceDaySchedulePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PreferenceDaySchedule) *PreferenceDaySchedule {
+		return &v
+	}).(PreferenceDaySchedulePtrOutput)
+}
+
+// The windows of the day in which they are.
+func (o PreferenceDayScheduleOutput) Hours() PreferenceTimeRangeArrayOutput {
+	return o.ApplyT(func(v PreferenceDaySchedule) []PreferenceTimeRange { return v.Hours }).(PreferenceTimeRangeArrayOutput)
+}
+
+// Whether messages are delivered on this day.
+func (o PreferenceDayScheduleOutput) IsEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v PreferenceDaySchedule) bool { return v.IsEnabled }).(pulumi.BoolOutput)
+}
+
+type PreferenceDaySchedulePtrOutput struct{ *pulumi.OutputState }
+
+func (PreferenceDaySchedulePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PreferenceDaySchedule)(nil)).Elem()
+}
+
+func (o PreferenceDaySchedulePtrOutput) ToPreferenceDaySchedulePtrOutput() PreferenceDaySchedulePtrOutput {
+	return o
+}
+
+func (o PreferenceDaySchedulePtrOutput) ToPreferenceDaySchedulePtrOutputWithContext(ctx context.Context) PreferenceDaySchedulePtrOutput {
+	return o
+}
+
+func (o PreferenceDaySchedulePtrOutput) Elem() PreferenceDayScheduleOutput {
+	return o.ApplyT(func(v *PreferenceDaySchedule) PreferenceDaySchedule {
+		if v != nil {
+			return *v
+		}
+		var ret PreferenceDaySchedule
+		return ret
+	}).(PreferenceDayScheduleOutput)
+}
+
+// The windows of the day in which they are.
+func (o PreferenceDaySchedulePtrOutput) Hours() PreferenceTimeRangeArrayOutput {
+	return o.ApplyT(func(v *PreferenceDaySchedule) []PreferenceTimeRange {
+		if v == nil {
+			return nil
+		}
+		return v.Hours
+	}).(PreferenceTimeRangeArrayOutput)
+}
+
+// Whether messages are delivered on this day.
+func (o PreferenceDaySchedulePtrOutput) IsEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *PreferenceDaySchedule) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.IsEnabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// When a subscriber receives messages: the days of the week and their windows, in the subscriber's timezone.
+type PreferenceSchedule struct {
+	// Whether the schedule applies: off, messages are delivered at any time.
+	IsEnabled bool `pulumi:"isEnabled"`
+	// The days and their windows.
+	WeeklySchedule *PreferenceScheduleWeeklySchedule `pulumi:"weeklySchedule"`
+}
+
+// PreferenceScheduleInput is an input type that accepts PreferenceScheduleArgs and PreferenceScheduleOutput values.
+// You can construct a concrete instance of `PreferenceScheduleInput` via:
+//
+//	PreferenceScheduleArgs{...}
+type PreferenceScheduleInput interface {
+	pulumi.Input
+
+	ToPreferenceScheduleOutput() PreferenceScheduleOutput
+	ToPreferenceScheduleOutputWithContext(context.Context) PreferenceScheduleOutput
+}
+
+// When a subscriber receives messages: the days of the week and their windows, in the subscriber's timezone.
+type PreferenceScheduleArgs struct {
+	// Whether the schedule applies: off, messages are delivered at any time.
+	IsEnabled pulumi.BoolInput `pulumi:"isEnabled"`
+	// The days and their windows.
+	WeeklySchedule PreferenceScheduleWeeklySchedulePtrInput `pulumi:"weeklySchedule"`
+}
+
+func (PreferenceScheduleArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PreferenceSchedule)(nil)).Elem()
+}
+
+func (i PreferenceScheduleArgs) ToPreferenceScheduleOutput() PreferenceScheduleOutput {
+	return i.ToPreferenceScheduleOutputWithContext(context.Background())
+}
+
+func (i PreferenceScheduleArgs) ToPreferenceScheduleOutputWithContext(ctx context.Context) PreferenceScheduleOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PreferenceScheduleOutput)
+}
+
+func (i PreferenceScheduleArgs) ToPreferenceSchedulePtrOutput() PreferenceSchedulePtrOutput {
+	return i.ToPreferenceSchedulePtrOutputWithContext(context.Background())
+}
+
+func (i PreferenceScheduleArgs) ToPreferenceSchedulePtrOutputWithContext(ctx context.Context) PreferenceSchedulePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PreferenceScheduleOutput).ToPreferenceSchedulePtrOutputWithContext(ctx)
+}
+
+// PreferenceSchedulePtrInput is an input type that accepts PreferenceScheduleArgs, PreferenceSchedulePtr and PreferenceSchedulePtrOutput values.
+// You can construct a concrete instance of `PreferenceSchedulePtrInput` via:
+//
+//	        PreferenceScheduleArgs{...}
+//
+//	or:
+//
+//	        nil
+type PreferenceSchedulePtrInput interface {
+	pulumi.Input
+
+	ToPreferenceSchedulePtrOutput() PreferenceSchedulePtrOutput
+	ToPreferenceSchedulePtrOutputWithContext(context.Context) PreferenceSchedulePtrOutput
+}
+
+type preferenceSchedulePtrType PreferenceScheduleArgs
+
+func PreferenceSchedulePtr(v *PreferenceScheduleArgs) PreferenceSchedulePtrInput {
+	return (*preferenceSchedulePtrType)(v)
+}
+
+func (*preferenceSchedulePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**PreferenceSchedule)(nil)).Elem()
+}
+
+func (i *preferenceSchedulePtrType) ToPreferenceSchedulePtrOutput() PreferenceSchedulePtrOutput {
+	return i.ToPreferenceSchedulePtrOutputWithContext(context.Background())
+}
+
+func (i *preferenceSchedulePtrType) ToPreferenceSchedulePtrOutputWithContext(ctx context.Context) PreferenceSchedulePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PreferenceSchedulePtrOutput)
+}
+
+// When a subscriber receives messages: the days of the week and their windows, in the subscriber's timezone.
+type PreferenceScheduleOutput struct{ *pulumi.OutputState }
+
+func (PreferenceScheduleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PreferenceSchedule)(nil)).Elem()
+}
+
+func (o PreferenceScheduleOutput) ToPreferenceScheduleOutput() PreferenceScheduleOutput {
+	return o
+}
+
+func (o PreferenceScheduleOutput) ToPreferenceScheduleOutputWithContext(ctx context.Context) PreferenceScheduleOutput {
+	return o
+}
+
+func (o PreferenceScheduleOutput) ToPreferenceSchedulePtrOutput() PreferenceSchedulePtrOutput {
+	return o.ToPreferenceSchedulePtrOutputWithContext(context.Background())
+}
+
+func (o PreferenceScheduleOutput) ToPreferenceSchedulePtrOutputWithContext(ctx context.Context) PreferenceSchedulePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PreferenceSchedule) *PreferenceSchedule {
+		return &v
+	}).(PreferenceSchedulePtrOutput)
+}
+
+// Whether the schedule applies: off, messages are delivered at any time.
+func (o PreferenceScheduleOutput) IsEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v PreferenceSchedule) bool { return v.IsEnabled }).(pulumi.BoolOutput)
+}
+
+// The days and their windows.
+func (o PreferenceScheduleOutput) WeeklySchedule() PreferenceScheduleWeeklySchedulePtrOutput {
+	return o.ApplyT(func(v PreferenceSchedule) *PreferenceScheduleWeeklySchedule { return v.WeeklySchedule }).(PreferenceScheduleWeeklySchedulePtrOutput)
+}
+
+type PreferenceSchedulePtrOutput struct{ *pulumi.OutputState }
+
+func (PreferenceSchedulePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PreferenceSchedule)(nil)).Elem()
+}
+
+func (o PreferenceSchedulePtrOutput) ToPreferenceSchedulePtrOutput() PreferenceSchedulePtrOutput {
+	return o
+}
+
+func (o PreferenceSchedulePtrOutput) ToPreferenceSchedulePtrOutputWithContext(ctx context.Context) PreferenceSchedulePtrOutput {
+	return o
+}
+
+func (o PreferenceSchedulePtrOutput) Elem() PreferenceScheduleOutput {
+	return o.ApplyT(func(v *PreferenceSchedule) PreferenceSchedule {
+		if v != nil {
+			return *v
+		}
+		var ret PreferenceSchedule
+		return ret
+	}).(PreferenceScheduleOutput)
+}
+
+// Whether the schedule applies: off, messages are delivered at any time.
+func (o PreferenceSchedulePtrOutput) IsEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *PreferenceSchedule) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.IsEnabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The days and their windows.
+func (o PreferenceSchedulePtrOutput) WeeklySchedule() PreferenceScheduleWeeklySchedulePtrOutput {
+	return o.ApplyT(func(v *PreferenceSchedule) *PreferenceScheduleWeeklySchedule {
+		if v == nil {
+			return nil
+		}
+		return v.WeeklySchedule
+	}).(PreferenceScheduleWeeklySchedulePtrOutput)
+}
+
+// The days and their windows.
+type PreferenceScheduleWeeklySchedule struct {
+	// Friday.
+	Friday *PreferenceDaySchedule `pulumi:"friday"`
+	// Monday.
+	Monday *PreferenceDaySchedule `pulumi:"monday"`
+	// Saturday.
+	Saturday *PreferenceDaySchedule `pulumi:"saturday"`
+	// Sunday.
+	Sunday *PreferenceDaySchedule `pulumi:"sunday"`
+	// Thursday.
+	Thursday *PreferenceDaySchedule `pulumi:"thursday"`
+	// Tuesday.
+	Tuesday *PreferenceDaySchedule `pulumi:"tuesday"`
+	// Wednesday.
+	Wednesday *PreferenceDaySchedule `pulumi:"wednesday"`
+}
+
+// PreferenceScheduleWeeklyScheduleInput is an input type that accepts PreferenceScheduleWeeklyScheduleArgs and PreferenceScheduleWeeklyScheduleOutput values.
+// You can construct a concrete instance of `PreferenceScheduleWeeklyScheduleInput` via:
+//
+//	PreferenceScheduleWeeklyScheduleArgs{...}
+type PreferenceScheduleWeeklyScheduleInput interface {
+	pulumi.Input
+
+	ToPreferenceScheduleWeeklyScheduleOutput() PreferenceScheduleWeeklyScheduleOutput
+	ToPreferenceScheduleWeeklyScheduleOutputWithContext(context.Context) PreferenceScheduleWeeklyScheduleOutput
+}
+
+// The days and their windows.
+type PreferenceScheduleWeeklyScheduleArgs struct {
+	// Friday.
+	Friday PreferenceDaySchedulePtrInput `pulumi:"friday"`
+	// Monday.
+	Monday PreferenceDaySchedulePtrInput `pulumi:"monday"`
+	// Saturday.
+	Saturday PreferenceDaySchedulePtrInput `pulumi:"saturday"`
+	// Sunday.
+	Sunday PreferenceDaySchedulePtrInput `pulumi:"sunday"`
+	// Thursday.
+	Thursday PreferenceDaySchedulePtrInput `pulumi:"thursday"`
+	// Tuesday.
+	Tuesday PreferenceDaySchedulePtrInput `pulumi:"tuesday"`
+	// Wednesday.
+	Wednesday PreferenceDaySchedulePtrInput `pulumi:"wednesday"`
+}
+
+func (PreferenceScheduleWeeklyScheduleArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PreferenceScheduleWeeklySchedule)(nil)).Elem()
+}
+
+func (i PreferenceScheduleWeeklyScheduleArgs) ToPreferenceScheduleWeeklyScheduleOutput() PreferenceScheduleWeeklyScheduleOutput {
+	return i.ToPreferenceScheduleWeeklyScheduleOutputWithContext(context.Background())
+}
+
+func (i PreferenceScheduleWeeklyScheduleArgs) ToPreferenceScheduleWeeklyScheduleOutputWithContext(ctx context.Context) PreferenceScheduleWeeklyScheduleOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PreferenceScheduleWeeklyScheduleOutput)
+}
+
+func (i PreferenceScheduleWeeklyScheduleArgs) ToPreferenceScheduleWeeklySchedulePtrOutput() PreferenceScheduleWeeklySchedulePtrOutput {
+	return i.ToPreferenceScheduleWeeklySchedulePtrOutputWithContext(context.Background())
+}
+
+func (i PreferenceScheduleWeeklyScheduleArgs) ToPreferenceScheduleWeeklySchedulePtrOutputWithContext(ctx context.Context) PreferenceScheduleWeeklySchedulePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PreferenceScheduleWeeklyScheduleOutput).ToPreferenceScheduleWeeklySchedulePtrOutputWithContext(ctx)
+}
+
+// PreferenceScheduleWeeklySchedulePtrInput is an input type that accepts PreferenceScheduleWeeklyScheduleArgs, PreferenceScheduleWeeklySchedulePtr and PreferenceScheduleWeeklySchedulePtrOutput values.
+// You can construct a concrete instance of `PreferenceScheduleWeeklySchedulePtrInput` via:
+//
+//	        PreferenceScheduleWeeklyScheduleArgs{...}
+//
+//	or:
+//
+//	        nil
+type PreferenceScheduleWeeklySchedulePtrInput interface {
+	pulumi.Input
+
+	ToPreferenceScheduleWeeklySchedulePtrOutput() PreferenceScheduleWeeklySchedulePtrOutput
+	ToPreferenceScheduleWeeklySchedulePtrOutputWithContext(context.Context) PreferenceScheduleWeeklySchedulePtrOutput
+}
+
+type preferenceScheduleWeeklySchedulePtrType PreferenceScheduleWeeklyScheduleArgs
+
+func PreferenceScheduleWeeklySchedulePtr(v *PreferenceScheduleWeeklyScheduleArgs) PreferenceScheduleWeeklySchedulePtrInput {
+	return (*preferenceScheduleWeeklySchedulePtrType)(v)
+}
+
+func (*preferenceScheduleWeeklySchedulePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**PreferenceScheduleWeeklySchedule)(nil)).Elem()
+}
+
+func (i *preferenceScheduleWeeklySchedulePtrType) ToPreferenceScheduleWeeklySchedulePtrOutput() PreferenceScheduleWeeklySchedulePtrOutput {
+	return i.ToPreferenceScheduleWeeklySchedulePtrOutputWithContext(context.Background())
+}
+
+func (i *preferenceScheduleWeeklySchedulePtrType) ToPreferenceScheduleWeeklySchedulePtrOutputWithContext(ctx context.Context) PreferenceScheduleWeeklySchedulePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PreferenceScheduleWeeklySchedulePtrOutput)
+}
+
+// The days and their windows.
+type PreferenceScheduleWeeklyScheduleOutput struct{ *pulumi.OutputState }
+
+func (PreferenceScheduleWeeklyScheduleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PreferenceScheduleWeeklySchedule)(nil)).Elem()
+}
+
+func (o PreferenceScheduleWeeklyScheduleOutput) ToPreferenceScheduleWeeklyScheduleOutput() PreferenceScheduleWeeklyScheduleOutput {
+	return o
+}
+
+func (o PreferenceScheduleWeeklyScheduleOutput) ToPreferenceScheduleWeeklyScheduleOutputWithContext(ctx context.Context) PreferenceScheduleWeeklyScheduleOutput {
+	return o
+}
+
+func (o PreferenceScheduleWeeklyScheduleOutput) ToPreferenceScheduleWeeklySchedulePtrOutput() PreferenceScheduleWeeklySchedulePtrOutput {
+	return o.ToPreferenceScheduleWeeklySchedulePtrOutputWithContext(context.Background())
+}
+
+func (o PreferenceScheduleWeeklyScheduleOutput) ToPreferenceScheduleWeeklySchedulePtrOutputWithContext(ctx context.Context) PreferenceScheduleWeeklySchedulePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PreferenceScheduleWeeklySchedule) *PreferenceScheduleWeeklySchedule {
+		return &v
+	}).(PreferenceScheduleWeeklySchedulePtrOutput)
+}
+
+// Friday.
+func (o PreferenceScheduleWeeklyScheduleOutput) Friday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule { return v.Friday }).(PreferenceDaySchedulePtrOutput)
+}
+
+// Monday.
+func (o PreferenceScheduleWeeklyScheduleOutput) Monday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule { return v.Monday }).(PreferenceDaySchedulePtrOutput)
+}
+
+// Saturday.
+func (o PreferenceScheduleWeeklyScheduleOutput) Saturday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule { return v.Saturday }).(PreferenceDaySchedulePtrOutput)
+}
+
+// Sunday.
+func (o PreferenceScheduleWeeklyScheduleOutput) Sunday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule { return v.Sunday }).(PreferenceDaySchedulePtrOutput)
+}
+
+// Thursday.
+func (o PreferenceScheduleWeeklyScheduleOutput) Thursday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule { return v.Thursday }).(PreferenceDaySchedulePtrOutput)
+}
+
+// Tuesday.
+func (o PreferenceScheduleWeeklyScheduleOutput) Tuesday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule { return v.Tuesday }).(PreferenceDaySchedulePtrOutput)
+}
+
+// Wednesday.
+func (o PreferenceScheduleWeeklyScheduleOutput) Wednesday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule { return v.Wednesday }).(PreferenceDaySchedulePtrOutput)
+}
+
+type PreferenceScheduleWeeklySchedulePtrOutput struct{ *pulumi.OutputState }
+
+func (PreferenceScheduleWeeklySchedulePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PreferenceScheduleWeeklySchedule)(nil)).Elem()
+}
+
+func (o PreferenceScheduleWeeklySchedulePtrOutput) ToPreferenceScheduleWeeklySchedulePtrOutput() PreferenceScheduleWeeklySchedulePtrOutput {
+	return o
+}
+
+func (o PreferenceScheduleWeeklySchedulePtrOutput) ToPreferenceScheduleWeeklySchedulePtrOutputWithContext(ctx context.Context) PreferenceScheduleWeeklySchedulePtrOutput {
+	return o
+}
+
+func (o PreferenceScheduleWeeklySchedulePtrOutput) Elem() PreferenceScheduleWeeklyScheduleOutput {
+	return o.ApplyT(func(v *PreferenceScheduleWeeklySchedule) PreferenceScheduleWeeklySchedule {
+		if v != nil {
+			return *v
+		}
+		var ret PreferenceScheduleWeeklySchedule
+		return ret
+	}).(PreferenceScheduleWeeklyScheduleOutput)
+}
+
+// Friday.
+func (o PreferenceScheduleWeeklySchedulePtrOutput) Friday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v *PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule {
+		if v == nil {
+			return nil
+		}
+		return v.Friday
+	}).(PreferenceDaySchedulePtrOutput)
+}
+
+// Monday.
+func (o PreferenceScheduleWeeklySchedulePtrOutput) Monday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v *PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule {
+		if v == nil {
+			return nil
+		}
+		return v.Monday
+	}).(PreferenceDaySchedulePtrOutput)
+}
+
+// Saturday.
+func (o PreferenceScheduleWeeklySchedulePtrOutput) Saturday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v *PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule {
+		if v == nil {
+			return nil
+		}
+		return v.Saturday
+	}).(PreferenceDaySchedulePtrOutput)
+}
+
+// Sunday.
+func (o PreferenceScheduleWeeklySchedulePtrOutput) Sunday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v *PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule {
+		if v == nil {
+			return nil
+		}
+		return v.Sunday
+	}).(PreferenceDaySchedulePtrOutput)
+}
+
+// Thursday.
+func (o PreferenceScheduleWeeklySchedulePtrOutput) Thursday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v *PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule {
+		if v == nil {
+			return nil
+		}
+		return v.Thursday
+	}).(PreferenceDaySchedulePtrOutput)
+}
+
+// Tuesday.
+func (o PreferenceScheduleWeeklySchedulePtrOutput) Tuesday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v *PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule {
+		if v == nil {
+			return nil
+		}
+		return v.Tuesday
+	}).(PreferenceDaySchedulePtrOutput)
+}
+
+// Wednesday.
+func (o PreferenceScheduleWeeklySchedulePtrOutput) Wednesday() PreferenceDaySchedulePtrOutput {
+	return o.ApplyT(func(v *PreferenceScheduleWeeklySchedule) *PreferenceDaySchedule {
+		if v == nil {
+			return nil
+		}
+		return v.Wednesday
+	}).(PreferenceDaySchedulePtrOutput)
+}
+
+// A window of one day in which messages are delivered.
+type PreferenceTimeRange struct {
+	// The window's end time, `hh:mm AM` or `hh:mm PM`.
+	End string `pulumi:"end"`
+	// The window's start time, `hh:mm AM` or `hh:mm PM`.
+	Start string `pulumi:"start"`
+}
+
+// PreferenceTimeRangeInput is an input type that accepts PreferenceTimeRangeArgs and PreferenceTimeRangeOutput values.
+// You can construct a concrete instance of `PreferenceTimeRangeInput` via:
+//
+//	PreferenceTimeRangeArgs{...}
+type PreferenceTimeRangeInput interface {
+	pulumi.Input
+
+	ToPreferenceTimeRangeOutput() PreferenceTimeRangeOutput
+	ToPreferenceTimeRangeOutputWithContext(context.Context) PreferenceTimeRangeOutput
+}
+
+// A window of one day in which messages are delivered.
+type PreferenceTimeRangeArgs struct {
+	// The window's end time, `hh:mm AM` or `hh:mm PM`.
+	End pulumi.StringInput `pulumi:"end"`
+	// The window's start time, `hh:mm AM` or `hh:mm PM`.
+	Start pulumi.StringInput `pulumi:"start"`
+}
+
+func (PreferenceTimeRangeArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PreferenceTimeRange)(nil)).Elem()
+}
+
+func (i PreferenceTimeRangeArgs) ToPreferenceTimeRangeOutput() PreferenceTimeRangeOutput {
+	return i.ToPreferenceTimeRangeOutputWithContext(context.Background())
+}
+
+func (i PreferenceTimeRangeArgs) ToPreferenceTimeRangeOutputWithContext(ctx context.Context) PreferenceTimeRangeOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PreferenceTimeRangeOutput)
+}
+
+// PreferenceTimeRangeArrayInput is an input type that accepts PreferenceTimeRangeArray and PreferenceTimeRangeArrayOutput values.
+// You can construct a concrete instance of `PreferenceTimeRangeArrayInput` via:
+//
+//	PreferenceTimeRangeArray{ PreferenceTimeRangeArgs{...} }
+type PreferenceTimeRangeArrayInput interface {
+	pulumi.Input
+
+	ToPreferenceTimeRangeArrayOutput() PreferenceTimeRangeArrayOutput
+	ToPreferenceTimeRangeArrayOutputWithContext(context.Context) PreferenceTimeRangeArrayOutput
+}
+
+type PreferenceTimeRangeArray []PreferenceTimeRangeInput
+
+func (PreferenceTimeRangeArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PreferenceTimeRange)(nil)).Elem()
+}
+
+func (i PreferenceTimeRangeArray) ToPreferenceTimeRangeArrayOutput() PreferenceTimeRangeArrayOutput {
+	return i.ToPreferenceTimeRangeArrayOutputWithContext(context.Background())
+}
+
+func (i PreferenceTimeRangeArray) ToPreferenceTimeRangeArrayOutputWithContext(ctx context.Context) PreferenceTimeRangeArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PreferenceTimeRangeArrayOutput)
+}
+
+// A window of one day in which messages are delivered.
+type PreferenceTimeRangeOutput struct{ *pulumi.OutputState }
+
+func (PreferenceTimeRangeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PreferenceTimeRange)(nil)).Elem()
+}
+
+func (o PreferenceTimeRangeOutput) ToPreferenceTimeRangeOutput() PreferenceTimeRangeOutput {
+	return o
+}
+
+func (o PreferenceTimeRangeOutput) ToPreferenceTimeRangeOutputWithContext(ctx context.Context) PreferenceTimeRangeOutput {
+	return o
+}
+
+// The window's end time, `hh:mm AM` or `hh:mm PM`.
+func (o PreferenceTimeRangeOutput) End() pulumi.StringOutput {
+	return o.ApplyT(func(v PreferenceTimeRange) string { return v.End }).(pulumi.StringOutput)
+}
+
+// The window's start time, `hh:mm AM` or `hh:mm PM`.
+func (o PreferenceTimeRangeOutput) Start() pulumi.StringOutput {
+	return o.ApplyT(func(v PreferenceTimeRange) string { return v.Start }).(pulumi.StringOutput)
+}
+
+type PreferenceTimeRangeArrayOutput struct{ *pulumi.OutputState }
+
+func (PreferenceTimeRangeArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PreferenceTimeRange)(nil)).Elem()
+}
+
+func (o PreferenceTimeRangeArrayOutput) ToPreferenceTimeRangeArrayOutput() PreferenceTimeRangeArrayOutput {
+	return o
+}
+
+func (o PreferenceTimeRangeArrayOutput) ToPreferenceTimeRangeArrayOutputWithContext(ctx context.Context) PreferenceTimeRangeArrayOutput {
+	return o
+}
+
+func (o PreferenceTimeRangeArrayOutput) Index(i pulumi.IntInput) PreferenceTimeRangeOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PreferenceTimeRange {
+		return vs[0].([]PreferenceTimeRange)[vs[1].(int)]
+	}).(PreferenceTimeRangeOutput)
+}
+
 // A group of conditions joined by AND or OR.
 type StepFilter struct {
 	// The conditions.
@@ -7607,8 +8288,749 @@ func (o StepFilterArrayOutput) Index(i pulumi.IntInput) StepFilterOutput {
 	}).(StepFilterOutput)
 }
 
+// Whether the subscriber receives each channel type's messages (`in_app`, `email`, `sms`, `chat`, `push`); only the channels given are managed.
+type SubscriberPreferencesChannels struct {
+	// Whether the subscriber receives chat messages.
+	Chat *bool `pulumi:"chat"`
+	// Whether the subscriber receives email messages.
+	Email *bool `pulumi:"email"`
+	// Whether the subscriber receives in_app messages.
+	In_app *bool `pulumi:"in_app"`
+	// Whether the subscriber receives push messages.
+	Push *bool `pulumi:"push"`
+	// Whether the subscriber receives sms messages.
+	Sms *bool `pulumi:"sms"`
+}
+
+// SubscriberPreferencesChannelsInput is an input type that accepts SubscriberPreferencesChannelsArgs and SubscriberPreferencesChannelsOutput values.
+// You can construct a concrete instance of `SubscriberPreferencesChannelsInput` via:
+//
+//	SubscriberPreferencesChannelsArgs{...}
+type SubscriberPreferencesChannelsInput interface {
+	pulumi.Input
+
+	ToSubscriberPreferencesChannelsOutput() SubscriberPreferencesChannelsOutput
+	ToSubscriberPreferencesChannelsOutputWithContext(context.Context) SubscriberPreferencesChannelsOutput
+}
+
+// Whether the subscriber receives each channel type's messages (`in_app`, `email`, `sms`, `chat`, `push`); only the channels given are managed.
+type SubscriberPreferencesChannelsArgs struct {
+	// Whether the subscriber receives chat messages.
+	Chat pulumi.BoolPtrInput `pulumi:"chat"`
+	// Whether the subscriber receives email messages.
+	Email pulumi.BoolPtrInput `pulumi:"email"`
+	// Whether the subscriber receives in_app messages.
+	In_app pulumi.BoolPtrInput `pulumi:"in_app"`
+	// Whether the subscriber receives push messages.
+	Push pulumi.BoolPtrInput `pulumi:"push"`
+	// Whether the subscriber receives sms messages.
+	Sms pulumi.BoolPtrInput `pulumi:"sms"`
+}
+
+func (SubscriberPreferencesChannelsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberPreferencesChannels)(nil)).Elem()
+}
+
+func (i SubscriberPreferencesChannelsArgs) ToSubscriberPreferencesChannelsOutput() SubscriberPreferencesChannelsOutput {
+	return i.ToSubscriberPreferencesChannelsOutputWithContext(context.Background())
+}
+
+func (i SubscriberPreferencesChannelsArgs) ToSubscriberPreferencesChannelsOutputWithContext(ctx context.Context) SubscriberPreferencesChannelsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SubscriberPreferencesChannelsOutput)
+}
+
+func (i SubscriberPreferencesChannelsArgs) ToSubscriberPreferencesChannelsPtrOutput() SubscriberPreferencesChannelsPtrOutput {
+	return i.ToSubscriberPreferencesChannelsPtrOutputWithContext(context.Background())
+}
+
+func (i SubscriberPreferencesChannelsArgs) ToSubscriberPreferencesChannelsPtrOutputWithContext(ctx context.Context) SubscriberPreferencesChannelsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SubscriberPreferencesChannelsOutput).ToSubscriberPreferencesChannelsPtrOutputWithContext(ctx)
+}
+
+// SubscriberPreferencesChannelsPtrInput is an input type that accepts SubscriberPreferencesChannelsArgs, SubscriberPreferencesChannelsPtr and SubscriberPreferencesChannelsPtrOutput values.
+// You can construct a concrete instance of `SubscriberPreferencesChannelsPtrInput` via:
+//
+//	        SubscriberPreferencesChannelsArgs{...}
+//
+//	or:
+//
+//	        nil
+type SubscriberPreferencesChannelsPtrInput interface {
+	pulumi.Input
+
+	ToSubscriberPreferencesChannelsPtrOutput() SubscriberPreferencesChannelsPtrOutput
+	ToSubscriberPreferencesChannelsPtrOutputWithContext(context.Context) SubscriberPreferencesChannelsPtrOutput
+}
+
+type subscriberPreferencesChannelsPtrType SubscriberPreferencesChannelsArgs
+
+func SubscriberPreferencesChannelsPtr(v *SubscriberPreferencesChannelsArgs) SubscriberPreferencesChannelsPtrInput {
+	return (*subscriberPreferencesChannelsPtrType)(v)
+}
+
+func (*subscriberPreferencesChannelsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**SubscriberPreferencesChannels)(nil)).Elem()
+}
+
+func (i *subscriberPreferencesChannelsPtrType) ToSubscriberPreferencesChannelsPtrOutput() SubscriberPreferencesChannelsPtrOutput {
+	return i.ToSubscriberPreferencesChannelsPtrOutputWithContext(context.Background())
+}
+
+func (i *subscriberPreferencesChannelsPtrType) ToSubscriberPreferencesChannelsPtrOutputWithContext(ctx context.Context) SubscriberPreferencesChannelsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SubscriberPreferencesChannelsPtrOutput)
+}
+
+// Whether the subscriber receives each channel type's messages (`in_app`, `email`, `sms`, `chat`, `push`); only the channels given are managed.
+type SubscriberPreferencesChannelsOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesChannelsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberPreferencesChannels)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesChannelsOutput) ToSubscriberPreferencesChannelsOutput() SubscriberPreferencesChannelsOutput {
+	return o
+}
+
+func (o SubscriberPreferencesChannelsOutput) ToSubscriberPreferencesChannelsOutputWithContext(ctx context.Context) SubscriberPreferencesChannelsOutput {
+	return o
+}
+
+func (o SubscriberPreferencesChannelsOutput) ToSubscriberPreferencesChannelsPtrOutput() SubscriberPreferencesChannelsPtrOutput {
+	return o.ToSubscriberPreferencesChannelsPtrOutputWithContext(context.Background())
+}
+
+func (o SubscriberPreferencesChannelsOutput) ToSubscriberPreferencesChannelsPtrOutputWithContext(ctx context.Context) SubscriberPreferencesChannelsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SubscriberPreferencesChannels) *SubscriberPreferencesChannels {
+		return &v
+	}).(SubscriberPreferencesChannelsPtrOutput)
+}
+
+// Whether the subscriber receives chat messages.
+func (o SubscriberPreferencesChannelsOutput) Chat() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesChannels) *bool { return v.Chat }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the subscriber receives email messages.
+func (o SubscriberPreferencesChannelsOutput) Email() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesChannels) *bool { return v.Email }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the subscriber receives in_app messages.
+func (o SubscriberPreferencesChannelsOutput) In_app() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesChannels) *bool { return v.In_app }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the subscriber receives push messages.
+func (o SubscriberPreferencesChannelsOutput) Push() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesChannels) *bool { return v.Push }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the subscriber receives sms messages.
+func (o SubscriberPreferencesChannelsOutput) Sms() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesChannels) *bool { return v.Sms }).(pulumi.BoolPtrOutput)
+}
+
+type SubscriberPreferencesChannelsPtrOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesChannelsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SubscriberPreferencesChannels)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesChannelsPtrOutput) ToSubscriberPreferencesChannelsPtrOutput() SubscriberPreferencesChannelsPtrOutput {
+	return o
+}
+
+func (o SubscriberPreferencesChannelsPtrOutput) ToSubscriberPreferencesChannelsPtrOutputWithContext(ctx context.Context) SubscriberPreferencesChannelsPtrOutput {
+	return o
+}
+
+func (o SubscriberPreferencesChannelsPtrOutput) Elem() SubscriberPreferencesChannelsOutput {
+	return o.ApplyT(func(v *SubscriberPreferencesChannels) SubscriberPreferencesChannels {
+		if v != nil {
+			return *v
+		}
+		var ret SubscriberPreferencesChannels
+		return ret
+	}).(SubscriberPreferencesChannelsOutput)
+}
+
+// Whether the subscriber receives chat messages.
+func (o SubscriberPreferencesChannelsPtrOutput) Chat() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *SubscriberPreferencesChannels) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Chat
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether the subscriber receives email messages.
+func (o SubscriberPreferencesChannelsPtrOutput) Email() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *SubscriberPreferencesChannels) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Email
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether the subscriber receives in_app messages.
+func (o SubscriberPreferencesChannelsPtrOutput) In_app() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *SubscriberPreferencesChannels) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.In_app
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether the subscriber receives push messages.
+func (o SubscriberPreferencesChannelsPtrOutput) Push() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *SubscriberPreferencesChannels) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Push
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether the subscriber receives sms messages.
+func (o SubscriberPreferencesChannelsPtrOutput) Sms() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *SubscriberPreferencesChannels) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Sms
+	}).(pulumi.BoolPtrOutput)
+}
+
+// A subscriber's preferences: the global ones (the channels active workflows use, and the delivery schedule) and each active workflow's, merged as delivery applies them.
+type SubscriberPreferencesResult struct {
+	// `global`, as the service returns it.
+	Global SubscriberPreferencesResultGlobal `pulumi:"global"`
+	// `workflows`, as the service returns it.
+	Workflows []SubscriberPreferencesResultWorkflows `pulumi:"workflows"`
+}
+
+// SubscriberPreferencesResultGlobal, as the service returns it.
+type SubscriberPreferencesResultGlobal struct {
+	// `channels`, as the service returns it.
+	Channels SubscriberPreferencesResultGlobalChannels `pulumi:"channels"`
+	// `enabled`, as the service returns it.
+	Enabled bool `pulumi:"enabled"`
+	// `schedule`, as the service returns it.
+	Schedule *SubscriberPreferencesResultGlobalSchedule `pulumi:"schedule"`
+}
+
+// SubscriberPreferencesResultGlobal, as the service returns it.
+type SubscriberPreferencesResultGlobalOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultGlobalOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberPreferencesResultGlobal)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultGlobalOutput) ToSubscriberPreferencesResultGlobalOutput() SubscriberPreferencesResultGlobalOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultGlobalOutput) ToSubscriberPreferencesResultGlobalOutputWithContext(ctx context.Context) SubscriberPreferencesResultGlobalOutput {
+	return o
+}
+
+// `channels`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalOutput) Channels() SubscriberPreferencesResultGlobalChannelsOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobal) SubscriberPreferencesResultGlobalChannels { return v.Channels }).(SubscriberPreferencesResultGlobalChannelsOutput)
+}
+
+// `enabled`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobal) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// `schedule`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalOutput) Schedule() SubscriberPreferencesResultGlobalSchedulePtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobal) *SubscriberPreferencesResultGlobalSchedule {
+		return v.Schedule
+	}).(SubscriberPreferencesResultGlobalSchedulePtrOutput)
+}
+
+// SubscriberPreferencesResultGlobalChannels, as the service returns it.
+type SubscriberPreferencesResultGlobalChannels struct {
+	// `chat`, as the service returns it.
+	Chat *bool `pulumi:"chat"`
+	// `email`, as the service returns it.
+	Email *bool `pulumi:"email"`
+	// `in_app`, as the service returns it.
+	In_app *bool `pulumi:"in_app"`
+	// `push`, as the service returns it.
+	Push *bool `pulumi:"push"`
+	// `sms`, as the service returns it.
+	Sms *bool `pulumi:"sms"`
+}
+
+// SubscriberPreferencesResultGlobalChannels, as the service returns it.
+type SubscriberPreferencesResultGlobalChannelsOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultGlobalChannelsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberPreferencesResultGlobalChannels)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultGlobalChannelsOutput) ToSubscriberPreferencesResultGlobalChannelsOutput() SubscriberPreferencesResultGlobalChannelsOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultGlobalChannelsOutput) ToSubscriberPreferencesResultGlobalChannelsOutputWithContext(ctx context.Context) SubscriberPreferencesResultGlobalChannelsOutput {
+	return o
+}
+
+// `chat`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalChannelsOutput) Chat() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobalChannels) *bool { return v.Chat }).(pulumi.BoolPtrOutput)
+}
+
+// `email`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalChannelsOutput) Email() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobalChannels) *bool { return v.Email }).(pulumi.BoolPtrOutput)
+}
+
+// `in_app`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalChannelsOutput) In_app() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobalChannels) *bool { return v.In_app }).(pulumi.BoolPtrOutput)
+}
+
+// `push`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalChannelsOutput) Push() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobalChannels) *bool { return v.Push }).(pulumi.BoolPtrOutput)
+}
+
+// `sms`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalChannelsOutput) Sms() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobalChannels) *bool { return v.Sms }).(pulumi.BoolPtrOutput)
+}
+
+// SubscriberPreferencesResultGlobalSchedule, as the service returns it.
+type SubscriberPreferencesResultGlobalSchedule struct {
+	// `isEnabled`, as the service returns it.
+	IsEnabled bool `pulumi:"isEnabled"`
+	// `weeklySchedule`, as the service returns it.
+	WeeklySchedule map[string]SubscriberPreferencesResultGlobalScheduleWeeklySchedule `pulumi:"weeklySchedule"`
+}
+
+// SubscriberPreferencesResultGlobalSchedule, as the service returns it.
+type SubscriberPreferencesResultGlobalScheduleOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultGlobalScheduleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberPreferencesResultGlobalSchedule)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultGlobalScheduleOutput) ToSubscriberPreferencesResultGlobalScheduleOutput() SubscriberPreferencesResultGlobalScheduleOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultGlobalScheduleOutput) ToSubscriberPreferencesResultGlobalScheduleOutputWithContext(ctx context.Context) SubscriberPreferencesResultGlobalScheduleOutput {
+	return o
+}
+
+// `isEnabled`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalScheduleOutput) IsEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobalSchedule) bool { return v.IsEnabled }).(pulumi.BoolOutput)
+}
+
+// `weeklySchedule`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalScheduleOutput) WeeklySchedule() SubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobalSchedule) map[string]SubscriberPreferencesResultGlobalScheduleWeeklySchedule {
+		return v.WeeklySchedule
+	}).(SubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput)
+}
+
+type SubscriberPreferencesResultGlobalSchedulePtrOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultGlobalSchedulePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SubscriberPreferencesResultGlobalSchedule)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultGlobalSchedulePtrOutput) ToSubscriberPreferencesResultGlobalSchedulePtrOutput() SubscriberPreferencesResultGlobalSchedulePtrOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultGlobalSchedulePtrOutput) ToSubscriberPreferencesResultGlobalSchedulePtrOutputWithContext(ctx context.Context) SubscriberPreferencesResultGlobalSchedulePtrOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultGlobalSchedulePtrOutput) Elem() SubscriberPreferencesResultGlobalScheduleOutput {
+	return o.ApplyT(func(v *SubscriberPreferencesResultGlobalSchedule) SubscriberPreferencesResultGlobalSchedule {
+		if v != nil {
+			return *v
+		}
+		var ret SubscriberPreferencesResultGlobalSchedule
+		return ret
+	}).(SubscriberPreferencesResultGlobalScheduleOutput)
+}
+
+// `isEnabled`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalSchedulePtrOutput) IsEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *SubscriberPreferencesResultGlobalSchedule) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.IsEnabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// `weeklySchedule`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalSchedulePtrOutput) WeeklySchedule() SubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput {
+	return o.ApplyT(func(v *SubscriberPreferencesResultGlobalSchedule) map[string]SubscriberPreferencesResultGlobalScheduleWeeklySchedule {
+		if v == nil {
+			return nil
+		}
+		return v.WeeklySchedule
+	}).(SubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput)
+}
+
+// SubscriberPreferencesResultGlobalScheduleWeeklySchedule, as the service returns it.
+type SubscriberPreferencesResultGlobalScheduleWeeklySchedule struct {
+	// `hours`, as the service returns it.
+	Hours []SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours `pulumi:"hours"`
+	// `isEnabled`, as the service returns it.
+	IsEnabled bool `pulumi:"isEnabled"`
+}
+
+// SubscriberPreferencesResultGlobalScheduleWeeklySchedule, as the service returns it.
+type SubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberPreferencesResultGlobalScheduleWeeklySchedule)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutput) ToSubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutput() SubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutput) ToSubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutputWithContext(ctx context.Context) SubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutput {
+	return o
+}
+
+// `hours`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutput) Hours() SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursArrayOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobalScheduleWeeklySchedule) []SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours {
+		return v.Hours
+	}).(SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursArrayOutput)
+}
+
+// `isEnabled`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutput) IsEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobalScheduleWeeklySchedule) bool { return v.IsEnabled }).(pulumi.BoolOutput)
+}
+
+type SubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]SubscriberPreferencesResultGlobalScheduleWeeklySchedule)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput) ToSubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput() SubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput) ToSubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutputWithContext(ctx context.Context) SubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput) MapIndex(k pulumi.StringInput) SubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) SubscriberPreferencesResultGlobalScheduleWeeklySchedule {
+		return vs[0].(map[string]SubscriberPreferencesResultGlobalScheduleWeeklySchedule)[vs[1].(string)]
+	}).(SubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutput)
+}
+
+// SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours, as the service returns it.
+type SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours struct {
+	// `end`, as the service returns it.
+	End string `pulumi:"end"`
+	// `start`, as the service returns it.
+	Start string `pulumi:"start"`
+}
+
+// SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours, as the service returns it.
+type SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutput) ToSubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutput() SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutput) ToSubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutputWithContext(ctx context.Context) SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutput {
+	return o
+}
+
+// `end`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutput) End() pulumi.StringOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours) string { return v.End }).(pulumi.StringOutput)
+}
+
+// `start`, as the service returns it.
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutput) Start() pulumi.StringOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours) string { return v.Start }).(pulumi.StringOutput)
+}
+
+type SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursArrayOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursArrayOutput) ToSubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursArrayOutput() SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursArrayOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursArrayOutput) ToSubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursArrayOutputWithContext(ctx context.Context) SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursArrayOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursArrayOutput) Index(i pulumi.IntInput) SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours {
+		return vs[0].([]SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours)[vs[1].(int)]
+	}).(SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutput)
+}
+
+// SubscriberPreferencesResultWorkflows, as the service returns it.
+type SubscriberPreferencesResultWorkflows struct {
+	// `channels`, as the service returns it.
+	Channels SubscriberPreferencesResultWorkflowsChannels `pulumi:"channels"`
+	// `enabled`, as the service returns it.
+	Enabled bool `pulumi:"enabled"`
+	// `overrides`, as the service returns it.
+	Overrides []SubscriberPreferencesResultWorkflowsOverrides `pulumi:"overrides"`
+	// `updatedAt`, as the service returns it.
+	UpdatedAt *string `pulumi:"updatedAt"`
+	// `workflow`, as the service returns it.
+	Workflow SubscriberPreferencesResultWorkflowsWorkflow `pulumi:"workflow"`
+}
+
+// SubscriberPreferencesResultWorkflows, as the service returns it.
+type SubscriberPreferencesResultWorkflowsOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultWorkflowsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberPreferencesResultWorkflows)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultWorkflowsOutput) ToSubscriberPreferencesResultWorkflowsOutput() SubscriberPreferencesResultWorkflowsOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultWorkflowsOutput) ToSubscriberPreferencesResultWorkflowsOutputWithContext(ctx context.Context) SubscriberPreferencesResultWorkflowsOutput {
+	return o
+}
+
+// `channels`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsOutput) Channels() SubscriberPreferencesResultWorkflowsChannelsOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflows) SubscriberPreferencesResultWorkflowsChannels {
+		return v.Channels
+	}).(SubscriberPreferencesResultWorkflowsChannelsOutput)
+}
+
+// `enabled`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflows) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// `overrides`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsOutput) Overrides() SubscriberPreferencesResultWorkflowsOverridesArrayOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflows) []SubscriberPreferencesResultWorkflowsOverrides {
+		return v.Overrides
+	}).(SubscriberPreferencesResultWorkflowsOverridesArrayOutput)
+}
+
+// `updatedAt`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflows) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+}
+
+// `workflow`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsOutput) Workflow() SubscriberPreferencesResultWorkflowsWorkflowOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflows) SubscriberPreferencesResultWorkflowsWorkflow {
+		return v.Workflow
+	}).(SubscriberPreferencesResultWorkflowsWorkflowOutput)
+}
+
+type SubscriberPreferencesResultWorkflowsArrayOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultWorkflowsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SubscriberPreferencesResultWorkflows)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultWorkflowsArrayOutput) ToSubscriberPreferencesResultWorkflowsArrayOutput() SubscriberPreferencesResultWorkflowsArrayOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultWorkflowsArrayOutput) ToSubscriberPreferencesResultWorkflowsArrayOutputWithContext(ctx context.Context) SubscriberPreferencesResultWorkflowsArrayOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultWorkflowsArrayOutput) Index(i pulumi.IntInput) SubscriberPreferencesResultWorkflowsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SubscriberPreferencesResultWorkflows {
+		return vs[0].([]SubscriberPreferencesResultWorkflows)[vs[1].(int)]
+	}).(SubscriberPreferencesResultWorkflowsOutput)
+}
+
+// SubscriberPreferencesResultWorkflowsChannels, as the service returns it.
+type SubscriberPreferencesResultWorkflowsChannels struct {
+	// `chat`, as the service returns it.
+	Chat *bool `pulumi:"chat"`
+	// `email`, as the service returns it.
+	Email *bool `pulumi:"email"`
+	// `in_app`, as the service returns it.
+	In_app *bool `pulumi:"in_app"`
+	// `push`, as the service returns it.
+	Push *bool `pulumi:"push"`
+	// `sms`, as the service returns it.
+	Sms *bool `pulumi:"sms"`
+}
+
+// SubscriberPreferencesResultWorkflowsChannels, as the service returns it.
+type SubscriberPreferencesResultWorkflowsChannelsOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultWorkflowsChannelsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberPreferencesResultWorkflowsChannels)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultWorkflowsChannelsOutput) ToSubscriberPreferencesResultWorkflowsChannelsOutput() SubscriberPreferencesResultWorkflowsChannelsOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultWorkflowsChannelsOutput) ToSubscriberPreferencesResultWorkflowsChannelsOutputWithContext(ctx context.Context) SubscriberPreferencesResultWorkflowsChannelsOutput {
+	return o
+}
+
+// `chat`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsChannelsOutput) Chat() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflowsChannels) *bool { return v.Chat }).(pulumi.BoolPtrOutput)
+}
+
+// `email`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsChannelsOutput) Email() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflowsChannels) *bool { return v.Email }).(pulumi.BoolPtrOutput)
+}
+
+// `in_app`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsChannelsOutput) In_app() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflowsChannels) *bool { return v.In_app }).(pulumi.BoolPtrOutput)
+}
+
+// `push`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsChannelsOutput) Push() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflowsChannels) *bool { return v.Push }).(pulumi.BoolPtrOutput)
+}
+
+// `sms`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsChannelsOutput) Sms() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflowsChannels) *bool { return v.Sms }).(pulumi.BoolPtrOutput)
+}
+
+// SubscriberPreferencesResultWorkflowsOverrides, as the service returns it.
+type SubscriberPreferencesResultWorkflowsOverrides struct {
+	// `channel`, as the service returns it.
+	Channel string `pulumi:"channel"`
+	// `source`, as the service returns it.
+	Source string `pulumi:"source"`
+}
+
+// SubscriberPreferencesResultWorkflowsOverrides, as the service returns it.
+type SubscriberPreferencesResultWorkflowsOverridesOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultWorkflowsOverridesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberPreferencesResultWorkflowsOverrides)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultWorkflowsOverridesOutput) ToSubscriberPreferencesResultWorkflowsOverridesOutput() SubscriberPreferencesResultWorkflowsOverridesOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultWorkflowsOverridesOutput) ToSubscriberPreferencesResultWorkflowsOverridesOutputWithContext(ctx context.Context) SubscriberPreferencesResultWorkflowsOverridesOutput {
+	return o
+}
+
+// `channel`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsOverridesOutput) Channel() pulumi.StringOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflowsOverrides) string { return v.Channel }).(pulumi.StringOutput)
+}
+
+// `source`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsOverridesOutput) Source() pulumi.StringOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflowsOverrides) string { return v.Source }).(pulumi.StringOutput)
+}
+
+type SubscriberPreferencesResultWorkflowsOverridesArrayOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultWorkflowsOverridesArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SubscriberPreferencesResultWorkflowsOverrides)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultWorkflowsOverridesArrayOutput) ToSubscriberPreferencesResultWorkflowsOverridesArrayOutput() SubscriberPreferencesResultWorkflowsOverridesArrayOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultWorkflowsOverridesArrayOutput) ToSubscriberPreferencesResultWorkflowsOverridesArrayOutputWithContext(ctx context.Context) SubscriberPreferencesResultWorkflowsOverridesArrayOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultWorkflowsOverridesArrayOutput) Index(i pulumi.IntInput) SubscriberPreferencesResultWorkflowsOverridesOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SubscriberPreferencesResultWorkflowsOverrides {
+		return vs[0].([]SubscriberPreferencesResultWorkflowsOverrides)[vs[1].(int)]
+	}).(SubscriberPreferencesResultWorkflowsOverridesOutput)
+}
+
+// SubscriberPreferencesResultWorkflowsWorkflow, as the service returns it.
+type SubscriberPreferencesResultWorkflowsWorkflow struct {
+	// `identifier`, as the service returns it.
+	Identifier string `pulumi:"identifier"`
+	// `name`, as the service returns it.
+	Name *string `pulumi:"name"`
+	// `slug`, as the service returns it.
+	Slug *string `pulumi:"slug"`
+	// `updatedAt`, as the service returns it.
+	UpdatedAt *string `pulumi:"updatedAt"`
+}
+
+// SubscriberPreferencesResultWorkflowsWorkflow, as the service returns it.
+type SubscriberPreferencesResultWorkflowsWorkflowOutput struct{ *pulumi.OutputState }
+
+func (SubscriberPreferencesResultWorkflowsWorkflowOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberPreferencesResultWorkflowsWorkflow)(nil)).Elem()
+}
+
+func (o SubscriberPreferencesResultWorkflowsWorkflowOutput) ToSubscriberPreferencesResultWorkflowsWorkflowOutput() SubscriberPreferencesResultWorkflowsWorkflowOutput {
+	return o
+}
+
+func (o SubscriberPreferencesResultWorkflowsWorkflowOutput) ToSubscriberPreferencesResultWorkflowsWorkflowOutputWithContext(ctx context.Context) SubscriberPreferencesResultWorkflowsWorkflowOutput {
+	return o
+}
+
+// `identifier`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsWorkflowOutput) Identifier() pulumi.StringOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflowsWorkflow) string { return v.Identifier }).(pulumi.StringOutput)
+}
+
+// `name`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsWorkflowOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflowsWorkflow) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// `slug`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsWorkflowOutput) Slug() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflowsWorkflow) *string { return v.Slug }).(pulumi.StringPtrOutput)
+}
+
+// `updatedAt`, as the service returns it.
+func (o SubscriberPreferencesResultWorkflowsWorkflowOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberPreferencesResultWorkflowsWorkflow) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+}
+
 // A subscriber of the environment, as the service returns it.
-type Subscriber struct {
+type SubscriberResult struct {
 	// `_environmentId`, as the service returns it.
 	_environmentId string `pulumi:"_environmentId"`
 	// `_id`, as the service returns it.
@@ -7618,7 +9040,7 @@ type Subscriber struct {
 	// `avatar`, as the service returns it.
 	Avatar *string `pulumi:"avatar"`
 	// `channels`, as the service returns it.
-	Channels []SubscriberChannels `pulumi:"channels"`
+	Channels []SubscriberResultChannels `pulumi:"channels"`
 	// `createdAt`, as the service returns it.
 	CreatedAt string `pulumi:"createdAt"`
 	// `data`, as the service returns it.
@@ -7650,204 +9072,204 @@ type Subscriber struct {
 }
 
 // A subscriber of the environment, as the service returns it.
-type SubscriberOutput struct{ *pulumi.OutputState }
+type SubscriberResultOutput struct{ *pulumi.OutputState }
 
-func (SubscriberOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*Subscriber)(nil)).Elem()
+func (SubscriberResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberResult)(nil)).Elem()
 }
 
-func (o SubscriberOutput) ToSubscriberOutput() SubscriberOutput {
+func (o SubscriberResultOutput) ToSubscriberResultOutput() SubscriberResultOutput {
 	return o
 }
 
-func (o SubscriberOutput) ToSubscriberOutputWithContext(ctx context.Context) SubscriberOutput {
+func (o SubscriberResultOutput) ToSubscriberResultOutputWithContext(ctx context.Context) SubscriberResultOutput {
 	return o
 }
 
 // `_environmentId`, as the service returns it.
-func (o SubscriberOutput) _environmentId() pulumi.StringOutput {
-	return o.ApplyT(func(v Subscriber) string { return v._environmentId }).(pulumi.StringOutput)
+func (o SubscriberResultOutput) _environmentId() pulumi.StringOutput {
+	return o.ApplyT(func(v SubscriberResult) string { return v._environmentId }).(pulumi.StringOutput)
 }
 
 // `_id`, as the service returns it.
-func (o SubscriberOutput) _id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Subscriber) *string { return v._id }).(pulumi.StringPtrOutput)
+func (o SubscriberResultOutput) _id() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResult) *string { return v._id }).(pulumi.StringPtrOutput)
 }
 
 // `_organizationId`, as the service returns it.
-func (o SubscriberOutput) _organizationId() pulumi.StringOutput {
-	return o.ApplyT(func(v Subscriber) string { return v._organizationId }).(pulumi.StringOutput)
+func (o SubscriberResultOutput) _organizationId() pulumi.StringOutput {
+	return o.ApplyT(func(v SubscriberResult) string { return v._organizationId }).(pulumi.StringOutput)
 }
 
 // `avatar`, as the service returns it.
-func (o SubscriberOutput) Avatar() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Subscriber) *string { return v.Avatar }).(pulumi.StringPtrOutput)
+func (o SubscriberResultOutput) Avatar() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResult) *string { return v.Avatar }).(pulumi.StringPtrOutput)
 }
 
 // `channels`, as the service returns it.
-func (o SubscriberOutput) Channels() SubscriberChannelsArrayOutput {
-	return o.ApplyT(func(v Subscriber) []SubscriberChannels { return v.Channels }).(SubscriberChannelsArrayOutput)
+func (o SubscriberResultOutput) Channels() SubscriberResultChannelsArrayOutput {
+	return o.ApplyT(func(v SubscriberResult) []SubscriberResultChannels { return v.Channels }).(SubscriberResultChannelsArrayOutput)
 }
 
 // `createdAt`, as the service returns it.
-func (o SubscriberOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v Subscriber) string { return v.CreatedAt }).(pulumi.StringOutput)
+func (o SubscriberResultOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v SubscriberResult) string { return v.CreatedAt }).(pulumi.StringOutput)
 }
 
 // `data`, as the service returns it.
-func (o SubscriberOutput) Data() pulumi.MapOutput {
-	return o.ApplyT(func(v Subscriber) map[string]interface{} { return v.Data }).(pulumi.MapOutput)
+func (o SubscriberResultOutput) Data() pulumi.MapOutput {
+	return o.ApplyT(func(v SubscriberResult) map[string]interface{} { return v.Data }).(pulumi.MapOutput)
 }
 
 // `deleted`, as the service returns it.
-func (o SubscriberOutput) Deleted() pulumi.BoolOutput {
-	return o.ApplyT(func(v Subscriber) bool { return v.Deleted }).(pulumi.BoolOutput)
+func (o SubscriberResultOutput) Deleted() pulumi.BoolOutput {
+	return o.ApplyT(func(v SubscriberResult) bool { return v.Deleted }).(pulumi.BoolOutput)
 }
 
 // `email`, as the service returns it.
-func (o SubscriberOutput) Email() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Subscriber) *string { return v.Email }).(pulumi.StringPtrOutput)
+func (o SubscriberResultOutput) Email() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResult) *string { return v.Email }).(pulumi.StringPtrOutput)
 }
 
 // `firstName`, as the service returns it.
-func (o SubscriberOutput) FirstName() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Subscriber) *string { return v.FirstName }).(pulumi.StringPtrOutput)
+func (o SubscriberResultOutput) FirstName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResult) *string { return v.FirstName }).(pulumi.StringPtrOutput)
 }
 
 // `isOnline`, as the service returns it.
-func (o SubscriberOutput) IsOnline() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v Subscriber) *bool { return v.IsOnline }).(pulumi.BoolPtrOutput)
+func (o SubscriberResultOutput) IsOnline() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SubscriberResult) *bool { return v.IsOnline }).(pulumi.BoolPtrOutput)
 }
 
 // `lastName`, as the service returns it.
-func (o SubscriberOutput) LastName() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Subscriber) *string { return v.LastName }).(pulumi.StringPtrOutput)
+func (o SubscriberResultOutput) LastName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResult) *string { return v.LastName }).(pulumi.StringPtrOutput)
 }
 
 // `lastOnlineAt`, as the service returns it.
-func (o SubscriberOutput) LastOnlineAt() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Subscriber) *string { return v.LastOnlineAt }).(pulumi.StringPtrOutput)
+func (o SubscriberResultOutput) LastOnlineAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResult) *string { return v.LastOnlineAt }).(pulumi.StringPtrOutput)
 }
 
 // `locale`, as the service returns it.
-func (o SubscriberOutput) Locale() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Subscriber) *string { return v.Locale }).(pulumi.StringPtrOutput)
+func (o SubscriberResultOutput) Locale() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResult) *string { return v.Locale }).(pulumi.StringPtrOutput)
 }
 
 // `phone`, as the service returns it.
-func (o SubscriberOutput) Phone() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Subscriber) *string { return v.Phone }).(pulumi.StringPtrOutput)
+func (o SubscriberResultOutput) Phone() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResult) *string { return v.Phone }).(pulumi.StringPtrOutput)
 }
 
 // `subscriberId`, as the service returns it.
-func (o SubscriberOutput) SubscriberId() pulumi.StringOutput {
-	return o.ApplyT(func(v Subscriber) string { return v.SubscriberId }).(pulumi.StringOutput)
+func (o SubscriberResultOutput) SubscriberId() pulumi.StringOutput {
+	return o.ApplyT(func(v SubscriberResult) string { return v.SubscriberId }).(pulumi.StringOutput)
 }
 
 // `timezone`, as the service returns it.
-func (o SubscriberOutput) Timezone() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Subscriber) *string { return v.Timezone }).(pulumi.StringPtrOutput)
+func (o SubscriberResultOutput) Timezone() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResult) *string { return v.Timezone }).(pulumi.StringPtrOutput)
 }
 
 // `topics`, as the service returns it.
-func (o SubscriberOutput) Topics() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v Subscriber) []string { return v.Topics }).(pulumi.StringArrayOutput)
+func (o SubscriberResultOutput) Topics() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v SubscriberResult) []string { return v.Topics }).(pulumi.StringArrayOutput)
 }
 
 // `updatedAt`, as the service returns it.
-func (o SubscriberOutput) UpdatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v Subscriber) string { return v.UpdatedAt }).(pulumi.StringOutput)
+func (o SubscriberResultOutput) UpdatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v SubscriberResult) string { return v.UpdatedAt }).(pulumi.StringOutput)
 }
 
-type SubscriberArrayOutput struct{ *pulumi.OutputState }
+type SubscriberResultArrayOutput struct{ *pulumi.OutputState }
 
-func (SubscriberArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]Subscriber)(nil)).Elem()
+func (SubscriberResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SubscriberResult)(nil)).Elem()
 }
 
-func (o SubscriberArrayOutput) ToSubscriberArrayOutput() SubscriberArrayOutput {
+func (o SubscriberResultArrayOutput) ToSubscriberResultArrayOutput() SubscriberResultArrayOutput {
 	return o
 }
 
-func (o SubscriberArrayOutput) ToSubscriberArrayOutputWithContext(ctx context.Context) SubscriberArrayOutput {
+func (o SubscriberResultArrayOutput) ToSubscriberResultArrayOutputWithContext(ctx context.Context) SubscriberResultArrayOutput {
 	return o
 }
 
-func (o SubscriberArrayOutput) Index(i pulumi.IntInput) SubscriberOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) Subscriber {
-		return vs[0].([]Subscriber)[vs[1].(int)]
-	}).(SubscriberOutput)
+func (o SubscriberResultArrayOutput) Index(i pulumi.IntInput) SubscriberResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SubscriberResult {
+		return vs[0].([]SubscriberResult)[vs[1].(int)]
+	}).(SubscriberResultOutput)
 }
 
-// SubscriberChannels, as the service returns it.
-type SubscriberChannels struct {
+// SubscriberResultChannels, as the service returns it.
+type SubscriberResultChannels struct {
 	// `_integrationId`, as the service returns it.
 	_integrationId *string `pulumi:"_integrationId"`
 	// `credentials`, as the service returns it.
-	Credentials *SubscriberChannelsCredentials `pulumi:"credentials"`
+	Credentials *SubscriberResultChannelsCredentials `pulumi:"credentials"`
 	// `integrationIdentifier`, as the service returns it.
 	IntegrationIdentifier *string `pulumi:"integrationIdentifier"`
 	// `providerId`, as the service returns it.
 	ProviderId string `pulumi:"providerId"`
 }
 
-// SubscriberChannels, as the service returns it.
-type SubscriberChannelsOutput struct{ *pulumi.OutputState }
+// SubscriberResultChannels, as the service returns it.
+type SubscriberResultChannelsOutput struct{ *pulumi.OutputState }
 
-func (SubscriberChannelsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*SubscriberChannels)(nil)).Elem()
+func (SubscriberResultChannelsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberResultChannels)(nil)).Elem()
 }
 
-func (o SubscriberChannelsOutput) ToSubscriberChannelsOutput() SubscriberChannelsOutput {
+func (o SubscriberResultChannelsOutput) ToSubscriberResultChannelsOutput() SubscriberResultChannelsOutput {
 	return o
 }
 
-func (o SubscriberChannelsOutput) ToSubscriberChannelsOutputWithContext(ctx context.Context) SubscriberChannelsOutput {
+func (o SubscriberResultChannelsOutput) ToSubscriberResultChannelsOutputWithContext(ctx context.Context) SubscriberResultChannelsOutput {
 	return o
 }
 
 // `_integrationId`, as the service returns it.
-func (o SubscriberChannelsOutput) _integrationId() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SubscriberChannels) *string { return v._integrationId }).(pulumi.StringPtrOutput)
+func (o SubscriberResultChannelsOutput) _integrationId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResultChannels) *string { return v._integrationId }).(pulumi.StringPtrOutput)
 }
 
 // `credentials`, as the service returns it.
-func (o SubscriberChannelsOutput) Credentials() SubscriberChannelsCredentialsPtrOutput {
-	return o.ApplyT(func(v SubscriberChannels) *SubscriberChannelsCredentials { return v.Credentials }).(SubscriberChannelsCredentialsPtrOutput)
+func (o SubscriberResultChannelsOutput) Credentials() SubscriberResultChannelsCredentialsPtrOutput {
+	return o.ApplyT(func(v SubscriberResultChannels) *SubscriberResultChannelsCredentials { return v.Credentials }).(SubscriberResultChannelsCredentialsPtrOutput)
 }
 
 // `integrationIdentifier`, as the service returns it.
-func (o SubscriberChannelsOutput) IntegrationIdentifier() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SubscriberChannels) *string { return v.IntegrationIdentifier }).(pulumi.StringPtrOutput)
+func (o SubscriberResultChannelsOutput) IntegrationIdentifier() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResultChannels) *string { return v.IntegrationIdentifier }).(pulumi.StringPtrOutput)
 }
 
 // `providerId`, as the service returns it.
-func (o SubscriberChannelsOutput) ProviderId() pulumi.StringOutput {
-	return o.ApplyT(func(v SubscriberChannels) string { return v.ProviderId }).(pulumi.StringOutput)
+func (o SubscriberResultChannelsOutput) ProviderId() pulumi.StringOutput {
+	return o.ApplyT(func(v SubscriberResultChannels) string { return v.ProviderId }).(pulumi.StringOutput)
 }
 
-type SubscriberChannelsArrayOutput struct{ *pulumi.OutputState }
+type SubscriberResultChannelsArrayOutput struct{ *pulumi.OutputState }
 
-func (SubscriberChannelsArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]SubscriberChannels)(nil)).Elem()
+func (SubscriberResultChannelsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SubscriberResultChannels)(nil)).Elem()
 }
 
-func (o SubscriberChannelsArrayOutput) ToSubscriberChannelsArrayOutput() SubscriberChannelsArrayOutput {
+func (o SubscriberResultChannelsArrayOutput) ToSubscriberResultChannelsArrayOutput() SubscriberResultChannelsArrayOutput {
 	return o
 }
 
-func (o SubscriberChannelsArrayOutput) ToSubscriberChannelsArrayOutputWithContext(ctx context.Context) SubscriberChannelsArrayOutput {
+func (o SubscriberResultChannelsArrayOutput) ToSubscriberResultChannelsArrayOutputWithContext(ctx context.Context) SubscriberResultChannelsArrayOutput {
 	return o
 }
 
-func (o SubscriberChannelsArrayOutput) Index(i pulumi.IntInput) SubscriberChannelsOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SubscriberChannels {
-		return vs[0].([]SubscriberChannels)[vs[1].(int)]
-	}).(SubscriberChannelsOutput)
+func (o SubscriberResultChannelsArrayOutput) Index(i pulumi.IntInput) SubscriberResultChannelsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SubscriberResultChannels {
+		return vs[0].([]SubscriberResultChannels)[vs[1].(int)]
+	}).(SubscriberResultChannelsOutput)
 }
 
-// SubscriberChannelsCredentials, as the service returns it.
-type SubscriberChannelsCredentials struct {
+// SubscriberResultChannelsCredentials, as the service returns it.
+type SubscriberResultChannelsCredentials struct {
 	// `alertUid`, as the service returns it.
 	AlertUid *string `pulumi:"alertUid"`
 	// `channel`, as the service returns it.
@@ -7866,88 +9288,88 @@ type SubscriberChannelsCredentials struct {
 	WebhookUrl *string `pulumi:"webhookUrl"`
 }
 
-// SubscriberChannelsCredentials, as the service returns it.
-type SubscriberChannelsCredentialsOutput struct{ *pulumi.OutputState }
+// SubscriberResultChannelsCredentials, as the service returns it.
+type SubscriberResultChannelsCredentialsOutput struct{ *pulumi.OutputState }
 
-func (SubscriberChannelsCredentialsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*SubscriberChannelsCredentials)(nil)).Elem()
+func (SubscriberResultChannelsCredentialsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubscriberResultChannelsCredentials)(nil)).Elem()
 }
 
-func (o SubscriberChannelsCredentialsOutput) ToSubscriberChannelsCredentialsOutput() SubscriberChannelsCredentialsOutput {
+func (o SubscriberResultChannelsCredentialsOutput) ToSubscriberResultChannelsCredentialsOutput() SubscriberResultChannelsCredentialsOutput {
 	return o
 }
 
-func (o SubscriberChannelsCredentialsOutput) ToSubscriberChannelsCredentialsOutputWithContext(ctx context.Context) SubscriberChannelsCredentialsOutput {
+func (o SubscriberResultChannelsCredentialsOutput) ToSubscriberResultChannelsCredentialsOutputWithContext(ctx context.Context) SubscriberResultChannelsCredentialsOutput {
 	return o
 }
 
 // `alertUid`, as the service returns it.
-func (o SubscriberChannelsCredentialsOutput) AlertUid() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SubscriberChannelsCredentials) *string { return v.AlertUid }).(pulumi.StringPtrOutput)
+func (o SubscriberResultChannelsCredentialsOutput) AlertUid() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResultChannelsCredentials) *string { return v.AlertUid }).(pulumi.StringPtrOutput)
 }
 
 // `channel`, as the service returns it.
-func (o SubscriberChannelsCredentialsOutput) Channel() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SubscriberChannelsCredentials) *string { return v.Channel }).(pulumi.StringPtrOutput)
+func (o SubscriberResultChannelsCredentialsOutput) Channel() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResultChannelsCredentials) *string { return v.Channel }).(pulumi.StringPtrOutput)
 }
 
 // `deviceTokens`, as the service returns it.
-func (o SubscriberChannelsCredentialsOutput) DeviceTokens() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v SubscriberChannelsCredentials) []string { return v.DeviceTokens }).(pulumi.StringArrayOutput)
+func (o SubscriberResultChannelsCredentialsOutput) DeviceTokens() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v SubscriberResultChannelsCredentials) []string { return v.DeviceTokens }).(pulumi.StringArrayOutput)
 }
 
 // `externalUrl`, as the service returns it.
-func (o SubscriberChannelsCredentialsOutput) ExternalUrl() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SubscriberChannelsCredentials) *string { return v.ExternalUrl }).(pulumi.StringPtrOutput)
+func (o SubscriberResultChannelsCredentialsOutput) ExternalUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResultChannelsCredentials) *string { return v.ExternalUrl }).(pulumi.StringPtrOutput)
 }
 
 // `imageUrl`, as the service returns it.
-func (o SubscriberChannelsCredentialsOutput) ImageUrl() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SubscriberChannelsCredentials) *string { return v.ImageUrl }).(pulumi.StringPtrOutput)
+func (o SubscriberResultChannelsCredentialsOutput) ImageUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResultChannelsCredentials) *string { return v.ImageUrl }).(pulumi.StringPtrOutput)
 }
 
 // `state`, as the service returns it.
-func (o SubscriberChannelsCredentialsOutput) State() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SubscriberChannelsCredentials) *string { return v.State }).(pulumi.StringPtrOutput)
+func (o SubscriberResultChannelsCredentialsOutput) State() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResultChannelsCredentials) *string { return v.State }).(pulumi.StringPtrOutput)
 }
 
 // `title`, as the service returns it.
-func (o SubscriberChannelsCredentialsOutput) Title() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SubscriberChannelsCredentials) *string { return v.Title }).(pulumi.StringPtrOutput)
+func (o SubscriberResultChannelsCredentialsOutput) Title() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResultChannelsCredentials) *string { return v.Title }).(pulumi.StringPtrOutput)
 }
 
 // `webhookUrl`, as the service returns it.
-func (o SubscriberChannelsCredentialsOutput) WebhookUrl() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SubscriberChannelsCredentials) *string { return v.WebhookUrl }).(pulumi.StringPtrOutput)
+func (o SubscriberResultChannelsCredentialsOutput) WebhookUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SubscriberResultChannelsCredentials) *string { return v.WebhookUrl }).(pulumi.StringPtrOutput)
 }
 
-type SubscriberChannelsCredentialsPtrOutput struct{ *pulumi.OutputState }
+type SubscriberResultChannelsCredentialsPtrOutput struct{ *pulumi.OutputState }
 
-func (SubscriberChannelsCredentialsPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**SubscriberChannelsCredentials)(nil)).Elem()
+func (SubscriberResultChannelsCredentialsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SubscriberResultChannelsCredentials)(nil)).Elem()
 }
 
-func (o SubscriberChannelsCredentialsPtrOutput) ToSubscriberChannelsCredentialsPtrOutput() SubscriberChannelsCredentialsPtrOutput {
+func (o SubscriberResultChannelsCredentialsPtrOutput) ToSubscriberResultChannelsCredentialsPtrOutput() SubscriberResultChannelsCredentialsPtrOutput {
 	return o
 }
 
-func (o SubscriberChannelsCredentialsPtrOutput) ToSubscriberChannelsCredentialsPtrOutputWithContext(ctx context.Context) SubscriberChannelsCredentialsPtrOutput {
+func (o SubscriberResultChannelsCredentialsPtrOutput) ToSubscriberResultChannelsCredentialsPtrOutputWithContext(ctx context.Context) SubscriberResultChannelsCredentialsPtrOutput {
 	return o
 }
 
-func (o SubscriberChannelsCredentialsPtrOutput) Elem() SubscriberChannelsCredentialsOutput {
-	return o.ApplyT(func(v *SubscriberChannelsCredentials) SubscriberChannelsCredentials {
+func (o SubscriberResultChannelsCredentialsPtrOutput) Elem() SubscriberResultChannelsCredentialsOutput {
+	return o.ApplyT(func(v *SubscriberResultChannelsCredentials) SubscriberResultChannelsCredentials {
 		if v != nil {
 			return *v
 		}
-		var ret SubscriberChannelsCredentials
+		var ret SubscriberResultChannelsCredentials
 		return ret
-	}).(SubscriberChannelsCredentialsOutput)
+	}).(SubscriberResultChannelsCredentialsOutput)
 }
 
 // `alertUid`, as the service returns it.
-func (o SubscriberChannelsCredentialsPtrOutput) AlertUid() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *SubscriberChannelsCredentials) *string {
+func (o SubscriberResultChannelsCredentialsPtrOutput) AlertUid() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubscriberResultChannelsCredentials) *string {
 		if v == nil {
 			return nil
 		}
@@ -7956,8 +9378,8 @@ func (o SubscriberChannelsCredentialsPtrOutput) AlertUid() pulumi.StringPtrOutpu
 }
 
 // `channel`, as the service returns it.
-func (o SubscriberChannelsCredentialsPtrOutput) Channel() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *SubscriberChannelsCredentials) *string {
+func (o SubscriberResultChannelsCredentialsPtrOutput) Channel() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubscriberResultChannelsCredentials) *string {
 		if v == nil {
 			return nil
 		}
@@ -7966,8 +9388,8 @@ func (o SubscriberChannelsCredentialsPtrOutput) Channel() pulumi.StringPtrOutput
 }
 
 // `deviceTokens`, as the service returns it.
-func (o SubscriberChannelsCredentialsPtrOutput) DeviceTokens() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v *SubscriberChannelsCredentials) []string {
+func (o SubscriberResultChannelsCredentialsPtrOutput) DeviceTokens() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *SubscriberResultChannelsCredentials) []string {
 		if v == nil {
 			return nil
 		}
@@ -7976,8 +9398,8 @@ func (o SubscriberChannelsCredentialsPtrOutput) DeviceTokens() pulumi.StringArra
 }
 
 // `externalUrl`, as the service returns it.
-func (o SubscriberChannelsCredentialsPtrOutput) ExternalUrl() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *SubscriberChannelsCredentials) *string {
+func (o SubscriberResultChannelsCredentialsPtrOutput) ExternalUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubscriberResultChannelsCredentials) *string {
 		if v == nil {
 			return nil
 		}
@@ -7986,8 +9408,8 @@ func (o SubscriberChannelsCredentialsPtrOutput) ExternalUrl() pulumi.StringPtrOu
 }
 
 // `imageUrl`, as the service returns it.
-func (o SubscriberChannelsCredentialsPtrOutput) ImageUrl() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *SubscriberChannelsCredentials) *string {
+func (o SubscriberResultChannelsCredentialsPtrOutput) ImageUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubscriberResultChannelsCredentials) *string {
 		if v == nil {
 			return nil
 		}
@@ -7996,8 +9418,8 @@ func (o SubscriberChannelsCredentialsPtrOutput) ImageUrl() pulumi.StringPtrOutpu
 }
 
 // `state`, as the service returns it.
-func (o SubscriberChannelsCredentialsPtrOutput) State() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *SubscriberChannelsCredentials) *string {
+func (o SubscriberResultChannelsCredentialsPtrOutput) State() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubscriberResultChannelsCredentials) *string {
 		if v == nil {
 			return nil
 		}
@@ -8006,8 +9428,8 @@ func (o SubscriberChannelsCredentialsPtrOutput) State() pulumi.StringPtrOutput {
 }
 
 // `title`, as the service returns it.
-func (o SubscriberChannelsCredentialsPtrOutput) Title() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *SubscriberChannelsCredentials) *string {
+func (o SubscriberResultChannelsCredentialsPtrOutput) Title() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubscriberResultChannelsCredentials) *string {
 		if v == nil {
 			return nil
 		}
@@ -8016,8 +9438,8 @@ func (o SubscriberChannelsCredentialsPtrOutput) Title() pulumi.StringPtrOutput {
 }
 
 // `webhookUrl`, as the service returns it.
-func (o SubscriberChannelsCredentialsPtrOutput) WebhookUrl() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *SubscriberChannelsCredentials) *string {
+func (o SubscriberResultChannelsCredentialsPtrOutput) WebhookUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubscriberResultChannelsCredentials) *string {
 		if v == nil {
 			return nil
 		}
@@ -9241,8 +10663,18 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceAllPtrInput)(nil)).Elem(), PreferenceAllArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceBlockInput)(nil)).Elem(), PreferenceBlockArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceBlockPtrInput)(nil)).Elem(), PreferenceBlockArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceDayScheduleInput)(nil)).Elem(), PreferenceDayScheduleArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceDaySchedulePtrInput)(nil)).Elem(), PreferenceDayScheduleArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceScheduleInput)(nil)).Elem(), PreferenceScheduleArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceSchedulePtrInput)(nil)).Elem(), PreferenceScheduleArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceScheduleWeeklyScheduleInput)(nil)).Elem(), PreferenceScheduleWeeklyScheduleArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceScheduleWeeklySchedulePtrInput)(nil)).Elem(), PreferenceScheduleWeeklyScheduleArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceTimeRangeInput)(nil)).Elem(), PreferenceTimeRangeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceTimeRangeArrayInput)(nil)).Elem(), PreferenceTimeRangeArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*StepFilterInput)(nil)).Elem(), StepFilterArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*StepFilterArrayInput)(nil)).Elem(), StepFilterArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SubscriberPreferencesChannelsInput)(nil)).Elem(), SubscriberPreferencesChannelsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SubscriberPreferencesChannelsPtrInput)(nil)).Elem(), SubscriberPreferencesChannelsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkflowPreferencesInput)(nil)).Elem(), WorkflowPreferencesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkflowPreferencesPtrInput)(nil)).Elem(), WorkflowPreferencesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkflowStepInput)(nil)).Elem(), WorkflowStepArgs{})
@@ -9351,14 +10783,38 @@ func init() {
 	pulumi.RegisterOutputType(PreferenceAllPtrOutput{})
 	pulumi.RegisterOutputType(PreferenceBlockOutput{})
 	pulumi.RegisterOutputType(PreferenceBlockPtrOutput{})
+	pulumi.RegisterOutputType(PreferenceDayScheduleOutput{})
+	pulumi.RegisterOutputType(PreferenceDaySchedulePtrOutput{})
+	pulumi.RegisterOutputType(PreferenceScheduleOutput{})
+	pulumi.RegisterOutputType(PreferenceSchedulePtrOutput{})
+	pulumi.RegisterOutputType(PreferenceScheduleWeeklyScheduleOutput{})
+	pulumi.RegisterOutputType(PreferenceScheduleWeeklySchedulePtrOutput{})
+	pulumi.RegisterOutputType(PreferenceTimeRangeOutput{})
+	pulumi.RegisterOutputType(PreferenceTimeRangeArrayOutput{})
 	pulumi.RegisterOutputType(StepFilterOutput{})
 	pulumi.RegisterOutputType(StepFilterArrayOutput{})
-	pulumi.RegisterOutputType(SubscriberOutput{})
-	pulumi.RegisterOutputType(SubscriberArrayOutput{})
-	pulumi.RegisterOutputType(SubscriberChannelsOutput{})
-	pulumi.RegisterOutputType(SubscriberChannelsArrayOutput{})
-	pulumi.RegisterOutputType(SubscriberChannelsCredentialsOutput{})
-	pulumi.RegisterOutputType(SubscriberChannelsCredentialsPtrOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesChannelsOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesChannelsPtrOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultGlobalOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultGlobalChannelsOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultGlobalScheduleOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultGlobalSchedulePtrOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultGlobalScheduleWeeklyScheduleOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultGlobalScheduleWeeklyScheduleMapOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHoursArrayOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultWorkflowsOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultWorkflowsArrayOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultWorkflowsChannelsOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultWorkflowsOverridesOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultWorkflowsOverridesArrayOutput{})
+	pulumi.RegisterOutputType(SubscriberPreferencesResultWorkflowsWorkflowOutput{})
+	pulumi.RegisterOutputType(SubscriberResultOutput{})
+	pulumi.RegisterOutputType(SubscriberResultArrayOutput{})
+	pulumi.RegisterOutputType(SubscriberResultChannelsOutput{})
+	pulumi.RegisterOutputType(SubscriberResultChannelsArrayOutput{})
+	pulumi.RegisterOutputType(SubscriberResultChannelsCredentialsOutput{})
+	pulumi.RegisterOutputType(SubscriberResultChannelsCredentialsPtrOutput{})
 	pulumi.RegisterOutputType(TopicSummaryOutput{})
 	pulumi.RegisterOutputType(TopicSummaryArrayOutput{})
 	pulumi.RegisterOutputType(TranslationResultOutput{})

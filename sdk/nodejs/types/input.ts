@@ -499,6 +499,82 @@ export interface PreferenceBlockArgs {
 }
 
 /**
+ * One day of a delivery schedule.
+ */
+export interface PreferenceDayScheduleArgs {
+    /**
+     * The windows of the day in which they are.
+     */
+    hours?: pulumi.Input<pulumi.Input<inputs.PreferenceTimeRangeArgs>[] | undefined>;
+    /**
+     * Whether messages are delivered on this day.
+     */
+    isEnabled: pulumi.Input<boolean>;
+}
+
+/**
+ * When a subscriber receives messages: the days of the week and their windows, in the subscriber's timezone.
+ */
+export interface PreferenceScheduleArgs {
+    /**
+     * Whether the schedule applies: off, messages are delivered at any time.
+     */
+    isEnabled: pulumi.Input<boolean>;
+    /**
+     * The days and their windows.
+     */
+    weeklySchedule?: pulumi.Input<inputs.PreferenceScheduleWeeklyScheduleArgs | undefined>;
+}
+
+/**
+ * The days and their windows.
+ */
+export interface PreferenceScheduleWeeklyScheduleArgs {
+    /**
+     * Friday.
+     */
+    friday?: pulumi.Input<inputs.PreferenceDayScheduleArgs | undefined>;
+    /**
+     * Monday.
+     */
+    monday?: pulumi.Input<inputs.PreferenceDayScheduleArgs | undefined>;
+    /**
+     * Saturday.
+     */
+    saturday?: pulumi.Input<inputs.PreferenceDayScheduleArgs | undefined>;
+    /**
+     * Sunday.
+     */
+    sunday?: pulumi.Input<inputs.PreferenceDayScheduleArgs | undefined>;
+    /**
+     * Thursday.
+     */
+    thursday?: pulumi.Input<inputs.PreferenceDayScheduleArgs | undefined>;
+    /**
+     * Tuesday.
+     */
+    tuesday?: pulumi.Input<inputs.PreferenceDayScheduleArgs | undefined>;
+    /**
+     * Wednesday.
+     */
+    wednesday?: pulumi.Input<inputs.PreferenceDayScheduleArgs | undefined>;
+}
+
+/**
+ * A window of one day in which messages are delivered.
+ */
+export interface PreferenceTimeRangeArgs {
+    /**
+     * The window's end time, `hh:mm AM` or `hh:mm PM`.
+     */
+    end: pulumi.Input<string>;
+    /**
+     * The window's start time, `hh:mm AM` or `hh:mm PM`.
+     */
+    start: pulumi.Input<string>;
+}
+
+/**
  * A group of conditions joined by AND or OR.
  */
 export interface StepFilterArgs {
@@ -518,6 +594,32 @@ export interface StepFilterArgs {
      * How the conditions are joined: `AND` or `OR`.
      */
     value: pulumi.Input<enums.StepFilterJoin>;
+}
+
+/**
+ * Whether the subscriber receives each channel type's messages (`in_app`, `email`, `sms`, `chat`, `push`); only the channels given are managed.
+ */
+export interface SubscriberPreferencesChannelsArgs {
+    /**
+     * Whether the subscriber receives chat messages.
+     */
+    chat?: pulumi.Input<boolean | undefined>;
+    /**
+     * Whether the subscriber receives email messages.
+     */
+    email?: pulumi.Input<boolean | undefined>;
+    /**
+     * Whether the subscriber receives in_app messages.
+     */
+    in_app?: pulumi.Input<boolean | undefined>;
+    /**
+     * Whether the subscriber receives push messages.
+     */
+    push?: pulumi.Input<boolean | undefined>;
+    /**
+     * Whether the subscriber receives sms messages.
+     */
+    sms?: pulumi.Input<boolean | undefined>;
 }
 
 /**

@@ -1857,6 +1857,82 @@ export interface PreferenceBlock {
 }
 
 /**
+ * One day of a delivery schedule.
+ */
+export interface PreferenceDaySchedule {
+    /**
+     * The windows of the day in which they are.
+     */
+    hours?: outputs.PreferenceTimeRange[];
+    /**
+     * Whether messages are delivered on this day.
+     */
+    isEnabled: boolean;
+}
+
+/**
+ * When a subscriber receives messages: the days of the week and their windows, in the subscriber's timezone.
+ */
+export interface PreferenceSchedule {
+    /**
+     * Whether the schedule applies: off, messages are delivered at any time.
+     */
+    isEnabled: boolean;
+    /**
+     * The days and their windows.
+     */
+    weeklySchedule?: outputs.PreferenceScheduleWeeklySchedule;
+}
+
+/**
+ * The days and their windows.
+ */
+export interface PreferenceScheduleWeeklySchedule {
+    /**
+     * Friday.
+     */
+    friday?: outputs.PreferenceDaySchedule;
+    /**
+     * Monday.
+     */
+    monday?: outputs.PreferenceDaySchedule;
+    /**
+     * Saturday.
+     */
+    saturday?: outputs.PreferenceDaySchedule;
+    /**
+     * Sunday.
+     */
+    sunday?: outputs.PreferenceDaySchedule;
+    /**
+     * Thursday.
+     */
+    thursday?: outputs.PreferenceDaySchedule;
+    /**
+     * Tuesday.
+     */
+    tuesday?: outputs.PreferenceDaySchedule;
+    /**
+     * Wednesday.
+     */
+    wednesday?: outputs.PreferenceDaySchedule;
+}
+
+/**
+ * A window of one day in which messages are delivered.
+ */
+export interface PreferenceTimeRange {
+    /**
+     * The window's end time, `hh:mm AM` or `hh:mm PM`.
+     */
+    end: string;
+    /**
+     * The window's start time, `hh:mm AM` or `hh:mm PM`.
+     */
+    start: string;
+}
+
+/**
  * A group of conditions joined by AND or OR.
  */
 export interface StepFilter {
@@ -1879,9 +1955,209 @@ export interface StepFilter {
 }
 
 /**
+ * Whether the subscriber receives each channel type's messages (`in_app`, `email`, `sms`, `chat`, `push`); only the channels given are managed.
+ */
+export interface SubscriberPreferencesChannels {
+    /**
+     * Whether the subscriber receives chat messages.
+     */
+    chat?: boolean;
+    /**
+     * Whether the subscriber receives email messages.
+     */
+    email?: boolean;
+    /**
+     * Whether the subscriber receives in_app messages.
+     */
+    in_app?: boolean;
+    /**
+     * Whether the subscriber receives push messages.
+     */
+    push?: boolean;
+    /**
+     * Whether the subscriber receives sms messages.
+     */
+    sms?: boolean;
+}
+
+/**
+ * SubscriberPreferencesResultGlobal, as the service returns it.
+ */
+export interface SubscriberPreferencesResultGlobal {
+    /**
+     * `channels`, as the service returns it.
+     */
+    channels: outputs.SubscriberPreferencesResultGlobalChannels;
+    /**
+     * `enabled`, as the service returns it.
+     */
+    enabled: boolean;
+    /**
+     * `schedule`, as the service returns it.
+     */
+    schedule?: outputs.SubscriberPreferencesResultGlobalSchedule;
+}
+
+/**
+ * SubscriberPreferencesResultGlobalChannels, as the service returns it.
+ */
+export interface SubscriberPreferencesResultGlobalChannels {
+    /**
+     * `chat`, as the service returns it.
+     */
+    chat?: boolean;
+    /**
+     * `email`, as the service returns it.
+     */
+    email?: boolean;
+    /**
+     * `in_app`, as the service returns it.
+     */
+    in_app?: boolean;
+    /**
+     * `push`, as the service returns it.
+     */
+    push?: boolean;
+    /**
+     * `sms`, as the service returns it.
+     */
+    sms?: boolean;
+}
+
+/**
+ * SubscriberPreferencesResultGlobalSchedule, as the service returns it.
+ */
+export interface SubscriberPreferencesResultGlobalSchedule {
+    /**
+     * `isEnabled`, as the service returns it.
+     */
+    isEnabled: boolean;
+    /**
+     * `weeklySchedule`, as the service returns it.
+     */
+    weeklySchedule?: {[key: string]: outputs.SubscriberPreferencesResultGlobalScheduleWeeklySchedule};
+}
+
+/**
+ * SubscriberPreferencesResultGlobalScheduleWeeklySchedule, as the service returns it.
+ */
+export interface SubscriberPreferencesResultGlobalScheduleWeeklySchedule {
+    /**
+     * `hours`, as the service returns it.
+     */
+    hours?: outputs.SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours[];
+    /**
+     * `isEnabled`, as the service returns it.
+     */
+    isEnabled: boolean;
+}
+
+/**
+ * SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours, as the service returns it.
+ */
+export interface SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours {
+    /**
+     * `end`, as the service returns it.
+     */
+    end: string;
+    /**
+     * `start`, as the service returns it.
+     */
+    start: string;
+}
+
+/**
+ * SubscriberPreferencesResultWorkflows, as the service returns it.
+ */
+export interface SubscriberPreferencesResultWorkflows {
+    /**
+     * `channels`, as the service returns it.
+     */
+    channels: outputs.SubscriberPreferencesResultWorkflowsChannels;
+    /**
+     * `enabled`, as the service returns it.
+     */
+    enabled: boolean;
+    /**
+     * `overrides`, as the service returns it.
+     */
+    overrides?: outputs.SubscriberPreferencesResultWorkflowsOverrides[];
+    /**
+     * `updatedAt`, as the service returns it.
+     */
+    updatedAt?: string;
+    /**
+     * `workflow`, as the service returns it.
+     */
+    workflow: outputs.SubscriberPreferencesResultWorkflowsWorkflow;
+}
+
+/**
+ * SubscriberPreferencesResultWorkflowsChannels, as the service returns it.
+ */
+export interface SubscriberPreferencesResultWorkflowsChannels {
+    /**
+     * `chat`, as the service returns it.
+     */
+    chat?: boolean;
+    /**
+     * `email`, as the service returns it.
+     */
+    email?: boolean;
+    /**
+     * `in_app`, as the service returns it.
+     */
+    in_app?: boolean;
+    /**
+     * `push`, as the service returns it.
+     */
+    push?: boolean;
+    /**
+     * `sms`, as the service returns it.
+     */
+    sms?: boolean;
+}
+
+/**
+ * SubscriberPreferencesResultWorkflowsOverrides, as the service returns it.
+ */
+export interface SubscriberPreferencesResultWorkflowsOverrides {
+    /**
+     * `channel`, as the service returns it.
+     */
+    channel: string;
+    /**
+     * `source`, as the service returns it.
+     */
+    source: string;
+}
+
+/**
+ * SubscriberPreferencesResultWorkflowsWorkflow, as the service returns it.
+ */
+export interface SubscriberPreferencesResultWorkflowsWorkflow {
+    /**
+     * `identifier`, as the service returns it.
+     */
+    identifier: string;
+    /**
+     * `name`, as the service returns it.
+     */
+    name?: string;
+    /**
+     * `slug`, as the service returns it.
+     */
+    slug?: string;
+    /**
+     * `updatedAt`, as the service returns it.
+     */
+    updatedAt?: string;
+}
+
+/**
  * A subscriber of the environment, as the service returns it.
  */
-export interface Subscriber {
+export interface SubscriberResult {
     /**
      * `_environmentId`, as the service returns it.
      */
@@ -1901,7 +2177,7 @@ export interface Subscriber {
     /**
      * `channels`, as the service returns it.
      */
-    channels?: outputs.SubscriberChannels[];
+    channels?: outputs.SubscriberResultChannels[];
     /**
      * `createdAt`, as the service returns it.
      */
@@ -1961,9 +2237,9 @@ export interface Subscriber {
 }
 
 /**
- * SubscriberChannels, as the service returns it.
+ * SubscriberResultChannels, as the service returns it.
  */
-export interface SubscriberChannels {
+export interface SubscriberResultChannels {
     /**
      * `_integrationId`, as the service returns it.
      */
@@ -1971,7 +2247,7 @@ export interface SubscriberChannels {
     /**
      * `credentials`, as the service returns it.
      */
-    credentials?: outputs.SubscriberChannelsCredentials;
+    credentials?: outputs.SubscriberResultChannelsCredentials;
     /**
      * `integrationIdentifier`, as the service returns it.
      */
@@ -1983,9 +2259,9 @@ export interface SubscriberChannels {
 }
 
 /**
- * SubscriberChannelsCredentials, as the service returns it.
+ * SubscriberResultChannelsCredentials, as the service returns it.
  */
-export interface SubscriberChannelsCredentials {
+export interface SubscriberResultChannelsCredentials {
     /**
      * `alertUid`, as the service returns it.
      */

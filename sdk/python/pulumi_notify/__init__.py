@@ -26,6 +26,7 @@ from .get_integrations import *
 from .get_layouts import *
 from .get_messages import *
 from .get_subscriber import *
+from .get_subscriber_preferences import *
 from .get_subscribers import *
 from .get_topics import *
 from .get_translations import *
@@ -33,7 +34,9 @@ from .get_workflows import *
 from .integration import *
 from .layout import *
 from .provider import *
+from .subscriber import *
 from .subscriber_credentials import *
+from .subscriber_preferences import *
 from .topic import *
 from .translation import *
 from .workflow import *
@@ -64,7 +67,9 @@ _utilities.register(
    "notify:index:EnvironmentVariable": "EnvironmentVariable",
    "notify:index:Integration": "Integration",
    "notify:index:Layout": "Layout",
+   "notify:index:Subscriber": "Subscriber",
    "notify:index:SubscriberCredentials": "SubscriberCredentials",
+   "notify:index:SubscriberPreferences": "SubscriberPreferences",
    "notify:index:Topic": "Topic",
    "notify:index:Translation": "Translation",
    "notify:index:Workflow": "Workflow"

@@ -19,6 +19,7 @@ __all__ = [
     'FieldFilterOperator',
     'FieldFilterSource',
     'GetLayoutsOrderBy',
+    'GetSubscriberPreferencesCriticality',
     'GetSubscribersOrderBy',
     'GetTranslationsResourceType',
     'GetWorkflowsOrderBy',
@@ -168,6 +169,16 @@ class GetLayoutsOrderBy(_builtins.str, Enum):
     CREATED_AT = "createdAt"
     UPDATED_AT = "updatedAt"
     NAME = "name"
+
+
+@pulumi.type_token("notify:index:GetSubscriberPreferencesCriticality")
+class GetSubscriberPreferencesCriticality(_builtins.str, Enum):
+    """
+    Which workflows: `nonCritical` (the service's default) those whose preferences subscribers may change, `critical` those whose they may not, or `all`.
+    """
+    NON_CRITICAL = "nonCritical"
+    CRITICAL = "critical"
+    ALL = "all"
 
 
 @pulumi.type_token("notify:index:GetSubscribersOrderBy")

@@ -48,8 +48,18 @@ __all__ = [
     'PreferenceAllArgsDict',
     'PreferenceBlockArgs',
     'PreferenceBlockArgsDict',
+    'PreferenceDayScheduleArgs',
+    'PreferenceDayScheduleArgsDict',
+    'PreferenceScheduleArgs',
+    'PreferenceScheduleArgsDict',
+    'PreferenceScheduleWeeklyScheduleArgs',
+    'PreferenceScheduleWeeklyScheduleArgsDict',
+    'PreferenceTimeRangeArgs',
+    'PreferenceTimeRangeArgsDict',
     'StepFilterArgs',
     'StepFilterArgsDict',
+    'SubscriberPreferencesChannelsArgs',
+    'SubscriberPreferencesChannelsArgsDict',
     'WorkflowPreferencesArgs',
     'WorkflowPreferencesArgsDict',
     'WorkflowStepArgs',
@@ -2244,6 +2254,318 @@ class PreferenceBlockArgs:
         pulumi.set(self, "channels", value)
 
 
+class PreferenceDayScheduleArgsDict(TypedDict):
+    """
+    One day of a delivery schedule.
+    """
+    is_enabled: pulumi.Input[_builtins.bool]
+    """
+    Whether messages are delivered on this day.
+    """
+    hours: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['PreferenceTimeRangeArgsDict']]]]]
+    """
+    The windows of the day in which they are.
+    """
+
+@pulumi.input_type
+class PreferenceDayScheduleArgs:
+    def __init__(__self__, *,
+                 is_enabled: pulumi.Input[_builtins.bool],
+                 hours: pulumi.Input[Optional[Sequence[pulumi.Input['PreferenceTimeRangeArgs']]]] = None):
+        """
+        One day of a delivery schedule.
+
+        :param pulumi.Input[_builtins.bool] is_enabled: Whether messages are delivered on this day.
+        :param pulumi.Input[Sequence[pulumi.Input['PreferenceTimeRangeArgs']]] hours: The windows of the day in which they are.
+        """
+        pulumi.set(__self__, "is_enabled", is_enabled)
+        if hours is not None:
+            pulumi.set(__self__, "hours", hours)
+
+    @_builtins.property
+    @pulumi.getter(name="isEnabled")
+    def is_enabled(self) -> pulumi.Input[_builtins.bool]:
+        """
+        Whether messages are delivered on this day.
+        """
+        return pulumi.get(self, "is_enabled")
+
+    @is_enabled.setter
+    def is_enabled(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "is_enabled", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def hours(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['PreferenceTimeRangeArgs']]]]:
+        """
+        The windows of the day in which they are.
+        """
+        return pulumi.get(self, "hours")
+
+    @hours.setter
+    def hours(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['PreferenceTimeRangeArgs']]]]):
+        pulumi.set(self, "hours", value)
+
+
+class PreferenceScheduleArgsDict(TypedDict):
+    """
+    When a subscriber receives messages: the days of the week and their windows, in the subscriber's timezone.
+    """
+    is_enabled: pulumi.Input[_builtins.bool]
+    """
+    Whether the schedule applies: off, messages are delivered at any time.
+    """
+    weekly_schedule: NotRequired[pulumi.Input[Optional['PreferenceScheduleWeeklyScheduleArgsDict']]]
+    """
+    The days and their windows.
+    """
+
+@pulumi.input_type
+class PreferenceScheduleArgs:
+    def __init__(__self__, *,
+                 is_enabled: pulumi.Input[_builtins.bool],
+                 weekly_schedule: pulumi.Input[Optional['PreferenceScheduleWeeklyScheduleArgs']] = None):
+        """
+        When a subscriber receives messages: the days of the week and their windows, in the subscriber's timezone.
+
+        :param pulumi.Input[_builtins.bool] is_enabled: Whether the schedule applies: off, messages are delivered at any time.
+        :param pulumi.Input['PreferenceScheduleWeeklyScheduleArgs'] weekly_schedule: The days and their windows.
+        """
+        pulumi.set(__self__, "is_enabled", is_enabled)
+        if weekly_schedule is not None:
+            pulumi.set(__self__, "weekly_schedule", weekly_schedule)
+
+    @_builtins.property
+    @pulumi.getter(name="isEnabled")
+    def is_enabled(self) -> pulumi.Input[_builtins.bool]:
+        """
+        Whether the schedule applies: off, messages are delivered at any time.
+        """
+        return pulumi.get(self, "is_enabled")
+
+    @is_enabled.setter
+    def is_enabled(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "is_enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="weeklySchedule")
+    def weekly_schedule(self) -> pulumi.Input[Optional['PreferenceScheduleWeeklyScheduleArgs']]:
+        """
+        The days and their windows.
+        """
+        return pulumi.get(self, "weekly_schedule")
+
+    @weekly_schedule.setter
+    def weekly_schedule(self, value: pulumi.Input[Optional['PreferenceScheduleWeeklyScheduleArgs']]):
+        pulumi.set(self, "weekly_schedule", value)
+
+
+class PreferenceScheduleWeeklyScheduleArgsDict(TypedDict):
+    """
+    The days and their windows.
+    """
+    friday: NotRequired[pulumi.Input[Optional['PreferenceDayScheduleArgsDict']]]
+    """
+    Friday.
+    """
+    monday: NotRequired[pulumi.Input[Optional['PreferenceDayScheduleArgsDict']]]
+    """
+    Monday.
+    """
+    saturday: NotRequired[pulumi.Input[Optional['PreferenceDayScheduleArgsDict']]]
+    """
+    Saturday.
+    """
+    sunday: NotRequired[pulumi.Input[Optional['PreferenceDayScheduleArgsDict']]]
+    """
+    Sunday.
+    """
+    thursday: NotRequired[pulumi.Input[Optional['PreferenceDayScheduleArgsDict']]]
+    """
+    Thursday.
+    """
+    tuesday: NotRequired[pulumi.Input[Optional['PreferenceDayScheduleArgsDict']]]
+    """
+    Tuesday.
+    """
+    wednesday: NotRequired[pulumi.Input[Optional['PreferenceDayScheduleArgsDict']]]
+    """
+    Wednesday.
+    """
+
+@pulumi.input_type
+class PreferenceScheduleWeeklyScheduleArgs:
+    def __init__(__self__, *,
+                 friday: pulumi.Input[Optional['PreferenceDayScheduleArgs']] = None,
+                 monday: pulumi.Input[Optional['PreferenceDayScheduleArgs']] = None,
+                 saturday: pulumi.Input[Optional['PreferenceDayScheduleArgs']] = None,
+                 sunday: pulumi.Input[Optional['PreferenceDayScheduleArgs']] = None,
+                 thursday: pulumi.Input[Optional['PreferenceDayScheduleArgs']] = None,
+                 tuesday: pulumi.Input[Optional['PreferenceDayScheduleArgs']] = None,
+                 wednesday: pulumi.Input[Optional['PreferenceDayScheduleArgs']] = None):
+        """
+        The days and their windows.
+
+        :param pulumi.Input['PreferenceDayScheduleArgs'] friday: Friday.
+        :param pulumi.Input['PreferenceDayScheduleArgs'] monday: Monday.
+        :param pulumi.Input['PreferenceDayScheduleArgs'] saturday: Saturday.
+        :param pulumi.Input['PreferenceDayScheduleArgs'] sunday: Sunday.
+        :param pulumi.Input['PreferenceDayScheduleArgs'] thursday: Thursday.
+        :param pulumi.Input['PreferenceDayScheduleArgs'] tuesday: Tuesday.
+        :param pulumi.Input['PreferenceDayScheduleArgs'] wednesday: Wednesday.
+        """
+        if friday is not None:
+            pulumi.set(__self__, "friday", friday)
+        if monday is not None:
+            pulumi.set(__self__, "monday", monday)
+        if saturday is not None:
+            pulumi.set(__self__, "saturday", saturday)
+        if sunday is not None:
+            pulumi.set(__self__, "sunday", sunday)
+        if thursday is not None:
+            pulumi.set(__self__, "thursday", thursday)
+        if tuesday is not None:
+            pulumi.set(__self__, "tuesday", tuesday)
+        if wednesday is not None:
+            pulumi.set(__self__, "wednesday", wednesday)
+
+    @_builtins.property
+    @pulumi.getter
+    def friday(self) -> pulumi.Input[Optional['PreferenceDayScheduleArgs']]:
+        """
+        Friday.
+        """
+        return pulumi.get(self, "friday")
+
+    @friday.setter
+    def friday(self, value: pulumi.Input[Optional['PreferenceDayScheduleArgs']]):
+        pulumi.set(self, "friday", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def monday(self) -> pulumi.Input[Optional['PreferenceDayScheduleArgs']]:
+        """
+        Monday.
+        """
+        return pulumi.get(self, "monday")
+
+    @monday.setter
+    def monday(self, value: pulumi.Input[Optional['PreferenceDayScheduleArgs']]):
+        pulumi.set(self, "monday", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def saturday(self) -> pulumi.Input[Optional['PreferenceDayScheduleArgs']]:
+        """
+        Saturday.
+        """
+        return pulumi.get(self, "saturday")
+
+    @saturday.setter
+    def saturday(self, value: pulumi.Input[Optional['PreferenceDayScheduleArgs']]):
+        pulumi.set(self, "saturday", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def sunday(self) -> pulumi.Input[Optional['PreferenceDayScheduleArgs']]:
+        """
+        Sunday.
+        """
+        return pulumi.get(self, "sunday")
+
+    @sunday.setter
+    def sunday(self, value: pulumi.Input[Optional['PreferenceDayScheduleArgs']]):
+        pulumi.set(self, "sunday", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def thursday(self) -> pulumi.Input[Optional['PreferenceDayScheduleArgs']]:
+        """
+        Thursday.
+        """
+        return pulumi.get(self, "thursday")
+
+    @thursday.setter
+    def thursday(self, value: pulumi.Input[Optional['PreferenceDayScheduleArgs']]):
+        pulumi.set(self, "thursday", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def tuesday(self) -> pulumi.Input[Optional['PreferenceDayScheduleArgs']]:
+        """
+        Tuesday.
+        """
+        return pulumi.get(self, "tuesday")
+
+    @tuesday.setter
+    def tuesday(self, value: pulumi.Input[Optional['PreferenceDayScheduleArgs']]):
+        pulumi.set(self, "tuesday", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def wednesday(self) -> pulumi.Input[Optional['PreferenceDayScheduleArgs']]:
+        """
+        Wednesday.
+        """
+        return pulumi.get(self, "wednesday")
+
+    @wednesday.setter
+    def wednesday(self, value: pulumi.Input[Optional['PreferenceDayScheduleArgs']]):
+        pulumi.set(self, "wednesday", value)
+
+
+class PreferenceTimeRangeArgsDict(TypedDict):
+    """
+    A window of one day in which messages are delivered.
+    """
+    end: pulumi.Input[_builtins.str]
+    """
+    The window's end time, `hh:mm AM` or `hh:mm PM`.
+    """
+    start: pulumi.Input[_builtins.str]
+    """
+    The window's start time, `hh:mm AM` or `hh:mm PM`.
+    """
+
+@pulumi.input_type
+class PreferenceTimeRangeArgs:
+    def __init__(__self__, *,
+                 end: pulumi.Input[_builtins.str],
+                 start: pulumi.Input[_builtins.str]):
+        """
+        A window of one day in which messages are delivered.
+
+        :param pulumi.Input[_builtins.str] end: The window's end time, `hh:mm AM` or `hh:mm PM`.
+        :param pulumi.Input[_builtins.str] start: The window's start time, `hh:mm AM` or `hh:mm PM`.
+        """
+        pulumi.set(__self__, "end", end)
+        pulumi.set(__self__, "start", start)
+
+    @_builtins.property
+    @pulumi.getter
+    def end(self) -> pulumi.Input[_builtins.str]:
+        """
+        The window's end time, `hh:mm AM` or `hh:mm PM`.
+        """
+        return pulumi.get(self, "end")
+
+    @end.setter
+    def end(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "end", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def start(self) -> pulumi.Input[_builtins.str]:
+        """
+        The window's start time, `hh:mm AM` or `hh:mm PM`.
+        """
+        return pulumi.get(self, "start")
+
+    @start.setter
+    def start(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "start", value)
+
+
 class StepFilterArgsDict(TypedDict):
     """
     A group of conditions joined by AND or OR.
@@ -2332,6 +2654,120 @@ class StepFilterArgs:
     @value.setter
     def value(self, value: pulumi.Input['StepFilterJoin']):
         pulumi.set(self, "value", value)
+
+
+class SubscriberPreferencesChannelsArgsDict(TypedDict):
+    """
+    Whether the subscriber receives each channel type's messages (`in_app`, `email`, `sms`, `chat`, `push`); only the channels given are managed.
+    """
+    chat: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the subscriber receives chat messages.
+    """
+    email: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the subscriber receives email messages.
+    """
+    in_app: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the subscriber receives in_app messages.
+    """
+    push: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the subscriber receives push messages.
+    """
+    sms: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the subscriber receives sms messages.
+    """
+
+@pulumi.input_type
+class SubscriberPreferencesChannelsArgs:
+    def __init__(__self__, *,
+                 chat: pulumi.Input[Optional[_builtins.bool]] = None,
+                 email: pulumi.Input[Optional[_builtins.bool]] = None,
+                 in_app: pulumi.Input[Optional[_builtins.bool]] = None,
+                 push: pulumi.Input[Optional[_builtins.bool]] = None,
+                 sms: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        Whether the subscriber receives each channel type's messages (`in_app`, `email`, `sms`, `chat`, `push`); only the channels given are managed.
+
+        :param pulumi.Input[_builtins.bool] chat: Whether the subscriber receives chat messages.
+        :param pulumi.Input[_builtins.bool] email: Whether the subscriber receives email messages.
+        :param pulumi.Input[_builtins.bool] in_app: Whether the subscriber receives in_app messages.
+        :param pulumi.Input[_builtins.bool] push: Whether the subscriber receives push messages.
+        :param pulumi.Input[_builtins.bool] sms: Whether the subscriber receives sms messages.
+        """
+        if chat is not None:
+            pulumi.set(__self__, "chat", chat)
+        if email is not None:
+            pulumi.set(__self__, "email", email)
+        if in_app is not None:
+            pulumi.set(__self__, "in_app", in_app)
+        if push is not None:
+            pulumi.set(__self__, "push", push)
+        if sms is not None:
+            pulumi.set(__self__, "sms", sms)
+
+    @_builtins.property
+    @pulumi.getter
+    def chat(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the subscriber receives chat messages.
+        """
+        return pulumi.get(self, "chat")
+
+    @chat.setter
+    def chat(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "chat", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def email(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the subscriber receives email messages.
+        """
+        return pulumi.get(self, "email")
+
+    @email.setter
+    def email(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "email", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def in_app(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the subscriber receives in_app messages.
+        """
+        return pulumi.get(self, "in_app")
+
+    @in_app.setter
+    def in_app(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "in_app", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def push(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the subscriber receives push messages.
+        """
+        return pulumi.get(self, "push")
+
+    @push.setter
+    def push(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "push", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def sms(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the subscriber receives sms messages.
+        """
+        return pulumi.get(self, "sms")
+
+    @sms.setter
+    def sms(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "sms", value)
 
 
 class WorkflowPreferencesArgsDict(TypedDict):

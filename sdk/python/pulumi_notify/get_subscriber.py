@@ -117,7 +117,7 @@ class GetSubscriberResult:
 
     @_builtins.property
     @pulumi.getter
-    def channels(self) -> Optional[Sequence['outputs.SubscriberChannels']]:
+    def channels(self) -> Optional[Sequence['outputs.SubscriberResultChannels']]:
         """
         `channels`, as the service returns it.
         """

@@ -38,7 +38,7 @@ class GetSubscribersResult:
 
     @_builtins.property
     @pulumi.getter
-    def subscribers(self) -> Sequence['outputs.Subscriber']:
+    def subscribers(self) -> Sequence['outputs.SubscriberResult']:
         """
         `subscribers`, as the service returns it.
         """

@@ -72,10 +72,24 @@ __all__ = [
     'MessageSubscriberChannelsCredentials',
     'PreferenceAll',
     'PreferenceBlock',
+    'PreferenceDaySchedule',
+    'PreferenceSchedule',
+    'PreferenceScheduleWeeklySchedule',
+    'PreferenceTimeRange',
     'StepFilter',
-    'Subscriber',
-    'SubscriberChannels',
-    'SubscriberChannelsCredentials',
+    'SubscriberPreferencesChannels',
+    'SubscriberPreferencesResultGlobal',
+    'SubscriberPreferencesResultGlobalChannels',
+    'SubscriberPreferencesResultGlobalSchedule',
+    'SubscriberPreferencesResultGlobalScheduleWeeklySchedule',
+    'SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours',
+    'SubscriberPreferencesResultWorkflows',
+    'SubscriberPreferencesResultWorkflowsChannels',
+    'SubscriberPreferencesResultWorkflowsOverrides',
+    'SubscriberPreferencesResultWorkflowsWorkflow',
+    'SubscriberResult',
+    'SubscriberResultChannels',
+    'SubscriberResultChannelsCredentials',
     'TopicSummary',
     'TranslationResult',
     'WorkflowPreferences',
@@ -5486,6 +5500,242 @@ class PreferenceBlock(dict):
 
 
 @pulumi.output_type
+class PreferenceDaySchedule(dict):
+    """
+    One day of a delivery schedule.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "isEnabled":
+            suggest = "is_enabled"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PreferenceDaySchedule. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PreferenceDaySchedule.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PreferenceDaySchedule.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 is_enabled: _builtins.bool,
+                 hours: Optional[Sequence['outputs.PreferenceTimeRange']] = None):
+        """
+        One day of a delivery schedule.
+
+        :param _builtins.bool is_enabled: Whether messages are delivered on this day.
+        :param Sequence['PreferenceTimeRange'] hours: The windows of the day in which they are.
+        """
+        pulumi.set(__self__, "is_enabled", is_enabled)
+        if hours is not None:
+            pulumi.set(__self__, "hours", hours)
+
+    @_builtins.property
+    @pulumi.getter(name="isEnabled")
+    def is_enabled(self) -> _builtins.bool:
+        """
+        Whether messages are delivered on this day.
+        """
+        return pulumi.get(self, "is_enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def hours(self) -> Optional[Sequence['outputs.PreferenceTimeRange']]:
+        """
+        The windows of the day in which they are.
+        """
+        return pulumi.get(self, "hours")
+
+
+@pulumi.output_type
+class PreferenceSchedule(dict):
+    """
+    When a subscriber receives messages: the days of the week and their windows, in the subscriber's timezone.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "isEnabled":
+            suggest = "is_enabled"
+        elif key == "weeklySchedule":
+            suggest = "weekly_schedule"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PreferenceSchedule. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PreferenceSchedule.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PreferenceSchedule.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 is_enabled: _builtins.bool,
+                 weekly_schedule: Optional['outputs.PreferenceScheduleWeeklySchedule'] = None):
+        """
+        When a subscriber receives messages: the days of the week and their windows, in the subscriber's timezone.
+
+        :param _builtins.bool is_enabled: Whether the schedule applies: off, messages are delivered at any time.
+        :param 'PreferenceScheduleWeeklySchedule' weekly_schedule: The days and their windows.
+        """
+        pulumi.set(__self__, "is_enabled", is_enabled)
+        if weekly_schedule is not None:
+            pulumi.set(__self__, "weekly_schedule", weekly_schedule)
+
+    @_builtins.property
+    @pulumi.getter(name="isEnabled")
+    def is_enabled(self) -> _builtins.bool:
+        """
+        Whether the schedule applies: off, messages are delivered at any time.
+        """
+        return pulumi.get(self, "is_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="weeklySchedule")
+    def weekly_schedule(self) -> Optional['outputs.PreferenceScheduleWeeklySchedule']:
+        """
+        The days and their windows.
+        """
+        return pulumi.get(self, "weekly_schedule")
+
+
+@pulumi.output_type
+class PreferenceScheduleWeeklySchedule(dict):
+    """
+    The days and their windows.
+    """
+    def __init__(__self__, *,
+                 friday: Optional['outputs.PreferenceDaySchedule'] = None,
+                 monday: Optional['outputs.PreferenceDaySchedule'] = None,
+                 saturday: Optional['outputs.PreferenceDaySchedule'] = None,
+                 sunday: Optional['outputs.PreferenceDaySchedule'] = None,
+                 thursday: Optional['outputs.PreferenceDaySchedule'] = None,
+                 tuesday: Optional['outputs.PreferenceDaySchedule'] = None,
+                 wednesday: Optional['outputs.PreferenceDaySchedule'] = None):
+        """
+        The days and their windows.
+
+        :param 'PreferenceDaySchedule' friday: Friday.
+        :param 'PreferenceDaySchedule' monday: Monday.
+        :param 'PreferenceDaySchedule' saturday: Saturday.
+        :param 'PreferenceDaySchedule' sunday: Sunday.
+        :param 'PreferenceDaySchedule' thursday: Thursday.
+        :param 'PreferenceDaySchedule' tuesday: Tuesday.
+        :param 'PreferenceDaySchedule' wednesday: Wednesday.
+        """
+        if friday is not None:
+            pulumi.set(__self__, "friday", friday)
+        if monday is not None:
+            pulumi.set(__self__, "monday", monday)
+        if saturday is not None:
+            pulumi.set(__self__, "saturday", saturday)
+        if sunday is not None:
+            pulumi.set(__self__, "sunday", sunday)
+        if thursday is not None:
+            pulumi.set(__self__, "thursday", thursday)
+        if tuesday is not None:
+            pulumi.set(__self__, "tuesday", tuesday)
+        if wednesday is not None:
+            pulumi.set(__self__, "wednesday", wednesday)
+
+    @_builtins.property
+    @pulumi.getter
+    def friday(self) -> Optional['outputs.PreferenceDaySchedule']:
+        """
+        Friday.
+        """
+        return pulumi.get(self, "friday")
+
+    @_builtins.property
+    @pulumi.getter
+    def monday(self) -> Optional['outputs.PreferenceDaySchedule']:
+        """
+        Monday.
+        """
+        return pulumi.get(self, "monday")
+
+    @_builtins.property
+    @pulumi.getter
+    def saturday(self) -> Optional['outputs.PreferenceDaySchedule']:
+        """
+        Saturday.
+        """
+        return pulumi.get(self, "saturday")
+
+    @_builtins.property
+    @pulumi.getter
+    def sunday(self) -> Optional['outputs.PreferenceDaySchedule']:
+        """
+        Sunday.
+        """
+        return pulumi.get(self, "sunday")
+
+    @_builtins.property
+    @pulumi.getter
+    def thursday(self) -> Optional['outputs.PreferenceDaySchedule']:
+        """
+        Thursday.
+        """
+        return pulumi.get(self, "thursday")
+
+    @_builtins.property
+    @pulumi.getter
+    def tuesday(self) -> Optional['outputs.PreferenceDaySchedule']:
+        """
+        Tuesday.
+        """
+        return pulumi.get(self, "tuesday")
+
+    @_builtins.property
+    @pulumi.getter
+    def wednesday(self) -> Optional['outputs.PreferenceDaySchedule']:
+        """
+        Wednesday.
+        """
+        return pulumi.get(self, "wednesday")
+
+
+@pulumi.output_type
+class PreferenceTimeRange(dict):
+    """
+    A window of one day in which messages are delivered.
+    """
+    def __init__(__self__, *,
+                 end: _builtins.str,
+                 start: _builtins.str):
+        """
+        A window of one day in which messages are delivered.
+
+        :param _builtins.str end: The window's end time, `hh:mm AM` or `hh:mm PM`.
+        :param _builtins.str start: The window's start time, `hh:mm AM` or `hh:mm PM`.
+        """
+        pulumi.set(__self__, "end", end)
+        pulumi.set(__self__, "start", start)
+
+    @_builtins.property
+    @pulumi.getter
+    def end(self) -> _builtins.str:
+        """
+        The window's end time, `hh:mm AM` or `hh:mm PM`.
+        """
+        return pulumi.get(self, "end")
+
+    @_builtins.property
+    @pulumi.getter
+    def start(self) -> _builtins.str:
+        """
+        The window's start time, `hh:mm AM` or `hh:mm PM`.
+        """
+        return pulumi.get(self, "start")
+
+
+@pulumi.output_type
 class StepFilter(dict):
     """
     A group of conditions joined by AND or OR.
@@ -5559,7 +5809,535 @@ class StepFilter(dict):
 
 
 @pulumi.output_type
-class Subscriber(dict):
+class SubscriberPreferencesChannels(dict):
+    """
+    Whether the subscriber receives each channel type's messages (`in_app`, `email`, `sms`, `chat`, `push`); only the channels given are managed.
+    """
+    def __init__(__self__, *,
+                 chat: Optional[_builtins.bool] = None,
+                 email: Optional[_builtins.bool] = None,
+                 in_app: Optional[_builtins.bool] = None,
+                 push: Optional[_builtins.bool] = None,
+                 sms: Optional[_builtins.bool] = None):
+        """
+        Whether the subscriber receives each channel type's messages (`in_app`, `email`, `sms`, `chat`, `push`); only the channels given are managed.
+
+        :param _builtins.bool chat: Whether the subscriber receives chat messages.
+        :param _builtins.bool email: Whether the subscriber receives email messages.
+        :param _builtins.bool in_app: Whether the subscriber receives in_app messages.
+        :param _builtins.bool push: Whether the subscriber receives push messages.
+        :param _builtins.bool sms: Whether the subscriber receives sms messages.
+        """
+        if chat is not None:
+            pulumi.set(__self__, "chat", chat)
+        if email is not None:
+            pulumi.set(__self__, "email", email)
+        if in_app is not None:
+            pulumi.set(__self__, "in_app", in_app)
+        if push is not None:
+            pulumi.set(__self__, "push", push)
+        if sms is not None:
+            pulumi.set(__self__, "sms", sms)
+
+    @_builtins.property
+    @pulumi.getter
+    def chat(self) -> Optional[_builtins.bool]:
+        """
+        Whether the subscriber receives chat messages.
+        """
+        return pulumi.get(self, "chat")
+
+    @_builtins.property
+    @pulumi.getter
+    def email(self) -> Optional[_builtins.bool]:
+        """
+        Whether the subscriber receives email messages.
+        """
+        return pulumi.get(self, "email")
+
+    @_builtins.property
+    @pulumi.getter
+    def in_app(self) -> Optional[_builtins.bool]:
+        """
+        Whether the subscriber receives in_app messages.
+        """
+        return pulumi.get(self, "in_app")
+
+    @_builtins.property
+    @pulumi.getter
+    def push(self) -> Optional[_builtins.bool]:
+        """
+        Whether the subscriber receives push messages.
+        """
+        return pulumi.get(self, "push")
+
+    @_builtins.property
+    @pulumi.getter
+    def sms(self) -> Optional[_builtins.bool]:
+        """
+        Whether the subscriber receives sms messages.
+        """
+        return pulumi.get(self, "sms")
+
+
+@pulumi.output_type
+class SubscriberPreferencesResultGlobal(dict):
+    """
+    SubscriberPreferencesResultGlobal, as the service returns it.
+    """
+    def __init__(__self__, *,
+                 channels: 'outputs.SubscriberPreferencesResultGlobalChannels',
+                 enabled: _builtins.bool,
+                 schedule: Optional['outputs.SubscriberPreferencesResultGlobalSchedule'] = None):
+        """
+        SubscriberPreferencesResultGlobal, as the service returns it.
+
+        :param 'SubscriberPreferencesResultGlobalChannels' channels: `channels`, as the service returns it.
+        :param _builtins.bool enabled: `enabled`, as the service returns it.
+        :param 'SubscriberPreferencesResultGlobalSchedule' schedule: `schedule`, as the service returns it.
+        """
+        pulumi.set(__self__, "channels", channels)
+        pulumi.set(__self__, "enabled", enabled)
+        if schedule is not None:
+            pulumi.set(__self__, "schedule", schedule)
+
+    @_builtins.property
+    @pulumi.getter
+    def channels(self) -> 'outputs.SubscriberPreferencesResultGlobalChannels':
+        """
+        `channels`, as the service returns it.
+        """
+        return pulumi.get(self, "channels")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        `enabled`, as the service returns it.
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def schedule(self) -> Optional['outputs.SubscriberPreferencesResultGlobalSchedule']:
+        """
+        `schedule`, as the service returns it.
+        """
+        return pulumi.get(self, "schedule")
+
+
+@pulumi.output_type
+class SubscriberPreferencesResultGlobalChannels(dict):
+    """
+    SubscriberPreferencesResultGlobalChannels, as the service returns it.
+    """
+    def __init__(__self__, *,
+                 chat: Optional[_builtins.bool] = None,
+                 email: Optional[_builtins.bool] = None,
+                 in_app: Optional[_builtins.bool] = None,
+                 push: Optional[_builtins.bool] = None,
+                 sms: Optional[_builtins.bool] = None):
+        """
+        SubscriberPreferencesResultGlobalChannels, as the service returns it.
+
+        :param _builtins.bool chat: `chat`, as the service returns it.
+        :param _builtins.bool email: `email`, as the service returns it.
+        :param _builtins.bool in_app: `in_app`, as the service returns it.
+        :param _builtins.bool push: `push`, as the service returns it.
+        :param _builtins.bool sms: `sms`, as the service returns it.
+        """
+        if chat is not None:
+            pulumi.set(__self__, "chat", chat)
+        if email is not None:
+            pulumi.set(__self__, "email", email)
+        if in_app is not None:
+            pulumi.set(__self__, "in_app", in_app)
+        if push is not None:
+            pulumi.set(__self__, "push", push)
+        if sms is not None:
+            pulumi.set(__self__, "sms", sms)
+
+    @_builtins.property
+    @pulumi.getter
+    def chat(self) -> Optional[_builtins.bool]:
+        """
+        `chat`, as the service returns it.
+        """
+        return pulumi.get(self, "chat")
+
+    @_builtins.property
+    @pulumi.getter
+    def email(self) -> Optional[_builtins.bool]:
+        """
+        `email`, as the service returns it.
+        """
+        return pulumi.get(self, "email")
+
+    @_builtins.property
+    @pulumi.getter
+    def in_app(self) -> Optional[_builtins.bool]:
+        """
+        `in_app`, as the service returns it.
+        """
+        return pulumi.get(self, "in_app")
+
+    @_builtins.property
+    @pulumi.getter
+    def push(self) -> Optional[_builtins.bool]:
+        """
+        `push`, as the service returns it.
+        """
+        return pulumi.get(self, "push")
+
+    @_builtins.property
+    @pulumi.getter
+    def sms(self) -> Optional[_builtins.bool]:
+        """
+        `sms`, as the service returns it.
+        """
+        return pulumi.get(self, "sms")
+
+
+@pulumi.output_type
+class SubscriberPreferencesResultGlobalSchedule(dict):
+    """
+    SubscriberPreferencesResultGlobalSchedule, as the service returns it.
+    """
+    def __init__(__self__, *,
+                 is_enabled: _builtins.bool,
+                 weekly_schedule: Optional[Mapping[str, 'outputs.SubscriberPreferencesResultGlobalScheduleWeeklySchedule']] = None):
+        """
+        SubscriberPreferencesResultGlobalSchedule, as the service returns it.
+
+        :param _builtins.bool is_enabled: `isEnabled`, as the service returns it.
+        :param Mapping[str, 'SubscriberPreferencesResultGlobalScheduleWeeklySchedule'] weekly_schedule: `weeklySchedule`, as the service returns it.
+        """
+        pulumi.set(__self__, "is_enabled", is_enabled)
+        if weekly_schedule is not None:
+            pulumi.set(__self__, "weekly_schedule", weekly_schedule)
+
+    @_builtins.property
+    @pulumi.getter(name="isEnabled")
+    def is_enabled(self) -> _builtins.bool:
+        """
+        `isEnabled`, as the service returns it.
+        """
+        return pulumi.get(self, "is_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="weeklySchedule")
+    def weekly_schedule(self) -> Optional[Mapping[str, 'outputs.SubscriberPreferencesResultGlobalScheduleWeeklySchedule']]:
+        """
+        `weeklySchedule`, as the service returns it.
+        """
+        return pulumi.get(self, "weekly_schedule")
+
+
+@pulumi.output_type
+class SubscriberPreferencesResultGlobalScheduleWeeklySchedule(dict):
+    """
+    SubscriberPreferencesResultGlobalScheduleWeeklySchedule, as the service returns it.
+    """
+    def __init__(__self__, *,
+                 is_enabled: _builtins.bool,
+                 hours: Optional[Sequence['outputs.SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours']] = None):
+        """
+        SubscriberPreferencesResultGlobalScheduleWeeklySchedule, as the service returns it.
+
+        :param _builtins.bool is_enabled: `isEnabled`, as the service returns it.
+        :param Sequence['SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours'] hours: `hours`, as the service returns it.
+        """
+        pulumi.set(__self__, "is_enabled", is_enabled)
+        if hours is not None:
+            pulumi.set(__self__, "hours", hours)
+
+    @_builtins.property
+    @pulumi.getter(name="isEnabled")
+    def is_enabled(self) -> _builtins.bool:
+        """
+        `isEnabled`, as the service returns it.
+        """
+        return pulumi.get(self, "is_enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def hours(self) -> Optional[Sequence['outputs.SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours']]:
+        """
+        `hours`, as the service returns it.
+        """
+        return pulumi.get(self, "hours")
+
+
+@pulumi.output_type
+class SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours(dict):
+    """
+    SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours, as the service returns it.
+    """
+    def __init__(__self__, *,
+                 end: _builtins.str,
+                 start: _builtins.str):
+        """
+        SubscriberPreferencesResultGlobalScheduleWeeklyScheduleHours, as the service returns it.
+
+        :param _builtins.str end: `end`, as the service returns it.
+        :param _builtins.str start: `start`, as the service returns it.
+        """
+        pulumi.set(__self__, "end", end)
+        pulumi.set(__self__, "start", start)
+
+    @_builtins.property
+    @pulumi.getter
+    def end(self) -> _builtins.str:
+        """
+        `end`, as the service returns it.
+        """
+        return pulumi.get(self, "end")
+
+    @_builtins.property
+    @pulumi.getter
+    def start(self) -> _builtins.str:
+        """
+        `start`, as the service returns it.
+        """
+        return pulumi.get(self, "start")
+
+
+@pulumi.output_type
+class SubscriberPreferencesResultWorkflows(dict):
+    """
+    SubscriberPreferencesResultWorkflows, as the service returns it.
+    """
+    def __init__(__self__, *,
+                 channels: 'outputs.SubscriberPreferencesResultWorkflowsChannels',
+                 enabled: _builtins.bool,
+                 workflow: 'outputs.SubscriberPreferencesResultWorkflowsWorkflow',
+                 overrides: Optional[Sequence['outputs.SubscriberPreferencesResultWorkflowsOverrides']] = None,
+                 updated_at: Optional[_builtins.str] = None):
+        """
+        SubscriberPreferencesResultWorkflows, as the service returns it.
+
+        :param 'SubscriberPreferencesResultWorkflowsChannels' channels: `channels`, as the service returns it.
+        :param _builtins.bool enabled: `enabled`, as the service returns it.
+        :param 'SubscriberPreferencesResultWorkflowsWorkflow' workflow: `workflow`, as the service returns it.
+        :param Sequence['SubscriberPreferencesResultWorkflowsOverrides'] overrides: `overrides`, as the service returns it.
+        :param _builtins.str updated_at: `updatedAt`, as the service returns it.
+        """
+        pulumi.set(__self__, "channels", channels)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "workflow", workflow)
+        if overrides is not None:
+            pulumi.set(__self__, "overrides", overrides)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter
+    def channels(self) -> 'outputs.SubscriberPreferencesResultWorkflowsChannels':
+        """
+        `channels`, as the service returns it.
+        """
+        return pulumi.get(self, "channels")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        `enabled`, as the service returns it.
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def workflow(self) -> 'outputs.SubscriberPreferencesResultWorkflowsWorkflow':
+        """
+        `workflow`, as the service returns it.
+        """
+        return pulumi.get(self, "workflow")
+
+    @_builtins.property
+    @pulumi.getter
+    def overrides(self) -> Optional[Sequence['outputs.SubscriberPreferencesResultWorkflowsOverrides']]:
+        """
+        `overrides`, as the service returns it.
+        """
+        return pulumi.get(self, "overrides")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.str]:
+        """
+        `updatedAt`, as the service returns it.
+        """
+        return pulumi.get(self, "updated_at")
+
+
+@pulumi.output_type
+class SubscriberPreferencesResultWorkflowsChannels(dict):
+    """
+    SubscriberPreferencesResultWorkflowsChannels, as the service returns it.
+    """
+    def __init__(__self__, *,
+                 chat: Optional[_builtins.bool] = None,
+                 email: Optional[_builtins.bool] = None,
+                 in_app: Optional[_builtins.bool] = None,
+                 push: Optional[_builtins.bool] = None,
+                 sms: Optional[_builtins.bool] = None):
+        """
+        SubscriberPreferencesResultWorkflowsChannels, as the service returns it.
+
+        :param _builtins.bool chat: `chat`, as the service returns it.
+        :param _builtins.bool email: `email`, as the service returns it.
+        :param _builtins.bool in_app: `in_app`, as the service returns it.
+        :param _builtins.bool push: `push`, as the service returns it.
+        :param _builtins.bool sms: `sms`, as the service returns it.
+        """
+        if chat is not None:
+            pulumi.set(__self__, "chat", chat)
+        if email is not None:
+            pulumi.set(__self__, "email", email)
+        if in_app is not None:
+            pulumi.set(__self__, "in_app", in_app)
+        if push is not None:
+            pulumi.set(__self__, "push", push)
+        if sms is not None:
+            pulumi.set(__self__, "sms", sms)
+
+    @_builtins.property
+    @pulumi.getter
+    def chat(self) -> Optional[_builtins.bool]:
+        """
+        `chat`, as the service returns it.
+        """
+        return pulumi.get(self, "chat")
+
+    @_builtins.property
+    @pulumi.getter
+    def email(self) -> Optional[_builtins.bool]:
+        """
+        `email`, as the service returns it.
+        """
+        return pulumi.get(self, "email")
+
+    @_builtins.property
+    @pulumi.getter
+    def in_app(self) -> Optional[_builtins.bool]:
+        """
+        `in_app`, as the service returns it.
+        """
+        return pulumi.get(self, "in_app")
+
+    @_builtins.property
+    @pulumi.getter
+    def push(self) -> Optional[_builtins.bool]:
+        """
+        `push`, as the service returns it.
+        """
+        return pulumi.get(self, "push")
+
+    @_builtins.property
+    @pulumi.getter
+    def sms(self) -> Optional[_builtins.bool]:
+        """
+        `sms`, as the service returns it.
+        """
+        return pulumi.get(self, "sms")
+
+
+@pulumi.output_type
+class SubscriberPreferencesResultWorkflowsOverrides(dict):
+    """
+    SubscriberPreferencesResultWorkflowsOverrides, as the service returns it.
+    """
+    def __init__(__self__, *,
+                 channel: _builtins.str,
+                 source: _builtins.str):
+        """
+        SubscriberPreferencesResultWorkflowsOverrides, as the service returns it.
+
+        :param _builtins.str channel: `channel`, as the service returns it.
+        :param _builtins.str source: `source`, as the service returns it.
+        """
+        pulumi.set(__self__, "channel", channel)
+        pulumi.set(__self__, "source", source)
+
+    @_builtins.property
+    @pulumi.getter
+    def channel(self) -> _builtins.str:
+        """
+        `channel`, as the service returns it.
+        """
+        return pulumi.get(self, "channel")
+
+    @_builtins.property
+    @pulumi.getter
+    def source(self) -> _builtins.str:
+        """
+        `source`, as the service returns it.
+        """
+        return pulumi.get(self, "source")
+
+
+@pulumi.output_type
+class SubscriberPreferencesResultWorkflowsWorkflow(dict):
+    """
+    SubscriberPreferencesResultWorkflowsWorkflow, as the service returns it.
+    """
+    def __init__(__self__, *,
+                 identifier: _builtins.str,
+                 name: Optional[_builtins.str] = None,
+                 slug: Optional[_builtins.str] = None,
+                 updated_at: Optional[_builtins.str] = None):
+        """
+        SubscriberPreferencesResultWorkflowsWorkflow, as the service returns it.
+
+        :param _builtins.str identifier: `identifier`, as the service returns it.
+        :param _builtins.str name: `name`, as the service returns it.
+        :param _builtins.str slug: `slug`, as the service returns it.
+        :param _builtins.str updated_at: `updatedAt`, as the service returns it.
+        """
+        pulumi.set(__self__, "identifier", identifier)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if slug is not None:
+            pulumi.set(__self__, "slug", slug)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter
+    def identifier(self) -> _builtins.str:
+        """
+        `identifier`, as the service returns it.
+        """
+        return pulumi.get(self, "identifier")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        `name`, as the service returns it.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def slug(self) -> Optional[_builtins.str]:
+        """
+        `slug`, as the service returns it.
+        """
+        return pulumi.get(self, "slug")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.str]:
+        """
+        `updatedAt`, as the service returns it.
+        """
+        return pulumi.get(self, "updated_at")
+
+
+@pulumi.output_type
+class SubscriberResult(dict):
     """
     A subscriber of the environment, as the service returns it.
     """
@@ -5572,7 +6350,7 @@ class Subscriber(dict):
                  updated_at: _builtins.str,
                  _id: Optional[_builtins.str] = None,
                  avatar: Optional[_builtins.str] = None,
-                 channels: Optional[Sequence['outputs.SubscriberChannels']] = None,
+                 channels: Optional[Sequence['outputs.SubscriberResultChannels']] = None,
                  data: Optional[Mapping[str, Any]] = None,
                  email: Optional[_builtins.str] = None,
                  first_name: Optional[_builtins.str] = None,
@@ -5594,7 +6372,7 @@ class Subscriber(dict):
         :param _builtins.str updated_at: `updatedAt`, as the service returns it.
         :param _builtins.str _id: `_id`, as the service returns it.
         :param _builtins.str avatar: `avatar`, as the service returns it.
-        :param Sequence['SubscriberChannels'] channels: `channels`, as the service returns it.
+        :param Sequence['SubscriberResultChannels'] channels: `channels`, as the service returns it.
         :param Mapping[str, Any] data: `data`, as the service returns it.
         :param _builtins.str email: `email`, as the service returns it.
         :param _builtins.str first_name: `firstName`, as the service returns it.
@@ -5705,7 +6483,7 @@ class Subscriber(dict):
 
     @_builtins.property
     @pulumi.getter
-    def channels(self) -> Optional[Sequence['outputs.SubscriberChannels']]:
+    def channels(self) -> Optional[Sequence['outputs.SubscriberResultChannels']]:
         """
         `channels`, as the service returns it.
         """
@@ -5793,21 +6571,21 @@ class Subscriber(dict):
 
 
 @pulumi.output_type
-class SubscriberChannels(dict):
+class SubscriberResultChannels(dict):
     """
-    SubscriberChannels, as the service returns it.
+    SubscriberResultChannels, as the service returns it.
     """
     def __init__(__self__, *,
                  provider_id: _builtins.str,
                  _integration_id: Optional[_builtins.str] = None,
-                 credentials: Optional['outputs.SubscriberChannelsCredentials'] = None,
+                 credentials: Optional['outputs.SubscriberResultChannelsCredentials'] = None,
                  integration_identifier: Optional[_builtins.str] = None):
         """
-        SubscriberChannels, as the service returns it.
+        SubscriberResultChannels, as the service returns it.
 
         :param _builtins.str provider_id: `providerId`, as the service returns it.
         :param _builtins.str _integration_id: `_integrationId`, as the service returns it.
-        :param 'SubscriberChannelsCredentials' credentials: `credentials`, as the service returns it.
+        :param 'SubscriberResultChannelsCredentials' credentials: `credentials`, as the service returns it.
         :param _builtins.str integration_identifier: `integrationIdentifier`, as the service returns it.
         """
         pulumi.set(__self__, "provider_id", provider_id)
@@ -5836,7 +6614,7 @@ class SubscriberChannels(dict):
 
     @_builtins.property
     @pulumi.getter
-    def credentials(self) -> Optional['outputs.SubscriberChannelsCredentials']:
+    def credentials(self) -> Optional['outputs.SubscriberResultChannelsCredentials']:
         """
         `credentials`, as the service returns it.
         """
@@ -5852,9 +6630,9 @@ class SubscriberChannels(dict):
 
 
 @pulumi.output_type
-class SubscriberChannelsCredentials(dict):
+class SubscriberResultChannelsCredentials(dict):
     """
-    SubscriberChannelsCredentials, as the service returns it.
+    SubscriberResultChannelsCredentials, as the service returns it.
     """
     def __init__(__self__, *,
                  alert_uid: Optional[_builtins.str] = None,
@@ -5866,7 +6644,7 @@ class SubscriberChannelsCredentials(dict):
                  title: Optional[_builtins.str] = None,
                  webhook_url: Optional[_builtins.str] = None):
         """
-        SubscriberChannelsCredentials, as the service returns it.
+        SubscriberResultChannelsCredentials, as the service returns it.
 
         :param _builtins.str alert_uid: `alertUid`, as the service returns it.
         :param _builtins.str channel: `channel`, as the service returns it.

@@ -98,7 +98,7 @@ func program(s settings) pulumi.RunFunc {
 		if err != nil {
 			return err
 		}
-		alice := notify.GetSubscriberOutput(ctx, notify.GetSubscriberOutputArgs{SubscriberId: pulumi.String("alice")})
+		alice := notify.LookupSubscriberOutput(ctx, notify.LookupSubscriberOutputArgs{SubscriberId: pulumi.String("alice")})
 
 		// The workflow's French copy: its id is the workflow's output, so the engine makes it after the workflow.
 		french, err := notify.NewTranslation(ctx, "welcome-fr", &notify.TranslationArgs{

@@ -66,8 +66,26 @@ describe("the model", () => {
   it("declares the key's environment's objects in kind order, each with the id import takes", () => {
     expect(model.resources.map((r) => [r.key, r.id])).toEqual([
       ["Integration/sg", "id-sg"], ["Layout/brand", "brand"], ["Workflow/welcome", "wf-welcome"], ["Topic/news:daily", "news:daily"],
-      ["EnvironmentVariable/BASE", "BASE"], ["EnvironmentVariable/TOKEN", "TOKEN"], ["SubscriberCredentials/alice-slack-sg", "alice/slack/sg"],
+      ["EnvironmentVariable/BASE", "BASE"], ["EnvironmentVariable/TOKEN", "TOKEN"], ["Subscriber/alice", "alice"], ["SubscriberCredentials/alice-slack-sg", "alice/slack/sg"],
     ]);
+  });
+
+  // Only the choices a subscriber made are declared (the rest are the service's defaults): global
+  // ones with a channel off or a schedule, a workflow's that it chose and that differ from its global ones.
+  it("declares the preferences a subscriber chose, naming its Subscriber and the workflow by their outputs", () => {
+    const withPrefs = raw();
+    const entry = (identifier: string, channels: Record<string, boolean>, updatedAt?: string) => ({ enabled: true, channels, overrides: [], workflow: { identifier, name: identifier }, ...(updatedAt ? { updatedAt } : {}) });
+    withPrefs.subscriberPreferences = [{
+      subscriberId: "alice",
+      preferences: {
+        global: { enabled: true, channels: { email: false, in_app: true }, schedule: { isEnabled: true } },
+        workflows: [entry("welcome", { email: true, in_app: true }, now), entry("agentic", { email: false, in_app: true })],
+      },
+    }];
+    const prefs = buildModel(withPrefs).resources.filter((r) => r.kind === "SubscriberPreferences");
+    expect(prefs.map((r) => [r.key, r.id])).toEqual([["SubscriberPreferences/alice-preferences", "alice"], ["SubscriberPreferences/alice-welcome-preferences", "alice/welcome"]]);
+    expect(prefs[0]!.inputs).toEqual({ subscriberId: new Ref("Subscriber/alice", "subscriberId"), channels: { email: false, in_app: true }, schedule: { isEnabled: true } });
+    expect(prefs[1]!.inputs).toEqual({ subscriberId: new Ref("Subscriber/alice", "subscriberId"), workflowId: new Ref("Workflow/welcome", "workflowId"), channels: { email: true, in_app: true } });
   });
 
   it("skips what the provider cannot declare, saying why", () => {
@@ -79,10 +97,12 @@ describe("the model", () => {
     expect(model.skipped[1]!.reason).toContain("steps.0.type");
   });
 
-  it("references the layout an email step names and the integration credentials belong to", () => {
+  it("references the layout an email step names, and the integration and subscriber credentials belong to", () => {
     const steps = byKey("Workflow/welcome").inputs.steps as { controlValues: Record<string, unknown> }[];
     expect(steps[0]!.controlValues.layoutId).toEqual(new Ref("Layout/brand", "layoutId"));
     expect(byKey("SubscriberCredentials/alice-slack-sg").inputs.integrationIdentifier).toEqual(new Ref("Integration/sg", "identifier"));
+    // The Subscriber's output, so the engine makes the subscriber before its credentials.
+    expect(byKey("SubscriberCredentials/alice-slack-sg").inputs.subscriberId).toEqual(new Ref("Subscriber/alice", "subscriberId"));
   });
 
   it("makes every secret string a config key, knowing the values the service returned and not the masked ones", () => {

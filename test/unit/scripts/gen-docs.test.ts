@@ -5,12 +5,12 @@
  * regeneration fails here, naming the page. The TypeScript examples are also type-checked against
  * the package's own types, so an example that no longer compiles fails too.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { alignGo, committedPages, DOCS_DIR, generateDocs, readExamples, renderDocs, renderGo, renderPython, renderTypeScript, renderYaml, type Schema } from "../../../scripts/gen-docs";
+import { alignGo, committedPages, DOCS_DIR, generateDocs, goFunctionName, readExamples, renderDocs, renderGo, renderPython, renderTypeScript, renderYaml, type Schema } from "../../../scripts/gen-docs";
 import { REPO_ROOT } from "../../../scripts/workspace";
 
 const schema = JSON.parse(readFileSync(path.join(REPO_ROOT, "schema.json"), "utf8")) as Schema;
@@ -105,6 +105,17 @@ describe("docs/ reference pages", () => {
       const used = [...block!.matchAll(/(?<!\$)\$\{([^.}]+)/g)].map((m) => m[1]!);
       expect(used.filter((n) => !names.has(n)), file).toEqual([]);
     }
+  });
+
+  // The Go generator names `get<X>` `Lookup<X>` when a resource `<X>` exists (its SDK has a
+  // `Get<X>` already): the pages must name the functions the generated Go SDK defines.
+  it("names each function as the generated Go SDK defines it (get<X> is Lookup<X> beside a resource <X>)", () => {
+    const dir = path.join(REPO_ROOT, "sdk/go/notify");
+    const go = readdirSync(dir).filter((f) => f.endsWith(".go")).map((f) => readFileSync(path.join(dir, f), "utf8")).join("\n");
+    const missing = Object.keys(schema.functions).map((t) => `${goFunctionName(schema, t.split(":")[2]!)}Output`).filter((n) => !go.includes(`func ${n}(`));
+    expect(missing).toEqual([]);
+    const withResource = { ...schema, resources: { ...schema.resources, "notify:index:Topics": schema.resources["notify:index:Topic"]! } };
+    expect([goFunctionName(schema, "getTopics"), goFunctionName(withResource, "getTopics")]).toEqual(["GetTopics", "LookupTopics"]);
   });
 
   it("every TypeScript example type-checks against the package's types", () => {

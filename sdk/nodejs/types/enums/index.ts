@@ -150,6 +150,17 @@ export const GetLayoutsOrderBy = {
  */
 export type GetLayoutsOrderBy = (typeof GetLayoutsOrderBy)[keyof typeof GetLayoutsOrderBy];
 
+export const GetSubscriberPreferencesCriticality = {
+    NonCritical: "nonCritical",
+    Critical: "critical",
+    All: "all",
+} as const;
+
+/**
+ * Which workflows: `nonCritical` (the service's default) those whose preferences subscribers may change, `critical` those whose they may not, or `all`.
+ */
+export type GetSubscriberPreferencesCriticality = (typeof GetSubscriberPreferencesCriticality)[keyof typeof GetSubscriberPreferencesCriticality];
+
 export const GetSubscribersOrderBy = {
     Id: "_id",
     CreatedAt: "createdAt",

@@ -90,7 +90,7 @@ describe("the exported TypeScript project with each TypeScript", () => {
 
   it("declares every kind, each step kind among them", () => {
     expect(model.skipped).toEqual([]);
-    expect(new Set(model.resources.map((r) => r.kind))).toEqual(new Set(["Integration", "Layout", "Workflow", "Translation", "Topic", "EnvironmentVariable", "Context", "Domain", "Environment", "SubscriberCredentials"]));
+    expect(new Set(model.resources.map((r) => r.kind))).toEqual(new Set(["Integration", "Layout", "Workflow", "Translation", "Topic", "EnvironmentVariable", "Context", "Domain", "Environment", "Subscriber", "SubscriberCredentials"]));
     const steps = model.resources.find((r) => r.kind === "Workflow")!.inputs.steps as { type: string }[];
     expect(steps.map((s) => s.type)).toEqual(Object.keys(CONTROLS));
   });
