@@ -26,6 +26,7 @@ import { contextRoutes } from "./routes/contexts";
 import { translationRoutes } from "./routes/translations";
 import { domainRoutes } from "./routes/domains";
 import { agentRoutes } from "./routes/agents";
+import { topicSubscriptionRoutes } from "./routes/topicSubscriptions";
 import { previewRoutes } from "./routes/previews";
 import { workflowRoutes } from "./routes/workflows";
 import { Store, type Tenant } from "./store";
@@ -46,6 +47,7 @@ export const ROUTES: readonly Route[] = [
   ...environmentRoutes, ...environmentVariableRoutes,
   ...layoutRoutes, ...topicRoutes, ...contextRoutes, ...translationRoutes, ...domainRoutes, ...agentRoutes,
   ...previewRoutes,
+  ...topicSubscriptionRoutes,
 ];
 
 interface CompiledRoute { route: Route; pattern: RegExp; names: string[] }

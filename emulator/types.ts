@@ -30,6 +30,12 @@ export interface Behaviour {
    * another environment answers 403. Off by default (the notes' 2026-04 reading).
    */
   scopedEnvironmentKeys: boolean;
+  /**
+   * The organisation's context preferences (the service's feature flag
+   * `IS_CONTEXT_PREFERENCES_ENABLED`, default off): on, a topic subscription takes the subscribe's
+   * `context`; off, the context is ignored and a trailing `:ctx_…` is cut off an identifier looked up.
+   */
+  contextPreferences: boolean;
 }
 
 /** The service's plans (packages/shared/src/consts/feature-tiers-constants.ts of the service). */

@@ -13,6 +13,7 @@ import { ContextsApi } from "./contexts";
 import { TranslationsApi } from "./translations";
 import { DomainsApi } from "./domains";
 import { AgentsApi } from "./agents";
+import { TopicSubscriptionsApi } from "./topicSubscriptions";
 
 /** Typed access to every operation of the service. */
 export class NotifyClient {
@@ -30,6 +31,7 @@ export class NotifyClient {
   readonly translations: TranslationsApi;
   readonly domains: DomainsApi;
   readonly agents: AgentsApi;
+  readonly topicSubscriptions: TopicSubscriptionsApi;
 
   constructor(options: TransportOptions) {
     this.http = new HttpTransport(options);
@@ -46,6 +48,7 @@ export class NotifyClient {
     this.translations = new TranslationsApi(this.http);
     this.domains = new DomainsApi(this.http);
     this.agents = new AgentsApi(this.http);
+    this.topicSubscriptions = new TopicSubscriptionsApi(this.http);
   }
 
   /** Closes the connections. */

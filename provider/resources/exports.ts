@@ -15,6 +15,7 @@ import { CONTEXT, type ContextArgs, type ContextState } from "./context";
 import { TRANSLATION, type TranslationArgs, type TranslationState } from "./translation";
 import { DOMAIN, type DomainArgs, type DomainState } from "./domain";
 import { AGENT, type AgentArgs, type AgentState } from "./agent";
+import { TOPIC_SUBSCRIPTION, type TopicSubscriptionArgs, type TopicSubscriptionState } from "./topicSubscription";
 
 export type { IntegrationArgs } from "./integration";
 export type { WorkflowArgs, WorkflowStepArgs, WorkflowStepInputs, WorkflowStepOutput } from "./workflow";
@@ -27,6 +28,7 @@ export type { ContextArgs } from "./context";
 export type { TranslationArgs } from "./translation";
 export type { DomainArgs } from "./domain";
 export type { AgentArgs } from "./agent";
+export type { TopicSubscriptionArgs } from "./topicSubscription";
 
 /**
  * An integration of the notification service: a delivery provider (SendGrid, Twilio, Slack, FCM,
@@ -167,3 +169,18 @@ export class Domain extends (resourceClass(DOMAIN) as ResourceClass<DomainArgs, 
  * });
  */
 export class Agent extends (resourceClass(AGENT) as ResourceClass<AgentArgs, AgentState>) {}
+
+/**
+ * One subscription of a subscriber to a topic, with an identifier of its own, a name, and
+ * per-workflow preferences whose JSON Logic conditions the service evaluates when a trigger fans
+ * out to the topic. A `Topic`'s `subscribers` holds plain memberships; declare each subscriber of a
+ * topic one way. The import id is `<topic key>/<identifier>`.
+ *
+ * @example
+ * const incidents = new notify.Topic("incidents", { key: "incidents" });
+ * new notify.TopicSubscription("oncall-critical", {
+ *   topic: incidents.key, subscriber: "oncall", identifier: "oncall-critical", name: "On-call, critical only",
+ *   preferences: [{ workflowId: "incident-alert", condition: { "==": [{ var: "payload.severity" }, "critical"] } }],
+ * });
+ */
+export class TopicSubscription extends (resourceClass(TOPIC_SUBSCRIPTION) as ResourceClass<TopicSubscriptionArgs, TopicSubscriptionState>) {}

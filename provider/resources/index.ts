@@ -8,6 +8,7 @@ import { INTEGRATION } from "./integration";
 import { LAYOUT } from "./layout";
 import { SUBSCRIBER_CREDENTIALS } from "./subscriberCredentials";
 import { TOPIC } from "./topic";
+import { TOPIC_SUBSCRIPTION } from "./topicSubscription";
 import { TRANSLATION } from "./translation";
 import { WORKFLOW } from "./workflow";
 import type { ResourceTable } from "./fields";
@@ -21,6 +22,7 @@ export const RESOURCES = {
   Integration: INTEGRATION, Workflow: WORKFLOW, SubscriberCredentials: SUBSCRIBER_CREDENTIALS, Environment: ENVIRONMENT,
   EnvironmentVariable: ENVIRONMENT_VARIABLE, Layout: LAYOUT, Topic: TOPIC, Context: CONTEXT, Translation: TRANSLATION, Domain: DOMAIN,
   Agent: AGENT,
+  TopicSubscription: TOPIC_SUBSCRIPTION,
 } as const satisfies Record<string, ResourceTable>;
 
 /** The name of a resource kind (`Integration`, `Workflow`, ...). */

@@ -20,7 +20,7 @@ import { z } from "zod";
 import { NotifyApiError } from "../client/errors";
 import type { NotifyClient } from "../client";
 import { clientFor } from "../config";
-import { SafeString, type SubscriptionsResult, type Topic as ApiTopic } from "../schemas";
+import { SafeString, type SubscriptionsResult, type Topic as ApiTopic, type TopicSubscription as ListedSubscription } from "../schemas";
 import type { RequestBody } from "../../spec/operations";
 import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, deepEqual, stripUndefined, UNKNOWN } from "./diff";
@@ -35,6 +35,28 @@ import { adoptExisting, controlInputs, createOrAdopt, deleteIfPresent, failure, 
 export const TOPIC_KEY = /^[a-zA-Z0-9_:.-]+$/;
 const TOPIC_EMAIL_KEY = /^\S+@\S+\.\S+$/;
 
+/** A topic key as a program gives it (1 to 100 characters, the key rule above). */
+export const TOPIC_KEY_INPUT = z.string().min(1, { error: "must not be empty" }).max(100, { error: "must be at most 100 characters" })
+  .refine((k) => k === UNKNOWN || TOPIC_KEY.test(k) || TOPIC_EMAIL_KEY.test(k), {
+    error: "must contain only letters, digits, -, _, : and . (e.g. `news:daily`), or be an email address",
+  });
+
+/**
+ * The identifier the service gives a subscription made without one: the plain membership of a
+ * subscriber (libs/application-generic/src/utils/subscription.ts, `buildDefaultSubscriptionIdentifier`,
+ * without context keys).
+ */
+export const plainIdentifier = (topicKey: string, subscriberId: string) => `tk_${topicKey}:si_${subscriberId}`;
+
+/**
+ * Whether a listed subscription is a plain membership: the default identifier and no context. One
+ * stored before the service had identifiers carries none; its migration gives it the default.
+ */
+export function isPlainMembership(topicKey: string, s: Pick<ListedSubscription, "identifier" | "subscriber" | "contextKeys">): boolean {
+  if (!s.subscriber || s.contextKeys?.length) return false;
+  return s.identifier === undefined || s.identifier === plainIdentifier(topicKey, s.subscriber.subscriberId);
+}
+
 /** Subscriber ids sent per subscription call (the service takes 1 to 100). */
 const SUBSCRIPTION_BATCH = 100;
 /** Subscribers a topic may declare: bounded so a read stays a bounded number of pages. */
@@ -47,10 +69,7 @@ export const TOPIC = defineResource({
   doc: "A topic of the environment: a key that triggers address, its name, and the subscribers subscribed to it (a set: " +
     "order never matters, and adding or removing one sends only that change). The id, and the import id, is the topic key.",
   inputs: {
-    key: field(z.string().min(1, { error: "must not be empty" }).max(100, { error: "must be at most 100 characters" })
-      .refine((k) => k === UNKNOWN || TOPIC_KEY.test(k) || TOPIC_EMAIL_KEY.test(k), {
-        error: "must contain only letters, digits, -, _, : and . (e.g. `news:daily`), or be an email address",
-      }), "The topic key (1 to 100 characters: letters, digits, `-`, `_`, `:`, `.`, or an email address); the natural key for `adopt`. Changing it replaces the topic.", { createOnly: true }),
+    key: field(TOPIC_KEY_INPUT, "The topic key (1 to 100 characters: letters, digits, `-`, `_`, `:`, `.`, or an email address); the natural key for `adopt`. Changing it replaces the topic.", { createOnly: true }),
     name: field(SafeString(100).min(1, { error: "must not be empty (leave it out instead)" }).optional(), "Display name (1 to 100 characters)."),
     subscribers: field(z.array(SafeString(200).min(1, { error: "must not be empty" })).max(MAX_SUBSCRIBERS).superRefine((ids, ctx) => {
       const seen = new Map<string, number>();

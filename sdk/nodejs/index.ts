@@ -120,6 +120,11 @@ export type Topic = import("./topic").Topic;
 export const Topic: typeof import("./topic").Topic = null as any;
 utilities.lazyLoad(exports, ["Topic"], () => require("./topic"));
 
+export { TopicSubscriptionArgs } from "./topicSubscription";
+export type TopicSubscription = import("./topicSubscription").TopicSubscription;
+export const TopicSubscription: typeof import("./topicSubscription").TopicSubscription = null as any;
+utilities.lazyLoad(exports, ["TopicSubscription"], () => require("./topicSubscription"));
+
 export { TranslationArgs } from "./translation";
 export type Translation = import("./translation").Translation;
 export const Translation: typeof import("./translation").Translation = null as any;
@@ -165,6 +170,8 @@ const _module = {
                 return new SubscriberCredentials(name, <any>undefined, { urn })
             case "notify:index:Topic":
                 return new Topic(name, <any>undefined, { urn })
+            case "notify:index:TopicSubscription":
+                return new TopicSubscription(name, <any>undefined, { urn })
             case "notify:index:Translation":
                 return new Translation(name, <any>undefined, { urn })
             case "notify:index:Workflow":

@@ -217,6 +217,20 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     await client.agents.create({ identifier: "existing-bot", name: "Existing" });
     const adoptedAgent = await created(agent, { identifier: "existing-bot", name: "Existing bot", adopt: true });
     await client.agents.list({ identifier: "support-bot" });
+    // Topic subscriptions: create with name, preferences and (context preferences on) context, read, update, adopt, delete.
+    const topicSubscription = loadPackage<ResourceModule>("/dist/provider/resources/topicSubscription");
+    await client.topics.create({ key: "alerts" });
+    await emu.api("POST", "/__emulator/behaviour", { contextPreferences: true });
+    const oncall = await created(topicSubscription, {
+      topic: "alerts", subscriber: "alice", identifier: "alice-alerts", name: "Alice", contextKeys: ["tenant:acme"],
+      preferences: [{ workflowId: "welcome", condition: { "==": [{ var: "payload.tier" }, "premium"] } }],
+    });
+    await emu.api("POST", "/__emulator/behaviour", { contextPreferences: false });
+    await topicSubscription.provider.read(oncall.id, oncall.outs);
+    await topicSubscription.provider.update(oncall.id, oncall.outs, { ...oncall.inputs, name: "Alice on call", preferences: [{ workflowId: "welcome", enabled: false }] });
+    await client.topicSubscriptions.create("alerts", { subscriptions: [{ subscriberId: "bob", identifier: "bob-alerts" }] });
+    const adoptedSubscription = await created(topicSubscription, { topic: "alerts", subscriber: "bob", identifier: "bob-alerts", name: "Bob", adopt: true });
+    for (const r of [oncall, adoptedSubscription]) await topicSubscription.provider.delete(r.id, r.outs);
     for (const [mod, r] of [[translation, fr], [context, acme], [context, adoptedContext], [domain, mail], [domain, adoptedDomain], [agent, bot], [agent, adoptedAgent]] as const) {
       await mod.provider.delete(r.id, r.outs);
     }

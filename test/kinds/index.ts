@@ -15,6 +15,7 @@ import { integration } from "./integration";
 import { layout } from "./layout";
 import { subscriberCredentials } from "./subscriberCredentials";
 import { topicKind } from "./topic";
+import { topicSubscriptionKind } from "./topicSubscription";
 import { translation } from "./translation";
 import { workflow } from "./workflow";
 
@@ -31,6 +32,7 @@ export const DESCRIPTORS: { readonly [K in ResourceKind]: KindDescriptor<K> } = 
   Translation: translation,
   Domain: domain,
   Agent: agentKind,
+  TopicSubscription: topicSubscriptionKind,
 };
 
 /** Every kind's descriptor, in the provider's order of its resources (schema.json's). */

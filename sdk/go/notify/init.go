@@ -39,6 +39,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &SubscriberCredentials{}
 	case "notify:index:Topic":
 		r = &Topic{}
+	case "notify:index:TopicSubscription":
+		r = &TopicSubscription{}
 	case "notify:index:Translation":
 		r = &Translation{}
 	case "notify:index:Workflow":

@@ -7137,6 +7137,124 @@ func (o SubscriberChannelsCredentialsPtrOutput) WebhookUrl() pulumi.StringPtrOut
 	}).(pulumi.StringPtrOutput)
 }
 
+// One workflow's preference in a topic subscription.
+type TopicSubscriptionPreference struct {
+	// A JSON Logic rule the service evaluates against the trigger when it fans out to the topic; the notification passes when it is true.
+	Condition map[string]interface{} `pulumi:"condition"`
+	// Whether the workflow's notifications pass for this subscription when no condition is given (default true).
+	Enabled *bool `pulumi:"enabled"`
+	// The workflow's identifier (its `workflowId`; pass a `Workflow`'s output, so the engine makes it first).
+	WorkflowId string `pulumi:"workflowId"`
+}
+
+// TopicSubscriptionPreferenceInput is an input type that accepts TopicSubscriptionPreferenceArgs and TopicSubscriptionPreferenceOutput values.
+// You can construct a concrete instance of `TopicSubscriptionPreferenceInput` via:
+//
+//	TopicSubscriptionPreferenceArgs{...}
+type TopicSubscriptionPreferenceInput interface {
+	pulumi.Input
+
+	ToTopicSubscriptionPreferenceOutput() TopicSubscriptionPreferenceOutput
+	ToTopicSubscriptionPreferenceOutputWithContext(context.Context) TopicSubscriptionPreferenceOutput
+}
+
+// One workflow's preference in a topic subscription.
+type TopicSubscriptionPreferenceArgs struct {
+	// A JSON Logic rule the service evaluates against the trigger when it fans out to the topic; the notification passes when it is true.
+	Condition pulumi.MapInput `pulumi:"condition"`
+	// Whether the workflow's notifications pass for this subscription when no condition is given (default true).
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// The workflow's identifier (its `workflowId`; pass a `Workflow`'s output, so the engine makes it first).
+	WorkflowId pulumi.StringInput `pulumi:"workflowId"`
+}
+
+func (TopicSubscriptionPreferenceArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TopicSubscriptionPreference)(nil)).Elem()
+}
+
+func (i TopicSubscriptionPreferenceArgs) ToTopicSubscriptionPreferenceOutput() TopicSubscriptionPreferenceOutput {
+	return i.ToTopicSubscriptionPreferenceOutputWithContext(context.Background())
+}
+
+func (i TopicSubscriptionPreferenceArgs) ToTopicSubscriptionPreferenceOutputWithContext(ctx context.Context) TopicSubscriptionPreferenceOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TopicSubscriptionPreferenceOutput)
+}
+
+// TopicSubscriptionPreferenceArrayInput is an input type that accepts TopicSubscriptionPreferenceArray and TopicSubscriptionPreferenceArrayOutput values.
+// You can construct a concrete instance of `TopicSubscriptionPreferenceArrayInput` via:
+//
+//	TopicSubscriptionPreferenceArray{ TopicSubscriptionPreferenceArgs{...} }
+type TopicSubscriptionPreferenceArrayInput interface {
+	pulumi.Input
+
+	ToTopicSubscriptionPreferenceArrayOutput() TopicSubscriptionPreferenceArrayOutput
+	ToTopicSubscriptionPreferenceArrayOutputWithContext(context.Context) TopicSubscriptionPreferenceArrayOutput
+}
+
+type TopicSubscriptionPreferenceArray []TopicSubscriptionPreferenceInput
+
+func (TopicSubscriptionPreferenceArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TopicSubscriptionPreference)(nil)).Elem()
+}
+
+func (i TopicSubscriptionPreferenceArray) ToTopicSubscriptionPreferenceArrayOutput() TopicSubscriptionPreferenceArrayOutput {
+	return i.ToTopicSubscriptionPreferenceArrayOutputWithContext(context.Background())
+}
+
+func (i TopicSubscriptionPreferenceArray) ToTopicSubscriptionPreferenceArrayOutputWithContext(ctx context.Context) TopicSubscriptionPreferenceArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TopicSubscriptionPreferenceArrayOutput)
+}
+
+// One workflow's preference in a topic subscription.
+type TopicSubscriptionPreferenceOutput struct{ *pulumi.OutputState }
+
+func (TopicSubscriptionPreferenceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TopicSubscriptionPreference)(nil)).Elem()
+}
+
+func (o TopicSubscriptionPreferenceOutput) ToTopicSubscriptionPreferenceOutput() TopicSubscriptionPreferenceOutput {
+	return o
+}
+
+func (o TopicSubscriptionPreferenceOutput) ToTopicSubscriptionPreferenceOutputWithContext(ctx context.Context) TopicSubscriptionPreferenceOutput {
+	return o
+}
+
+// A JSON Logic rule the service evaluates against the trigger when it fans out to the topic; the notification passes when it is true.
+func (o TopicSubscriptionPreferenceOutput) Condition() pulumi.MapOutput {
+	return o.ApplyT(func(v TopicSubscriptionPreference) map[string]interface{} { return v.Condition }).(pulumi.MapOutput)
+}
+
+// Whether the workflow's notifications pass for this subscription when no condition is given (default true).
+func (o TopicSubscriptionPreferenceOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TopicSubscriptionPreference) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// The workflow's identifier (its `workflowId`; pass a `Workflow`'s output, so the engine makes it first).
+func (o TopicSubscriptionPreferenceOutput) WorkflowId() pulumi.StringOutput {
+	return o.ApplyT(func(v TopicSubscriptionPreference) string { return v.WorkflowId }).(pulumi.StringOutput)
+}
+
+type TopicSubscriptionPreferenceArrayOutput struct{ *pulumi.OutputState }
+
+func (TopicSubscriptionPreferenceArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TopicSubscriptionPreference)(nil)).Elem()
+}
+
+func (o TopicSubscriptionPreferenceArrayOutput) ToTopicSubscriptionPreferenceArrayOutput() TopicSubscriptionPreferenceArrayOutput {
+	return o
+}
+
+func (o TopicSubscriptionPreferenceArrayOutput) ToTopicSubscriptionPreferenceArrayOutputWithContext(ctx context.Context) TopicSubscriptionPreferenceArrayOutput {
+	return o
+}
+
+func (o TopicSubscriptionPreferenceArrayOutput) Index(i pulumi.IntInput) TopicSubscriptionPreferenceOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TopicSubscriptionPreference {
+		return vs[0].([]TopicSubscriptionPreference)[vs[1].(int)]
+	}).(TopicSubscriptionPreferenceOutput)
+}
+
 // A topic: its key, name and database id.
 type TopicSummary struct {
 	// `_id`, as the service returns it.
@@ -8352,6 +8470,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*PreferenceBlockPtrInput)(nil)).Elem(), PreferenceBlockArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*StepFilterInput)(nil)).Elem(), StepFilterArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*StepFilterArrayInput)(nil)).Elem(), StepFilterArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TopicSubscriptionPreferenceInput)(nil)).Elem(), TopicSubscriptionPreferenceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TopicSubscriptionPreferenceArrayInput)(nil)).Elem(), TopicSubscriptionPreferenceArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkflowPreferencesInput)(nil)).Elem(), WorkflowPreferencesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkflowPreferencesPtrInput)(nil)).Elem(), WorkflowPreferencesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkflowStepInput)(nil)).Elem(), WorkflowStepArgs{})
@@ -8453,6 +8573,8 @@ func init() {
 	pulumi.RegisterOutputType(SubscriberChannelsArrayOutput{})
 	pulumi.RegisterOutputType(SubscriberChannelsCredentialsOutput{})
 	pulumi.RegisterOutputType(SubscriberChannelsCredentialsPtrOutput{})
+	pulumi.RegisterOutputType(TopicSubscriptionPreferenceOutput{})
+	pulumi.RegisterOutputType(TopicSubscriptionPreferenceArrayOutput{})
 	pulumi.RegisterOutputType(TopicSummaryOutput{})
 	pulumi.RegisterOutputType(TopicSummaryArrayOutput{})
 	pulumi.RegisterOutputType(TranslationResultOutput{})

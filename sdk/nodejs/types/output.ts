@@ -1709,6 +1709,24 @@ export interface SubscriberChannelsCredentials {
 }
 
 /**
+ * One workflow's preference in a topic subscription.
+ */
+export interface TopicSubscriptionPreference {
+    /**
+     * A JSON Logic rule the service evaluates against the trigger when it fans out to the topic; the notification passes when it is true.
+     */
+    condition?: {[key: string]: any};
+    /**
+     * Whether the workflow's notifications pass for this subscription when no condition is given (default true).
+     */
+    enabled?: boolean;
+    /**
+     * The workflow's identifier (its `workflowId`; pass a `Workflow`'s output, so the engine makes it first).
+     */
+    workflowId: string;
+}
+
+/**
  * A topic: its key, name and database id.
  */
 export interface TopicSummary {

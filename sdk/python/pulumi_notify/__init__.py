@@ -30,6 +30,7 @@ from .layout import *
 from .provider import *
 from .subscriber_credentials import *
 from .topic import *
+from .topic_subscription import *
 from .translation import *
 from .workflow import *
 from ._inputs import *
@@ -59,6 +60,7 @@ _utilities.register(
    "notify:index:Layout": "Layout",
    "notify:index:SubscriberCredentials": "SubscriberCredentials",
    "notify:index:Topic": "Topic",
+   "notify:index:TopicSubscription": "TopicSubscription",
    "notify:index:Translation": "Translation",
    "notify:index:Workflow": "Workflow"
   }

@@ -66,6 +66,7 @@ __all__ = [
     'Subscriber',
     'SubscriberChannels',
     'SubscriberChannelsCredentials',
+    'TopicSubscriptionPreference',
     'TopicSummary',
     'TranslationResult',
     'WorkflowPreferences',
@@ -5033,6 +5034,70 @@ class SubscriberChannelsCredentials(dict):
         `webhookUrl`, as the service returns it.
         """
         return pulumi.get(self, "webhook_url")
+
+
+@pulumi.output_type
+class TopicSubscriptionPreference(dict):
+    """
+    One workflow's preference in a topic subscription.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "workflowId":
+            suggest = "workflow_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in TopicSubscriptionPreference. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        TopicSubscriptionPreference.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        TopicSubscriptionPreference.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 workflow_id: _builtins.str,
+                 condition: Optional[Mapping[str, Any]] = None,
+                 enabled: Optional[_builtins.bool] = None):
+        """
+        One workflow's preference in a topic subscription.
+
+        :param _builtins.str workflow_id: The workflow's identifier (its `workflowId`; pass a `Workflow`'s output, so the engine makes it first).
+        :param Mapping[str, Any] condition: A JSON Logic rule the service evaluates against the trigger when it fans out to the topic; the notification passes when it is true.
+        :param _builtins.bool enabled: Whether the workflow's notifications pass for this subscription when no condition is given (default true).
+        """
+        pulumi.set(__self__, "workflow_id", workflow_id)
+        if condition is not None:
+            pulumi.set(__self__, "condition", condition)
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+
+    @_builtins.property
+    @pulumi.getter(name="workflowId")
+    def workflow_id(self) -> _builtins.str:
+        """
+        The workflow's identifier (its `workflowId`; pass a `Workflow`'s output, so the engine makes it first).
+        """
+        return pulumi.get(self, "workflow_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def condition(self) -> Optional[Mapping[str, Any]]:
+        """
+        A JSON Logic rule the service evaluates against the trigger when it fans out to the topic; the notification passes when it is true.
+        """
+        return pulumi.get(self, "condition")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether the workflow's notifications pass for this subscription when no condition is given (default true).
+        """
+        return pulumi.get(self, "enabled")
 
 
 @pulumi.output_type
