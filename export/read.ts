@@ -42,13 +42,13 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t: T) => 
   return out;
 }
 
-/** Every subscriberId subscribed to a topic, following the cursor. */
+/** Every subscriberId with a plain membership of a topic (what a Topic's `subscribers` declares), following the cursor. */
 async function topicSubscribers(client: NotifyClient, key: string): Promise<string[]> {
   const ids: string[] = [];
   let after: string | undefined;
   for (;;) {
     const page = await client.topics.listSubscriptions(key, { limit: 100, after });
-    for (const s of page.data) if (s.subscriber) ids.push(s.subscriber.subscriberId);
+    for (const s of page.data) if (s.subscriber && isPlainMembership(key, s)) ids.push(s.subscriber.subscriberId);
     if (!page.next || page.data.length === 0) return ids;
     after = page.next;
   }

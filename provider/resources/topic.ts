@@ -9,12 +9,18 @@
  *           retried create)
  *   read    GET /v2/topics/{key}, GET /v2/topics/{key}/subscriptions (every page)
  *   update  PATCH /v2/topics/{key} when the name changes; GET the subscriptions, then POST the
- *           subscribers added and DELETE the subscribers removed (only those)
+ *           subscribers added and DELETE the plain memberships removed (only those, by identifier)
  *   delete  DELETE /v2/topics/{key} (its subscriptions go with it; a 404 counts as done)
  *
  * The topic upsert (POST without failIfExists) answers an existing topic as it was before the
  * update, so the provider never takes a name from a POST answer: it creates with failIfExists,
  * renames with PATCH, and reads what it reports.
+ *
+ * `subscribers` are the topic's plain memberships: the subscriptions a subscribe without an
+ * identifier makes (identifier `tk_<key>:si_<subscriberId>`, no context). A subscription with an
+ * identifier or context of its own is a TopicSubscription's (or made outside the stack): never
+ * compared or removed here, and a subscriber holding one is refused in `subscribers`, since a
+ * plain membership beside it would let every notification through whatever its conditions say.
  */
 import { z } from "zod";
 import { NotifyApiError } from "../client/errors";
@@ -26,7 +32,7 @@ import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check"
 import { type DiffResult, declaredKeys, declaredKeysOf, deepEqual, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
-import { adoptExisting, controlInputs, createOrAdopt, deleteIfPresent, failure, findIfPresent, gone, readIfPresent, readInputs } from "./lifecycle";
+import { adoptExisting, controlInputs, createOrAdopt, deleteIfPresent, failure, findIfPresent, gone, readIfPresent, readInputs, warn } from "./lifecycle";
 
 /**
  * The key rule the service applies when a topic is created (packages/shared/src/consts/validIdRegex.ts
@@ -66,7 +72,7 @@ const MAX_SUBSCRIBERS = 10_000;
 export const TOPIC = defineResource({
   name: "Topic",
   module: "topic",
-  doc: "A topic of the environment: a key that triggers address, its name, and the subscribers subscribed to it (a set: " +
+  doc: "A topic of the environment: a key that triggers address, its name, and its plain members, the subscribers subscribed without an identifier of their own (a set: " +
     "order never matters, and adding or removing one sends only that change). The id, and the import id, is the topic key.",
   inputs: {
     key: field(TOPIC_KEY_INPUT, "The topic key (1 to 100 characters: letters, digits, `-`, `_`, `:`, `.`, or an email address); the natural key for `adopt`. Changing it replaces the topic.", { createOnly: true }),
@@ -78,8 +84,10 @@ export const TOPIC = defineResource({
         seen.set(id, i);
       });
     }).optional(),
-    "The subscriberIds subscribed to the topic, as a set (each must exist). Left out, the topic's subscriptions are not managed " +
-    "(and not compared); an empty list unsubscribes everyone.", { local: true }),
+    "The subscriberIds with a plain membership of the topic (subscribed without an identifier of their own), as a set (each must exist). " +
+    "Subscriptions with an identifier or context of their own (TopicSubscription resources) are neither compared nor removed, and a " +
+    "subscriber holding one is refused here: declare each subscriber of a topic one way. Left out, the memberships are not managed " +
+    "(and not compared); an empty list removes every plain membership.", { local: true }),
     adopt: field(z.boolean().optional(), "Take over an existing topic with the same key instead of failing.", { control: true }),
   },
   outputs: {
@@ -105,17 +113,42 @@ export function toTopicOutputs(t: ApiTopic, subscribers: readonly string[]): Pro
   return stripUndefined({ ...serviceFields(TOPIC, t), subscribers: asSet(subscribers), databaseId: t._id, createdAt: t.createdAt });
 }
 
-/** Every subscriberId with a subscription to the topic, following the cursor. */
-async function liveSubscribers(client: NotifyClient, key: string): Promise<string[]> {
+/** A topic's members: the plain memberships' subscribers, and the subscriptions with an identifier or context of their own. */
+interface Members {
+  subscribers: string[];
+  own: { subscriberId: string; identifier: string }[];
+}
+
+/** The topic's subscriptions, following the cursor, split into plain memberships and the others. */
+async function liveMembers(client: NotifyClient, key: string): Promise<Members> {
   const ids: string[] = [];
+  const own: Members["own"] = [];
   let after: string | undefined;
-  for (let pages = 0; pages < MAX_SUBSCRIBERS / 100 + 10; pages++) {
+  for (let pages = 0; pages < (MAX_SUBSCRIBERS * 2) / 100 + 10; pages++) {
     const page = await client.topics.listSubscriptions(key, { limit: 100, after });
-    for (const s of page.data) if (s.subscriber) ids.push(s.subscriber.subscriberId);
+    for (const s of page.data) {
+      if (!s.subscriber) continue;
+      if (isPlainMembership(key, s)) ids.push(s.subscriber.subscriberId);
+      else own.push({ subscriberId: s.subscriber.subscriberId, identifier: s.identifier ?? s._id });
+    }
     if (!page.next || page.data.length === 0) break;
     after = page.next;
   }
-  return asSet(ids);
+  return { subscribers: asSet(ids), own };
+}
+
+/**
+ * The refusal of subscribers declared here who also hold a subscription of their own in the topic
+ * (a TopicSubscription's): the plain membership would let every notification through, whatever that
+ * subscription's preferences and conditions say. Undefined when there is none.
+ */
+export function bothWays(key: string, declared: readonly string[] | undefined, m: Members): string | undefined {
+  const clash = m.own.filter((o) => declared?.includes(o.subscriberId));
+  if (!clash.length) return undefined;
+  return clash.map((o) => `subscriber "${o.subscriberId}" is in the \`subscribers\` of topic "${key}" and also holds its subscription "${o.identifier}" ` +
+    "(a TopicSubscription's, or one made with an identifier or context of its own)").join("; ") +
+    ". A plain membership lets every notification of the topic through, so that subscription's preferences and conditions would hold " +
+    "nothing back: declare each membership one way, either in this Topic's `subscribers` or as the TopicSubscription, not both";
 }
 
 function outputsFor(t: ApiTopic, subscribers: readonly string[], declared: Props, keys: string[]): TopicState {
@@ -128,9 +161,9 @@ function itemErrors(r: SubscriptionsResult | undefined, ignore?: string): string
 }
 
 /**
- * Brings the topic's subscriptions from `live` to `wanted`: one POST of the added subscribers and
- * one DELETE of the removed ones (per 100), nothing else. Per-item failures fail the operation,
- * naming each subscriber; an unsubscribe of what is already gone counts as done.
+ * Brings the topic's plain memberships from `live` to `wanted`: one POST of the added subscribers
+ * and one DELETE of the removed memberships by identifier (per 100), nothing else. Per-item
+ * failures fail the operation, naming each subscriber; an unsubscribe of what is already gone counts as done.
  */
 async function syncSubscribers(client: NotifyClient, key: string, live: readonly string[], wanted: readonly string[]): Promise<void> {
   const have = new Set(live), want = new Set(wanted);
@@ -151,7 +184,7 @@ async function syncSubscribers(client: NotifyClient, key: string, live: readonly
     }
   };
   await run(add, (b) => client.topics.subscribe(key, b));
-  await run(remove, (b) => client.topics.unsubscribe(key, b), "SUBSCRIPTION_NOT_FOUND");
+  await run(remove, (b) => client.topics.unsubscribe(key, b.map((id) => plainIdentifier(key, id))), "SUBSCRIPTION_NOT_FOUND");
   if (problems.length) {
     throw new Error(`some subscribers could not be ${add.length ? "subscribed" : "unsubscribed"}: ${problems.slice(0, 20).join("; ")}` +
       (problems.some((p) => p.includes("SUBSCRIBER_NOT_FOUND")) ? ". Each subscriber must exist before it is subscribed" : ""));
@@ -160,7 +193,16 @@ async function syncSubscribers(client: NotifyClient, key: string, live: readonly
 
 /** The topic with this key and its subscribers, or undefined when there is none. */
 function find(client: NotifyClient, key: string): Promise<{ topic: ApiTopic; subscribers: string[] } | undefined> {
-  return findIfPresent(async () => ({ topic: await client.topics.get(key), subscribers: await liveSubscribers(client, key) }));
+  return findIfPresent(async () => ({ topic: await client.topics.get(key), subscribers: (await liveMembers(client, key)).subscribers }));
+}
+
+/** The topic and its members after a write, refused when a declared subscriber holds a subscription of its own too (made meanwhile). */
+async function afterWrite(client: NotifyClient, key: string, declared: readonly string[] | undefined): Promise<{ topic: ApiTopic; members: Members }> {
+  const topic = await client.topics.get(key);
+  const members = await liveMembers(client, key);
+  const clash = bothWays(key, declared, members);
+  if (clash) throw new Error(clash);
+  return { topic, members };
 }
 
 /**
@@ -215,10 +257,11 @@ export const provider = {
           throw failure(action, err);
         }
         try {
-          const topic = await client.topics.get(inputs.key);
-          return { id: topic.key, outs: outputsFor(topic, await liveSubscribers(client, inputs.key), raw, keys) };
+          // A TopicSubscription of a declared subscriber made meanwhile (applied at the same time) shows here.
+          const { topic, members } = await afterWrite(client, inputs.key, inputs.subscribers);
+          return { id: topic.key, outs: outputsFor(topic, members.subscribers, raw, keys) };
         } catch (err) {
-          throw failure(`read topic "${inputs.key}"`, err);
+          throw failure(err instanceof NotifyApiError ? `read topic "${inputs.key}"` : action, err);
         }
       },
     });
@@ -227,9 +270,11 @@ export const provider = {
   async read(id: string, props: Props) {
     const keys = declaredKeysOf(props) ?? [];
     const client = clientFor();
-    const live = await readIfPresent(`read topic ${id}`, () => find(client, id));
+    const live = await readIfPresent(`read topic ${id}`, () => findIfPresent(async () => ({ topic: await client.topics.get(id), members: await liveMembers(client, id) })));
     if (!live) return gone();
-    const outs = outputsFor(live.topic, live.subscribers, props, keys);
+    const clash = bothWays(id, Array.isArray(props.subscribers) && keys.includes("subscribers") ? (props.subscribers as string[]) : undefined, live.members);
+    if (clash) await warn(`topic "${id}": ${clash}`);
+    const outs = outputsFor(live.topic, live.members.subscribers, props, keys);
     return { id, props: outs, inputs: readInputs(props, outs, keys, TOPIC.controlKeys) };
   },
 
@@ -241,9 +286,15 @@ export const provider = {
       // The PATCH only when a field it sends differs (the subscriptions have calls of their own).
       const body: RequestBody<"TopicsController_updateTopic"> = requestBody(TOPIC, inputs, "update");
       if (Object.entries(body).some(([k, v]) => !deepEqual(v, olds[k]))) await client.topics.update(id, body);
-      if (inputs.subscribers !== undefined) await syncSubscribers(client, id, await liveSubscribers(client, id), inputs.subscribers);
-      const topic = await client.topics.get(id);
-      return { outs: outputsFor(topic, await liveSubscribers(client, id), news, keys) };
+      if (inputs.subscribers !== undefined) {
+        const live = await liveMembers(client, id);
+        // Refused before any subscribe: a declared subscriber with a subscription of its own in the topic.
+        const clash = bothWays(id, inputs.subscribers, live);
+        if (clash) throw new Error(clash);
+        await syncSubscribers(client, id, live.subscribers, inputs.subscribers);
+      }
+      const { topic, members } = await afterWrite(client, id, inputs.subscribers);
+      return { outs: outputsFor(topic, members.subscribers, news, keys) };
     } catch (err) {
       throw failure(`update topic "${inputs.key}"`, err);
     }

@@ -1,6 +1,7 @@
 /**
- * The exporter and topic subscriptions: the read takes each topic's subscriptions other than
- * plain memberships, each read whole (a stub client records the calls); the model declares the others as TopicSubscriptions after their Topic and Workflows,
+ * The exporter and topic subscriptions: the read splits each topic's subscriptions into plain
+ * memberships (the Topic's `subscribers`) and the others, each read whole (a stub client records
+ * the calls); the model declares the others as TopicSubscriptions after their Topic and Workflows,
  * by their outputs, and skips, with the reason, one whose subscriber has the plain membership too.
  */
 import { describe, expect, it } from "vitest";
@@ -64,7 +65,7 @@ describe("topic subscriptions in the model", () => {
 });
 
 describe("reading topic subscriptions", () => {
-  it("reads every subscription other than a plain membership whole, marking a subscriber that has both", async () => {
+  it("gives the Topic its plain memberships and reads every other subscription whole, marking a subscriber that has both", async () => {
     const calls: string[] = [];
     const listed = [
       { _id: "1", identifier: "tk_news:si_alice", subscriber: { subscriberId: "alice" }, contextKeys: [] },
@@ -93,6 +94,7 @@ describe("reading topic subscriptions", () => {
     const empty = { list: async () => [] };
     const client = new Proxy(api, { get: (t, k) => (k in t ? t[k as keyof typeof t] : empty) }) as unknown as NotifyClient;
     const r = await readEnvironment(client, { apiKey: "k", concurrency: 1 });
+    expect(r.topics.map((t) => t.subscribers)).toEqual([["alice"]]);
     expect(r.topicSubscriptions!.map((s) => [s.identifier, s.subscriber, s.plainToo])).toEqual([
       ["alice-vip", "alice", true], ["bob-vip", "bob", false], ["tk_news:si_cy:ctx_tenant:acme", "cy", false],
     ]);

@@ -1,5 +1,6 @@
 /**
- * The TopicSubscription implementation module, as the engine's plugin loads it, against an emulator in this process: what each lifecycle step
+ * The TopicSubscription implementation module, and the Topic's side of "one membership, one way",
+ * as the engine's plugin loads them, against an emulator in this process: what each lifecycle step
  * sends and refuses, read off the emulator's request log. The service's facts are cited in
  * test/conformance/topicSubscriptions.test.ts; here, what the provider makes of them.
  */
@@ -7,8 +8,9 @@ import { describe, expect, it } from "vitest";
 import { checked, emulatorPerBlock, impl } from "../../../helpers/implementation";
 import { loadPackage } from "../../../helpers/pulumi";
 
-/** The modules impl() loads share this (the same dist files): the client cache. */
+/** The modules impl() loads share these (the same dist files): the client cache, the warning hook. */
 const config = loadPackage<typeof import("../../../../provider/config")>("/dist/provider/config");
+const lifecycle = loadPackage<typeof import("../../../../provider/resources/lifecycle")>("/dist/provider/resources/lifecycle");
 
 describe.each(["production", "spec"] as const)("TopicSubscription lifecycle (%s mode)", (mode) => {
   const emulator = emulatorPerBlock({ mode }, async (emu) => {
@@ -141,6 +143,26 @@ describe.each(["production", "spec"] as const)("TopicSubscription lifecycle (%s 
       expect(await writes()).toEqual([]);
     });
 
+    it("refuses a Topic's subscriber who holds a subscription of its own in the topic, naming it, before any subscribe", async () => {
+      await sub.create(await checked(sub, vip));
+      await emulator().clearRequests();
+      await expect(topic.create(await checked(topic, { key: "news", subscribers: ["alice", "bob"], adopt: true }))).rejects.toThrow(
+        /subscriber "alice" is in the `subscribers` of topic "news" and also holds its subscription "alice-vip".*declare each membership one way/);
+      expect(await writes()).toEqual([]);
+    });
+
+    it("neither compares nor removes another subscriber's subscription of its own in a Topic that declares subscribers", async () => {
+      const t = await topic.create(await checked(topic, { key: "news", subscribers: ["bob"], adopt: true }));
+      await sub.create(await checked(sub, vip));
+      const read = await topic.read(t.id, t.outs);
+      expect(read.props.subscribers).toEqual(["bob"]);
+      expect((await topic.diff(t.id, read.props, await checked(topic, { key: "news", subscribers: ["bob"], adopt: true }))).changes).toBe(false);
+      await emulator().clearRequests();
+      await topic.update(t.id, read.props, await checked(topic, { key: "news", subscribers: [], adopt: true }));
+      expect((await emulator().requests()).filter((r) => r.method === "DELETE").map((r) => JSON.stringify(r.body))).toEqual(['{"subscriptions":[{"identifier":"tk_news:si_bob"}]}']);
+      expect((await api("GET", "/v2/topics/news/subscriptions/alice-vip")).status).toBe(200);
+    });
+
     it("catches a plain membership made between its look and its subscribe (a Topic applied at the same time): deletes its own and refuses", async () => {
       const client = config.clientFor();
       const subscribe = client.topicSubscriptions.create.bind(client.topicSubscriptions);
@@ -157,5 +179,27 @@ describe.each(["production", "spec"] as const)("TopicSubscription lifecycle (%s 
       expect((await api("GET", "/v2/topics/news/subscriptions/tk_news:si_alice")).status).toBe(200);
     });
 
+    it("catches a subscription of its own made between a Topic's look and its subscribe, and warns on a read that finds both", async () => {
+      const client = config.clientFor();
+      const subscribe = client.topics.subscribe.bind(client.topics);
+      client.topics.subscribe = async (key, ids) => {
+        await api("POST", "/v2/topics/news/subscriptions", { subscriptions: [{ subscriberId: "alice", identifier: "alice-vip" }] });
+        return subscribe(key, ids);
+      };
+      try {
+        await expect(topic.create(await checked(topic, { key: "news", subscribers: ["alice"], adopt: true }))).rejects.toThrow(/also holds its subscription "alice-vip"/);
+      } finally {
+        client.topics.subscribe = subscribe;
+      }
+      const warned: string[] = [];
+      const before = lifecycle.setWarningSink(async (m) => { warned.push(m); });
+      try {
+        const declared = await checked(topic, { key: "news", subscribers: ["alice"] });
+        await topic.read("news", { ...declared, declaredKeys: ["key", "subscribers"] });
+      } finally {
+        lifecycle.setWarningSink(before);
+      }
+      expect(warned).toEqual([expect.stringMatching(/^topic "news": subscriber "alice" is in the `subscribers` of topic "news" and also holds its subscription "alice-vip"/)]);
+    });
   });
 });
