@@ -3,7 +3,7 @@
  *
  * Resources: one class per field table of `RESOURCE_TABLES` (resources/exports.ts), with its Args type.
  * Functions: getSubscriber, getSubscribers, getMessages, getEvents, getEvent, getIntegrations,
- * getWorkflows, getEnvironments, getLayouts, getTopics, getContexts, getTranslations, getDomains, each with an `*Output` twin.
+ * getWorkflows, getEnvironments, getLayouts, getTopics, getContexts, getTranslations, getDomains, getTopicSubscriptions, each with an `*Output` twin.
  * Connection: stack config `notify:apiUrl` and secret `notify:apiKey`, else `NOTIFY_API_URL` and `NOTIFY_API_KEY`.
  */
 export * from "./resources/exports";

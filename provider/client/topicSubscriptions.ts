@@ -48,6 +48,24 @@ export const Subscription = z.looseObject({
 });
 export type Subscription = z.infer<typeof Subscription>;
 
+/** A topic's subscription as getTopicSubscriptions gives it: what a TopicSubscription declares, and whether it is a plain membership. */
+export const TopicSubscriptionResult = z.object({
+  topic: z.string().describe("The topic's key."),
+  subscriber: z.string().describe("The subscriberId of the subscriber."),
+  identifier: z.string().describe("The subscription's identifier, unique in the environment."),
+  subscriptionId: z.string().describe("The service's `_id` of the subscription."),
+  plain: z.boolean().describe("Whether it is a plain membership (identifier `tk_<topic>:si_<subscriber>`, no context): what a Topic's `subscribers` holds."),
+  name: z.string().optional().describe("The subscription's name."),
+  preferences: z.array(z.object({
+    workflowId: z.string().describe("The workflow's identifier."),
+    enabled: z.boolean().describe("Whether the workflow's notifications pass when no condition is given."),
+    condition: z.record(z.string(), z.unknown()).optional().describe("The JSON Logic rule the service evaluates when a trigger fans out to the topic."),
+  }).meta({ id: "TopicSubscriptionPreferenceResult", description: "One workflow's preference in a topic subscription." }))
+    .describe("The subscription's preferences, one per workflow, sorted by workflow."),
+  contextKeys: z.array(z.string()).describe("The context keys (`type:id`) that scope the subscription."),
+  createdAt: z.string().optional().describe("When the subscription was made (ISO 8601)."),
+}).meta({ id: "TopicSubscriptionResult", description: "A subscription of a topic: its subscriber, identifier, name, preferences and context keys." });
+
 /** The answer of a subscribe (201; not wrapped in the envelope): the subscriptions made or found, and per-item errors. */
 const Subscribed = z.looseObject({ data: z.array(Subscription), errors: z.array(SubscriptionItemError).optional() });
 /** The answer of an unsubscribe. */

@@ -80,6 +80,11 @@ export const getSubscribers: typeof import("./getSubscribers").getSubscribers = 
 export const getSubscribersOutput: typeof import("./getSubscribers").getSubscribersOutput = null as any;
 utilities.lazyLoad(exports, ["getSubscribers","getSubscribersOutput"], () => require("./getSubscribers"));
 
+export { GetTopicSubscriptionsArgs, GetTopicSubscriptionsResult, GetTopicSubscriptionsOutputArgs } from "./getTopicSubscriptions";
+export const getTopicSubscriptions: typeof import("./getTopicSubscriptions").getTopicSubscriptions = null as any;
+export const getTopicSubscriptionsOutput: typeof import("./getTopicSubscriptions").getTopicSubscriptionsOutput = null as any;
+utilities.lazyLoad(exports, ["getTopicSubscriptions","getTopicSubscriptionsOutput"], () => require("./getTopicSubscriptions"));
+
 export { GetTopicsArgs, GetTopicsResult, GetTopicsOutputArgs } from "./getTopics";
 export const getTopics: typeof import("./getTopics").getTopics = null as any;
 export const getTopicsOutput: typeof import("./getTopics").getTopicsOutput = null as any;

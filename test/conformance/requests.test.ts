@@ -230,6 +230,7 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     await topicSubscription.provider.update(oncall.id, oncall.outs, { ...oncall.inputs, name: "Alice on call", preferences: [{ workflowId: "welcome", enabled: false }] });
     await client.topicSubscriptions.create("alerts", { subscriptions: [{ subscriberId: "bob", identifier: "bob-alerts" }] });
     const adoptedSubscription = await created(topicSubscription, { topic: "alerts", subscriber: "bob", identifier: "bob-alerts", name: "Bob", adopt: true });
+    await notify.getTopicSubscriptions({ topicKey: "alerts", subscriberId: "alice", maxResults: 10 });
     for (const r of [oncall, adoptedSubscription]) await topicSubscription.provider.delete(r.id, r.outs);
     for (const [mod, r] of [[translation, fr], [context, acme], [context, adoptedContext], [domain, mail], [domain, adoptedDomain], [agent, bot], [agent, adoptedAgent]] as const) {
       await mod.provider.delete(r.id, r.outs);

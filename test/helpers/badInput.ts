@@ -41,4 +41,5 @@ export const ROWS: Row[] = [
   ["getTranslations unknown resource type", "fn:getTranslations", { resourceType: "topic", resourceId: "x" }, /getTranslations: invalid arguments: resourceType: must be one of "workflow", "layout"/],
   ["getDomains maxResults 0", "fn:getDomains", { maxResults: 0 }, /getDomains: invalid arguments: maxResults/],
   ["getContexts unknown argument", "fn:getContexts", { type: "tenant" }, /getContexts: invalid arguments: unknown argument "type"/],
+  ["getTopicSubscriptions without a topic", "fn:getTopicSubscriptions", { subscriberId: "alice" }, /getTopicSubscriptions: invalid arguments: topicKey: Invalid input/],
 ];

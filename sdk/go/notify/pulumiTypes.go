@@ -7255,6 +7255,168 @@ func (o TopicSubscriptionPreferenceArrayOutput) Index(i pulumi.IntInput) TopicSu
 	}).(TopicSubscriptionPreferenceOutput)
 }
 
+// One workflow's preference in a topic subscription.
+type TopicSubscriptionPreferenceResult struct {
+	// The JSON Logic rule the service evaluates when a trigger fans out to the topic.
+	Condition map[string]interface{} `pulumi:"condition"`
+	// Whether the workflow's notifications pass when no condition is given.
+	Enabled bool `pulumi:"enabled"`
+	// The workflow's identifier.
+	WorkflowId string `pulumi:"workflowId"`
+}
+
+// One workflow's preference in a topic subscription.
+type TopicSubscriptionPreferenceResultOutput struct{ *pulumi.OutputState }
+
+func (TopicSubscriptionPreferenceResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TopicSubscriptionPreferenceResult)(nil)).Elem()
+}
+
+func (o TopicSubscriptionPreferenceResultOutput) ToTopicSubscriptionPreferenceResultOutput() TopicSubscriptionPreferenceResultOutput {
+	return o
+}
+
+func (o TopicSubscriptionPreferenceResultOutput) ToTopicSubscriptionPreferenceResultOutputWithContext(ctx context.Context) TopicSubscriptionPreferenceResultOutput {
+	return o
+}
+
+// The JSON Logic rule the service evaluates when a trigger fans out to the topic.
+func (o TopicSubscriptionPreferenceResultOutput) Condition() pulumi.MapOutput {
+	return o.ApplyT(func(v TopicSubscriptionPreferenceResult) map[string]interface{} { return v.Condition }).(pulumi.MapOutput)
+}
+
+// Whether the workflow's notifications pass when no condition is given.
+func (o TopicSubscriptionPreferenceResultOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v TopicSubscriptionPreferenceResult) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// The workflow's identifier.
+func (o TopicSubscriptionPreferenceResultOutput) WorkflowId() pulumi.StringOutput {
+	return o.ApplyT(func(v TopicSubscriptionPreferenceResult) string { return v.WorkflowId }).(pulumi.StringOutput)
+}
+
+type TopicSubscriptionPreferenceResultArrayOutput struct{ *pulumi.OutputState }
+
+func (TopicSubscriptionPreferenceResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TopicSubscriptionPreferenceResult)(nil)).Elem()
+}
+
+func (o TopicSubscriptionPreferenceResultArrayOutput) ToTopicSubscriptionPreferenceResultArrayOutput() TopicSubscriptionPreferenceResultArrayOutput {
+	return o
+}
+
+func (o TopicSubscriptionPreferenceResultArrayOutput) ToTopicSubscriptionPreferenceResultArrayOutputWithContext(ctx context.Context) TopicSubscriptionPreferenceResultArrayOutput {
+	return o
+}
+
+func (o TopicSubscriptionPreferenceResultArrayOutput) Index(i pulumi.IntInput) TopicSubscriptionPreferenceResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TopicSubscriptionPreferenceResult {
+		return vs[0].([]TopicSubscriptionPreferenceResult)[vs[1].(int)]
+	}).(TopicSubscriptionPreferenceResultOutput)
+}
+
+// A subscription of a topic: its subscriber, identifier, name, preferences and context keys.
+type TopicSubscriptionResult struct {
+	// The context keys (`type:id`) that scope the subscription.
+	ContextKeys []string `pulumi:"contextKeys"`
+	// When the subscription was made (ISO 8601).
+	CreatedAt *string `pulumi:"createdAt"`
+	// The subscription's identifier, unique in the environment.
+	Identifier string `pulumi:"identifier"`
+	// The subscription's name.
+	Name *string `pulumi:"name"`
+	// Whether it is a plain membership (identifier `tk_<topic>:si_<subscriber>`, no context): what a Topic's `subscribers` holds.
+	Plain bool `pulumi:"plain"`
+	// The subscription's preferences, one per workflow, sorted by workflow.
+	Preferences []TopicSubscriptionPreferenceResult `pulumi:"preferences"`
+	// The subscriberId of the subscriber.
+	Subscriber string `pulumi:"subscriber"`
+	// The service's `_id` of the subscription.
+	SubscriptionId string `pulumi:"subscriptionId"`
+	// The topic's key.
+	Topic string `pulumi:"topic"`
+}
+
+// A subscription of a topic: its subscriber, identifier, name, preferences and context keys.
+type TopicSubscriptionResultOutput struct{ *pulumi.OutputState }
+
+func (TopicSubscriptionResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TopicSubscriptionResult)(nil)).Elem()
+}
+
+func (o TopicSubscriptionResultOutput) ToTopicSubscriptionResultOutput() TopicSubscriptionResultOutput {
+	return o
+}
+
+func (o TopicSubscriptionResultOutput) ToTopicSubscriptionResultOutputWithContext(ctx context.Context) TopicSubscriptionResultOutput {
+	return o
+}
+
+// The context keys (`type:id`) that scope the subscription.
+func (o TopicSubscriptionResultOutput) ContextKeys() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v TopicSubscriptionResult) []string { return v.ContextKeys }).(pulumi.StringArrayOutput)
+}
+
+// When the subscription was made (ISO 8601).
+func (o TopicSubscriptionResultOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TopicSubscriptionResult) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// The subscription's identifier, unique in the environment.
+func (o TopicSubscriptionResultOutput) Identifier() pulumi.StringOutput {
+	return o.ApplyT(func(v TopicSubscriptionResult) string { return v.Identifier }).(pulumi.StringOutput)
+}
+
+// The subscription's name.
+func (o TopicSubscriptionResultOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TopicSubscriptionResult) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// Whether it is a plain membership (identifier `tk_<topic>:si_<subscriber>`, no context): what a Topic's `subscribers` holds.
+func (o TopicSubscriptionResultOutput) Plain() pulumi.BoolOutput {
+	return o.ApplyT(func(v TopicSubscriptionResult) bool { return v.Plain }).(pulumi.BoolOutput)
+}
+
+// The subscription's preferences, one per workflow, sorted by workflow.
+func (o TopicSubscriptionResultOutput) Preferences() TopicSubscriptionPreferenceResultArrayOutput {
+	return o.ApplyT(func(v TopicSubscriptionResult) []TopicSubscriptionPreferenceResult { return v.Preferences }).(TopicSubscriptionPreferenceResultArrayOutput)
+}
+
+// The subscriberId of the subscriber.
+func (o TopicSubscriptionResultOutput) Subscriber() pulumi.StringOutput {
+	return o.ApplyT(func(v TopicSubscriptionResult) string { return v.Subscriber }).(pulumi.StringOutput)
+}
+
+// The service's `_id` of the subscription.
+func (o TopicSubscriptionResultOutput) SubscriptionId() pulumi.StringOutput {
+	return o.ApplyT(func(v TopicSubscriptionResult) string { return v.SubscriptionId }).(pulumi.StringOutput)
+}
+
+// The topic's key.
+func (o TopicSubscriptionResultOutput) Topic() pulumi.StringOutput {
+	return o.ApplyT(func(v TopicSubscriptionResult) string { return v.Topic }).(pulumi.StringOutput)
+}
+
+type TopicSubscriptionResultArrayOutput struct{ *pulumi.OutputState }
+
+func (TopicSubscriptionResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TopicSubscriptionResult)(nil)).Elem()
+}
+
+func (o TopicSubscriptionResultArrayOutput) ToTopicSubscriptionResultArrayOutput() TopicSubscriptionResultArrayOutput {
+	return o
+}
+
+func (o TopicSubscriptionResultArrayOutput) ToTopicSubscriptionResultArrayOutputWithContext(ctx context.Context) TopicSubscriptionResultArrayOutput {
+	return o
+}
+
+func (o TopicSubscriptionResultArrayOutput) Index(i pulumi.IntInput) TopicSubscriptionResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TopicSubscriptionResult {
+		return vs[0].([]TopicSubscriptionResult)[vs[1].(int)]
+	}).(TopicSubscriptionResultOutput)
+}
+
 // A topic: its key, name and database id.
 type TopicSummary struct {
 	// `_id`, as the service returns it.
@@ -8575,6 +8737,10 @@ func init() {
 	pulumi.RegisterOutputType(SubscriberChannelsCredentialsPtrOutput{})
 	pulumi.RegisterOutputType(TopicSubscriptionPreferenceOutput{})
 	pulumi.RegisterOutputType(TopicSubscriptionPreferenceArrayOutput{})
+	pulumi.RegisterOutputType(TopicSubscriptionPreferenceResultOutput{})
+	pulumi.RegisterOutputType(TopicSubscriptionPreferenceResultArrayOutput{})
+	pulumi.RegisterOutputType(TopicSubscriptionResultOutput{})
+	pulumi.RegisterOutputType(TopicSubscriptionResultArrayOutput{})
 	pulumi.RegisterOutputType(TopicSummaryOutput{})
 	pulumi.RegisterOutputType(TopicSummaryArrayOutput{})
 	pulumi.RegisterOutputType(TranslationResultOutput{})

@@ -22,6 +22,7 @@ from .get_layouts import *
 from .get_messages import *
 from .get_subscriber import *
 from .get_subscribers import *
+from .get_topic_subscriptions import *
 from .get_topics import *
 from .get_translations import *
 from .get_workflows import *

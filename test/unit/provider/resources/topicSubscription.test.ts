@@ -134,6 +134,17 @@ describe.each(["production", "spec"] as const)("TopicSubscription lifecycle (%s 
     expect((await sub.diff(id, outs, await checked(sub, { ...vip, identifier: "alice-vip2" }))).deleteBeforeReplace).toBeUndefined();
   });
 
+  it("getTopicSubscriptions lists a topic's subscriptions, each read whole and marked plain or not; an unknown topic fails", async () => {
+    const notify = loadPackage();
+    await api("POST", "/v2/topics/news/subscriptions", { subscriptions: ["bob"] });
+    await sub.create(await checked(sub, { ...vip, name: "VIP", preferences: [{ workflowId: "digest", condition: premium }] }));
+    const { subscriptions } = await notify.getTopicSubscriptions({ topicKey: "news" });
+    expect(subscriptions.map((s) => [s.identifier, s.subscriber, s.plain]).sort()).toEqual([["alice-vip", "alice", false], ["tk_news:si_bob", "bob", true]]);
+    expect(subscriptions.find((s) => s.identifier === "alice-vip")).toMatchObject({ topic: "news", name: "VIP", preferences: [{ workflowId: "digest", enabled: true, condition: premium }], contextKeys: [] });
+    expect((await notify.getTopicSubscriptions({ topicKey: "news", subscriberId: "bob", maxResults: 5 })).subscriptions.map((s) => s.identifier)).toEqual(["tk_news:si_bob"]);
+    await expect(notify.getTopicSubscriptions({ topicKey: "nope" })).rejects.toThrow(/404/);
+  });
+
   describe("one membership, one way", () => {
     it("refuses a subscription beside its subscriber's plain membership (a Topic's subscribers), naming both ways, before any write", async () => {
       await topic.create(await checked(topic, { key: "news", subscribers: ["alice"], adopt: true }));
