@@ -143,7 +143,9 @@ describe.each(["production", "spec"] as const)("topic subscriptions behave as pr
   it("deletes one subscription by its identifier alone, with its preferences, and leaves the subscriber's others", async () => {
     await workflow("digest");
     await subscribe("news", { subscriptions: ["alice"] });
-    await subscribe("news", { subscriptions: [{ subscriberId: "alice", identifier: "alice-vip" }], preferences: [{ filter: { workflowIds: ["digest"] } }] });
+    await subscribe("news", { subscriptions: [{ subscriberId: "alice", identifier: "alice-vip" }] });
+    await patch("news", "alice-vip", { preferences: [{ filter: { workflowIds: ["digest"] } }] });
+    expect((await emu.state() as any).subscriptionPreferences).toHaveLength(1);
     const r = await api("DELETE", "/v2/topics/news/subscriptions", { subscriptions: [{ identifier: "alice-vip" }] });
     expect(r.status).toBe(200);
     expect((await get("news", "alice-vip")).status).toBe(204);
@@ -180,10 +182,13 @@ describe.each(["production", "spec"] as const)("topic subscriptions behave as pr
   });
 
   // topics.controller.ts `deleteTopic` (force) and delete-topic.usecase.ts: the topic's subscriptions
-  // go with it, so their single GET answers 204.
-  it("removes a topic's subscriptions with the topic", async () => {
+  // go with it (and their preferences), so their single GET answers 204.
+  it("removes a topic's subscriptions with the topic, and their preferences", async () => {
+    await workflow("digest");
     await subscribe("news", { subscriptions: [{ subscriberId: "alice", identifier: "alice-news" }] });
+    await patch("news", "alice-news", { preferences: ["digest"] });
     await api("DELETE", "/v2/topics/news");
     expect((await get("news", "alice-news")).status).toBe(204);
+    expect((await emu.state() as any).subscriptionPreferences).toEqual([]);
   });
 });
