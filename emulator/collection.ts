@@ -96,6 +96,8 @@ export interface CollectionSpec<N extends ListName, P extends keyof paths, I ext
     build: (c: RequestContext, body: BodyAt<P, "post">) => NoInfer<NewFields<RecordOf<N>, KF>>;
     /** The answer's status: the framework's POST default 201 unless the controller says otherwise. */
     status?: 200 | 201;
+    /** A taken key: another key the service stores the new record under instead of answering 409, or undefined for the 409. */
+    onTaken?: (c: RequestContext, key: Key<I>) => Key<I> | undefined;
   };
   /** `PATCH item` (or `PUT`): `check`, the 404, then `apply`. */
   update?: {
@@ -164,8 +166,12 @@ export function defineCollection<
         const body = c.body as BodyAt<P, "post">;
         create.check?.(c, body);
         // A body without the key (the service makes one) cannot meet a duplicate.
-        const key = keyOf((body ?? {}) as Record<string, unknown>);
-        if (key && (spec.unique === "service" ? stored(c) : all(c)).some((r) => has(r, key))) throw conflict(spec.conflict(key, c));
+        let key = keyOf((body ?? {}) as Record<string, unknown>);
+        if (key && (spec.unique === "service" ? stored(c) : all(c)).some((r) => has(r, key!))) {
+          const other = create.onTaken?.(c, key);
+          if (!other) throw conflict(spec.conflict(key, c));
+          key = other;
+        }
         const fields = create.build(c, body);
         const now = new Date().toISOString();
         const owner = spec.scope === "organization"

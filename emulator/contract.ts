@@ -80,6 +80,9 @@ export type SchemaDirection = "request" | "response" | "request-closed";
  *   spelling (`platform-cloud` and `novu-cloud`): production sends and accepts the latter.
  * - `ChannelTypeEnum` gains `tool`, which the newer live document has (production-notes.md,
  *   Second pass: message channels `tool`).
+ * - A property typed `object` with no properties whose `default` is a string is a string: the
+ *   generator prints a `string | null` union as `object` (`AgentBehaviorDto.reactionOnResolved`,
+ *   "Cross-platform emoji name ... Default: \"check\"", `default: "check"`).
  * - Requests only: a required property with a `default` is not required, since the pipe builds
  *   the DTO with its initialisers before validating (`DelayControlDto.type`,
  *   `ThrottleControlDto.type`, `EmailControlDto.body`).
@@ -116,6 +119,7 @@ export function fromOpenApi(node: unknown, direction: SchemaDirection = "respons
   if (out.pattern === "SLUG_IDENTIFIER_REGEX") out.pattern = SLUG_IDENTIFIER_PATTERN;
   else if (typeof out.pattern === "string" && /^\/.*\/$/.test(out.pattern)) out.pattern = out.pattern.slice(1, -1);
   if (out.format === "uuid") delete out.format;
+  if (out.type === "object" && typeof out.default === "string" && !out.properties && out.additionalProperties === undefined) out.type = "string";
   if (Array.isArray(out.enum)) {
     const values = out.enum as unknown[];
     const twins = values.filter((v): v is string => typeof v === "string" && new RegExp(`(^|-)${NAME_IN_DOCUMENT}(-|$)`).test(v))

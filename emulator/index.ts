@@ -42,6 +42,8 @@ export interface EmulatorOptions {
   environmentVariableLimit?: number;
   /** API keys scoped to their own environment on environment routes, as the newer upstream (default off). */
   scopedEnvironmentKeys?: boolean;
+  /** A duplicate agent identifier stored with a suffix, as the newer upstream (default off: a 409). */
+  suffixDuplicateAgents?: boolean;
   /** The organisation's context preferences, which topic subscriptions' context needs (default off, production's flag default). */
   contextPreferences?: boolean;
   /** Keep the store in this JSON file across restarts. */
@@ -85,6 +87,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     environmentLimit: options.environmentLimit ?? 10,
     environmentVariableLimit: options.environmentVariableLimit ?? 10,
     scopedEnvironmentKeys: options.scopedEnvironmentKeys ?? false,
+    suffixDuplicateAgents: options.suffixDuplicateAgents ?? false,
     contextPreferences: options.contextPreferences ?? false,
   };
   const apiKeys = options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY];

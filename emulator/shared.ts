@@ -4,13 +4,18 @@
  * routes/layouts.ts and routes/workflows.ts a circle) and control.ts imports no route file.
  */
 import { notFound } from "./errors";
-import type { JsonObject, LayoutRecord, SubscriberRecord } from "./records";
+import type { AgentRecord, JsonObject, LayoutRecord, SubscriberRecord } from "./records";
 import { ofTenant, type Tenant } from "./store";
 import type { RequestContext } from "./types";
 import { objectId } from "./util";
 
 /** The origin this emulator writes (api.md's spelling; production writes `<service>-cloud`). */
 export const EMULATOR_ORIGIN = "platform-cloud";
+
+/** The agent of an identifier in the caller's environment (routes/agents.ts serves them; a domain's agent routes name them). */
+export function agentByIdentifier(c: RequestContext, identifier: string): AgentRecord | undefined {
+  return ofTenant(c.store.data.agents, c.tenant).find((a) => a.identifier === identifier);
+}
 
 /** The live layouts of the caller's environment. */
 export function liveLayouts(c: RequestContext): LayoutRecord[] {

@@ -31,6 +31,12 @@ export interface Behaviour {
    */
   scopedEnvironmentKeys: boolean;
   /**
+   * A second agent of an identifier is stored as `<identifier>-<shortId>` rather than refused with
+   * a 409, as the newer upstream's create-agent use case does (production-notes.md, fifth pass
+   * §4). Off by default (3.15's 409).
+   */
+  suffixDuplicateAgents: boolean;
+  /**
    * The organisation's context preferences (the service's feature flag
    * `IS_CONTEXT_PREFERENCES_ENABLED`, default off): on, a topic subscription takes the subscribe's
    * `context`; off, the context is ignored and a trailing `:ctx_…` is cut off an identifier looked up.

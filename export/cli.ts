@@ -1,22 +1,27 @@
 #!/usr/bin/env node
 /**
  * `notify-export`: writes a Pulumi project that declares an existing environment of the service,
- * ready to be taken over by `pulumi up` without a change. Progress and skipped objects go to
- * stderr; the `pulumi config set --secret` lines to run go to stdout.
+ * ready to be taken over by `pulumi up` without a change; with `--update DIR`, rewrites the
+ * declarations of such a project from the service. Progress and skipped objects go to stderr; the
+ * `pulumi config set --secret` lines to run go to stdout.
  */
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { CONNECTION_HELP as connectionHelp, CONNECTION_OPTIONS, connectionFailure, connectionFromOptions } from "../provider/cliConnection";
-import { ExportError, exportEnvironment } from "./index";
-import { nextSteps } from "./project";
+import { ExportError, exportEnvironment, updateProject } from "./index";
+import { configSetLines, nextSteps } from "./project";
 import { FRONT_ENDS, LANGUAGES, type FrontEnd, type Language } from "./render/common";
 
-const HELP = `Usage: notify-export --language typescript|python|go --out DIR [options]
+const HELP = `Usage: notify-export --language ${LANGUAGES.join("|")} --out DIR [options]
+       notify-export --update DIR [connection options]
 
 Reads the environment of an API key (integrations, workflows, layouts, translations, topics with
 their subscribers, environment variables, contexts, inbound-email domains) and writes a Pulumi project that declares it as it is.
+With --update, reads it again and rewrites the declarations file of a project it wrote (and no
+other file), each object under the same name: git diff shows what changed on the service.
 
 Options:
-  --language LANG      typescript, python or go
+  --language LANG      ${LANGUAGES.slice(0, -1).join(", ")} or ${LANGUAGES.at(-1)}
   --front-end FE       dynamic (TypeScript only; the default for TypeScript) or native (the plugin)
   --out DIR            where to write the project (must be empty or new, unless --force)
   --environments       also declare the organisation's other environments (Environment resources)
@@ -24,6 +29,8 @@ Options:
   --project NAME       the Pulumi project name (default: notify-<environment name>)
   --environment-id ID  the key's environment, when the service does not show API keys
   --force              replace the contents of a non-empty --out
+  --update DIR         rewrite the declarations of the project in DIR from the service, with the
+                       options it was exported with (so none of the options above)
 ${connectionHelp}
   --help               show this help
 
@@ -44,7 +51,7 @@ async function main(): Promise<void> {
       options: {
         language: { type: "string" }, "front-end": { type: "string" }, out: { type: "string" },
         environments: { type: "boolean" }, subscriber: { type: "string", multiple: true }, project: { type: "string" },
-        "environment-id": { type: "string" }, force: { type: "boolean" },
+        "environment-id": { type: "string" }, force: { type: "boolean" }, update: { type: "string" },
         ...CONNECTION_OPTIONS,
         help: { type: "boolean" },
       },
@@ -58,6 +65,7 @@ async function main(): Promise<void> {
     process.stdout.write(HELP);
     return;
   }
+  if (v.update !== undefined) return update(v.update, v as Record<string, unknown>);
   if (!v.language || !(LANGUAGES as readonly string[]).includes(v.language)) usage(`--language must be one of ${LANGUAGES.join(", ")}${v.language ? `, got ${JSON.stringify(v.language)}` : ""}`);
   if (v["front-end"] !== undefined && !(FRONT_ENDS as readonly string[]).includes(v["front-end"])) usage(`--front-end must be one of ${FRONT_ENDS.join(", ")}, got ${JSON.stringify(v["front-end"])}`);
   if (!v.out) usage("--out DIR is required");
@@ -68,7 +76,7 @@ async function main(): Promise<void> {
       language: v.language as Language,
       frontEnd: v["front-end"] as FrontEnd | undefined,
       out: v.out,
-      connection: connectionFromOptions(v),
+      connection: connectionFromOptions(v as Record<string, unknown>),
       environments: v.environments,
       subscribers: v.subscriber,
       project: v.project,
@@ -82,13 +90,38 @@ async function main(): Promise<void> {
     const steps = nextSteps(model, v.language as Language, result.render, result.connection, true);
     process.stdout.write(`# Next, in the project (also in its README.md, without the secret values):\ncd ${v.out}\n${steps.join("\n")}\n`);
   } catch (err) {
-    // A refused key: say where this one came from, as the provider does (its option, else its variable).
-    const line = err instanceof ExportError ? `notify-export: ${err.message}` : connectionFailure("notify-export", err, v);
-    if (line) {
-      process.stderr.write(`${line}\n`);
-      process.exit(1);
+    fail(err, v as Record<string, unknown>);
+  }
+}
+
+/** Exits with the message of an error of the export's or the service's; rethrows any other. */
+function fail(err: unknown, v: Record<string, unknown>): never {
+  // A refused key: say where this one came from, as the provider does (its option, else its variable).
+  const line = err instanceof ExportError ? `notify-export: ${err.message}` : connectionFailure("notify-export", err, v);
+  if (!line) throw err;
+  process.stderr.write(`${line}\n`);
+  process.exit(1);
+}
+
+/** The options that decide what an export declares: an update takes them from the project, never from the command line. */
+const EXPORT_ONLY = ["language", "front-end", "out", "environments", "subscriber", "project", "environment-id", "force"] as const;
+
+/** `--update DIR`: rewrites the project's declarations, says what changed and which new secrets to set. */
+async function update(dir: string, v: Record<string, unknown>): Promise<void> {
+  const given = EXPORT_ONLY.filter((o) => v[o] !== undefined);
+  if (given.length) usage(`--update takes the options the project was exported with from its declarations file; drop ${given.map((o) => `--${o}`).join(", ")}`);
+  const log = (line: string) => process.stderr.write(`notify-export: ${line}\n`);
+  try {
+    const result = await updateProject({ dir, connection: connectionFromOptions(v), progress: log });
+    const { model } = result;
+    for (const s of model.skipped) log(`skipped ${s.kind} ${JSON.stringify(s.name)}: ${s.reason}`);
+    const file = path.join(dir, result.file);
+    log(`${result.changed ? "updated" : "unchanged:"} ${file}: ${model.resources.length} resources, ${model.skipped.length} skipped, ${model.secrets.length} secrets, ${result.requests.length} requests`);
+    if (result.newSecrets.length) {
+      process.stdout.write(`# New secrets to set, in the project:\ncd ${dir}\n${configSetLines({ ...model, secrets: result.newSecrets }, true).join("\n")}\n`);
     }
-    throw err;
+  } catch (err) {
+    fail(err, v);
   }
 }
 

@@ -1,16 +1,18 @@
 /**
  * `notify-export` as a function: reads the environment of an API key, builds the model, writes the
  * project into a directory atomically (a temp directory beside it, renamed into place), and
- * returns what it did. The CLI (cli.ts) is a thin layer over it; tests and the bench call it.
+ * returns what it did; and `notify-export --update` ({@link updateProject}): reads the environment
+ * a project was exported from again and rewrites its declarations file alone. The CLI (cli.ts) is
+ * a thin layer over both; tests and the bench call them.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { NotifyClient, type RequestLogEntry, type RetryPolicy } from "../provider/client";
 import { resolveConnection, type ConnectionSettings } from "../provider/config";
-import { buildModel, type ExportModel } from "./model";
-import { projectFiles, slug, type ExportConnection } from "./project";
-import { readEnvironment } from "./read";
-import type { FrontEnd, Language, RenderOptions } from "./render/common";
+import { buildModel, type ConfigSecret, type ExportModel, type RawEnvironment } from "./model";
+import { forLanguage, ownedFile, parseOwned, projectFiles, RENDERERS, slug, type ExportConnection } from "./project";
+import { readEnvironment, type ReadOptions } from "./read";
+import { FRONT_ENDS, LANGUAGES, SETTINGS_MARK, type ExportSettings, type FrontEnd, type Language, type RenderOptions } from "./render/common";
 import { packageRoot } from "./render/schema";
 
 /** What {@link exportEnvironment} is given. */
@@ -71,7 +73,10 @@ export function writeProject(out: string, files: Record<string, string>, force?:
   mkdirSync(parent, { recursive: true });
   const tmp = mkdtempSync(path.join(parent, `.${path.basename(out)}.notify-export-`));
   try {
-    for (const [name, text] of Object.entries(files)) writeFileSync(path.join(tmp, name), text);
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(tmp, name)), { recursive: true });
+      writeFileSync(path.join(tmp, name), text);
+    }
     if (existsSync(out)) {
       checkOutputDir(out, force);
       const old = `${tmp}.old`;
@@ -87,6 +92,21 @@ export function writeProject(out: string, files: Record<string, string>, force?:
   }
 }
 
+/** Reads the environment of the connection's key with a client of the export's own, closed after. */
+async function readWith(
+  connection: ConnectionSettings | undefined, retry: Partial<RetryPolicy> | undefined, opts: Omit<ReadOptions, "apiKey">,
+): Promise<{ raw: RawEnvironment; requests: RequestLogEntry[]; connection: ExportConnection }> {
+  const c = resolveConnection(connection ?? {});
+  const requests: RequestLogEntry[] = [];
+  const client = new NotifyClient({ apiUrl: c.apiUrl, apiKey: c.apiKey, allowInsecureHttp: c.allowInsecureHttp, timeoutMs: c.timeoutMs, retry, onRequest: (e) => requests.push(e) });
+  try {
+    const raw = await readEnvironment(client, { apiKey: c.apiKey, ...opts });
+    return { raw, requests, connection: { apiUrl: c.apiUrl, allowInsecureHttp: c.allowInsecureHttp || undefined, timeoutMs: c.timeoutMs } };
+  } finally {
+    await client.close();
+  }
+}
+
 /** Reads the environment and writes its project. */
 export async function exportEnvironment(opts: ExportOptions): Promise<ExportResult> {
   const frontEnd = opts.frontEnd ?? (opts.language === "typescript" ? "dynamic" : "native");
@@ -94,20 +114,111 @@ export async function exportEnvironment(opts: ExportOptions): Promise<ExportResu
     throw new ExportError(`--front-end dynamic: only TypeScript programs can use the dynamic front end; ${opts.language} programs use the native plugin (--front-end native)`);
   }
   checkOutputDir(opts.out, opts.force);
-  const c = resolveConnection(opts.connection ?? {});
-  const requests: RequestLogEntry[] = [];
-  const client = new NotifyClient({ apiUrl: c.apiUrl, apiKey: c.apiKey, allowInsecureHttp: c.allowInsecureHttp, timeoutMs: c.timeoutMs, retry: opts.retry, onRequest: (e) => requests.push(e) });
-  try {
-    const raw = await readEnvironment(client, {
-      apiKey: c.apiKey, environments: opts.environments, subscribers: opts.subscribers, environmentId: opts.environmentId, progress: opts.progress,
-    });
-    const model = buildModel(raw);
-    const project = opts.project ?? projectName(model.environment.name ?? model.environment.id);
-    const render: RenderOptions = { frontEnd, project, ...versions() };
-    const files = projectFiles(model, opts.language, render);
-    writeProject(opts.out, files, opts.force);
-    return { model, files: Object.keys(files), requests, connection: { apiUrl: c.apiUrl, allowInsecureHttp: c.allowInsecureHttp || undefined, timeoutMs: c.timeoutMs }, render };
-  } finally {
-    await client.close();
+  const { raw, requests, connection } = await readWith(opts.connection, opts.retry, {
+    environments: opts.environments, subscribers: opts.subscribers, environmentId: opts.environmentId, progress: opts.progress,
+  });
+  const model = forLanguage(buildModel(raw), opts.language);
+  const project = opts.project ?? projectName(model.environment.name ?? model.environment.id);
+  const render: RenderOptions = { frontEnd, project, ...versions() };
+  const files = projectFiles(model, opts.language, render, { environments: opts.environments, subscribers: opts.subscribers ? [...opts.subscribers] : undefined, environmentId: opts.environmentId });
+  writeProject(opts.out, files, opts.force);
+  return { model, files: Object.keys(files), requests, connection, render };
+}
+
+/** What {@link updateProject} is given: the project, and how to reach the service (the rest is in the project). */
+export interface UpdateOptions {
+  /** The directory of a project notify-export wrote. */
+  dir: string;
+  /** Connection settings; what they leave out comes from NOTIFY_API_URL / NOTIFY_API_KEY (the provider's rules). */
+  connection?: ConnectionSettings;
+  progress?: (line: string) => void;
+  /** The client's retry policy (tests shorten it). */
+  retry?: Partial<RetryPolicy>;
+}
+
+/** What an update did. */
+export interface UpdateResult {
+  model: ExportModel;
+  /** The declarations file, relative to the project's directory. */
+  file: string;
+  /** Whether its bytes changed (an unchanged environment leaves the file untouched). */
+  changed: boolean;
+  /** The settings the project was exported with, which the update read with. */
+  settings: ExportSettings;
+  /** The secrets the previous declarations did not read: their config keys to set. */
+  newSecrets: ConfigSecret[];
+  requests: RequestLogEntry[];
+}
+
+/**
+ * The declarations file of the project in `dir` and what it says; an error saying why not when
+ * `dir` is not a project notify-export wrote.
+ */
+export function ownedOf(dir: string): { language: Language; file: string; text: string; owned: NonNullable<ReturnType<typeof parseOwned>> } {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ExportError(`--update ${dir}: no such directory`);
+  const found = LANGUAGES.filter((l) => existsSync(path.join(dir, RENDERERS[l].ownedFile)));
+  const files = LANGUAGES.map((l) => RENDERERS[l].ownedFile);
+  if (found.length === 0) {
+    throw new ExportError(`--update ${dir}: not a project notify-export wrote: it holds none of the files an export owns (${files.join(", ")}); export it first with --out`);
   }
+  if (found.length > 1) {
+    throw new ExportError(`--update ${dir}: it holds the declarations of more than one language (${found.map((l) => RENDERERS[l].ownedFile).join(", ")}); keep the one of the project's language`);
+  }
+  const language = found[0]!;
+  const file = RENDERERS[language].ownedFile;
+  const text = readFileSync(path.join(dir, file), "utf8");
+  const owned = parseOwned(text, RENDERERS[language]);
+  if (!owned) {
+    throw new ExportError(`--update ${dir}: ${file} was not written by notify-export (its header has no "${RENDERERS[language].comment} ${SETTINGS_MARK}{...}" settings line)`);
+  }
+  const { settings } = owned;
+  // The settings line is the file's: edited by hand, it is refused as any bad option is.
+  const bad = (field: string, allowed: string) => new ExportError(`--update ${dir}: the settings line of ${file} has ${field} ${JSON.stringify(settings[field as keyof ExportSettings])}; allowed: ${allowed}`);
+  if (settings.language !== language) throw bad("language", `${JSON.stringify(language)} (the language of ${file})`);
+  if (!(FRONT_ENDS as readonly string[]).includes(settings.frontEnd) || (settings.frontEnd === "dynamic" && language !== "typescript")) {
+    throw bad("frontEnd", language === "typescript" ? FRONT_ENDS.join(", ") : "native");
+  }
+  if (typeof settings.environment !== "string" || !settings.environment) throw bad("environment", "the id of the environment the project was exported from");
+  return { language, file, text, owned };
+}
+
+/**
+ * Reads the environment the project in `dir` was exported from, with the options it was exported
+ * with, and rewrites the project's declarations file: each object under the name the file gives
+ * it already, each secret under its config key, new objects named as an export names them; the
+ * other files (the entry point, Pulumi.yaml, the manifest, the README, the stack's config) are
+ * never written. An environment unchanged since the file was written gives the same bytes, and the
+ * file is not touched.
+ */
+export async function updateProject(opts: UpdateOptions): Promise<UpdateResult> {
+  const { language, file, text, owned } = ownedOf(opts.dir);
+  const { settings } = owned;
+  const { raw, requests } = await readWith(opts.connection, opts.retry, {
+    environments: settings.environments, subscribers: settings.subscribers, environmentId: settings.environmentId, progress: opts.progress,
+  });
+  if (raw.environment._id !== settings.environment) {
+    throw new ExportError(
+      `--update ${opts.dir}: the project declares environment ${settings.environment}, and the API key is of environment ${raw.environment._id}; ` +
+      "use the key of the environment the project was exported from",
+    );
+  }
+  const model = forLanguage(buildModel(raw, { secretKeys: owned.secretKeys }), language);
+  const next = ownedFile(model, language, { frontEnd: settings.frontEnd, previousVariables: owned.variables }, {
+    environments: settings.environments, subscribers: settings.subscribers, environmentId: settings.environmentId,
+  });
+  const changed = next !== text;
+  if (changed) {
+    // Whole or not at all: a temp file beside it, renamed over it.
+    const target = path.join(opts.dir, file);
+    const tmp = `${target}.notify-export-${process.pid}`;
+    try {
+      writeFileSync(tmp, next);
+      renameSync(tmp, target);
+    } catch (err) {
+      rmSync(tmp, { force: true });
+      throw err;
+    }
+  }
+  const before = new Set([...owned.secretKeys.values()].flat());
+  return { model, file, changed, settings, newSecrets: model.secrets.filter((s) => !before.has(s.key)), requests };
 }

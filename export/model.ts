@@ -27,7 +27,7 @@ import { toTranslationOutputs, translationId } from "../provider/resources/trans
 import { toDomainOutputs } from "../provider/resources/domain";
 import { toTopicSubscriptionOutputs, topicSubscriptionId } from "../provider/resources/topicSubscription";
 import type { SubscriptionDetails } from "../provider/client/topicSubscriptions";
-import { configKey, uniqueName } from "./naming";
+import { configKey, configKeyBase, configKeySuffix, uniqueName } from "./naming";
 
 /** A reference to an output of another exported resource (an email step's layout, credentials' integration). */
 export class Ref {
@@ -65,6 +65,8 @@ export interface ConfigSecret {
   value?: string;
   /** What the value is, for the printed `pulumi config set` lines and the README. */
   what: string;
+  /** The model key of the resource that reads it. */
+  owner: string;
 }
 
 /** An object (or part of one) the export leaves out, and why. */
@@ -253,23 +255,31 @@ const DECLARE: { readonly [K in Kind]: (raw: RawEnvironment, m: ModelBuilder) =>
   },
   Domain: (raw, m) => {
     for (const { domain: d, routes } of m.sortBy(raw.domains ?? [], (x) => x.domain.name)) {
-      const agents = routes.filter((r) => r.type !== "webhook");
-      // The routes are one map, compared whole: declared only when every route can be. An agent
-      // route reads back with the agent's internal id while the resource (and the service's write)
-      // takes the agent's identifier, which no read gives; so a domain holding one is declared
-      // without routes (left as they are, unmanaged) rather than with a map the first up would rewrite.
-      const routeInputs: Parameters<typeof toDomainOutputs>[1] | undefined = agents.length ? undefined : Object.fromEntries(m.sortBy(routes, (r) => r.address)
-        .map((r) => [r.address, stripUndefined({ type: "webhook" as const, data: r.data && Object.keys(r.data).length ? r.data : undefined })]));
-      if (agents.length) {
+      // An agent route reads back with the agent's `_id`, while the resource (and the service's
+      // write) names the agent's identifier: the agents read map one to the other, and an exported
+      // agent is named by its output, so the engine makes it first. The routes are one map,
+      // compared whole: declared only when every route can be, else left as they are (unmanaged).
+      const identifierOf = new Map((raw.agents ?? []).map((a) => [a._id, a.identifier]));
+      const unknown = routes.filter((r) => r.type !== "webhook" && !(r.type === "agent" && r.agentId && identifierOf.has(r.agentId)));
+      const routeInputs: Record<string, unknown> | undefined = unknown.length ? undefined : Object.fromEntries(m.sortBy(routes, (r) => r.address).map((r) => {
+        const data = r.data && Object.keys(r.data).length ? r.data : undefined;
+        if (r.type !== "agent") return [r.address, stripUndefined({ type: "webhook" as const, data })];
+        const identifier = identifierOf.get(r.agentId!)!;
+        // Built without stripUndefined, which would copy the Ref into a plain object.
+        return [r.address, { type: "agent" as const, agentId: m.has(`Agent/${identifier}`) ? new Ref(`Agent/${identifier}`, "identifier") : identifier, ...(data ? { data } : {}) }];
+      }));
+      if (unknown.length) {
         m.skip({
           kind: "Domain", name: d.name,
-          reason: `its ${routes.length} routes are not declared (so not managed: they stay as they are): ` + agents.map((r) => r.type === "agent"
-            ? `${r.address} goes to agent ${r.agentId ?? "(none shown)"}, which the service shows by its internal id where a route names the agent's identifier`
+          reason: `its ${routes.length} routes are not declared (so not managed: they stay as they are): ` + unknown.map((r) => r.type === "agent"
+            ? `${r.address} goes to agent ${r.agentId ?? "(none shown)"}, which no agent of the environment has`
             : `${r.address} is a route of type ${r.type}, which this release does not know`).join("; "),
         });
       }
-      const inputs = m.pick("Domain", toDomainOutputs(d, routeInputs ?? {}));
-      if (!routeInputs) delete inputs.routes;
+      // The routes set after the mapping, whose stripUndefined would copy a Ref into a plain object.
+      const inputs = m.pick("Domain", toDomainOutputs(d, {}));
+      if (routeInputs) inputs.routes = routeInputs;
+      else delete inputs.routes;
       // Data declared even when empty, so that data added in the dashboard shows as drift.
       inputs.data ??= {};
       m.secretInputs("Domain", d.name, inputs, (f) => `${f} of domain ${d.name}`);
@@ -316,16 +326,25 @@ const DECLARE: { readonly [K in Kind]: (raw: RawEnvironment, m: ModelBuilder) =>
 /** The resource kinds, in the order a program declares them (what others reference comes first). */
 export const KIND_ORDER = Object.keys(DECLARE) as readonly Kind[];
 
+/** What an earlier export of the project named, which an update keeps. */
+export interface PreviousNames {
+  /** The stack config keys each resource (by model key) read its secrets from. */
+  secretKeys: ReadonlyMap<string, readonly string[]>;
+}
+
 /**
  * Builds the model. Pure: the same objects give the same model, whatever order the service listed
- * them in (every list is sorted by its service key here).
+ * them in (every list is sorted by its service key here). With `previous` (an update), a secret
+ * keeps the config key its resource read it from before (the stack's config holds its value under
+ * that key), and no other secret takes a key found there.
  */
-export function buildModel(raw: RawEnvironment): ExportModel {
+export function buildModel(raw: RawEnvironment, previous?: PreviousNames): ExportModel {
   const envId = raw.environment._id;
   const resources: ExportedResource[] = [];
   const skipped: Skipped[] = [...(raw.unread ?? [])];
-  const secrets: (ConfigSecret & { owner: string })[] = [];
-  const usedKeys = new Set<string>();
+  const secrets: ConfigSecret[] = [];
+  const earlier = new Map([...(previous?.secretKeys ?? [])].map(([owner, keys]) => [owner, [...keys]]));
+  const usedKeys = new Set<string>([...earlier.values()].flat());
   /** Each secret key's value where the service returned it: the input check sees the real value. */
   const known = new Map<string, string>();
   const byKey = new Map<string, ExportedResource>();
@@ -335,8 +354,12 @@ export function buildModel(raw: RawEnvironment): ExportModel {
   const secretLeaves = (kind: Kind, name: string, path: string[], value: unknown, what: string): Value => {
     if (typeof value === "string") {
       // Keys are made from the resource and the field path, unique over the model: the lists are
-      // walked in a stable order, so the same environment gives the same keys.
-      const key = uniqueName(configKey(kind, name, path), usedKeys);
+      // walked in a stable order, so the same environment gives the same keys; a key the resource
+      // had before is its own again.
+      const base = configKey(kind, name, path);
+      const own = earlier.get(`${kind}/${name}`);
+      const was = own?.findIndex((k) => configKeyBase(k) === base) ?? -1;
+      const key = was >= 0 ? own!.splice(was, 1)[0]! : uniqueName(base, usedKeys, undefined, configKeySuffix);
       secrets.push({ key, value: isMasked(value) ? undefined : value, what, owner: `${kind}/${name}` });
       if (!isMasked(value)) known.set(key, value);
       return new SecretRef(key);
@@ -380,7 +403,7 @@ export function buildModel(raw: RawEnvironment): ExportModel {
   return {
     environment: { id: envId, name: raw.environment.name },
     resources,
-    secrets: secrets.filter((x) => byKey.has(x.owner)).map(({ owner: _o, ...x }) => x),
+    secrets: secrets.filter((x) => byKey.has(x.owner)),
     skipped,
   };
 }

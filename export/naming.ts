@@ -1,11 +1,14 @@
 /**
  * Names in an exported program: stack config keys of secrets, and each language's variable and
  * field names. Pure; every name is derived from the service's identifiers, so exporting twice
- * gives the same names, and made unique in the order given (the model's stable order).
+ * gives the same names, and made unique in the order given (the model's stable order). An update
+ * (`notify-export --update`) passes the names the project's file already gives: those are kept,
+ * so an object keeps its name whatever objects come and go around it.
  */
+import type { Language } from "./render/common";
 
 /** Words each language reserves (or its program's own names use), which a variable may not take. */
-export const RESERVED: Record<"typescript" | "python" | "go", ReadonlySet<string>> = {
+export const RESERVED: Record<Language, ReadonlySet<string>> = {
   typescript: new Set([
     "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else", "enum", "export", "extends",
     "false", "finally", "for", "function", "if", "import", "in", "instanceof", "new", "null", "return", "super", "switch", "this", "throw",
@@ -23,6 +26,9 @@ export const RESERVED: Record<"typescript" | "python" | "go", ReadonlySet<string
     "interface", "map", "package", "range", "return", "select", "struct", "switch", "type", "var", "pulumi", "notify", "config", "cfg",
     "ctx", "err", "main", "nil", "true", "false", "iota", "string", "bool", "int", "len", "cap", "new", "make", "append", "copy", "error",
   ]),
+  // Pulumi YAML refuses a resource named `pulumi` (its built-in variable); the words YAML reads as
+  // null or booleans would need quotes as keys, so they are not taken either.
+  yaml: new Set(["pulumi", "null", "true", "false", "yes", "no", "on", "off", "y", "n"]),
 };
 
 /** The words of a service identifier: runs of letters and digits, split at case changes. */
@@ -37,7 +43,7 @@ export function words(s: string): string[] {
 const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
 
 /** A variable name for `lang` from a service identifier (not yet unique): camelCase, or snake_case for Python. */
-export function variableName(lang: "typescript" | "python" | "go", identifier: string, kind: string): string {
+export function variableName(lang: Language, identifier: string, kind: string): string {
   const ws = words(identifier);
   if (ws.length === 0) ws.push(...words(kind));
   let name = lang === "python" ? ws.join("_") : ws[0] + ws.slice(1).map(cap).join("");
@@ -57,11 +63,16 @@ export function uniqueName(base: string, used: Set<string>, reserved: ReadonlySe
   return name;
 }
 
-/** Unique variable names for resources (in the order given), for `lang`. */
-export function variableNames(lang: "typescript" | "python" | "go", resources: readonly { name: string; kind: string }[]): string[] {
-  const used = new Set<string>();
+/**
+ * Unique variable names for resources (in the order given), for `lang`. `previous` maps a
+ * resource's model key (`<Kind>/<name>`) to the name an earlier export gave it: a resource found
+ * there keeps it, and no other resource takes any name found there.
+ */
+export function variableNames(lang: Language, resources: readonly { name: string; kind: string; key?: string }[], previous: ReadonlyMap<string, string> = new Map()): string[] {
+  const used = new Set<string>(previous.values());
   const join = lang === "python" ? (b: string, n: number) => `${b}_${n}` : (b: string, n: number) => `${b}${n}`;
-  return resources.map((r) => uniqueName(variableName(lang, r.name, r.kind), used, RESERVED[lang], join));
+  const keyOf = (r: { name: string; kind: string; key?: string }) => r.key ?? `${r.kind}/${r.name}`;
+  return resources.map((r) => previous.get(keyOf(r)) ?? uniqueName(variableName(lang, r.name, r.kind), used, RESERVED[lang], join));
 }
 
 /**
@@ -73,6 +84,15 @@ export function configKey(kind: string, name: string, path: readonly string[]): 
   const part = (s: string) => s.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "x";
   return [words(kind).join("-"), part(name), ...path.map(part)].join("-");
 }
+
+/**
+ * The suffix that makes a config key unique (`...-apiKey--2`). A {@link configKey} never holds
+ * `--`, so the key it was made from is always found again ({@link configKeyBase}).
+ */
+export const configKeySuffix = (base: string, n: number) => `${base}--${n}`;
+
+/** The {@link configKey} a unique config key was made from: the key without its {@link configKeySuffix}. */
+export const configKeyBase = (key: string) => key.replace(/--[0-9]+$/, "");
 
 /** Python's name of a schema property, as Pulumi's Python code generator spells it (`apiKey` → `api_key`, `from` → `from_`). */
 export function pythonName(prop: string): string {

@@ -1,19 +1,22 @@
 /**
- * The exported project's files: Pulumi.yaml, the program and its manifest (from the language's
- * renderer), import.json in the format of `pulumi import --file`, and a README listing what was
+ * The exported project's files: the declarations file notify-export owns (its header, then the
+ * language's declarations), the files the user owns (Pulumi.yaml, the entry point and the
+ * manifest), import.json in the format of `pulumi import --file`, and a README listing what was
  * exported, what was skipped and the steps to take it over ({@link nextSteps}, which the CLI also
- * prints). Pure: the same model gives the same bytes.
+ * prints). Pure: the same model gives the same bytes. And the way back: what a declarations file
+ * says ({@link parseOwned}), which an update keeps.
  */
 import { CONNECTION_SETTINGS, type ConnectionKey } from "../provider/client/settings";
-import type { ExportModel } from "./model";
-import type { Language, RenderOptions, Renderer } from "./render/common";
+import { Ref, type ExportModel, type Value } from "./model";
+import { ownedHeader, SETTINGS_MARK, type ExportSettings, type Language, type RenderOptions, type Renderer } from "./render/common";
 import { go } from "./render/go";
 import { python } from "./render/python";
+import { typeToken } from "./render/schema";
 import { typescript } from "./render/typescript";
-
+import { yaml } from "./render/yaml";
 
 /** The renderer of each language. */
-export const RENDERERS: Record<Language, Renderer> = { typescript, python, go };
+export const RENDERERS: Record<Language, Renderer> = { typescript, python, go, yaml };
 
 /** A YAML scalar, quoted (JSON strings are valid YAML). */
 const yamlString = (s: string) => JSON.stringify(s);
@@ -77,7 +80,7 @@ export function nextSteps(model: ExportModel, language: Language, opts: RenderOp
 
 /** `import.json`: each resource's type token, name and id, as `pulumi import --file` reads it. */
 export function importFile(model: ExportModel): string {
-  return JSON.stringify({ resources: model.resources.map((r) => ({ type: `notify:index:${r.kind}`, name: r.name, id: r.id })) }, null, 2) + "\n";
+  return JSON.stringify({ resources: model.resources.map((r) => ({ type: typeToken(r.kind), name: r.name, id: r.id })) }, null, 2) + "\n";
 }
 
 function readme(model: ExportModel, renderer: Renderer, opts: RenderOptions): string {
@@ -101,9 +104,15 @@ function readme(model: ExportModel, renderer: Renderer, opts: RenderOptions): st
     "",
     ...(model.skipped.length ? model.skipped.map((s) => `- \`${s.kind}\` ${s.name}: ${s.reason}`) : ["Nothing."]),
     "",
+    "## Pull changes made on the service",
+    "",
+    `\`${renderer.ownedFile}\` holds the declarations, and belongs to notify-export: \`notify-export --update .\` reads the environment again ` +
+      `and rewrites that file alone, each object under the same name, so that \`git diff\` shows what changed on the service, field by field ` +
+      "(an unchanged environment, no diff at all). It never rewrites the other files, this one included, which describes the first export.",
+    "",
     `## Secrets (${model.secrets.length})`,
     "",
-    "No secret value is written in this project: each is a stack config key the program reads with `requireSecret`; step 3 below sets them.",
+    "No secret value is written in this project: each is a stack config key the program reads as a secret; step 3 below sets them.",
     "",
     masked.length
       ? `The service shows ${masked.length} of them masked; their values must come from you: ${masked.map((s) => `\`${s.key}\` (${s.what})`).join(", ")}.`
@@ -119,8 +128,15 @@ function readme(model: ExportModel, renderer: Renderer, opts: RenderOptions): st
   return lines.join("\n");
 }
 
-/** Every file of the exported project, by name. */
-export function projectFiles(model: ExportModel, language: Language, opts: RenderOptions): Record<string, string> {
+/** The declarations file: its header (the settings an update reads back), then the declarations. */
+export function ownedFile(model: ExportModel, language: Language, opts: RenderOptions | Omit<RenderOptions, "project" | "packageVersion" | "pulumiVersion">, settings: Omit<ExportSettings, "language" | "frontEnd" | "environment">): string {
+  const renderer = RENDERERS[language];
+  const header = ownedHeader(renderer, { language, frontEnd: opts.frontEnd, environment: model.environment.id, ...settings });
+  return `${header.join("\n")}\n${renderer.program(model, opts)}`;
+}
+
+/** Every file of the exported project, by name. `settings`: the options the declarations depend on, which an update reads back. */
+export function projectFiles(model: ExportModel, language: Language, opts: RenderOptions, settings: Omit<ExportSettings, "language" | "frontEnd" | "environment"> = {}): Record<string, string> {
   const renderer = RENDERERS[language];
   const pulumiYaml = [
     `name: ${yamlString(opts.project)}`,
@@ -130,9 +146,81 @@ export function projectFiles(model: ExportModel, language: Language, opts: Rende
   ].join("\n");
   return {
     "Pulumi.yaml": pulumiYaml,
-    [renderer.programFile]: renderer.program(model, opts),
-    ...renderer.manifest(opts),
+    ...renderer.userFiles(opts),
+    [renderer.ownedFile]: ownedFile(model, language, opts, settings),
     "import.json": importFile(model),
     "README.md": readme(model, renderer, opts),
   };
+}
+
+/**
+ * The model as the language can write it: a resource the renderer cannot express is skipped with
+ * its reason, and so is each resource that references one (its reference would name nothing),
+ * with their secrets.
+ */
+export function forLanguage(model: ExportModel, language: Language): ExportModel {
+  const renderer = RENDERERS[language];
+  const reasons = new Map<string, string>();
+  for (const r of model.resources) {
+    const why = renderer.cannotExpress?.(r);
+    if (why) reasons.set(r.key, why);
+  }
+  if (reasons.size === 0) return model;
+  const targets = (v: Value): string[] => v instanceof Ref ? [v.target] : v && typeof v === "object" ? Object.values(v).flatMap(targets) : [];
+  // References point back in the model's order, so one pass in that order finds every dependant.
+  for (const r of model.resources) {
+    const gone = targets(r.inputs).find((t) => reasons.has(t));
+    if (gone && !reasons.has(r.key)) reasons.set(r.key, `it references ${gone}, which ${renderer.language} cannot declare`);
+  }
+  return {
+    ...model,
+    resources: model.resources.filter((r) => !reasons.has(r.key)),
+    secrets: model.secrets.filter((s) => !reasons.has(s.owner)),
+    skipped: [...model.skipped, ...model.resources.filter((r) => reasons.has(r.key)).map((r) => ({ kind: r.kind, name: r.name, reason: reasons.get(r.key)! }))],
+  };
+}
+
+/** What a declarations file says: the export's settings, and the names it gives, which an update keeps. */
+export interface OwnedFile {
+  settings: ExportSettings;
+  /** Each declared resource's variable (by model key), where its declaration names one. */
+  variables: Map<string, string>;
+  /** The stack config keys each resource (by model key) reads its secrets from, in the file's order. */
+  secretKeys: Map<string, string[]>;
+}
+
+/**
+ * Reads a declarations file back: the settings line of its header, then each declaration, found by
+ * the comment {@link describe} writes before it (`// Workflow "welcome" (id ...)`), with the
+ * variable its first line names and the secrets it reads. Undefined when the file has no settings
+ * line of notify-export's (not a file it wrote).
+ */
+export function parseOwned(text: string, renderer: Renderer): OwnedFile | undefined {
+  const lines = text.split("\n");
+  const mark = `${renderer.comment} ${SETTINGS_MARK}`;
+  const settingsLine = lines.find((l) => l.startsWith(mark));
+  if (!settingsLine) return undefined;
+  let settings: ExportSettings;
+  try {
+    settings = JSON.parse(settingsLine.slice(mark.length)) as ExportSettings;
+  } catch {
+    return undefined;
+  }
+  const escaped = renderer.comment.replace(/[/#]/g, (c) => `\\${c}`);
+  const comment = new RegExp(`^\\s*${escaped} ([A-Za-z]+) ("(?:[^"\\\\]|\\\\.)*") \\(id .*\\)$`);
+  const variables = new Map<string, string>();
+  const secretKeys = new Map<string, string[]>();
+  let current: string | undefined;
+  lines.forEach((line, i) => {
+    const m = comment.exec(line);
+    if (m) {
+      current = `${m[1]}/${JSON.parse(m[2]!) as string}`;
+      const variable = renderer.declaredVariable(lines[i + 1] ?? "");
+      if (variable) variables.set(current, variable);
+      secretKeys.set(current, []);
+    } else if (current) {
+      secretKeys.get(current)!.push(...renderer.secretKeys(line));
+    }
+  });
+  return { settings, variables, secretKeys };
 }

@@ -2,15 +2,16 @@
  * Writes the reference pages under docs/ from schema.json, in the layout of the Pulumi registry:
  * `docs/_index.md` (the package's front page), `docs/installation-configuration.md`, and one page
  * per resource and per function under `docs/api-docs/` (description, an example in TypeScript,
- * Python and Go, inputs, outputs, supporting types, the import id).
+ * Python, Go and Pulumi YAML, inputs, outputs, supporting types, the import id).
  *
  * Every fact on these pages comes from schema.json, except the examples: each is written once,
  * language-neutral, in `docs/examples/<Name>.yaml` (the resource's or function's name), and
- * rendered here into the three languages with the names and wrapper types the SDKs use. A
+ * rendered here into each language with the names and wrapper types the SDKs use (YAML: the type
+ * tokens of schema.json and its property names). A
  * resource or function without an example file (one added since) gets an example built from its
  * required inputs, so a new resource needs nothing here beyond `npm run gen-docs`.
  *
- * `npm run gen-docs` writes the pages; test/unit/docs.test.ts fails when regenerating changes one.
+ * `npm run gen-docs` writes the pages; test/unit/scripts/gen-docs.test.ts fails when regenerating changes one.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -40,6 +41,7 @@ export interface Schema {
   version?: string;
   license?: string;
   keywords?: string[];
+  pluginDownloadURL?: string;
   language?: { python?: { packageName?: string }; go?: { importBasePath?: string } };
   config: { variables: Record<string, TypeSpec> };
   provider: { description?: string; inputProperties: Record<string, TypeSpec> };
@@ -314,12 +316,55 @@ export function alignGo(code: string): string {
   return lines.join("\n");
 }
 
+/**
+ * A Pulumi YAML string holding no interpolation: `${` is written `$${` (Pulumi YAML's escape). A
+ * function gives the replacement, since in a replacement string `$$` itself means one `$`.
+ */
+const yamlLiteral = (s: string): string => s.replaceAll("${", () => "$${");
+
+/**
+ * The example as a Pulumi YAML program: a whole `Pulumi.yaml` (`runtime: yaml`) whose resources
+ * and function calls are the schema's type tokens, run by the provider plugin. Config the example
+ * reads is declared in `config:` (secret where the example reads a secret), outputs of other
+ * resources are `${resource.property}`, and a call is an `fn::invoke` variable.
+ */
+export function renderYaml(schema: Schema, example: Example): string {
+  const config: Record<string, { type: "string"; secret?: true }> = {};
+  const value = (v: Json): Json => {
+    const s = special(v);
+    if (s && "$ref" in s) return `\${${s.$ref}}`;
+    if (s) {
+      const name = "$secret" in s ? s.$secret : s.$config;
+      config[name] = "$secret" in s ? { type: "string", secret: true } : { type: "string" };
+      return `\${${name}}`;
+    }
+    if (Array.isArray(v)) return v.map(value);
+    if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, e]) => [k, value(e)]));
+    return typeof v === "string" ? yamlLiteral(v) : v;
+  };
+  const resources = Object.fromEntries(Object.entries(example.resources ?? {}).map(([name, r]) =>
+    [name, { type: TOKEN_PREFIX + r.type, properties: value(r.properties) }]));
+  const invoke = example.invoke;
+  const variables = invoke ? { [invoke.name]: { "fn::invoke": { function: TOKEN_PREFIX + invoke.function, arguments: value(invoke.arguments) } } } : undefined;
+  const outputs = invoke?.export ? { [invoke.export]: `\${${invoke.name}.${invoke.export}}` } : undefined;
+  const program = {
+    name: `${schema.name}-example`,
+    runtime: "yaml",
+    ...(Object.keys(config).length ? { config } : {}),
+    ...(Object.keys(resources).length ? { resources } : {}),
+    ...(variables ? { variables } : {}),
+    ...(outputs ? { outputs } : {}),
+  };
+  return YAML.stringify(program, { lineWidth: 0 });
+}
+
 function exampleBlock(schema: Schema, example: Example): string {
   return [
     example.title ? `${example.title}\n` : "",
     "### TypeScript\n", "```typescript", renderTypeScript(example).trimEnd(), "```\n",
     "### Python\n", "```python", renderPython(schema, example).trimEnd(), "```\n",
     "### Go\n", "```go", renderGo(schema, example).trimEnd(), "```\n",
+    "### YAML\n", "```yaml", renderYaml(schema, example).trimEnd(), "```\n",
   ].filter((l) => l !== "").join("\n");
 }
 
@@ -405,7 +450,7 @@ function resourcePage(schema: Schema, token: string, example: Example): string {
     propertyTable(outputs, r.required ?? []),
     `## Import\n`,
     importText,
-    "Import reads the object by its id through the provider plugin (Python, Go, or TypeScript by type token). " +
+    "Import reads the object by its id through the provider plugin (Python, Go, Pulumi YAML, or TypeScript by type token). " +
       "The TypeScript classes of `pulumi-notify` (the dynamic front end) cannot be imported: declare the resource with `adopt: true` instead.\n",
     supportingSection(schema, Object.values(r.properties).concat(Object.values(r.inputProperties))),
     packageDetails(schema),
@@ -421,7 +466,8 @@ function functionPage(schema: Schema, token: string, example: Example): string {
     `\`${token}\`\n`,
     `${f.description}\n`,
     `Each language has a plain form and an output form: TypeScript \`notify.${name}\` (a promise) and \`notify.${name}Output\` (inputs and result as outputs), ` +
-      `Python \`notify.${pyName(name)}\` and \`notify.${pyName(name)}_output\`, Go \`notify.${goName(name)}\` and \`notify.${goName(name)}Output\`.\n`,
+      `Python \`notify.${pyName(name)}\` and \`notify.${pyName(name)}_output\`, Go \`notify.${goName(name)}\` and \`notify.${goName(name)}Output\`; ` +
+      `Pulumi YAML calls it with \`fn::invoke\` (\`function: ${token}\`), whose arguments may be outputs.\n`,
     `## Example Usage\n`,
     exampleBlock(schema, example),
     `## Arguments\n`,
@@ -474,6 +520,9 @@ function installationPage(schema: Schema): string {
     "Each release publishes the npm packages (`pulumi-notify`, and `@pulumi-notify/native`, the typed SDK), the Python package (`" + py + "`), the Go module (`" + go + "`) and the provider plugin's archives, all of one version. No release is published yet: until the first tag, install from a checkout (the second block). From the registries:\n",
     "```sh", ...install.blocks[0]!, "```\n",
     "Python and Go programs, and TypeScript programs on the typed SDK, run the provider plugin `pulumi-resource-" + schema.name + "`: the engine downloads it by itself on first use from the release, the schema's `pluginDownloadURL`.\n",
+    // A YAML program has no SDK to carry the download URL, so the engine cannot find the release by itself.
+    "Pulumi YAML programs (`runtime: yaml`) run the same plugin, but name no download URL (they have no SDK to carry it): install it once, from the release, before the first `pulumi up`:\n",
+    "```sh", `pulumi plugin install resource ${schema.name} <version> --server ${(schema.pluginDownloadURL ?? "").replace("${VERSION}", "<version>")}`, "```\n",
     "Before a release, or to try a change, build the artifacts in a checkout and install them from there:\n",
     "```sh", ...install.blocks[1]!, "```\n",
     `## Configuration\n`,

@@ -4,7 +4,7 @@
  * provider changed) with Pulumi's code generators: scripts/gen-sdk/main.go, built once by
  * scripts/ensure-gen-sdk. The schema's `language` section (scripts/schema.ts) names the Python
  * package `pulumi_notify`, the Go module and the npm package (NODEJS_PACKAGE).
- * test/unit/sdk.test.ts checks that the committed SDKs are what this writes; scripts/nodejs-sdk.ts
+ * test/component/scripts/gen-sdk.test.ts checks that the committed SDKs are what this writes; scripts/nodejs-sdk.ts
  * compiles the TypeScript one for programs.
  *
  * Usage: node dist/scripts/gen-sdk.js [<out>]   (default: sdk/ of this checkout)

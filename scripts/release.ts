@@ -185,11 +185,17 @@ interface Commit {
 
 const git = (root: string, args: string[]) => execFileSync("git", ["-C", root, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
-/** The versions CHANGELOG.md has sections for, newest first. */
+/**
+ * The heading of the section that collects, between releases, a line per change users will see;
+ * the release's section (the commits since the previous release) takes its place.
+ */
+export const UNRELEASED = "Unreleased";
+
+/** The versions CHANGELOG.md has sections for, newest first (the Unreleased section is none). */
 export function changelogVersions(root = REPO_ROOT): string[] {
   const file = path.join(root, CHANGELOG);
   if (!existsSync(file)) return [];
-  return [...readFileSync(file, "utf8").matchAll(/^## (\S+)/gm)].map((m) => m[1]!);
+  return [...readFileSync(file, "utf8").matchAll(/^## (\S+)/gm)].map((m) => m[1]!).filter((v) => v !== UNRELEASED);
 }
 
 /**
@@ -249,7 +255,7 @@ previous release; a commit whose change needs users to act says what in an \`Upg
 message, which the section lists under "Upgrading".
 `;
 
-/** Adds (or replaces) `version`'s section at the top of CHANGELOG.md's sections. */
+/** Adds (or replaces) `version`'s section at the top of CHANGELOG.md's sections, in place of the Unreleased one. */
 export function addChangelogSection(version: string, date: string, root = REPO_ROOT): void {
   const file = path.join(root, CHANGELOG);
   const section = changelogSection(version, date, root);
@@ -257,7 +263,7 @@ export function addChangelogSection(version: string, date: string, root = REPO_R
   // A section of this version already there (a release command run again) is replaced.
   const sections = text.split(/^(?=## )/m);
   const head = sections.shift()!;
-  const rest = sections.filter((s) => !s.startsWith(`## ${version} `));
+  const rest = sections.filter((s) => !s.startsWith(`## ${version} `) && !s.startsWith(`## ${UNRELEASED}\n`));
   writeFileSync(file, [head.trimEnd() + "\n\n", section, ...rest.map((s) => `\n${s.trimEnd()}\n`)].join(""));
 }
 

@@ -3,8 +3,8 @@
  * measurements with the commit, machine, versions and date they ran on. `npm run bench` writes
  * bench/results.json (not committed: every run writes one); to publish a run,
  * `npm run bench-docs -- --publish` copies it to docs/benchmarks.json and renders the page.
- * `npm run bench-docs` alone re-renders the page; test/unit/docs.test.ts fails when the page is
- * not the rendering of the committed data.
+ * `npm run bench-docs` alone re-renders the page; test/unit/scripts/render-bench.test.ts fails
+ * when the page is not the rendering of the committed data.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";

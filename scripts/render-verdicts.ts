@@ -14,8 +14,8 @@
  *   npm run verdicts -- --publish export export.log [--commit <id>]
  *
  * `--commit` names the code that ran when the log comes from another checkout (default: this one's
- * HEAD). `npm run verdicts` alone re-renders the page; test/unit/docs.test.ts fails when the page
- * is not the rendering of the committed data.
+ * HEAD). `npm run verdicts` alone re-renders the page; test/unit/scripts/render-verdicts.test.ts
+ * fails when the page is not the rendering of the committed data.
  */
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -67,15 +67,18 @@ export function verdictOfLog(check: Check, log: string): Omit<Verdict, keyof Run
     const tallies = [...text.matchAll(/^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/gm)];
     const tally = tallies[tallies.length - 1];
     if (!tally) throw new Error("no `<P> passed, <F> failed` line in the log: is it the output of .ci/run or npm test?");
-    const files = /Test Files .*?\((\d+)\)/.exec(text);
-    const duration = /Duration\s+([\d.]+)s/.exec(text);
+    // `npm test` runs each layer as a vitest run of its own (scripts/test-layers.ts): its files and
+    // durations add up, and its last tally line counts every layer's tests.
+    const sum = (re: RegExp) => [...text.matchAll(re)].reduce<number | undefined>((total, m) => (total ?? 0) + Number(m[1]), undefined);
+    const files = sum(/Test Files .*?\((\d+)\)/g);
+    const duration = sum(/Duration\s+([\d.]+)s/g);
     // .ci/run's own line; a log of `npm test` alone has none.
     const whole = /^ci: the whole run took (\d+) s/m.exec(text);
     const caches = /^ci: caches at the start: (.+)$/m.exec(text);
     const [passed, failed, skipped] = [Number(tally[1]), Number(tally[2]), Number(tally[3] ?? 0)];
     return {
       check, planned: passed + failed + skipped, completed: passed + failed, failed,
-      findings: `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}; ${files ? `${files[1]} test files` : "test files not shown"}; vitest's duration ${duration ? `${Math.round(Number(duration[1]))} s` : "not shown"}${whole ? `; the whole run ${whole[1]} s` : ""}${caches ? `; caches at the start: ${caches[1]}` : ""}`,
+      findings: `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}; ${files !== undefined ? `${files} test files` : "test files not shown"}; vitest's duration ${duration !== undefined ? `${Math.round(duration)} s` : "not shown"}${whole ? `; the whole run ${whole[1]} s` : ""}${caches ? `; caches at the start: ${caches[1]}` : ""}`,
     };
   }
   const seed = /export property: seed (\d+) \(replay with EXPORT_SEED=\d+ EXPORT_K=(\d+)\)/.exec(text);

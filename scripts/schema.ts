@@ -4,7 +4,7 @@
  * (provider/functions). A generic converter from the JSON Schema of each zod type to Pulumi
  * types: a zod type with a meta `id` becomes the type of that name, any other nested object or
  * enumeration the type `<Owner><Property>`; descriptions are the ones the zod types carry.
- * test/unit/schema.test.ts compares the committed file with the zod schemas.
+ * test/unit/scripts/schema.test.ts compares the committed file with the zod schemas.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";

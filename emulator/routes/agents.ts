@@ -4,8 +4,8 @@
  * service's apps/api/src/app/agents/ does it (production-notes.md, fifth pass §4), in both modes:
  *
  * - addressed by `identifier`, never `_id`; unknown → 404 'Agent with identifier "<id>" was not found.';
- *   a second create of an identifier → 409 (3.15's create-agent.usecase.ts; a newer build stores
- *   the duplicate under a suffixed identifier instead, which the provider handles too);
+ *   a second create of an identifier → 409 (3.15's create-agent.usecase.ts), or, with the
+ *   behaviour `suffixDuplicateAgents`, the newer build's duplicate stored as `<identifier>-<shortId>`;
  * - `identifier` a slug (packages/shared/src/consts/slug-identifier.ts), `name` at most 60
  *   characters, `active` true unless given (create-agent-request.dto.ts);
  * - `runtime: "managed"` needs `managedRuntime` (422); the response carries the agent's linked
@@ -17,6 +17,7 @@
  *   environment adding or removing a link → 403 (add-agent-integration.usecase.ts); a delete of the
  *   agent removes its links (delete-agent.usecase.ts).
  */
+import { randomBytes } from "node:crypto";
 import { cursorPage, defineCollection } from "../collection";
 import { badRequest, conflict, forbidden, notFound, validationFailed } from "../errors";
 import type { AgentLinkRecord, AgentRecord, JsonObject } from "../records";
@@ -28,6 +29,9 @@ import { objectId } from "../util";
 const SLUG = /^[a-zA-Z0-9]+(?:[-_.][a-zA-Z0-9]+)*$/;
 /** The providers a managed runtime may name (ManagedRuntimeDto of spec/openapi.json). */
 const MANAGED_PROVIDERS = ["anthropic", "platform-anthropic", "anthropic-aws"];
+
+/** A short random suffix of lower-case letters and digits, as the newer service appends to a duplicate identifier. */
+const shortId = () => Array.from(randomBytes(6), (b) => "abcdefghijklmnopqrstuvwxyz0123456789"[b % 36]).join("");
 
 /** Whether the caller's environment is of type `prod`: Production and every custom environment. */
 function inProdEnvironment(c: RequestContext): boolean {
@@ -117,6 +121,7 @@ const agents = defineCollection({
         if (!MANAGED_PROVIDERS.includes(m.providerId)) throw validationFailed([`managedRuntime.providerId must be one of the following values: ${MANAGED_PROVIDERS.join(", ")}`]);
       }
     },
+    onTaken: (c, key) => (c.behaviour.suffixDuplicateAgents ? { identifier: `${key.identifier}-${shortId()}` } : undefined),
     build: (_c, b) => ({
       name: b.name, active: b.active ?? true, runtime: b.runtime ?? "self-hosted",
       ...(b.description !== undefined ? { description: b.description } : {}),

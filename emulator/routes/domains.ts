@@ -12,14 +12,15 @@
  * - a route's address is trimmed and lower-cased first (the @Transform of dtos/domain-route.dto.ts
  *   and create-domain-route.command.ts), then must be an e-mail local part or `*`
  *   (validators/email-local-part.validator.ts), once per domain (409); an agent route needs an
- *   existing agent (domain-route.utils.ts; the emulator holds no agents, so it answers 404 for
- *   every agentId), and so does the routes list filtered by `agentId`
+ *   existing agent, named by its identifier and kept as its `_id` (domain-route.utils.ts), and so
+ *   does the routes list filtered by `agentId`
  *   (usecases/list-domain-routes/list-domain-routes.usecase.ts);
  * - `data` is a string map of at most 10 keys and 500 characters (validators/bounded-record.validator.ts).
  */
 import { cursorPage, defineCollection } from "../collection";
 import { HttpError, badRequest, conflict, notFound, validationFailed } from "../errors";
 import type { DomainRecord, DomainRouteRecord, JsonObject } from "../records";
+import { agentByIdentifier } from "../shared";
 import { ofTenant } from "../store";
 import type { Reply, RequestContext, Route } from "../types";
 import { objectId } from "../util";
@@ -110,25 +111,23 @@ function findRoute(c: RequestContext): DomainRouteRecord {
 }
 
 /**
- * The agent `_id` of an identifier in the caller's environment (domain-route.utils.ts
- * `resolveAgentIdentifier`): the emulator serves no agents, so none is found.
+ * The agent `_id` an agent route stores for the identifier it is given (domain-route.utils.ts
+ * `resolveAgentIdentifier`: the request names the agent's identifier, the route keeps and answers
+ * its `_id`); undefined for a webhook route. An agent route needs an agent of the environment.
  */
-function resolveAgent(identifier: string): string {
-  throw notFound(`Agent with identifier "${identifier}" not found.`);
-}
-
-/** Agent routes need an agent of the environment. */
-function checkAgent(type: string, agentId: string | undefined): void {
-  if (type !== "agent") return;
-  if (!agentId) throw badRequest("agentId is required for agent routes.");
-  resolveAgent(agentId);
+function agentOf(c: RequestContext, type: string, identifier: string | undefined): string | undefined {
+  if (type !== "agent") return undefined;
+  if (!identifier) throw badRequest("agentId is required for agent routes.");
+  const agent = agentByIdentifier(c, identifier);
+  if (!agent) throw notFound(`Agent with identifier "${identifier}" not found.`);
+  return agent._id;
 }
 
 /** The routes list: the domain, then the agent of `agentId` when given, whose routes alone are listed. */
 function listRoutes(c: RequestContext): Reply {
   const routes = routesOf(c, domains.find(c));
   const agentId = c.query.get("agentId");
-  const agent = agentId ? resolveAgent(agentId) : undefined;
+  const agent = agentId ? agentOf(c, "agent", agentId) : undefined;
   return cursorPage(c, agent === undefined ? routes : routes.filter((r) => r.agentId === agent), routeOut);
 }
 
@@ -148,12 +147,12 @@ function createRoute(c: RequestContext): Reply {
   const address = b.address.trim().toLowerCase();
   checkAddress(address);
   checkData(b.data);
-  checkAgent(b.type, b.agentId);
+  const agentId = agentOf(c, b.type, b.agentId);
   if (routesOf(c, d).some((x) => x.address === address)) throw conflict(`A ${b.type} route for address "${address}" already exists.`);
   const now = new Date().toISOString();
   const r: DomainRouteRecord = {
     _id: objectId(), _environmentId: c.tenant.environmentId, _organizationId: c.tenant.organizationId, _domainId: d._id, address,
-    type: b.type, ...(b.data !== undefined ? { data: b.data } : {}), createdAt: now, updatedAt: now,
+    type: b.type, ...(agentId ? { agentId } : {}), ...(b.data !== undefined ? { data: b.data } : {}), createdAt: now, updatedAt: now,
   };
   c.store.data.domainRoutes.push(r);
   c.store.touch();
@@ -172,8 +171,16 @@ export const domainRoutes: Route[] = [
       const r = findRoute(c);
       const b = c.body as { type?: "agent" | "webhook"; agentId?: string; data?: Record<string, string> };
       checkData(b.data);
-      checkAgent(b.type ?? r.type, b.agentId ?? r.agentId);
-      Object.assign(r, { ...(b.type ? { type: b.type } : {}), ...(b.data !== undefined ? { data: b.data } : {}), updatedAt: new Date().toISOString() });
+      const type = b.type ?? r.type;
+      // A route kept as an agent route keeps its agent unless another is named; a webhook route has none.
+      let agentId: string | undefined;
+      if (b.agentId !== undefined) agentId = agentOf(c, type, b.agentId);
+      else if (type === "agent") {
+        if (!r.agentId) throw badRequest("agentId is required for agent routes.");
+        agentId = r.agentId;
+      }
+      Object.assign(r, { type, agentId, ...(b.data !== undefined ? { data: b.data } : {}), updatedAt: new Date().toISOString() });
+      if (r.agentId === undefined) delete r.agentId;
       c.store.touch();
       return { status: 200, body: routeOut(r) };
     },

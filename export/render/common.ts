@@ -1,17 +1,26 @@
-/** What the three renderers share: the options and the shape of a rendered program. */
+/** What the renderers share: the options and the shape of a rendered program. */
 import type { ExportModel, ExportedResource } from "../model";
 
 /** The languages a program can be written in. */
-export const LANGUAGES = ["typescript", "python", "go"] as const;
+export const LANGUAGES = ["typescript", "python", "go", "yaml"] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 /** The front ends a program can use: the dynamic provider (TypeScript only) or the native plugin. */
 export const FRONT_ENDS = ["dynamic", "native"] as const;
 export type FrontEnd = (typeof FRONT_ENDS)[number];
 
-/** What a renderer is told besides the model. */
-export interface RenderOptions {
+/** What the declarations are rendered with besides the model. */
+export interface ProgramOptions {
   frontEnd: FrontEnd;
+  /**
+   * The variable names the project's declarations file gives already, by model key (an update):
+   * kept, so that an object keeps its name across exports.
+   */
+  previousVariables?: ReadonlyMap<string, string>;
+}
+
+/** What a renderer is told besides the model. */
+export interface RenderOptions extends ProgramOptions {
   /** The Pulumi project name (also the namespace of the stack config keys). */
   project: string;
   /** This package's version (the SDK versions the manifests name). */
@@ -42,19 +51,76 @@ export const pluginBeforeRelease = (version: string): string[] => [
   `pulumi plugin install resource notify ${version} --file <that folder>`,
 ];
 
-/** A renderer: the program's file and its package manifest files. */
+/**
+ * A renderer. A project has two kinds of files: the declarations file, which notify-export owns
+ * (every object of the environment, rewritten from the service by `notify-export --update`), and
+ * the files the user owns, written once: the entry point, which loads the declarations, and the
+ * package manifest.
+ */
 export interface Renderer {
   language: Language;
-  /** The program's file name. */
-  programFile: string;
-  /** The program: one declaration per resource of the model, in the model's order. */
-  program(model: ExportModel, opts: RenderOptions): string;
-  /** The package manifest and any other files the language needs, by name. */
-  manifest(opts: RenderOptions): Record<string, string>;
   /** The runtime of Pulumi.yaml. */
   runtime: string;
+  /** How a line comment starts. */
+  comment: string;
+  /** The declarations file's name: the file notify-export owns. */
+  ownedFile: string;
+  /** Where the user's own resources go, as the owned file's header says it. */
+  ownedNote: string;
+  /**
+   * The declarations: one per resource of the model, in the model's order, each after the line
+   * comment {@link describe} writes (which an update reads back). What follows the owned file's header.
+   */
+  program(model: ExportModel, opts: ProgramOptions): string;
+  /** The entry point and the package manifest (and any other file the language needs), by name: the user's. */
+  userFiles(opts: RenderOptions): Record<string, string>;
   /** How the manifest's dependencies are installed, published or not. */
   install(opts: RenderOptions): InstallSteps;
+  /** The variable the first line of a declaration (the line after its comment) names, if it names one. */
+  declaredVariable(line: string): string | undefined;
+  /** The stack config keys of the secrets a line of the declarations reads. */
+  secretKeys(line: string): string[];
+  /** Why the language cannot write a resource, when it cannot (the others are written). */
+  cannotExpress?(r: ExportedResource): string | undefined;
+}
+
+/**
+ * What an export recorded in its declarations file, so that `--update` reads the environment again
+ * the same way: the options that decide what is declared, and the environment it was read from.
+ */
+export interface ExportSettings {
+  language: Language;
+  frontEnd: FrontEnd;
+  /** The id of the environment the declarations are of; an update refuses a key of another. */
+  environment: string;
+  /** Whether the organisation's other environments are declared (--environments). */
+  environments?: boolean;
+  /** The subscribers whose credentials are declared (--subscriber). */
+  subscribers?: string[];
+  /** The environment id the user gave (--environment-id), when the service shows no API keys. */
+  environmentId?: string;
+}
+
+/** How the declarations file's settings line starts, after the comment mark. */
+export const SETTINGS_MARK = "notify-export: ";
+
+/**
+ * The declarations file's header, as comment lines: generated, not to be edited, how to update it,
+ * and the export's settings (read back by `--update`). Every line is the same for the same
+ * settings, so an update of an unchanged environment writes the same bytes.
+ */
+export function ownedHeader(renderer: Renderer, settings: ExportSettings): string[] {
+  // One key order whatever order the settings were built in.
+  const ordered: ExportSettings = {
+    language: settings.language, frontEnd: settings.frontEnd, environment: settings.environment,
+    environments: settings.environments || undefined, subscribers: settings.subscribers?.length ? settings.subscribers : undefined,
+    environmentId: settings.environmentId,
+  };
+  return [
+    "Code generated by notify-export; DO NOT EDIT.",
+    `\`notify-export --update <project directory>\` rewrites this file from the service; ${renderer.ownedNote}.`,
+    SETTINGS_MARK + JSON.stringify(ordered),
+  ].map((l) => `${renderer.comment} ${l}`);
 }
 
 /** The resources another resource references (by model key). */

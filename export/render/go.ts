@@ -1,11 +1,13 @@
 /**
  * The Go renderer: the generated SDK's constructors (`notify.NewWorkflow(ctx, ...)`), nested
  * objects as its `...Args` structs, arrays and maps as its typed collections, enums as its enum
- * types; each resource with the `pulumi.Import` option (Go programs use the native plugin).
+ * types; each resource with the `pulumi.Import` option (Go programs use the native plugin). The
+ * declarations are a file of the program's package, notify_generated.go (`DeclareNotify`), which
+ * the user's main.go calls.
  */
 import { Ref, SecretRef, type ExportModel, type Value } from "../model";
 import { goName, variableNames } from "../naming";
-import { describe, pluginBeforeRelease, referenced, type RenderOptions, type Renderer } from "./common";
+import { describe, pluginBeforeRelease, referenced, type ProgramOptions, type RenderOptions, type Renderer } from "./common";
 import { packageSchema, resolve, resourceInputs, type PackageSchema, type PropSchema } from "./schema";
 
 /** A Go interpreted string literal (JSON's escapes are Go's too). */
@@ -68,29 +70,35 @@ export function goValue(v: Value, p: PropSchema | undefined, names: ReadonlyMap<
   }
 }
 
+/** The declarations file: a file of the user's package main, beside main.go. */
+const OWNED = "notify_generated.go";
+
 export const go: Renderer = {
   language: "go",
-  programFile: "main.go",
   runtime: "go",
-  program(model: ExportModel, _opts: RenderOptions): string {
+  comment: "//",
+  ownedFile: OWNED,
+  ownedNote: "declare your own resources in main.go",
+  program(model: ExportModel, opts: ProgramOptions): string {
     const schema = packageSchema();
-    const vars = variableNames("go", model.resources);
+    const vars = variableNames("go", model.resources, opts.previousVariables);
     const names = new Map(model.resources.map((r, i) => [r.key, vars[i]!]));
     const used = referenced(model);
     const importPath = schema.language?.go?.importBasePath ?? "notify";
     const lines = [
-      `// Written by notify-export from environment ${JSON.stringify(model.environment.name ?? model.environment.id)}: every object as the service holds it.`,
-      "// The first `pulumi up` imports each object (the pulumi.Import resource option) and changes nothing on the service.",
+      "",
       "package main",
       "",
       "import (",
-      `\t${goString(importPath)}`,
+      // An environment of no objects imports no SDK (Go refuses an unused import).
+      ...(model.resources.length ? [`\t${goString(importPath)}`] : []),
       '\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"',
       ...(model.secrets.length ? ['\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"'] : []),
       ")",
       "",
-      "// Program declares the environment's objects.",
-      "func Program(ctx *pulumi.Context) error {",
+      "// DeclareNotify declares the environment's objects. The first `pulumi up` imports each (the",
+      "// pulumi.Import resource option) and changes nothing on the service.",
+      "func DeclareNotify(ctx *pulumi.Context) error {",
     ];
     if (model.secrets.length) lines.push('\tcfg := config.New(ctx, "")');
     model.resources.forEach((r, i) => {
@@ -102,11 +110,35 @@ export const go: Renderer = {
       if (used.has(r.key)) lines.push(`\t${vars[i]}, err := ${call}`, "\tif err != nil {", "\t\treturn err", "\t}");
       else lines.push(`\tif _, err := ${call}; err != nil {`, "\t\treturn err", "\t}");
     });
-    lines.push(`\tctx.Export("resources", pulumi.Int(${model.resources.length}))`, "\treturn nil", "}", "", "func main() {", "\tpulumi.Run(Program)", "}");
+    lines.push("\treturn nil", "}");
     return lines.join("\n") + "\n";
   },
-  manifest(opts: RenderOptions): Record<string, string> {
+  declaredVariable: (line) => /^\t([A-Za-z_][A-Za-z0-9_]*), err := notify\./.exec(line)?.[1],
+  secretKeys: (line) => [...line.matchAll(/cfg\.RequireSecret\(("(?:[^"\\]|\\.)*")\)/g)].map((m) => JSON.parse(m[1]!) as string),
+  userFiles(opts: RenderOptions): Record<string, string> {
+    const entry = [
+      "// The stack's program. notify-export wrote it once, and `notify-export --update` never rewrites it.",
+      `// ${OWNED} declares the environment's objects (DeclareNotify) and is rewritten from the service by`,
+      "// --update: declare your own resources in Program, after it.",
+      "package main",
+      "",
+      'import "github.com/pulumi/pulumi/sdk/v3/go/pulumi"',
+      "",
+      "// Program declares the stack: the environment's objects, then your own resources.",
+      "func Program(ctx *pulumi.Context) error {",
+      "\tif err := DeclareNotify(ctx); err != nil {",
+      "\t\treturn err",
+      "\t}",
+      "\treturn nil",
+      "}",
+      "",
+      "func main() {",
+      "\tpulumi.Run(Program)",
+      "}",
+      "",
+    ].join("\n");
     return {
+      "main.go": entry,
       "go.mod": `module ${opts.project}\n\ngo 1.22\n\nrequire (\n\t${sdkModule()} v${opts.packageVersion}\n\tgithub.com/pulumi/pulumi/sdk/v3 v${opts.pulumiVersion}\n)\n`,
     };
   },

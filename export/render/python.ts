@@ -1,11 +1,12 @@
 /**
  * The Python renderer: the generated SDK's classes (`notify.Workflow(...)`), nested objects as the
  * SDK's `...Args` classes, keyword names as its code generator spells them; each resource with the
- * `import_` resource option (Python programs use the native plugin).
+ * `import_` resource option (Python programs use the native plugin). The declarations are a
+ * module, notify_generated.py, that the user's __main__.py imports.
  */
 import { Ref, SecretRef, type ExportModel, type Value } from "../model";
 import { pythonName, variableNames } from "../naming";
-import { describe, pluginBeforeRelease, type RenderOptions, type Renderer } from "./common";
+import { describe, pluginBeforeRelease, type ProgramOptions, type RenderOptions, type Renderer } from "./common";
 import { packageSchema, resolve, resourceInputs, type PackageSchema, type PropSchema } from "./schema";
 
 /** A Python string literal (JSON's escapes are Python's too). */
@@ -37,37 +38,52 @@ export function pyValue(v: Value, p: PropSchema | undefined, names: ReadonlyMap<
   return `{\n${entries.map(([k, x]) => `${inner}${pyString(k)}: ${pyValue(x, values, names, schema, inner)}`).join(",\n")},\n${indent}}`;
 }
 
+/** The declarations file: a module the user's __main__.py imports. */
+const OWNED = "notify_generated.py";
+const MODULE = OWNED.replace(/\.py$/, "");
+
 export const python: Renderer = {
   language: "python",
-  programFile: "__main__.py",
   runtime: "python",
-  program(model: ExportModel, _opts: RenderOptions): string {
+  comment: "#",
+  ownedFile: OWNED,
+  ownedNote: "declare your own resources in __main__.py",
+  program(model: ExportModel, opts: ProgramOptions): string {
     const schema = packageSchema();
-    const vars = variableNames("python", model.resources);
+    const vars = variableNames("python", model.resources, opts.previousVariables);
     const names = new Map(model.resources.map((r, i) => [r.key, vars[i]!]));
     const lines = [
-      `"""Written by notify-export from environment ${JSON.stringify(model.environment.name ?? model.environment.id).replace(/"""/g, "")}: every object as the service holds it.`,
-      "",
-      "The first `pulumi up` imports each object (the import_ resource option) and changes nothing on the service.",
-      '"""',
+      '"""The environment\'s objects. The first `pulumi up` imports each (the import_ resource option) and changes nothing on the service."""',
       "",
       "import pulumi",
       "import pulumi_notify as notify",
       "",
+      // Always declared, used or not, so that the first secret an update brings adds no line but its own.
+      "config = pulumi.Config()",
     ];
-    if (model.secrets.length) lines.push("config = pulumi.Config()", "");
     model.resources.forEach((r, i) => {
       const props = resourceInputs(schema, r.kind);
       const args = Object.entries(r.inputs).filter(([, v]) => v !== null)
         .map(([k, v]) => `    ${pythonName(k)}=${pyValue(v, props[k], names, schema, "    ")},`);
-      lines.push(`# ${describe(r)}`);
-      lines.push(`${vars[i]} = notify.${r.kind}(`, `    ${pyString(r.name)},`, ...args, `    opts=pulumi.ResourceOptions(import_=${pyString(r.id)}),`, ")", "");
+      lines.push("", `# ${describe(r)}`);
+      lines.push(`${vars[i]} = notify.${r.kind}(`, `    ${pyString(r.name)},`, ...args, `    opts=pulumi.ResourceOptions(import_=${pyString(r.id)}),`, ")");
     });
-    lines.push(`pulumi.export("resources", ${model.resources.length})`);
     return lines.join("\n") + "\n";
   },
-  manifest(opts: RenderOptions): Record<string, string> {
-    return { "requirements.txt": `pulumi>=${opts.pulumiVersion},<4.0.0\npulumi-notify==${opts.packageVersion}\n` };
+  declaredVariable: (line) => /^([A-Za-z_][A-Za-z0-9_]*) = notify\./.exec(line)?.[1],
+  secretKeys: (line) => [...line.matchAll(/config\.require_secret\(("(?:[^"\\]|\\.)*")\)/g)].map((m) => JSON.parse(m[1]!) as string),
+  userFiles(opts: RenderOptions): Record<string, string> {
+    const entry = [
+      '"""The stack\'s program. notify-export wrote it once, and `notify-export --update` never rewrites it.',
+      "",
+      `${OWNED} declares the environment's objects and is rewritten from the service by --update:`,
+      `reference them as ${MODULE}.<name>, and declare your own resources below.`,
+      '"""',
+      "",
+      `import ${MODULE}  # noqa: F401  (declares the environment's objects)`,
+      "",
+    ].join("\n");
+    return { "__main__.py": entry, "requirements.txt": `pulumi>=${opts.pulumiVersion},<4.0.0\npulumi-notify==${opts.packageVersion}\n` };
   },
   install(opts: RenderOptions) {
     return {

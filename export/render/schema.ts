@@ -25,8 +25,10 @@ export interface TypeSchema {
 export interface PackageSchema {
   name: string;
   version?: string;
+  /** Where the engine downloads the plugin (`${VERSION}` its version). */
+  pluginDownloadURL?: string;
   types: Record<string, TypeSchema>;
-  resources: Record<string, { inputProperties: Record<string, PropSchema>; requiredInputs?: string[] }>;
+  resources: Record<string, { inputProperties: Record<string, PropSchema>; requiredInputs?: string[]; properties?: Record<string, PropSchema> }>;
   language?: { go?: { importBasePath?: string }; python?: { packageName?: string } };
 }
 
@@ -73,6 +75,11 @@ export function resolve(schema: PackageSchema, p: PropSchema | undefined): Resol
   if (p.type === "object") return p.additionalProperties ? (p.additionalProperties.$ref?.startsWith("pulumi.json#/Any") ? { kind: "map", values: {} } : { kind: "map", values: p.additionalProperties }) : { kind: "any" };
   if (p.type) return { kind: "primitive", type: p.type };
   return { kind: "any" };
+}
+
+/** A resource's type token (`notify:index:Integration`) by its type name. */
+export function typeToken(kind: string): string {
+  return `${packageSchema().name}:index:${kind}`;
 }
 
 /** A resource's input properties by its type name (`Integration`). */

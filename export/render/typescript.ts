@@ -2,12 +2,13 @@
  * The TypeScript renderer. The dynamic front end declares the package's classes
  * (`new notify.Workflow(...)`) with `adopt: true`; the native front end declares the typed SDK's
  * classes of the plugin (the package schema.json names, `language.nodejs.packageName`) with the
- * `import` resource option. Both take the same object literals.
+ * `import` resource option. Both take the same object literals. The declarations are a module,
+ * notify.generated.ts, that exports each resource; the user's index.ts imports it.
  */
 import { packageSchema } from "./schema";
 import { Ref, SecretRef, type ExportModel, type Value } from "../model";
 import { variableNames } from "../naming";
-import { describe, packedName, pluginBeforeRelease, type RenderOptions, type Renderer } from "./common";
+import { describe, packedName, pluginBeforeRelease, type ProgramOptions, type RenderOptions, type Renderer } from "./common";
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -49,44 +50,61 @@ export const TSCONFIG_OPTIONS = {
   strict: true, target: "ES2022", module: "node16", moduleResolution: "node16", esModuleInterop: true, skipLibCheck: true, outDir: "bin",
 } as const;
 
+/** The package manifest and the compiler's settings. */
+function manifest(opts: RenderOptions): Record<string, string> {
+  const pkg = {
+    name: opts.project,
+    private: true,
+    main: "index.ts",
+    dependencies: { "@pulumi/pulumi": `^${opts.pulumiVersion}`, [sdkPackage(opts.frontEnd)]: `^${opts.packageVersion}` },
+    devDependencies: { typescript: TYPESCRIPT_RANGE },
+  };
+  const tsconfig = { compilerOptions: TSCONFIG_OPTIONS, files: ["index.ts"] };
+  return { "package.json": JSON.stringify(pkg, null, 2) + "\n", "tsconfig.json": JSON.stringify(tsconfig, null, 2) + "\n" };
+}
+
+/** The declarations file: a module of the entry point's, which exports every resource. */
+const OWNED = "notify.generated.ts";
+
 export const typescript: Renderer = {
   language: "typescript",
-  programFile: "index.ts",
   runtime: "nodejs",
-  program(model: ExportModel, opts: RenderOptions): string {
-    const vars = variableNames("typescript", model.resources);
+  comment: "//",
+  ownedFile: OWNED,
+  ownedNote: "declare your own resources in index.ts",
+  program(model: ExportModel, opts: ProgramOptions): string {
+    const vars = variableNames("typescript", model.resources, opts.previousVariables);
     const names = new Map(model.resources.map((r, i) => [r.key, vars[i]!]));
     const native = opts.frontEnd === "native";
     const lines: string[] = [
-      `// Written by notify-export from environment ${JSON.stringify(model.environment.name ?? model.environment.id)}: every object as the service holds it.`,
       `// The first \`pulumi up\` takes each object over (${native ? "the import resource option" : "adopt: true"}) and changes nothing on the service.`,
       `import * as pulumi from "@pulumi/pulumi";`,
       `import * as notify from ${JSON.stringify(sdkPackage(opts.frontEnd))};`,
       "",
+      // Always declared, used or not, so that the first secret an update brings adds no line but its own.
+      "const config = new pulumi.Config();",
     ];
-    if (model.secrets.length) lines.push("const config = new pulumi.Config();", "");
-    else lines.push("void pulumi;", "");
     model.resources.forEach((r, i) => {
       const args = tsValue(native ? r.inputs : { ...r.inputs, adopt: true }, names);
-      lines.push(`// ${describe(r)}`);
+      lines.push("", `// ${describe(r)}`);
       lines.push(native
-        ? `const ${vars[i]} = new notify.${r.kind}(${JSON.stringify(r.name)}, ${args}, { import: ${JSON.stringify(r.id)} });`
-        : `const ${vars[i]} = new notify.${r.kind}(${JSON.stringify(r.name)}, ${args});`);
-      lines.push("");
+        ? `export const ${vars[i]} = new notify.${r.kind}(${JSON.stringify(r.name)}, ${args}, { import: ${JSON.stringify(r.id)} });`
+        : `export const ${vars[i]} = new notify.${r.kind}(${JSON.stringify(r.name)}, ${args});`);
     });
-    lines.push(`export const resources = ${model.resources.length};`);
     return lines.join("\n") + "\n";
   },
-  manifest(opts: RenderOptions): Record<string, string> {
-    const pkg = {
-      name: opts.project,
-      private: true,
-      main: "index.ts",
-      dependencies: { "@pulumi/pulumi": `^${opts.pulumiVersion}`, [sdkPackage(opts.frontEnd)]: `^${opts.packageVersion}` },
-      devDependencies: { typescript: TYPESCRIPT_RANGE },
-    };
-    const tsconfig = { compilerOptions: TSCONFIG_OPTIONS, files: ["index.ts"] };
-    return { "package.json": JSON.stringify(pkg, null, 2) + "\n", "tsconfig.json": JSON.stringify(tsconfig, null, 2) + "\n" };
+  declaredVariable: (line) => /^export const ([A-Za-z_$][A-Za-z0-9_$]*) = /.exec(line)?.[1],
+  secretKeys: (line) => [...line.matchAll(/config\.requireSecret\(("(?:[^"\\]|\\.)*")\)/g)].map((m) => JSON.parse(m[1]!) as string),
+  userFiles(opts: RenderOptions): Record<string, string> {
+    const entry = [
+      "// The stack's program. notify-export wrote it once, and `notify-export --update` never rewrites it.",
+      `// ${OWNED} declares the environment's objects and is rewritten from the service by --update:`,
+      `// import what you reference from it (\`import { <name> } from "./${OWNED.replace(/\.ts$/, "")}";\`) and declare`,
+      "// your own resources below.",
+      `import "./${OWNED.replace(/\.ts$/, "")}";`,
+      "",
+    ].join("\n");
+    return { "index.ts": entry, ...manifest(opts) };
   },
   install(opts: RenderOptions) {
     const name = sdkPackage(opts.frontEnd);

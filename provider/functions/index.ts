@@ -13,6 +13,7 @@ import {
   CHANNELS, Channel, ChannelType, ContextKey, ContextSummary, DomainSummary, EnvironmentResult, EventResult, IntegrationSummary, LayoutSummary, MessageResult, OrderDirection, Severity,
   SubscriberResult, TopicSummary, TRANSLATION_RESOURCE_TYPES, TranslationResult, WorkflowStatusInput, WorkflowSummary,
 } from "../schemas";
+import { AgentSummary } from "../client/agents";
 import { propertyPath } from "../resources/check";
 import { stripUndefined } from "../resources/diff";
 import type { InputOf } from "../resources/fields";
@@ -332,7 +333,18 @@ const topicSubscriptions = defineFunction("getTopicSubscriptions",
 export const { fn: getTopicSubscriptions, output: getTopicSubscriptionsOutput } = topicSubscriptions;
 
 /** Every function, in the order schema.json and the docs list them. */
-export const FUNCTIONS: readonly FunctionDefinition[] = [subscriber, subscribers, messages, events, event, integrations, workflows, environments, layouts, topics, contexts, translations, domains,
+const agents = defineFunction("getAgents",
+  "Agents of the environment, each with its behaviour, runtime and linked integrations (the service's order, following the cursor until `maxResults`).",
+  z.strictObject({
+    identifier: z.string().optional().describe("Only the agent with exactly this identifier."),
+    maxResults: maxResults.describe("Most agents returned (default 1,000)."),
+  }),
+  z.object({ agents: z.array(AgentSummary) }),
+  async ({ maxResults: max = 1000, identifier }) =>
+    ({ agents: await clientFor(connection()).agents.list(stripUndefined({ identifier }), max) }));
+export const { fn: getAgents, output: getAgentsOutput } = agents;
+
+export const FUNCTIONS: readonly FunctionDefinition[] = [subscriber, subscribers, messages, events, event, integrations, workflows, environments, layouts, topics, contexts, translations, domains, agents,
   topicSubscriptions];
 
 /** Arguments and results of the functions, for programs that name them. */
@@ -351,6 +363,7 @@ export type GetTopicsArgs = z.input<typeof topics.args>;
 export type GetContextsArgs = z.input<typeof contexts.args>;
 export type GetTranslationsArgs = z.input<typeof translations.args>;
 export type GetDomainsArgs = z.input<typeof domains.args>;
+export type GetAgentsArgs = z.input<typeof agents.args>;
 export type GetTopicSubscriptionsArgs = z.input<typeof topicSubscriptions.args>;
 
 export { CHANNELS };

@@ -66,6 +66,7 @@ export const AGENT = defineResource({
     active: field(z.boolean().optional(), "Whether the agent answers (default true).", { serviceDefault: true }),
     behavior: field(z.strictObject({
       acknowledgeOnReceived: z.boolean().optional().describe("Acknowledge each inbound message (a typing indicator, or a reaction where a platform has none); the service's default is true."),
+      reactionOnResolved: z.string().min(1).nullable().optional().describe("The emoji name reacted with when a conversation is resolved (`check`, `star`); null for none (the service's default is `check`)."),
       subscriberAccess: z.enum(["open", "restricted"]).optional().describe("`open` answers senders not yet linked to a subscriber; `restricted` refuses them."),
     }).optional(), "How the agent behaves in conversations. Only the keys given are managed.", { updateOnly: true }),
     bridgeUrl: field(bridgeUrl.optional(), "The production bridge URL the service forwards each turn to (a self-hosted agent).", { updateOnly: true }),

@@ -113,11 +113,16 @@ type Props = Record<string, unknown>;
 /** Routes a domain may hold here: bounded so a read stays a bounded number of pages. */
 const MAX_ROUTES = 1000;
 
-/** The live routes as the input map; an agent route's declared `agentId` is kept (the service answers its internal id). */
-function routeMap(live: readonly ApiRoute[], declared: Record<string, RouteInput> | undefined): Record<string, RouteInput> {
+/**
+ * The live routes as the input map, each agent route's `agentId` the agent's identifier
+ * ({@link liveRoutes} resolves the `_id` the service answers); where that could not be resolved
+ * (a service without the agents API), the declared identifier is kept.
+ */
+function routeMap(live: LiveRoutes, declared: Record<string, RouteInput> | undefined): Record<string, RouteInput> {
   const out: Record<string, RouteInput> = {};
+  const resolved = live.agentsResolved === true;
   for (const r of live) {
-    const agentId = r.type === "agent" ? declared?.[r.address]?.agentId ?? r.agentId : undefined;
+    const agentId = r.type === "agent" ? (resolved ? r.agentId : declared?.[r.address]?.agentId ?? r.agentId) : undefined;
     // The service holds no data and `{}` alike; a declared `{}` reads back as declared.
     const empty = declared?.[r.address]?.data !== undefined && Object.keys(declared[r.address]!.data!).length === 0 ? {} : undefined;
     out[r.address] = stripUndefined({ type: r.type as RouteInput["type"], agentId, data: r.data && Object.keys(r.data).length ? r.data : empty }) as RouteInput;
@@ -125,7 +130,31 @@ function routeMap(live: readonly ApiRoute[], declared: Record<string, RouteInput
   return out;
 }
 
-async function liveRoutes(client: NotifyClient, domain: string): Promise<ApiRoute[]> {
+/** A domain's routes as read: `agentsResolved` when each agent route's `agentId` was mapped to the agent's identifier. */
+type LiveRoutes = readonly ApiRoute[] & { agentsResolved?: boolean };
+
+/**
+ * Each agent route's `agentId` as the agent's identifier: the service writes a route with the
+ * identifier and answers the agent's `_id`, so one list of the agents maps them back, and a route
+ * pointed at another agent in the dashboard shows as a change. Sent only for a domain with agent
+ * routes; a service without the agents API (404) leaves the ids as they are.
+ */
+async function withAgentIdentifiers(client: NotifyClient, routes: ApiRoute[]): Promise<LiveRoutes> {
+  if (!routes.some((r) => r.type === "agent" && r.agentId)) return routes;
+  let agents: { _id: string; identifier: string }[];
+  try {
+    agents = await client.agents.list();
+  } catch (err) {
+    if (err instanceof NotifyApiError && err.status === 404) return routes;
+    throw err;
+  }
+  const identifierOf = new Map(agents.map((a) => [a._id, a.identifier]));
+  // An id no agent has (the agent deleted) stays as it is: unlike any identifier, it shows as a change.
+  const mapped = routes.map((r) => (r.type === "agent" && r.agentId && identifierOf.has(r.agentId) ? { ...r, agentId: identifierOf.get(r.agentId) } : r));
+  return Object.assign(mapped, { agentsResolved: true });
+}
+
+async function liveRoutes(client: NotifyClient, domain: string): Promise<LiveRoutes> {
   const routes: ApiRoute[] = [];
   let after: string | undefined;
   for (let pages = 0; pages < MAX_ROUTES / 100; pages++) {
@@ -134,7 +163,7 @@ async function liveRoutes(client: NotifyClient, domain: string): Promise<ApiRout
     if (!page.next || page.data.length === 0) break;
     after = page.next;
   }
-  return routes;
+  return withAgentIdentifiers(client, routes);
 }
 
 /** Maps the service's domain and its routes (read by calls of their own) to outputs; no data and `{}` are alike. */
@@ -145,7 +174,7 @@ export function toDomainOutputs(d: ApiDomain, routes: Record<string, RouteInput>
   });
 }
 
-function outputsFor(d: ApiDomain, live: readonly ApiRoute[], declared: Props, keys: string[]): DomainState {
+function outputsFor(d: ApiDomain, live: LiveRoutes, declared: Props, keys: string[]): DomainState {
   const out: Props = { ...toDomainOutputs(d, routeMap(live, declared.routes as Record<string, RouteInput> | undefined)), ...controlInputs(declared, DOMAIN.controlKeys), declaredKeys: keys };
   // An undeclared data reads as {} when the service holds none, so a declared {} is no change.
   if (keys.includes("data") && out.data === undefined) out.data = {};
@@ -176,7 +205,7 @@ export function pendingWarning(d: ApiDomain): string {
  * Reads the domain, verifying it first while it is pending, and its routes; a domain still not
  * verified after that gets a warning, since until the records exist no mail reaches it.
  */
-async function readDomain(client: NotifyClient, domain: string): Promise<{ d: ApiDomain; routes: ApiRoute[] }> {
+async function readDomain(client: NotifyClient, domain: string): Promise<{ d: ApiDomain; routes: LiveRoutes }> {
   let d = await client.domains.get(domain);
   if (d.status !== "verified") {
     d = await client.domains.verify(domain);

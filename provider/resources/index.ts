@@ -16,7 +16,8 @@ import type { ResourceTable } from "./fields";
 /**
  * Every resource's table by its name: the one registration of a kind in the package. Keyed, so
  * that a record over {@link ResourceKind} (the exporter's per-kind part, the tests' descriptors)
- * is checked complete by the compiler; each key is its table's `name` (test/unit/kinds.test.ts).
+ * is checked complete by the compiler; each key is its table's `name`
+ * (test/unit/kinds/registration.test.ts).
  */
 export const RESOURCES = {
   Integration: INTEGRATION, Workflow: WORKFLOW, SubscriberCredentials: SUBSCRIBER_CREDENTIALS, Environment: ENVIRONMENT,

@@ -17,7 +17,9 @@ export function failure(action: string, err: unknown, hint?: string): Error {
   const cause = err instanceof NotifyError || err instanceof Error ? err.message : String(err);
   // A refused key is the one failure whose fix is outside the program: say where the key comes from.
   const hints = [hint, err instanceof NotifyApiError && isUnauthorized(err) ? UNAUTHORIZED_HINT : undefined].filter(Boolean);
-  const e = new Error(`Unable to ${action}: ${cause}${hints.map((h) => `. ${h}`).join("")}`);
+  // Each hint a sentence of its own, without a second full stop after a message that ends with one.
+  const text = hints.reduce<string>((t, h) => `${t}${/[.!?]$/.test(t) ? "" : "."} ${h}`, cause);
+  const e = new Error(`Unable to ${action}: ${text}`);
   if (err instanceof NotifyApiError) (e as Error & { status?: number }).status = err.status;
   return e;
 }

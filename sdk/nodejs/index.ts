@@ -30,6 +30,11 @@ export type EnvironmentVariable = import("./environmentVariable").EnvironmentVar
 export const EnvironmentVariable: typeof import("./environmentVariable").EnvironmentVariable = null as any;
 utilities.lazyLoad(exports, ["EnvironmentVariable"], () => require("./environmentVariable"));
 
+export { GetAgentsArgs, GetAgentsResult, GetAgentsOutputArgs } from "./getAgents";
+export const getAgents: typeof import("./getAgents").getAgents = null as any;
+export const getAgentsOutput: typeof import("./getAgents").getAgentsOutput = null as any;
+utilities.lazyLoad(exports, ["getAgents","getAgentsOutput"], () => require("./getAgents"));
+
 export { GetContextsArgs, GetContextsResult, GetContextsOutputArgs } from "./getContexts";
 export const getContexts: typeof import("./getContexts").getContexts = null as any;
 export const getContextsOutput: typeof import("./getContexts").getContextsOutput = null as any;

@@ -11,10 +11,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { nativeRequire } from "../helpers/pulumi";
+import { startEmulator } from "../../emulator";
 import type * as EmulatorModule from "../../emulator";
 
-const { startEmulator } = nativeRequire("pulumi-notify/emulator") as typeof EmulatorModule;
 const KEY = "keys-test-key-0123456789";
 
 interface Res { status: number; body: any }

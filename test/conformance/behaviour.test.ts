@@ -4,10 +4,9 @@
  * Limits table, against a running emulator over HTTP.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { nativeRequire } from "../helpers/pulumi";
+import { startEmulator } from "../../emulator";
 import type * as EmulatorModule from "../../emulator";
 
-const { startEmulator } = nativeRequire("pulumi-notify/emulator") as typeof EmulatorModule;
 const KEY = "behaviour-key-0123456789";
 const OTHER = "behaviour-other-key-987654";
 

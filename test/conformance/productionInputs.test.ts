@@ -12,7 +12,7 @@ import { provider as workflows } from "../../provider/resources/workflow";
 import { credentialsHint, nearProviderId, provider as credentials, SUBSCRIBER_CREDENTIALS } from "../../provider/resources/subscriberCredentials";
 import { SUBSCRIBER_PROVIDERS } from "../../provider/schemas";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { loadPackage } from "../helpers/pulumi";
+import { impl } from "../helpers/implementation";
 
 const wf = (steps: unknown[], extra: Record<string, unknown> = {}) => ({ workflowId: "w", name: "W", steps, ...extra });
 const failures = async (inputs: Record<string, unknown>) => (await workflows.check({}, inputs)).failures;
@@ -64,8 +64,9 @@ describe("inputs production refuses", () => {
     ]);
   });
 
-  // Found by the property tests (test/unit/resources): the contract's InAppControlDto gives body
-  // and subject minLength 1, DelayControlDto, DigestControlDto and LookBackWindowDto amount minimum 1.
+  // Found by the property tests (test/component/provider/resources/properties.test.ts): the
+  // contract's InAppControlDto gives body and subject minLength 1, DelayControlDto,
+  // DigestControlDto and LookBackWindowDto amount minimum 1.
   it("refuses an empty in-app subject and a delay or digest amount below 1, as the contract does", async () => {
     const reasons = async (s: Record<string, unknown>) => (await failures(wf([s]))).map((f) => f.reason);
     expect(await reasons({ name: "Inbox", type: "in_app", controlValues: { body: "b", subject: "" } })).toEqual(["steps[0].controlValues.subject: must not be empty (leave it out instead)"]);
@@ -132,8 +133,6 @@ describe("production's refusals of a credentials write", () => {
   });
 
   describe("against the emulator", () => {
-    // The compiled module, as the engine's plugin loads it (it loads the HTTP client on first use).
-    const compiled = loadPackage<{ provider: typeof credentials }>("/dist/provider/resources/subscriberCredentials").provider;
     let emu: TestEmulator;
     let disconnect = () => {};
     beforeAll(async () => {
@@ -148,8 +147,8 @@ describe("production's refusals of a credentials write", () => {
 
     it("fails create with that advice when no active integration of the provider exists", async () => {
       await emu.api("POST", "/v1/integrations", { identifier: "slack-off", providerId: "slack", channel: "chat", active: false });
-      await expect(compiled.create({ subscriberId: "alice", providerId: "slack", integrationIdentifier: "slack-off", credentials: { webhookUrl: "https://h.example.com/x" } }))
-        .rejects.toThrow(/^Unable to set slack credentials of subscriber "alice": 400 Bad Request: Subscribers environment \(\w+\) do not have active slack integration\.\. Declare an active slack Integration/);
+      await expect(credentials.create({ subscriberId: "alice", providerId: "slack", integrationIdentifier: "slack-off", credentials: { webhookUrl: "https://h.example.com/x" } }))
+        .rejects.toThrow(/^Unable to set slack credentials of subscriber "alice": 400 Bad Request: Subscribers environment \(\w+\) do not have active slack integration\. Declare an active slack Integration/);
     });
 
     // Production's entry is { providerId, _integrationId, credentials } (update-subscriber-channel
@@ -157,30 +156,30 @@ describe("production's refusals of a credentials write", () => {
     it("finds its entry by the named integration's _id, as production stores it, and by integrationIdentifier where a server keeps it", async () => {
       const slack = (await emu.api("POST", "/v1/integrations", { identifier: "slack-entry", providerId: "slack", channel: "chat", active: true })).body;
       const inputs = { subscriberId: "alice", providerId: "slack", integrationIdentifier: "slack-entry", credentials: { webhookUrl: "https://h.example.com/e" } };
-      const { id, outs } = await compiled.create(inputs);
+      const { id, outs } = await credentials.create(inputs);
       const entry = (await emu.api("GET", "/v2/subscribers/alice")).body.channels.find((c: { providerId: string }) => c.providerId === "slack");
       expect(entry).toEqual({ providerId: "slack", _integrationId: slack._id, credentials: { webhookUrl: "https://h.example.com/e" } });
       expect(outs).toMatchObject({ integrationIdentifier: "slack-entry", integrationId: slack._id });
-      const read = await compiled.read(id, outs);
+      const read = await credentials.read(id, outs);
       expect((read as { inputs: Record<string, unknown> }).inputs).toEqual(inputs);
 
       await emu.api("POST", "/__emulator/seed", { subscribers: [{ subscriberId: "carol", channels: [{ providerId: "discord", integrationIdentifier: "discord-x", _integrationId: "0123456789abcdef01234567", credentials: { webhookUrl: "https://h.example.com/c" } }] }] });
-      const carol = await compiled.read("carol/discord/discord-x", { declaredKeys: ["subscriberId", "providerId", "integrationIdentifier", "credentials"], subscriberId: "carol", providerId: "discord", integrationIdentifier: "discord-x", credentials: { webhookUrl: "https://h.example.com/c" } });
+      const carol = await credentials.read("carol/discord/discord-x", { declaredKeys: ["subscriberId", "providerId", "integrationIdentifier", "credentials"], subscriberId: "carol", providerId: "discord", integrationIdentifier: "discord-x", credentials: { webhookUrl: "https://h.example.com/c" } });
       expect(carol.id).toBe("carol/discord/discord-x");
-      await compiled.delete(id, outs);
+      await credentials.delete(id, outs);
     });
 
     it("never shows a credential field production drops as drift, and shows a kept one changed by hand", async () => {
       await emu.api("POST", "/v1/integrations", { identifier: "grafana", providerId: "grafana-on-call", channel: "chat", active: true });
       const inputs = { subscriberId: "alice", providerId: "grafana-on-call", integrationIdentifier: "grafana", credentials: { webhookUrl: "https://h.example.com/g", alertUid: "a1", title: "T" } };
-      const { id, outs } = await compiled.create(inputs);
+      const { id, outs } = await credentials.create(inputs);
       const stored = (await emu.api("GET", "/v2/subscribers/alice")).body.channels.find((c: { providerId: string }) => c.providerId === "grafana-on-call");
       expect(stored.credentials).toEqual({ webhookUrl: "https://h.example.com/g" });
-      const read = await compiled.read(id, outs);
+      const read = await credentials.read(id, outs);
       expect((read as { inputs: Record<string, unknown> }).inputs.credentials).toEqual(inputs.credentials);
-      expect((await compiled.diff(id, read.props, inputs)).changes).toBe(false);
+      expect((await credentials.diff(id, read.props, inputs)).changes).toBe(false);
       await emu.api("PUT", "/v1/subscribers/alice/credentials", { providerId: "grafana-on-call", integrationIdentifier: "grafana", credentials: { webhookUrl: "https://h.example.com/hand" } });
-      const drifted = await compiled.read(id, read.props);
+      const drifted = await credentials.read(id, read.props);
       expect((drifted as { inputs: { credentials: Record<string, unknown> } }).inputs.credentials).toEqual({ ...inputs.credentials, webhookUrl: "https://h.example.com/hand" });
     });
   });
@@ -189,13 +188,14 @@ describe("production's refusals of a credentials write", () => {
 // The service deletes an integration only within the API key's environment
 // (apps/api/src/app/integrations/usecases/remove-integration/remove-integration.usecase.ts:
 // `delete({ _environmentId: command.environmentId, _id })`), while its listing spans the
-// organisation. Found by the property tests (test/unit/resources): a 404 there counted as deleted.
+// organisation. Found by the property tests (test/component/provider/resources/properties.test.ts):
+// a 404 there counted as deleted.
 describe("an integration in another environment of the organisation", () => {
   it("fails its delete, naming the environment, instead of counting the service's 404 as done", async () => {
     const emu = await startTestEmulator();
     const disconnect = emu.connectEnvironment();
     try {
-      const integrations = loadPackage<{ provider: { create(i: object): Promise<{ id: string; outs: Record<string, unknown> }>; delete(id: string, p: object): Promise<void> } }>("/dist/provider/resources/integration").provider;
+      const integrations = impl("integration");
       const { id, outs } = await integrations.create({ identifier: "elsewhere", providerId: "sendgrid", channel: "email", environmentId: "env_other" });
       await expect(integrations.delete(id, outs)).rejects.toThrow(
         /^Unable to delete integration "elsewhere": 404 Not Found: .*\. The integration is in environment env_other, which this API key cannot change; delete it with that environment's API key/);

@@ -2,7 +2,7 @@
  * Every request the provider sends conforms to the service's contract: the request schemas of
  * spec/openapi.json (the service's published document, which nobody here wrote), never our own
  * zod schemas. The provider runs through every operation it uses, with the implementation modules
- * the engine's plugin loads (each resource's check, create, read, update, adopt and delete; every
+ * the engine's plugins call (each resource's check, create, read, update, adopt and delete; every
  * function; the client's subscriber and trigger calls the demo uses); the emulator records each
  * request's body and query, and each is validated against its operation's schema. The operations
  * exercised must cover every route the client can call, so a new client call without a case here
@@ -12,8 +12,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateRequest } from "../../emulator/contract";
-import { loadPackage, ROOT } from "../helpers/pulumi";
+import * as notify from "../../provider";
+import { ROOT } from "../helpers/pulumi";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { impl } from "../helpers/implementation";
 
 type Obj = Record<string, unknown>;
 interface ResourceModule {
@@ -25,6 +27,8 @@ interface ResourceModule {
     delete(id: string, props: Obj): Promise<void>;
   };
 }
+/** The implementation module `provider/resources/<module>.ts`, from source. */
+const moduleOf = (module: string): ResourceModule => ({ provider: impl(module) });
 
 /**
  * Fields production accepts that spec/openapi.json (older than the live document) does not list:
@@ -66,12 +70,11 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
   }
 
   it("sends only bodies and queries its operation's request schema accepts, over every operation the client has", async () => {
-    const notify = loadPackage();
-    const integration = loadPackage<ResourceModule>("/dist/provider/resources/integration");
-    const workflow = loadPackage<ResourceModule>("/dist/provider/resources/workflow");
-    const credentials = loadPackage<ResourceModule>("/dist/provider/resources/subscriberCredentials");
-    const layout = loadPackage<ResourceModule>("/dist/provider/resources/layout");
-    const topic = loadPackage<ResourceModule>("/dist/provider/resources/topic");
+    const integration = moduleOf("integration");
+    const workflow = moduleOf("workflow");
+    const credentials = moduleOf("subscriberCredentials");
+    const layout = moduleOf("layout");
+    const topic = moduleOf("topic");
     const client = new notify.NotifyClient({ apiUrl: emu.url, apiKey: emu.key });
 
     // Subscribers and a trigger, as the demo makes them (create, patch, trigger with context).
@@ -174,8 +177,8 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     await notify.getTopics({ key: "news", name: "Daily", orderDirection: "ASC", maxResults: 10 });
 
     // Environments and environment variables: create (with parentId), read, update, adopt, delete; getEnvironments.
-    const environment = loadPackage<ResourceModule>("/dist/provider/resources/environment");
-    const variable = loadPackage<ResourceModule>("/dist/provider/resources/environmentVariable");
+    const environment = moduleOf("environment");
+    const variable = moduleOf("environmentVariable");
     const staging = await created(environment, { name: "Staging", color: "#3498db", parentId: "env_env0" });
     await environment.provider.read(staging.id, staging.outs);
     await environment.provider.update(staging.id, staging.outs, { ...staging.inputs, name: "Stage", color: "#000000" });
@@ -190,9 +193,9 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     await notify.getEnvironments({ name: "Development" });
 
     // Contexts, translations and domains: create, read, update, adopt, delete; their functions.
-    const context = loadPackage<ResourceModule>("/dist/provider/resources/context");
-    const translation = loadPackage<ResourceModule>("/dist/provider/resources/translation");
-    const domain = loadPackage<ResourceModule>("/dist/provider/resources/domain");
+    const context = moduleOf("context");
+    const translation = moduleOf("translation");
+    const domain = moduleOf("domain");
     const acme = await created(context, { type: "tenant", contextId: "acme", data: { plan: "pro" } });
     await context.provider.read(acme.id, acme.outs);
     await context.provider.update(acme.id, acme.outs, { ...acme.inputs, data: { plan: "enterprise" } });
@@ -210,7 +213,7 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     const adoptedDomain = await created(domain, { name: "existing.example.com", adopt: true });
     await notify.getDomains({ name: "example", maxResults: 10 });
     // Agents: create with links and settings, read, update (a link removed, settings changed), adopt, delete.
-    const agent = loadPackage<ResourceModule>("/dist/provider/resources/agent");
+    const agent = moduleOf("agent");
     const bot = await created(agent, { identifier: "support-bot", name: "Support", behavior: { subscriberAccess: "open" }, bridgeUrl: "https://bots.example.com/a", integrations: ["slack-main"] });
     await agent.provider.read(bot.id, bot.outs);
     await agent.provider.update(bot.id, bot.outs, { ...bot.inputs, name: "Support desk", integrations: [] });
@@ -218,7 +221,7 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     const adoptedAgent = await created(agent, { identifier: "existing-bot", name: "Existing bot", adopt: true });
     await client.agents.list({ identifier: "support-bot" });
     // Topic subscriptions: create with name, preferences and (context preferences on) context, read, update, adopt, delete.
-    const topicSubscription = loadPackage<ResourceModule>("/dist/provider/resources/topicSubscription");
+    const topicSubscription = moduleOf("topicSubscription");
     await client.topics.create({ key: "alerts" });
     await emu.api("POST", "/__emulator/behaviour", { contextPreferences: true });
     const oncall = await created(topicSubscription, {

@@ -6,14 +6,15 @@
  * credentials, which production never returns, so they cannot be compared. Then `preview` shows
  * no change and `preview --refresh` no drift. A second program that differs in one field of one
  * object writes that object alone.
- * (test/unit/resources/adopt.test.ts asserts each module's exact requests; test/e2e/nativeSdk.test.ts
- * the native front end's `import` option.)
+ * (test/component/provider/resources/adopt.test.ts asserts each module's exact requests;
+ * test/e2e/nativeSdk.test.ts the native front end's `import` option.)
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type * as automation from "@pulumi/pulumi/automation";
 import type * as pulumiModule from "@pulumi/pulumi";
-import { createTestStack, loadPackage, nativeRequire, type TestStack } from "../helpers/pulumi";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { loadPackage, nativeRequire } from "../helpers/pulumi";
+import type { TestEmulator } from "../helpers/emulator";
+import { useStack } from "../helpers/stack";
 
 const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
 
@@ -27,8 +28,6 @@ const STEPS = [
 
 
 describe("adopting an existing environment through the dynamic resources", () => {
-  let emu: TestEmulator;
-  let ts: TestStack;
   let devColor = "";
   /** The topic's name the program declares, and how many resources its last run declared. */
   const spec = { topicName: "News", declared: 0 };
@@ -55,8 +54,13 @@ describe("adopting an existing environment through the dynamic resources", () =>
     new notify.Topic("news", { key: "news", name: spec.topicName, subscribers: ["alice", "bob"], adopt: true });
   };
 
-  beforeAll(async () => {
-    emu = await startTestEmulator();
+  /** The secrets the program reads from stack config. */
+  const secrets = {
+    "notify-test:sendgridCredentials": { value: JSON.stringify({ apiKey: SENDGRID_KEY }), secret: true },
+    "notify-test:slackHook": { value: SLACK_HOOK, secret: true },
+  };
+
+  const seed = async (emu: TestEmulator) => {
     const ok = async (method: string, p: string, body?: unknown) => {
       const r = await emu.api(method, p, body);
       if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${JSON.stringify(r.body)}`);
@@ -73,19 +77,8 @@ describe("adopting an existing environment through the dynamic resources", () =>
     await ok("PUT", "/v2/layouts/brand", { name: "Brand", controlValues: { email: { body: HTML, editorType: "html" } } });
     await ok("POST", "/v2/topics", { key: "news", name: "News" });
     await ok("POST", "/v2/topics/news/subscriptions", { subscriptions: ["alice", "bob"] });
-    ts = await createTestStack({
-      program,
-      config: {
-        ...emu.stackConfig(),
-        "notify-test:sendgridCredentials": { value: JSON.stringify({ apiKey: SENDGRID_KEY }), secret: true },
-        "notify-test:slackHook": { value: SLACK_HOOK, secret: true },
-      },
-    });
-  });
-  afterAll(async () => {
-    await ts?.cleanup();
-    await emu?.close();
-  });
+  };
+  const { emu, ts, stack } = useStack({ program, config: secrets, seed });
 
   const writes = async () => (await emu.requests()).filter((r) => r.method !== "GET" && !r.path.startsWith("/__emulator")).map((r) => `${r.method} ${r.route}`);
 
@@ -108,14 +101,7 @@ describe("adopting an existing environment through the dynamic resources", () =>
 
   it("a program that differs in one field writes that field of that object alone", async () => {
     // A new stack over the same objects, so that the topic is adopted again, now with another name.
-    const other = await createTestStack({
-      program, projectName: "notify-test",
-      config: {
-        ...emu.stackConfig(),
-        "notify-test:sendgridCredentials": { value: JSON.stringify({ apiKey: SENDGRID_KEY }), secret: true },
-        "notify-test:slackHook": { value: SLACK_HOOK, secret: true },
-      },
-    });
+    const other = await stack({ program, projectName: "notify-test", config: secrets });
     try {
       spec.topicName = "Daily news";
       await emu.clearRequests();
@@ -126,7 +112,6 @@ describe("adopting an existing environment through the dynamic resources", () =>
       await other.stack.preview({ expectNoChanges: true, refresh: true });
     } finally {
       spec.topicName = "News";
-      await other.cleanup();
     }
   });
 });

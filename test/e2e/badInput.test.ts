@@ -6,11 +6,11 @@
  * native plugin, which must give the same messages, each naming the value given where the engine
  * cannot (a nested property, such as a step's misspelt type).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type * as pulumiModule from "@pulumi/pulumi";
-import { createTestStack, loadPackage, nativeRequire, type TestStack } from "../helpers/pulumi";
-import { declare, usePlugin } from "../helpers/native";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { loadPackage, nativeRequire } from "../helpers/pulumi";
+import { declare } from "../helpers/native";
+import { useStack } from "../helpers/stack";
 import { kindOf, ROWS, type Row } from "../helpers/badInput";
 import type { ResourceTable } from "../../provider/resources/fields";
 
@@ -20,7 +20,8 @@ const { RESOURCE_TABLES } = nativeRequire("pulumi-notify/dist/provider/resources
 
 /**
  * One row of each kind (each resource of RESOURCE_TABLES, and the functions): the engine-level
- * path of each. Every row of the table runs, in milliseconds, in test/unit/provider/badInput.test.ts.
+ * path of each. Every row of the table runs, in milliseconds, in
+ * test/component/provider/badInput.test.ts.
  */
 const KINDS = [...RESOURCE_TABLES.map((t) => t.name), "fn"];
 const ONE_PER_KIND: Row[] = KINDS.map((k) => {
@@ -52,19 +53,8 @@ const FRONT_ENDS = {
 } as const;
 
 describe.each(Object.keys(FRONT_ENDS) as (keyof typeof FRONT_ENDS)[])("bad input fails at preview, naming the property, with no request (%s front end)", (frontEnd) => {
-  let emu: TestEmulator;
-  let ts: TestStack;
   let current: Row = ENGINE_ROWS[0]!;
-
-  beforeAll(async () => {
-    emu = await startTestEmulator();
-    ts = await createTestStack({ program: () => FRONT_ENDS[frontEnd](current), config: emu.stackConfig() });
-    if (frontEnd === "native") await usePlugin(ts);
-  });
-  afterAll(async () => {
-    await ts?.cleanup();
-    await emu?.close();
-  });
+  const { emu, ts } = useStack({ program: () => FRONT_ENDS[frontEnd](current), frontEnd });
 
   it.each(ENGINE_ROWS)("%s (%s)", async (...row) => {
     current = row as Row;

@@ -4,12 +4,12 @@
  * deleted through the API, adopt, getContexts and its Output twin in a program, import through the
  * native plugin (by the key `type:id`), and destroy.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type * as automation from "@pulumi/pulumi/automation";
 import type * as pulumiModule from "@pulumi/pulumi";
-import { createTestStack, exportedState, loadPackage, nativeRequire, previewDiffs, type TestStack } from "../helpers/pulumi";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { declare, usePlugin } from "../helpers/native";
+import { exportedState, loadPackage, nativeRequire, previewDiffs } from "../helpers/pulumi";
+import { declare } from "../helpers/native";
+import { EMULATOR_MODES, useStack } from "../helpers/stack";
 
 interface Spec {
   acmeData: Record<string, unknown>;
@@ -30,21 +30,11 @@ function program(spec: Spec): automation.PulumiFn {
 
 const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
 
-describe.each(["production", "spec"] as const)("contexts against the emulator in %s mode", (mode) => {
-  let emu: TestEmulator;
-  let ts: TestStack;
+describe.each(EMULATOR_MODES)("contexts against the emulator in %s mode", (mode) => {
   const spec = initial();
+  const { emu, ts, stack } = useStack({ emulator: { mode }, program: program(spec) });
   const live = async () => ((await emu.state()) as { contexts: { key: string; data: Record<string, unknown> }[] }).contexts;
   const dataOf = async (key: string) => (await live()).find((c) => c.key === key)?.data;
-
-  beforeAll(async () => {
-    emu = await startTestEmulator({ mode });
-    ts = await createTestStack({ program: program(spec), config: emu.stackConfig() });
-  });
-  afterAll(async () => {
-    await ts?.cleanup();
-    await emu?.close();
-  });
 
   it("creates contexts with and without data, their id and key are type:id, and the next preview is empty", async () => {
     const up = await ts.stack.up();
@@ -106,43 +96,33 @@ describe.each(["production", "spec"] as const)("contexts against the emulator in
 
   it("lists contexts with getContexts and getContextsOutput in a program", async () => {
     for (const [type, id] of [["tenant", "one"], ["tenant", "two"], ["app", "one"]]) await emu.api("POST", "/v2/contexts", { type, id, data: { n: id } });
-    const fts = await createTestStack({
+    const fts = await stack({
       program: async () => {
         const notify = loadPackage();
         const all = await notify.getContexts({ orderDirection: "ASC" });
         const tenants = notify.getContextsOutput({ search: pulumi.output("tenant:"), maxResults: 1 });
         return { keys: all.contexts.map((c) => `${c.type}:${c.id}`), data: all.contexts.map((c) => c.data), firstTenant: tenants.contexts.apply((c) => c.map((x) => x.id)) };
       },
-      config: emu.stackConfig(),
     });
-    try {
-      const up = await fts.stack.up();
-      expect(up.outputs.keys!.value).toEqual(["tenant:one", "tenant:two", "app:one"]);
-      expect(up.outputs.data!.value).toEqual([{ n: "one" }, { n: "two" }, { n: "one" }]);
-      expect(up.outputs.firstTenant!.value).toHaveLength(1);
-    } finally {
-      await fts.cleanup();
-    }
+    const up = await fts.stack.up();
+    expect(up.outputs.keys!.value).toEqual(["tenant:one", "tenant:two", "app:one"]);
+    expect(up.outputs.data!.value).toEqual([{ n: "one" }, { n: "two" }, { n: "one" }]);
+    expect(up.outputs.firstTenant!.value).toHaveLength(1);
   });
 
   it("imports a context by its key type:id through the native plugin, and the next preview is empty", async () => {
     await emu.api("POST", "/v2/contexts", { type: "workspace", id: "imported", data: { region: "eu", tier: 2 } });
-    const its = await createTestStack({
+    const its = await stack({
       program: async () => {
         // Every field the service holds, as `pulumi import` would write them.
         declare("Context", "imported", { type: "workspace", contextId: "imported", data: { region: "eu", tier: 2 } }, { import: "workspace:imported" });
       },
-      config: emu.stackConfig(),
+      frontEnd: "native",
     });
-    try {
-      await usePlugin(its);
-      const up = await its.stack.up();
-      expect(up.summary.resourceChanges?.import).toBe(1);
-      const state = await exportedState(its.stack);
-      expect(state.resources.filter((r) => String(r.type).startsWith("notify:")).map((r) => r.id)).toEqual(["workspace:imported"]);
-      await its.stack.preview({ expectNoChanges: true, refresh: true });
-    } finally {
-      await its.cleanup();
-    }
+    const up = await its.stack.up();
+    expect(up.summary.resourceChanges?.import).toBe(1);
+    const state = await exportedState(its.stack);
+    expect(state.resources.filter((r) => String(r.type).startsWith("notify:")).map((r) => r.id)).toEqual(["workspace:imported"]);
+    await its.stack.preview({ expectNoChanges: true, refresh: true });
   });
 });

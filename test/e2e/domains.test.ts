@@ -5,13 +5,13 @@
  * a refresh showing `verified`, getDomains and its Output twin, import through the native plugin,
  * destroy, and adopt.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type * as automation from "@pulumi/pulumi/automation";
 import type * as pulumiModule from "@pulumi/pulumi";
-import { createTestStack, exportedState, loadPackage, nativeRequire, previewDiffs, warningsOf, type TestStack } from "../helpers/pulumi";
+import { exportedState, loadPackage, nativeRequire, previewDiffs, warningsOf } from "../helpers/pulumi";
 import { pendingWarning } from "../../provider/resources/domain";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { declare, usePlugin } from "../helpers/native";
+import { declare } from "../helpers/native";
+import { EMULATOR_MODES, useStack } from "../helpers/stack";
 
 const MAIL_SERVER = "inbound.notify-emulator.test";
 
@@ -32,20 +32,10 @@ function program(spec: Spec): automation.PulumiFn {
 
 const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
 
-describe.each(["production", "spec"] as const)("domains against the emulator in %s mode", (mode) => {
-  let emu: TestEmulator;
-  let ts: TestStack;
+describe.each(EMULATOR_MODES)("domains against the emulator in %s mode", (mode) => {
   const spec = initial();
+  const { emu, ts, stack } = useStack({ emulator: { mode }, program: program(spec) });
   const state = async () => (await emu.state()) as unknown as { domains: { name: string; status: string; data?: Record<string, string> }[]; domainRoutes: { address: string; type: string; data?: Record<string, string> }[] };
-
-  beforeAll(async () => {
-    emu = await startTestEmulator({ mode });
-    ts = await createTestStack({ program: program(spec), config: emu.stackConfig() });
-  });
-  afterAll(async () => {
-    await ts?.cleanup();
-    await emu?.close();
-  });
 
   it("creates a pending domain with its routes and expected MX record as outputs, and a warning naming the record to add; the next preview is empty", async () => {
     const events: automation.EngineEvent[] = [];
@@ -99,44 +89,34 @@ describe.each(["production", "spec"] as const)("domains against the emulator in 
   });
 
   it("lists domains with getDomains and getDomainsOutput", async () => {
-    const fts = await createTestStack({
+    const fts = await stack({
       program: async () => {
         const notify = loadPackage();
         const all = await notify.getDomains();
         const some = notify.getDomainsOutput({ name: pulumi.output("example"), maxResults: 1 });
         return { names: all.domains.map((d) => d.name), statuses: all.domains.map((d) => d.status), some: some.domains.apply((d) => d.length) };
       },
-      config: emu.stackConfig(),
     });
-    try {
-      const up = await fts.stack.up();
-      expect(up.outputs.names!.value).toEqual(["mail.example.com"]);
-      expect(up.outputs.statuses!.value).toEqual(["verified"]);
-      expect(up.outputs.some!.value).toBe(1);
-    } finally {
-      await fts.cleanup();
-    }
+    const up = await fts.stack.up();
+    expect(up.outputs.names!.value).toEqual(["mail.example.com"]);
+    expect(up.outputs.statuses!.value).toEqual(["verified"]);
+    expect(up.outputs.some!.value).toBe(1);
   });
 
   it("imports a domain by its name through the native plugin, and the next preview is empty", async () => {
     await emu.api("POST", "/v1/domains", { name: "in.example.org" });
     await emu.api("POST", "/v1/domains/in.example.org/routes", { address: "help", type: "webhook" });
-    const its = await createTestStack({
+    const its = await stack({
       program: async () => {
         declare("Domain", "imported", { name: "in.example.org", routes: { help: { type: "webhook" } } }, { import: "in.example.org" });
       },
-      config: emu.stackConfig(),
+      frontEnd: "native",
     });
-    try {
-      await usePlugin(its);
-      const up = await its.stack.up();
-      expect(up.summary.resourceChanges?.import).toBe(1);
-      const st = await exportedState(its.stack);
-      expect(st.resources.filter((r) => String(r.type).startsWith("notify:")).map((r) => r.id)).toEqual(["in.example.org"]);
-      await its.stack.preview({ expectNoChanges: true, refresh: true });
-    } finally {
-      await its.cleanup();
-    }
+    const up = await its.stack.up();
+    expect(up.summary.resourceChanges?.import).toBe(1);
+    const st = await exportedState(its.stack);
+    expect(st.resources.filter((r) => String(r.type).startsWith("notify:")).map((r) => r.id)).toEqual(["in.example.org"]);
+    await its.stack.preview({ expectNoChanges: true, refresh: true });
   });
 
   it("destroys the domain and its routes", async () => {
@@ -165,24 +145,14 @@ describe.each(["production", "spec"] as const)("domains against the emulator in 
 // padded and in mixed case is stored, and held in the state, as the service reads it back, on
 // both front ends.
 describe("a route address declared padded and in mixed case", () => {
-  let emu: TestEmulator;
-  let ts: TestStack;
-
-  beforeAll(async () => {
-    emu = await startTestEmulator();
-    ts = await createTestStack({
-      program: async () => {
-        const notify = loadPackage();
-        new notify.Domain("classes", { name: "a.example.com", routes: { " Sales ": { type: "webhook", data: { team: "emea" } } } });
-        declare("Domain", "plugin", { name: "b.example.com", routes: { "  Support ": { type: "webhook" } } });
-      },
-      config: emu.stackConfig(),
-    });
-    await usePlugin(ts);
-  });
-  afterAll(async () => {
-    await ts?.cleanup();
-    await emu?.close();
+  const { emu, ts } = useStack({
+    program: async () => {
+      const notify = loadPackage();
+      new notify.Domain("classes", { name: "a.example.com", routes: { " Sales ": { type: "webhook", data: { team: "emea" } } } });
+      declare("Domain", "plugin", { name: "b.example.com", routes: { "  Support ": { type: "webhook" } } });
+    },
+    // The plugin serves the native resource; the dynamic one keeps its own provider.
+    frontEnd: "native",
   });
 
   it("is stored lower-cased and trimmed, and the next preview, refreshed or not, shows no change", async () => {

@@ -4,12 +4,12 @@
  * destroy (dynamic resources); and import of both through the native plugin (the import option,
  * an id-only read).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type * as automation from "@pulumi/pulumi/automation";
 import type * as pulumiModule from "@pulumi/pulumi";
-import { createTestStack, exportedState, loadPackage, nativeRequire, previewDiffs, type TestStack } from "../helpers/pulumi";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { declare, usePlugin } from "../helpers/native";
+import { exportedState, loadPackage, nativeRequire, previewDiffs } from "../helpers/pulumi";
+import { declare } from "../helpers/native";
+import { EMULATOR_MODES, useStack } from "../helpers/stack";
 
 const SECRET_VALUE = "https://secret.example/value-never-in-state";
 const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
@@ -27,19 +27,9 @@ function program(spec: Spec): automation.PulumiFn {
   };
 }
 
-describe.each(["production", "spec"] as const)("environments and variables against the emulator in %s mode", (mode) => {
-  let emu: TestEmulator;
-  let ts: TestStack;
+describe.each(EMULATOR_MODES)("environments and variables against the emulator in %s mode", (mode) => {
   const spec: Spec = { color: "#3498db", name: "Staging", value: SECRET_VALUE, adoptDev: true };
-
-  beforeAll(async () => {
-    emu = await startTestEmulator({ mode });
-    ts = await createTestStack({ program: program(spec), config: emu.stackConfig() });
-  });
-  afterAll(async () => {
-    await ts?.cleanup();
-    await emu?.close();
-  });
+  const { emu, ts, stack } = useStack({ emulator: { mode }, program: program(spec) });
 
   it("creates an environment, adopts Development, creates two variables; keys and secret values stay secret; the next preview is empty", async () => {
     const up = await ts.stack.up();
@@ -97,35 +87,29 @@ describe.each(["production", "spec"] as const)("environments and variables again
     await emu.api("POST", "/v1/environments", { name: "Existing", color: "#111111" });
     await emu.api("POST", "/v1/environment-variables", { key: "EXISTING" });
     let adopt = false;
-    const t = await createTestStack({
+    const t = await stack({
       program: async () => {
         const notify = loadPackage();
         new notify.Environment("existing", { name: "Existing", color: "#222222", adopt });
         new notify.EnvironmentVariable("existing-var", { key: "EXISTING", values: { env_env0: "v" }, adopt });
       },
-      config: emu.stackConfig(),
     });
-    try {
-      const err = await t.stack.up().then(() => undefined, (e: Error) => e);
-      expect(err?.message).toMatch(/An environment named "Existing" already exists; set adopt: true/);
-      expect(err?.message).toMatch(/A variable with key "EXISTING" already exists; set adopt: true/);
-      adopt = true;
-      await t.stack.up();
-      expect((await emu.api("GET", "/v1/environments")).body.find((e: { name: string }) => e.name === "Existing").color).toBe("#222222");
-      await t.stack.preview({ expectNoChanges: true });
-      await t.stack.destroy();
-    } finally {
-      await t.cleanup();
-    }
+    const err = await t.stack.up().then(() => undefined, (e: Error) => e);
+    expect(err?.message).toMatch(/An environment named "Existing" already exists; set adopt: true/);
+    expect(err?.message).toMatch(/A variable with key "EXISTING" already exists; set adopt: true/);
+    adopt = true;
+    await t.stack.up();
+    expect((await emu.api("GET", "/v1/environments")).body.find((e: { name: string }) => e.name === "Existing").color).toBe("#222222");
+    await t.stack.preview({ expectNoChanges: true });
+    await t.stack.destroy();
   });
 
   it("explains a 402 from the plan gate", async () => {
     await emu.api("POST", "/__emulator/behaviour", { plan: "free" });
-    const t = await createTestStack({
+    const t = await stack({
       program: async () => {
         new (loadPackage().Environment)("gated", { name: "Gated", color: "#123456" });
       },
-      config: emu.stackConfig(),
     });
     try {
       const err = await t.stack.up().then(() => undefined, (e: Error) => e);
@@ -133,39 +117,31 @@ describe.each(["production", "spec"] as const)("environments and variables again
       expect(err?.message).toMatch(/Create the environment in the dashboard and manage it here with adopt: true, or import it/);
     } finally {
       await emu.api("POST", "/__emulator/behaviour", { plan: "business" });
-      await t.cleanup();
     }
   });
 });
 
 describe("import through the native plugin", () => {
-  let emu: TestEmulator;
-  beforeAll(async () => { emu = await startTestEmulator(); });
-  afterAll(async () => { await emu?.close(); });
+  const { emu, stack } = useStack();
 
   it("imports an environment and a variable made through the API with the import option; the next preview is empty", async () => {
     const made = await emu.api("POST", "/v1/environments", { name: "Imported", color: "#abcdef" });
     await emu.api("POST", "/v1/environment-variables", { key: "IMPORTED", values: [{ _environmentId: "env_env0", value: "v" }] });
-    const ts = await createTestStack({
+    const ts = await stack({
       program: async () => {
         declare("Environment", "imported-env", { name: "Imported", color: "#abcdef" }, { import: made.body._id });
         declare("EnvironmentVariable", "imported-var", {
           key: "IMPORTED", type: "string", isSecret: false, values: pulumi.secret({ env_env0: "v" }),
         }, { import: "IMPORTED" });
       },
-      config: emu.stackConfig(),
+      frontEnd: "native",
     });
-    try {
-      await usePlugin(ts);
-      const up = await ts.stack.up();
-      expect(up.summary.resourceChanges?.import).toBe(2);
-      await ts.stack.preview({ expectNoChanges: true });
-      const state = await exportedState(ts.stack);
-      const key = (await emu.api("GET", "/v1/environments")).body.find((e: { name: string }) => e.name === "Imported").apiKeys[0].key;
-      expect(state.text).not.toContain(key);
-      expect(state.resources.find((r) => String(r.urn).endsWith("::imported-env"))?.id).toBe(made.body._id);
-    } finally {
-      await ts.cleanup();
-    }
+    const up = await ts.stack.up();
+    expect(up.summary.resourceChanges?.import).toBe(2);
+    await ts.stack.preview({ expectNoChanges: true });
+    const state = await exportedState(ts.stack);
+    const key = (await emu.api("GET", "/v1/environments")).body.find((e: { name: string }) => e.name === "Imported").apiKeys[0].key;
+    expect(state.text).not.toContain(key);
+    expect(state.resources.find((r) => String(r.urn).endsWith("::imported-env"))?.id).toBe(made.body._id);
   });
 });

@@ -59,15 +59,17 @@ describe("notify-export of a dashboard-made environment", () => {
     await exportEnvironment({ language: "typescript", out: out("ts-b"), connection: connection() });
     expect(writesOf(await emu.requests())).toEqual([]);
     expect(filesOf(out("ts-a"))).toEqual(filesOf(out("ts-b")));
-    expect(Object.keys(filesOf(out("ts-a")))).toEqual(["Pulumi.yaml", "README.md", "import.json", "index.ts", "package.json", "tsconfig.json"]);
+    expect(Object.keys(filesOf(out("ts-a")))).toEqual(["Pulumi.yaml", "README.md", "import.json", "index.ts", "notify.generated.ts", "package.json", "tsconfig.json"]);
     const kinds = first.model.resources.map((r) => `${r.kind}/${r.name}`);
     expect(kinds).toEqual([
       "Integration/sendgrid-main", "Integration/slack-alerts", "Layout/brand", "Layout/default-frame",
       "Workflow/order-shipped", "Workflow/welcome", "Translation/workflow-order-shipped-de_DE", "Translation/workflow-order-shipped-fr_FR",
-      "Topic/news:daily", "EnvironmentVariable/API_TOKEN", "EnvironmentVariable/BASE_URL", "Context/tenant:acme", `Domain/${DASHBOARD_DOMAIN}`,
+      "Topic/news:daily", "EnvironmentVariable/API_TOKEN", "EnvironmentVariable/BASE_URL", "Context/tenant:acme", "Agent/support-bot", `Domain/${DASHBOARD_DOMAIN}`,
+      "TopicSubscription/alice-express",
     ]);
     expect(lines.map((l) => l.split(":")[0])).toEqual([
-      "environment", "integrations", "layouts", "workflows", "topics", "environment variables", "contexts", "translations", "domains",
+      "environment", "integrations", "layouts", "workflows", "topics", "environment variables", "contexts", "translations", "agents", "domains",
+      "topic subscriptions",
     ]);
     // The signing key (configurations) is returned, so its value is known; the masked variable's is not.
     expect(first.model.secrets.map((s) => [s.key, s.value !== undefined])).toEqual([
@@ -82,7 +84,8 @@ describe("notify-export of a dashboard-made environment", () => {
     expect(text).toContain(`resourceType: "workflow",\n  resourceId: orderShipped.workflowId,\n  locale: "fr_FR",`);
     expect(first.model.resources.find((r) => r.key === "Translation/workflow-order-shipped-fr_FR")!.inputs.content).toEqual(DASHBOARD_TRANSLATIONS.fr_FR);
     expect(first.model.resources.find((r) => r.kind === "Domain")!.inputs).toEqual({
-      name: DASHBOARD_DOMAIN, data: { owner: "support-team" }, routes: { support: { type: "webhook", data: { queue: "tier-1" } } },
+      name: DASHBOARD_DOMAIN, data: { owner: "support-team" },
+      routes: { support: { type: "webhook", data: { queue: "tier-1" } }, bot: { type: "agent", agentId: expect.objectContaining({ target: "Agent/support-bot", output: "identifier" }) } },
     });
     expect(first.model.skipped).toEqual([]);
     expect(JSON.stringify(first.model.resources.find((r) => r.kind === "Topic")!.inputs.subscribers)).toMatch(/sub-249/);
@@ -115,13 +118,14 @@ describe("notify-export of a dashboard-made environment", () => {
       it("type-checks, and its first up takes every object over writing only the secret the service masks", async () => {
         const dir = out(`ts-run-${frontEnd}`);
         result = await exportEnvironment({ language: "typescript", frontEnd, out: dir, connection: connection(), subscribers: ["alice"] });
-        expect(result.model.resources.at(-1)).toMatchObject({ key: "SubscriberCredentials/alice-slack-slack-alerts", id: "alice/slack/slack-alerts" });
-        expect(readFileSync(path.join(dir, "index.ts"), "utf8")).toContain("integrationIdentifier: slackAlerts.identifier");
+        expect(result.model.resources.find((r) => r.kind === "SubscriberCredentials")).toMatchObject({ key: "SubscriberCredentials/alice-slack-slack-alerts", id: "alice/slack/slack-alerts" });
+        expect(readFileSync(path.join(dir, "notify.generated.ts"), "utf8")).toContain("integrationIdentifier: slackAlerts.identifier");
         const program = compile(dir);
         const project = `notify-${ENV}`;
         ts = await createTestStack({
           projectName: project,
-          program: async () => { delete require.cache[program]; require(program); },
+          // Loaded afresh each run, the declarations module it imports included, as a new process would.
+          program: async () => { for (const m of Object.keys(require.cache)) if (m.startsWith(path.dirname(program) + path.sep)) delete require.cache[m]; require(program); },
           config: { ...emu.stackConfig(), ...secretsConfig(result.model, project) },
         });
         if (frontEnd === "native") await usePlugin(ts);
@@ -144,10 +148,11 @@ describe("notify-export of a dashboard-made environment", () => {
         expect(writes).toEqual(["PATCH /v1/environment-variables/{variableKey}"]);
         const state = await emu.state();
         expect(state.environmentVariables.find((v) => v.key === "API_TOKEN").values).toEqual([{ _environmentId: ENV_ID, value: SECRET_VARIABLE_VALUE }]);
-        // Fourteen objects (the subscriber's credentials, the translations, the context and the domain
-        // among them) and the stack; through the plugin, the masked variable is imported, then
-        // updated with the value from config.
-        expect(up.summary.resourceChanges).toEqual(frontEnd === "native" ? { create: 1, import: 14, update: 1 } : { create: 15 });
+        // Every object of the model (the subscriber's credentials, the translations, the context, the
+        // domain and the topic subscription among them) and the stack; through the plugin, the masked
+        // variable is imported, then updated with the value from config.
+        const objects = result.model.resources.length;
+        expect(up.summary.resourceChanges).toEqual(frontEnd === "native" ? { create: 1, import: objects, update: 1 } : { create: objects + 1 });
       });
 
       it("then previews with no changes, also with --refresh", async () => {

@@ -78,7 +78,7 @@ describe("notify-export in Python and Go, through the native plugin", () => {
       const out = path.join(tmp, "py");
       const result = await exportEnvironment({ language: "python", out, connection: { apiUrl: emu.url, apiKey: API_KEY } });
       const python = venvPython();
-      execFileSync(python, ["-m", "py_compile", path.join(out, "__main__.py")], { stdio: "pipe" });
+      execFileSync(python, ["-m", "py_compile", path.join(out, "__main__.py"), path.join(out, "notify_generated.py")], { stdio: "pipe" });
       expect(readFileSync(path.join(out, "requirements.txt"), "utf8")).toMatch(/^pulumi>=.*\npulumi-notify==/);
       const dir = pythonProjectDir(PROJECT);
       try {
@@ -117,6 +117,7 @@ describe("notify-export in Python and Go, through the native plugin", () => {
       const build = path.join(tmp, "go-driver");
       mkdirSync(build);
       writeFileSync(path.join(build, "program.go"), readFileSync(path.join(out, "main.go"), "utf8").replace(/^func main\(\) \{$/m, "func exportedMain() {"));
+      copyFileSync(path.join(out, "notify_generated.go"), path.join(build, "notify_generated.go"));
       copyFileSync(path.join(ROOT, "test/e2e/go-export/driver.go"), path.join(build, "driver.go"));
       useCheckout(build, false);
       const bin = path.join(build, "program");

@@ -3,9 +3,9 @@
  * names exactly that field; an immutable one replaces. Then all mutable changes are applied in one
  * `up`, reach the service in place, and the next preview is empty.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestStack, loadPackage, previewDiffs, type TestStack } from "../helpers/pulumi";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadPackage, previewDiffs } from "../helpers/pulumi";
+import { useStack } from "../helpers/stack";
 
 type Props = Record<string, unknown>;
 
@@ -32,33 +32,27 @@ const baseCredentials = (): Props => ({
 const SECRET_INPUTS = new Set(["credentials", "configurations"]);
 
 describe("each input, one at a time", () => {
-  let emu: TestEmulator;
-  let ts: TestStack;
   let props: { integration: Props; workflow: Props; credentials: Props };
+  const { emu, ts } = useStack({
+    seed: async (emu) => {
+      await emu.api("POST", "/v2/subscribers", { subscriberId: "fields-sub" });
+      await emu.api("POST", "/v2/subscribers", { subscriberId: "fields-sub-2" });
+      for (const id of ["slack-a", "slack-b"]) await emu.api("POST", "/v1/integrations", { identifier: id, providerId: "slack", channel: "chat", active: true });
+      await emu.api("POST", "/v1/integrations", { identifier: "discord-a", providerId: "discord", channel: "chat" });
+    },
+    program: async () => {
+      const notify = loadPackage();
+      new notify.Integration("int", props.integration as never);
+      new notify.Workflow("wf", props.workflow as never);
+      new notify.SubscriberCredentials("cred", props.credentials as never);
+    },
+  });
 
   beforeAll(async () => {
-    emu = await startTestEmulator();
-    await emu.api("POST", "/v2/subscribers", { subscriberId: "fields-sub" });
-    await emu.api("POST", "/v2/subscribers", { subscriberId: "fields-sub-2" });
-    for (const id of ["slack-a", "slack-b"]) await emu.api("POST", "/v1/integrations", { identifier: id, providerId: "slack", channel: "chat", active: true });
-    await emu.api("POST", "/v1/integrations", { identifier: "discord-a", providerId: "discord", channel: "chat" });
     props = { integration: baseIntegration(), workflow: baseWorkflow(), credentials: baseCredentials() };
-    ts = await createTestStack({
-      program: async () => {
-        const notify = loadPackage();
-        new notify.Integration("int", props.integration as never);
-        new notify.Workflow("wf", props.workflow as never);
-        new notify.SubscriberCredentials("cred", props.credentials as never);
-      },
-      config: emu.stackConfig(),
-    });
     const up = await ts.stack.up();
     expect(up.summary.resourceChanges?.create).toBe(4);
     await ts.stack.preview({ expectNoChanges: true });
-  });
-  afterAll(async () => {
-    await ts?.cleanup();
-    await emu?.close();
   });
 
   const reset = () => { props.integration = baseIntegration(); props.workflow = baseWorkflow(); props.credentials = baseCredentials(); };

@@ -11,18 +11,16 @@
  * Second pass, "Reads must stay open"); its origins are `novu-cloud`, `novu-cloud-v1` and
  * `external` (the service's packages/shared/src/types/general.ts, `ResourceOriginEnum`).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestStack, loadPackage, type TestStack } from "../helpers/pulumi";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { describe, expect, it } from "vitest";
+import { loadPackage } from "../helpers/pulumi";
+import type { TestEmulator } from "../helpers/emulator";
+import { useStack } from "../helpers/stack";
 
 describe("an environment with objects of kinds the provider does not know", () => {
-  let emu: TestEmulator;
-  let ts: TestStack;
   let adoptFuture = false;
   let seededEventId = "";
 
-  beforeAll(async () => {
-    emu = await startTestEmulator();
+  const seed = async (emu: TestEmulator) => {
     const seeded = await emu.api("POST", "/__emulator/seed", {
       subscribers: [{ subscriberId: "alice", email: "alice@example.com", channels: [{ providerId: "telegram", credentials: { channel: "123" }, _integrationId: "000000000000000000000000" }] }],
       integrations: [
@@ -42,50 +40,45 @@ describe("an environment with objects of kinds the provider does not know", () =
     }
     const events = await emu.api("GET", "/v1/notifications?transactionId=tx-future");
     seededEventId = events.body.data[0]._id;
-
-    ts = await createTestStack({
-      config: emu.stackConfig(),
-      program: async () => {
-        const notify = loadPackage();
-        new notify.Integration("sendgrid", { identifier: "sendgrid-main", providerId: "sendgrid", channel: "email", credentials: { apiKey: "SG.k" }, active: true });
-        const slack = new notify.Integration("slack", { identifier: "slack-main", providerId: "slack", channel: "chat", active: true });
-        new notify.Workflow("welcome", {
-          workflowId: "welcome", name: "Welcome",
-          steps: [
-            { name: "Inbox", type: "in_app", controlValues: { body: "Hi" } },
-            { name: "Call", type: "http_request", controlValues: { method: "POST", url: "https://hooks.example.com/welcome", body: "{}" } },
-          ],
-        });
-        new notify.SubscriberCredentials("alice-slack", {
-          subscriberId: "alice", providerId: "slack", integrationIdentifier: slack.identifier, credentials: { webhookUrl: "https://hooks.example.com/alice" },
-        });
-        if (adoptFuture) {
-          new notify.Workflow("future", { workflowId: "future", name: "Future", adopt: true, steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "hi" } }] });
-        }
-        const workflows = await notify.getWorkflows({});
-        const integrations = await notify.getIntegrations({});
-        const events = await notify.getEvents({});
-        const event = await notify.getEvent({ notificationId: seededEventId });
-        const messages = await notify.getMessages({});
-        const alice = await notify.getSubscriber({ subscriberId: "alice" });
-        const subscribers = await notify.getSubscribers({});
-        return {
-          stepKinds: Object.fromEntries(workflows.workflows.map((w) => [w.workflowId, w.stepTypeOverviews])),
-          origins: Object.fromEntries(workflows.workflows.map((w) => [w.workflowId, w.origin])),
-          agentChannel: integrations.integrations.find((i) => i.identifier === "agent-runtime")?.channel ?? "none",
-          integrationProviders: integrations.integrations.map((i) => i.providerId).sort(),
-          jobKinds: [...new Set(events.events.flatMap((e) => (e.jobs ?? []).map((j) => j.type)))].sort(),
-          eventJobs: (event.jobs ?? []).map((j) => j.type),
-          messageChannels: [...new Set(messages.messages.map((m) => m.channel))].sort(),
-          aliceProviders: (alice.channels ?? []).map((c) => c.providerId).sort(),
-          subscriberCount: subscribers.subscribers.length,
-        };
-      },
-    });
-  });
-  afterAll(async () => {
-    await ts?.cleanup();
-    await emu?.close();
+  };
+  const { emu, ts } = useStack({
+    seed,
+    program: async () => {
+      const notify = loadPackage();
+      new notify.Integration("sendgrid", { identifier: "sendgrid-main", providerId: "sendgrid", channel: "email", credentials: { apiKey: "SG.k" }, active: true });
+      const slack = new notify.Integration("slack", { identifier: "slack-main", providerId: "slack", channel: "chat", active: true });
+      new notify.Workflow("welcome", {
+        workflowId: "welcome", name: "Welcome",
+        steps: [
+          { name: "Inbox", type: "in_app", controlValues: { body: "Hi" } },
+          { name: "Call", type: "http_request", controlValues: { method: "POST", url: "https://hooks.example.com/welcome", body: "{}" } },
+        ],
+      });
+      new notify.SubscriberCredentials("alice-slack", {
+        subscriberId: "alice", providerId: "slack", integrationIdentifier: slack.identifier, credentials: { webhookUrl: "https://hooks.example.com/alice" },
+      });
+      if (adoptFuture) {
+        new notify.Workflow("future", { workflowId: "future", name: "Future", adopt: true, steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "hi" } }] });
+      }
+      const workflows = await notify.getWorkflows({});
+      const integrations = await notify.getIntegrations({});
+      const events = await notify.getEvents({});
+      const event = await notify.getEvent({ notificationId: seededEventId });
+      const messages = await notify.getMessages({});
+      const alice = await notify.getSubscriber({ subscriberId: "alice" });
+      const subscribers = await notify.getSubscribers({});
+      return {
+        stepKinds: Object.fromEntries(workflows.workflows.map((w) => [w.workflowId, w.stepTypeOverviews])),
+        origins: Object.fromEntries(workflows.workflows.map((w) => [w.workflowId, w.origin])),
+        agentChannel: integrations.integrations.find((i) => i.identifier === "agent-runtime")?.channel ?? "none",
+        integrationProviders: integrations.integrations.map((i) => i.providerId).sort(),
+        jobKinds: [...new Set(events.events.flatMap((e) => (e.jobs ?? []).map((j) => j.type)))].sort(),
+        eventJobs: (event.jobs ?? []).map((j) => j.type),
+        messageChannels: [...new Set(messages.messages.map((m) => m.channel))].sort(),
+        aliceProviders: (alice.channels ?? []).map((c) => c.providerId).sort(),
+        subscriberCount: subscribers.subscribers.length,
+      };
+    },
   });
 
   it("runs up beside them, passes their unknown values through every function, and plans no change with or without refresh", async () => {

@@ -13,20 +13,18 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type * as automation from "@pulumi/pulumi/automation";
 import type * as native from "../../sdk/nodejs";
-import { cliEnv, cliPath, createTestStack, exportedState, loadPackage, type TestStack } from "../helpers/pulumi";
-import { detailedDiffs, usePlugin } from "../helpers/native";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { cliEnv, cliPath, exportedState, loadPackage } from "../helpers/pulumi";
+import { detailedDiffs } from "../helpers/native";
+import { useStack } from "../helpers/stack";
 import { linkNodejsSdk, nodejsSdkName } from "../../scripts/nodejs-sdk";
 
 const STEPS = [{ name: "Inbox", type: "in_app" as const, controlValues: { body: "Hi" } }];
 
 
 describe("moving a stack between the dynamic classes and the typed native SDK", () => {
-  let emu: TestEmulator;
-  let ts: TestStack;
   let frontEnd: "dynamic" | "native" = "dynamic";
   let adopt = false;
   let notify: typeof native;
@@ -45,6 +43,8 @@ describe("moving a stack between the dynamic classes and the typed native SDK", 
     new notify.Workflow("welcome", { workflowId: "welcome", name: "Welcome", steps: STEPS }, was("Workflow"));
     new notify.Topic("news", { key: "news", name: "News", subscribers: ["alice"] }, was("Topic"));
   };
+  // The plugin from the start: the dynamic resources keep their own provider.
+  const { emu, ts } = useStack({ program, frontEnd: "native", seed: async (e) => void (await e.api("POST", "/v2/subscribers", { subscriberId: "alice" })) });
 
   const writes = async () => (await emu.requests()).filter((r) => r.method !== "GET" && !r.path.startsWith("/__emulator")).map((r) => `${r.method} ${r.route}`);
   const resources = async () => (await exportedState(ts.stack)).resources
@@ -52,17 +52,9 @@ describe("moving a stack between the dynamic classes and the typed native SDK", 
     .map((r) => ({ type: String(r.type), id: String(r.id) }))
     .sort((a, b) => a.id.localeCompare(b.id));
 
-  beforeAll(async () => {
-    emu = await startTestEmulator();
-    await emu.api("POST", "/v2/subscribers", { subscriberId: "alice" });
-    ts = await createTestStack({ program, config: emu.stackConfig() });
+  beforeAll(() => {
     linkNodejsSdk(ts.dir);
-    await usePlugin(ts);
     notify = createRequire(path.join(ts.dir, "package.json"))(nodejsSdkName()) as typeof native;
-  });
-  afterAll(async () => {
-    await ts?.cleanup();
-    await emu?.close();
   });
 
   it("dynamic to native: the aliased native resources replace nothing and write nothing", async () => {

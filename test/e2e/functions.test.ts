@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestStack, loadPackage, type TestStack } from "../helpers/pulumi";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { describe, expect, it } from "vitest";
+import { loadPackage } from "../helpers/pulumi";
+import { useStack } from "../helpers/stack";
 
 describe("read-only functions in a stack", () => {
-  let emu: TestEmulator;
-  const stacks: TestStack[] = [];
-
-  beforeAll(async () => {
-    emu = await startTestEmulator();
+  const { emu, stack } = useStack({ seed: async (emu) => {
     await emu.api("POST", "/__emulator/seed", {
       generate: { subscribers: 250 },
       messages: [{ channel: "sms", contextKeys: ["tenant:acme", "region:eu"] }],
@@ -21,15 +17,10 @@ describe("read-only functions in a stack", () => {
     });
     const t = await emu.api("POST", "/v1/events/trigger", { name: "welcome", to: "alice", transactionId: "tx-release-1", payload: { v: 1 } });
     expect(t.status).toBe(201);
-  });
-  afterAll(async () => {
-    for (const s of stacks) await s.cleanup();
-    await emu?.close();
-  });
+  } });
 
   it("exports each function's result", async () => {
-    const ts = await createTestStack({
-      config: emu.stackConfig(),
+    const ts = await stack({
       program: async () => {
         const notify = loadPackage();
         const alice = notify.getSubscriberOutput({ subscriberId: "alice" });
@@ -53,7 +44,6 @@ describe("read-only functions in a stack", () => {
         };
       },
     });
-    stacks.push(ts);
     const up = await ts.stack.up();
     const o = Object.fromEntries(Object.entries(up.outputs).map(([k, v]) => [k, v.value]));
     expect(o).toEqual({
@@ -73,14 +63,12 @@ describe("read-only functions in a stack", () => {
   });
 
   it("fails the program with a clear message for an unknown subscriber and for a bad argument", async () => {
-    const ts = await createTestStack({
-      config: emu.stackConfig(),
+    const ts = await stack({
       program: async () => {
         const notify = loadPackage();
         await notify.getSubscriber({ subscriberId: "nobody" });
       },
     });
-    stacks.push(ts);
     await expect(ts.stack.up()).rejects.toThrow(/404 Not Found: Subscriber with id nobody not found/);
     const before = (await emu.requests()).length;
     const notify = loadPackage();

@@ -8,12 +8,13 @@
  * server's address: pkg/engine/deployment.go in pulumi/pulumi connects to it instead of starting a
  * host), with code generation off. A user with a normal Pulumi install runs plain `pulumi import`.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type * as automation from "@pulumi/pulumi/automation";
 import type * as pulumiModule from "@pulumi/pulumi";
-import { createTestStack, exportedState, nativeRequire, type TestStack } from "../helpers/pulumi";
+import { exportedState, nativeRequire, type TestStack } from "../helpers/pulumi";
 import { declare, PLUGINS } from "../helpers/native";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import type { TestEmulator } from "../helpers/emulator";
+import { useStack } from "../helpers/stack";
 
 const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
 const grpc = nativeRequire("@grpc/grpc-js") as typeof import("@grpc/grpc-js");
@@ -40,12 +41,9 @@ async function pulumiImport(ts: TestStack, program: automation.PulumiFn, resourc
 }
 
 describe("pulumi import through the native plugin", () => {
-  let emu: TestEmulator;
-  let ts: TestStack;
   const made: Record<string, any> = {};
 
-  beforeAll(async () => {
-    emu = await startTestEmulator();
+  const seed = async (emu: TestEmulator) => {
     await emu.api("POST", "/v2/subscribers", { subscriberId: "alice", firstName: "Alice" });
     made.integration = (await emu.api("POST", "/v1/integrations", { identifier: "hand-sg", name: "Made by hand", providerId: "sendgrid", channel: "email", active: true })).body;
     made.workflow = (await emu.api("POST", "/v2/workflows", {
@@ -54,11 +52,7 @@ describe("pulumi import through the native plugin", () => {
     await emu.api("POST", "/v1/integrations", { identifier: "hand-slack", providerId: "slack", channel: "chat", active: true });
     const cred = await emu.api("PUT", "/v1/subscribers/alice/credentials", { providerId: "slack", integrationIdentifier: "hand-slack", credentials: { webhookUrl: SLACK_HOOK } });
     expect([made.integration._id, made.workflow._id, cred.status < 300]).not.toContain(undefined);
-  });
-  afterAll(async () => {
-    await ts?.cleanup();
-    await emu?.close();
-  });
+  };
 
   /** The program a user writes after the import: what the service holds (the steps without their ids). */
   const program: automation.PulumiFn = async () => {
@@ -77,9 +71,10 @@ describe("pulumi import through the native plugin", () => {
       subscriberId: "alice", providerId: "slack", integrationIdentifier: "hand-slack", credentials: pulumi.secret({ webhookUrl: SLACK_HOOK }),
     });
   };
+  // The import points the project at the plugin (pulumiImport).
+  const { emu, ts } = useStack({ seed, program });
 
   it("imports an integration, a workflow and subscriber credentials by id, keeping the credentials secret", async () => {
-    ts = await createTestStack({ program, config: emu.stackConfig() });
     const before = (await emu.requests()).length;
     const result = await pulumiImport(ts, program, [
       { type: "notify:index:Integration", name: "hand-sg", id: made.integration._id },

@@ -6,9 +6,9 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, rmSync, statSync, truncateSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestStack, loadPackage, type TestStack } from "../helpers/pulumi";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { describe, expect, it } from "vitest";
+import { loadPackage, type TestStack } from "../helpers/pulumi";
+import { useStack } from "../helpers/stack";
 import { expectExactlyDeclared, seedScaleService } from "../helpers/service";
 
 type Programs = typeof import("../../bench/programs");
@@ -77,9 +77,7 @@ async function refreshAfterKill(ts: TestStack, killAt: number): Promise<void> {
 }
 
 describe("SIGKILL during up, then recovery", () => {
-  let emu: TestEmulator;
-  beforeAll(async () => { emu = await startTestEmulator(); });
-  afterAll(async () => { await emu?.close(); });
+  const { emu, stack } = useStack();
 
   it.each(KILL_POINTS)("killed after %i creations: refresh --clear-pending-creates, then up with adopt, converges with no duplicate", async (killAt) => {
     await emu.api("POST", "/__emulator/reset");
@@ -88,68 +86,58 @@ describe("SIGKILL during up, then recovery", () => {
     await emu.api("POST", "/__emulator/faults", { latencyMs: [20, 60] });
     const stackName = `interrupt-${killAt}`;
     let adopt = false;
-    const ts = await createTestStack({
+    const ts = await stack({
       stackName,
       program: async () => scaleProgram(N, { adopt })(),
-      config: emu.stackConfig(),
     });
-    try {
-      let created = 0;
-      let killed = false;
-      let victims: { pid: number; args: string }[] = [];
-      const up = ts.stack.up({
-        onEvent: (e) => {
-          if (e.resOutputsEvent && e.resOutputsEvent.metadata.op === "create") created++;
-          if (!killed && created >= killAt) {
-            killed = true;
-            victims = upProcessTree(stackName);
-            for (const p of victims) process.kill(p.pid, "SIGKILL");
-          }
-        },
-      });
-      await expect(up).rejects.toThrow();
-      expect(killed).toBe(true);
-      // The CLI, the language host and the provider plugin all went down.
-      expect(victims.some((p) => p.args.includes("dynamic-provider"))).toBe(true);
-      await expect.poll(() => stillRunning(victims.map((p) => p.pid)), { timeout: 5000 }).toEqual([]);
-      await emu.api("POST", "/__emulator/faults", {});
+    let created = 0;
+    let killed = false;
+    let victims: { pid: number; args: string }[] = [];
+    const up = ts.stack.up({
+      onEvent: (e) => {
+        if (e.resOutputsEvent && e.resOutputsEvent.metadata.op === "create") created++;
+        if (!killed && created >= killAt) {
+          killed = true;
+          victims = upProcessTree(stackName);
+          for (const p of victims) process.kill(p.pid, "SIGKILL");
+        }
+      },
+    });
+    await expect(up).rejects.toThrow();
+    expect(killed).toBe(true);
+    // The CLI, the language host and the provider plugin all went down.
+    expect(victims.some((p) => p.args.includes("dynamic-provider"))).toBe(true);
+    await expect.poll(() => stillRunning(victims.map((p) => p.pid)), { timeout: 5000 }).toEqual([]);
+    await emu.api("POST", "/__emulator/faults", {});
 
-      // The recovery the README documents: release the lock the killed process left, drop its
-      // pending creates from the state, then up with adopt: true.
-      await ts.stack.cancel().catch(() => undefined);
-      await refreshAfterKill(ts, killAt);
-      adopt = true;
-      const recovered = await ts.stack.up();
-      expect(recovered.summary.result).toBe("succeeded");
-      await expectExactlyDeclared(emu, N);
-      await ts.stack.preview({ expectNoChanges: true, refresh: true });
-      await ts.stack.destroy();
-    } finally {
-      await ts.cleanup();
-    }
+    // The recovery the README documents: release the lock the killed process left, drop its
+    // pending creates from the state, then up with adopt: true.
+    await ts.stack.cancel().catch(() => undefined);
+    await refreshAfterKill(ts, killAt);
+    adopt = true;
+    const recovered = await ts.stack.up();
+    expect(recovered.summary.result).toBe("succeeded");
+    await expectExactlyDeclared(emu, N);
+    await ts.stack.preview({ expectNoChanges: true, refresh: true });
+    await ts.stack.destroy();
   });
 
   it("a checkpoint whose metadata sidecar is empty: the CLI fails with EOF, and deleting the sidecar recovers it whole", async () => {
     await emu.api("POST", "/__emulator/reset");
     await seedScaleService(emu, 1);
-    const ts = await createTestStack({
+    const ts = await stack({
       stackName: "sidecar",
       program: async () => scaleProgram(4)(),
-      config: emu.stackConfig(),
     });
-    try {
-      await ts.stack.up();
-      // What a kill between creating the sidecar and writing it leaves behind.
-      truncateSync(`${ts.checkpoint}.attrs`, 0);
-      await expect(ts.stack.refresh()).rejects.toThrow(/failed to load checkpoint: EOF/);
-      expect(dropBrokenSidecar(ts)).toBe(true);
-      expect(dropBrokenSidecar(ts)).toBe(false);
-      await ts.stack.preview({ expectNoChanges: true, refresh: true });
-      expect((await ts.stack.exportStack()).deployment.resources.filter((r: { type: string }) => r.type.startsWith("pulumi-nodejs:dynamic"))).toHaveLength(4);
-      await ts.stack.destroy();
-      await expectExactlyDeclared(emu, 0);
-    } finally {
-      await ts.cleanup();
-    }
+    await ts.stack.up();
+    // What a kill between creating the sidecar and writing it leaves behind.
+    truncateSync(`${ts.checkpoint}.attrs`, 0);
+    await expect(ts.stack.refresh()).rejects.toThrow(/failed to load checkpoint: EOF/);
+    expect(dropBrokenSidecar(ts)).toBe(true);
+    expect(dropBrokenSidecar(ts)).toBe(false);
+    await ts.stack.preview({ expectNoChanges: true, refresh: true });
+    expect((await ts.stack.exportStack()).deployment.resources.filter((r: { type: string }) => r.type.startsWith("pulumi-nodejs:dynamic"))).toHaveLength(4);
+    await ts.stack.destroy();
+    await expectExactlyDeclared(emu, 0);
   });
 });

@@ -7,33 +7,26 @@
  * fail with 401, and the message names `notify:apiKey`, `NOTIFY_API_KEY` and `--run-program`. With
  * `--run-program` (the Automation API's `runProgram`) they use the current config and succeed.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import type * as EmulatorModule from "../../emulator";
-import { createTestStack, nativeRequire, type TestStack } from "../helpers/pulumi";
+import { describe, expect, it } from "vitest";
+import { nativeRequire } from "../helpers/pulumi";
+import { useStack } from "../helpers/stack";
 
 const OLD_KEY = "rotation-old-key-0123456789";
 const NEW_KEY = "rotation-new-key-0123456789";
 
 describe("a rotated API key", () => {
-  const { startEmulator } = nativeRequire("pulumi-notify/emulator") as typeof EmulatorModule;
-  let ts: TestStack | undefined;
-  let emu: EmulatorModule.RunningEmulator | undefined;
-  afterEach(async () => {
-    await emu?.close();
-    await ts?.cleanup();
+  const { emu, ts } = useStack({
+    emulator: { apiKeys: [`${OLD_KEY}=dev`] },
+    program: async () => {
+      const notify = nativeRequire("pulumi-notify") as typeof import("../../provider");
+      new notify.Topic("releases", { key: "releases", name: "Releases" });
+    },
+    config: { "notify:apiKey": { value: OLD_KEY, secret: true } },
   });
 
   it("refresh and destroy use the stored key and say so; with --run-program they use the new one", async () => {
-    emu = await startEmulator({ apiKeys: [`${OLD_KEY}=dev`] });
     const control = (key: string, method: string, body: unknown) => fetch(`${emu!.url}/__emulator/keys`, {
       method, headers: { authorization: `ApiKey ${key}`, "content-type": "application/json" }, body: JSON.stringify(body),
-    });
-    ts = await createTestStack({
-      program: async () => {
-        const notify = nativeRequire("pulumi-notify") as typeof import("../../provider");
-        new notify.Topic("releases", { key: "releases", name: "Releases" });
-      },
-      config: { "notify:apiUrl": { value: emu.url }, "notify:apiKey": { value: OLD_KEY, secret: true } },
     });
     expect((await ts.stack.up()).summary.result).toBe("succeeded");
 

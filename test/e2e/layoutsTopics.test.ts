@@ -5,13 +5,13 @@
  * drift on the workflow that named it, destroy (the default layout stays on the service), adopt,
  * and import through the native plugin (id-only read).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type * as automation from "@pulumi/pulumi/automation";
 import type * as pulumiModule from "@pulumi/pulumi";
-import { createTestStack, exportedState, loadPackage, nativeRequire, previewDiffs, warningsOf, type TestStack } from "../helpers/pulumi";
+import { exportedState, loadPackage, nativeRequire, previewDiffs, warningsOf } from "../helpers/pulumi";
 import { defaultLayoutWarning } from "../../provider/resources/layout";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { declare, usePlugin } from "../helpers/native";
+import { declare } from "../helpers/native";
+import { EMULATOR_MODES, useStack } from "../helpers/stack";
 
 const html = (brand: string) => `<html><body><header>${brand}</header>{{ content }}</body></html>`;
 
@@ -45,10 +45,12 @@ function program(spec: Spec): automation.PulumiFn {
 
 const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
 
-describe.each(["production", "spec"] as const)("layouts and topics against the emulator in %s mode", (mode) => {
-  let emu: TestEmulator;
-  let ts: TestStack;
+describe.each(EMULATOR_MODES)("layouts and topics against the emulator in %s mode", (mode) => {
   const spec = initial();
+  const { emu, ts, stack } = useStack({
+    emulator: { mode }, program: program(spec),
+    seed: async (e) => { for (const subscriberId of ["alice", "bob", "carol"]) await e.api("POST", "/v2/subscribers", { subscriberId }); },
+  });
   const live = async () => {
     const s = (await emu.state()) as Record<string, any[]>;
     return {
@@ -58,16 +60,6 @@ describe.each(["production", "spec"] as const)("layouts and topics against the e
       step: () => s.workflows!.find((w) => w.workflowId === "mail")?.steps[0].controlValues,
     };
   };
-
-  beforeAll(async () => {
-    emu = await startTestEmulator({ mode });
-    for (const subscriberId of ["alice", "bob", "carol"]) await emu.api("POST", "/v2/subscribers", { subscriberId });
-    ts = await createTestStack({ program: program(spec), config: emu.stackConfig() });
-  });
-  afterAll(async () => {
-    await ts?.cleanup();
-    await emu?.close();
-  });
 
   it("creates layouts, a workflow naming one and a topic with its subscribers, and the next preview is empty", async () => {
     const up = await ts.stack.up();
@@ -169,23 +161,18 @@ describe.each(["production", "spec"] as const)("layouts and topics against the e
   it("lists layouts and topics with getLayouts and getTopicsOutput in a program", async () => {
     await emu.api("POST", "/v2/topics", { key: "listed:one", name: "One" });
     await emu.api("POST", "/v2/topics", { key: "listed:two", name: "Two" });
-    const fts = await createTestStack({
+    const fts = await stack({
       program: async () => {
         const notify = loadPackage();
         const layouts = await notify.getLayouts({ orderBy: "name", orderDirection: "ASC" });
         const topics = notify.getTopicsOutput({ key: pulumi.output("listed"), orderDirection: "ASC", maxResults: 1 });
         return { layoutIds: layouts.layouts.map((l) => l.layoutId), defaults: layouts.layouts.map((l) => l.isDefault), topicKeys: topics.topics.apply((t) => t.map((x) => x.key)) };
       },
-      config: emu.stackConfig(),
     });
-    try {
-      const up = await fts.stack.up();
-      expect(up.outputs.layoutIds!.value).toEqual(["frame"]);
-      expect(up.outputs.defaults!.value).toEqual([true]);
-      expect(up.outputs.topicKeys!.value).toEqual(["listed:one"]);
-    } finally {
-      await fts.cleanup();
-    }
+    const up = await fts.stack.up();
+    expect(up.outputs.layoutIds!.value).toEqual(["frame"]);
+    expect(up.outputs.defaults!.value).toEqual([true]);
+    expect(up.outputs.topicKeys!.value).toEqual(["listed:one"]);
   });
 
   it("imports a layout by its layoutId and a topic by its key through the native plugin, and the next preview is empty", async () => {
@@ -193,7 +180,7 @@ describe.each(["production", "spec"] as const)("layouts and topics against the e
     await emu.api("POST", "/v2/topics", { key: "imported-topic", name: "Imported topic" });
     await emu.api("POST", "/v2/topics/imported-topic/subscriptions", { subscriptions: ["carol", "alice"] });
     const email = made.body.controls.values.email;
-    const its = await createTestStack({
+    const its = await stack({
       program: async () => {
         // Every field the service holds, as `pulumi import` would write them.
         declare("Layout", "imported", {
@@ -201,17 +188,12 @@ describe.each(["production", "spec"] as const)("layouts and topics against the e
         }, { import: "imported" });
         declare("Topic", "imported-topic", { key: "imported-topic", name: "Imported topic", subscribers: ["alice", "carol"] }, { import: "imported-topic" });
       },
-      config: emu.stackConfig(),
+      frontEnd: "native",
     });
-    try {
-      await usePlugin(its);
-      const up = await its.stack.up();
-      expect(up.summary.resourceChanges?.import).toBe(2);
-      const state = await exportedState(its.stack);
-      expect(state.resources.filter((r) => String(r.type).startsWith("notify:")).map((r) => r.id).sort()).toEqual(["imported", "imported-topic"]);
-      await its.stack.preview({ expectNoChanges: true, refresh: true });
-    } finally {
-      await its.cleanup();
-    }
+    const up = await its.stack.up();
+    expect(up.summary.resourceChanges?.import).toBe(2);
+    const state = await exportedState(its.stack);
+    expect(state.resources.filter((r) => String(r.type).startsWith("notify:")).map((r) => r.id).sort()).toEqual(["imported", "imported-topic"]);
+    await its.stack.preview({ expectNoChanges: true, refresh: true });
   });
 });

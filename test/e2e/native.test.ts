@@ -4,11 +4,11 @@
  * path (bin/ of this checkout), configured from the stack config like any provider.
  */
 import { spawn } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type * as pulumiModule from "@pulumi/pulumi";
 import { createTestStack, exportedState, nativeRequire, type TestStack } from "../helpers/pulumi";
 import { declare, detailedDiffs, PLUGIN, usePlugin } from "../helpers/native";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { useStack } from "../helpers/stack";
 
 const SENDGRID_KEY = "SG.native-secret-sendgrid-key";
 const SLACK_HOOK = "https://hooks.slack.example/services/T000/B000/native-hook";
@@ -16,20 +16,13 @@ const SLACK_HOOK = "https://hooks.slack.example/services/T000/B000/native-hook";
 const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
 
 describe("the native provider plugin under the real engine", () => {
-  let emu: TestEmulator;
-  beforeAll(async () => {
-    emu = await startTestEmulator();
-    await emu.api("POST", "/v2/subscribers", { subscriberId: "alice", firstName: "Alice" });
-  });
-  afterAll(async () => {
-    await emu?.close();
-  });
+  const { emu, stack } = useStack({ seed: async (emu) => void (await emu.api("POST", "/v2/subscribers", { subscriberId: "alice", firstName: "Alice" })) });
 
   describe("lifecycle", () => {
     let ts: TestStack;
     let emailProvider = "sendgrid";
     beforeAll(async () => {
-      ts = await createTestStack({
+      ts = await stack({
         program: async () => {
           const email = declare("Integration", "sendgrid", {
             identifier: "sendgrid-main", name: "SendGrid", providerId: emailProvider, channel: "email",
@@ -49,12 +42,8 @@ describe("the native provider plugin under the real engine", () => {
           const alice = await pulumi.runtime.invoke("notify:index:getSubscriber", { subscriberId: "alice" });
           return { emailId: email.id, integrationId: email.integrationId, welcomeSteps: welcome.steps, credId: cred.id, aliceName: alice.firstName };
         },
-        config: emu.stackConfig(),
+        frontEnd: "native",
       });
-      await usePlugin(ts);
-    });
-    afterAll(async () => {
-      await ts?.cleanup();
     });
 
     it("creates the three resources, serves an invoke, and keeps secrets secret", async () => {
@@ -118,7 +107,7 @@ describe("the native provider plugin under the real engine", () => {
     const made = await emu.api("POST", "/v1/integrations", { identifier: "imported-sg", name: "Imported", providerId: "sendgrid", channel: "email", active: true });
     expect(made.status).toBeLessThan(300);
     const id = made.body._id as string;
-    const ts = await createTestStack({
+    const ts = await stack({
       program: async () => {
         // What the service holds, as `pulumi import` would write it.
         declare("Integration", "imported", {
@@ -126,18 +115,13 @@ describe("the native provider plugin under the real engine", () => {
           active: true, primary: made.body.primary, conditions: [], environmentId: made.body._environmentId,
         }, { import: id });
       },
-      config: emu.stackConfig(),
+      frontEnd: "native",
     });
-    try {
-      await usePlugin(ts);
-      const up = await ts.stack.up();
-      expect(up.summary.resourceChanges?.import).toBe(1);
-      await ts.stack.preview({ expectNoChanges: true });
-      const state = await exportedState(ts.stack);
-      expect(state.resources.find((r) => String(r.urn).endsWith("::imported"))?.id).toBe(id);
-    } finally {
-      await ts.cleanup();
-    }
+    const up = await ts.stack.up();
+    expect(up.summary.resourceChanges?.import).toBe(1);
+    await ts.stack.preview({ expectNoChanges: true });
+    const state = await exportedState(ts.stack);
+    expect(state.resources.find((r) => String(r.urn).endsWith("::imported"))?.id).toBe(id);
   });
 
   // `pulumi import` (stack.import) needs the project's language host even without generated code,
@@ -149,7 +133,7 @@ describe("the native provider plugin under the real engine", () => {
     await emu.api("POST", "/v1/integrations", { identifier: "import-slack", providerId: "slack", channel: "chat", active: true });
     const cred = await emu.api("PUT", "/v1/subscribers/alice/credentials", { providerId: "slack", integrationIdentifier: "import-slack", credentials: { webhookUrl: SLACK_HOOK } });
     expect([wf.status, cred.status].every((st) => st < 300)).toBe(true);
-    const ts = await createTestStack({
+    const ts = await stack({
       program: async () => {
         // Every field the service holds, as `pulumi import` would write them: the steps without their ids.
         declare("Workflow", "imported-wf", {
@@ -163,21 +147,16 @@ describe("the native provider plugin under the real engine", () => {
           subscriberId: "alice", providerId: "slack", integrationIdentifier: "import-slack", credentials: pulumi.secret({ webhookUrl: SLACK_HOOK }),
         }, { import: "alice/slack/import-slack" });
       },
-      config: emu.stackConfig(),
+      frontEnd: "native",
     });
-    try {
-      await usePlugin(ts);
-      const up = await ts.stack.up();
-      expect(up.summary.resourceChanges?.import).toBe(2);
-      await ts.stack.preview({ expectNoChanges: true });
-      const state = await exportedState(ts.stack);
-      expect(state.text).not.toContain(SLACK_HOOK);
-      const imported = state.resources.find((r) => String(r.urn).endsWith("::imported-wf")) as { id: string; inputs: { steps: object[] } };
-      expect(imported.id).toBe(wf.body._id);
-      expect(Object.keys(imported.inputs.steps[0]!).sort()).toEqual(["controlValues", "name", "type"]);
-    } finally {
-      await ts.cleanup();
-    }
+    const up = await ts.stack.up();
+    expect(up.summary.resourceChanges?.import).toBe(2);
+    await ts.stack.preview({ expectNoChanges: true });
+    const state = await exportedState(ts.stack);
+    expect(state.text).not.toContain(SLACK_HOOK);
+    const imported = state.resources.find((r) => String(r.urn).endsWith("::imported-wf")) as { id: string; inputs: { steps: object[] } };
+    expect(imported.id).toBe(wf.body._id);
+    expect(Object.keys(imported.inputs.steps[0]!).sort()).toEqual(["controlValues", "name", "type"]);
   });
 
   it("prints nothing on stdout but the port", async () => {

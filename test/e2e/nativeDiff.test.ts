@@ -8,20 +8,20 @@
  * the refreshed inputs lack them, and the plugin named `steps` whole, which the engine shows as
  * every difference between the old and new inputs of `steps`.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestStack, type TestStack } from "../helpers/pulumi";
-import { declare, detailedDiffs, usePlugin } from "../helpers/native";
-import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { describe, expect, it } from "vitest";
+import { declare, detailedDiffs } from "../helpers/native";
+import { API_KEY, type TestEmulator } from "../helpers/emulator";
+import { useStack } from "../helpers/stack";
 import { editWorkflowByHand, serviceApi } from "../../scripts/workspace";
 import { toWorkflowOutputs, WORKFLOW } from "../../provider/resources/workflow";
 import { isPlainObject } from "../../provider/resources/diff";
 
 describe("the native plugin's detailed diff after a hand edit of one field of an imported workflow", () => {
-  let emu: TestEmulator;
-  let ts: TestStack;
+  // The workflow's id and its inputs, read off the service by the seed.
+  let importId = "";
+  let inputs: Record<string, unknown> = {};
 
-  beforeAll(async () => {
-    emu = await startTestEmulator();
+  const seed = async (emu: TestEmulator) => {
     const api = serviceApi(emu.url, API_KEY);
     await api("POST", "/v2/workflows", {
       workflowId: "welcome", name: "Welcome", source: "EXTERNAL",
@@ -33,16 +33,12 @@ describe("the native plugin's detailed diff after a hand edit of one field of an
     // As notify-export declares it: each input the service holds, a preferences block it holds none of left out, each step with its stepId.
     const live = await api("GET", "/v2/workflows/welcome");
     const outs = toWorkflowOutputs(live);
-    const inputs: Record<string, unknown> = Object.fromEntries(WORKFLOW.inputKeys.filter((k) => outs[k] !== undefined).map((k) => [k, outs[k]]));
+    importId = live._id;
+    inputs = Object.fromEntries(WORKFLOW.inputKeys.filter((k) => outs[k] !== undefined).map((k) => [k, outs[k]]));
     if (isPlainObject(inputs.preferences)) inputs.preferences = Object.fromEntries(Object.entries(inputs.preferences).filter(([, v]) => v !== null));
     inputs.steps = (outs.steps as Record<string, unknown>[]).map((s) => ({ name: s.name, type: s.type, stepId: s.stepId, controlValues: s.controlValues }));
-    ts = await createTestStack({ program: async () => { declare("Workflow", "welcome", inputs, { import: live._id }); }, config: emu.stackConfig() });
-    await usePlugin(ts);
-  });
-  afterAll(async () => {
-    await ts?.cleanup();
-    await emu?.close();
-  });
+  };
+  const { emu, ts } = useStack({ seed, program: async () => { declare("Workflow", "welcome", inputs, { import: importId }); }, frontEnd: "native" });
 
   it("takes the workflow over without a write", async () => {
     await emu.clearRequests();

@@ -8,13 +8,14 @@
  */
 import { createRequire } from "node:module";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type * as automation from "@pulumi/pulumi/automation";
 import type * as native from "../../sdk/nodejs";
-import { createTestStack, exportedState, warningsOf, type TestStack } from "../helpers/pulumi";
+import { exportedState, warningsOf } from "../helpers/pulumi";
 import { defaultLayoutWarning } from "../../provider/resources/layout";
-import { detailedDiffs, usePlugin } from "../helpers/native";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { detailedDiffs } from "../helpers/native";
+import type { TestEmulator } from "../helpers/emulator";
+import { useStack } from "../helpers/stack";
 import { linkNodejsSdk, nodejsSdkName } from "../../scripts/nodejs-sdk";
 
 const SENDGRID_KEY = "SG.typed-native-secret-key";
@@ -22,8 +23,6 @@ const HTML = "<html><body>{{ content }}</body></html>";
 
 
 describe("the typed TypeScript SDK of the native plugin", () => {
-  let emu: TestEmulator;
-  let ts: TestStack;
   const spec = { sendgridKey: SENDGRID_KEY };
   /** The SDK as the program loads it: by name, from the project directory. */
   let notify: typeof native;
@@ -47,8 +46,7 @@ describe("the typed TypeScript SDK of the native plugin", () => {
     return { integrationId: sg.integrationId, stepIds: welcome.steps.apply((s) => s.map((x) => x.stepId)) };
   };
 
-  beforeAll(async () => {
-    emu = await startTestEmulator();
+  const seed = async (emu: TestEmulator) => {
     const ok = async (method: string, p: string, body: unknown) => {
       const r = await emu.api(method, p, body);
       if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${JSON.stringify(r.body)}`);
@@ -60,14 +58,12 @@ describe("the typed TypeScript SDK of the native plugin", () => {
     await ok("POST", "/v2/topics/news/subscriptions", { subscriptions: ["alice", "bob"] });
     await ok("POST", "/v2/topics", { key: "alerts", name: "Alerts" });
     await ok("POST", "/v2/topics/alerts/subscriptions", { subscriptions: ["alice"] });
-    ts = await createTestStack({ program, config: emu.stackConfig() });
+  };
+  const { emu, ts } = useStack({ seed, program, frontEnd: "native" });
+
+  beforeAll(() => {
     linkNodejsSdk(ts.dir);
-    await usePlugin(ts);
     notify = createRequire(path.join(ts.dir, "package.json"))(nodejsSdkName()) as typeof native;
-  });
-  afterAll(async () => {
-    await ts?.cleanup();
-    await emu?.close();
   });
 
   it("creates what is new and imports what exists, writing only what differs", async () => {

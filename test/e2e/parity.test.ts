@@ -4,18 +4,18 @@
  * against a fresh emulator, must leave the same objects in the service and give the same outputs.
  * An update and a destroy follow, and must agree as well.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type * as pulumiModule from "@pulumi/pulumi";
-import { createTestStack, loadPackage, nativeRequire, type TestStack } from "../helpers/pulumi";
-import { declare, usePlugin } from "../helpers/native";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { loadPackage, nativeRequire, type TestStack } from "../helpers/pulumi";
+import { declare } from "../helpers/native";
+import { FRONT_ENDS, type FrontEnd } from "../helpers/frontEnds";
+import { useStack, type StackFixture } from "../helpers/stack";
 import type { ResourceTable } from "../../provider/resources/fields";
 
 const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
 const { RESOURCE_TABLES } = nativeRequire("pulumi-notify/dist/provider/resources/index") as { RESOURCE_TABLES: readonly ResourceTable[] };
 const outputKeys = (type: string) => RESOURCE_TABLES.find((t) => t.name === type)!.outputKeys;
 
-type FrontEnd = "dynamic" | "native";
 type Make = (type: "Integration" | "Workflow" | "SubscriberCredentials", name: string, args: Record<string, unknown>) => Record<string, any>;
 
 const settings = { subject: "Welcome" };
@@ -68,23 +68,12 @@ function normalize(value: unknown, state: { integrations: any[]; workflows: any[
 }
 
 describe("the dynamic and the native front end, one scenario", () => {
-  const runs = {} as Record<FrontEnd, { emu: TestEmulator; ts: TestStack }>;
-  beforeAll(async () => {
-    for (const fe of ["dynamic", "native"] as const) {
-      const emu = await startTestEmulator();
-      await emu.api("POST", "/v2/subscribers", { subscriberId: "alice", firstName: "Alice" });
-      const make = fe === "dynamic" ? dynamicMake : nativeMake;
-      const ts = await createTestStack({ program: async () => scenario(make), config: emu.stackConfig() });
-      if (fe === "native") await usePlugin(ts);
-      runs[fe] = { emu, ts };
-    }
-  });
-  afterAll(async () => {
-    for (const r of Object.values(runs)) {
-      await r.ts.cleanup();
-      await r.emu.close();
-    }
-  });
+  // An emulator and a stack per front end.
+  const runs = Object.fromEntries(FRONT_ENDS.map((fe) => [fe, useStack({
+    seed: async (emu) => void (await emu.api("POST", "/v2/subscribers", { subscriberId: "alice", firstName: "Alice" })),
+    program: async () => scenario(fe === "dynamic" ? dynamicMake : nativeMake),
+    frontEnd: fe,
+  })])) as Record<FrontEnd, StackFixture>;
 
   /** Runs `op` through both front ends; resolves with each one's normalized service state and outputs. */
   async function both(op: (ts: TestStack) => Promise<Record<string, { value: unknown }> | undefined>) {

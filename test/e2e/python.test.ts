@@ -13,11 +13,9 @@
  * so, when python3 is missing.
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../helpers/pulumi";
 import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { hasPython, PYTHON_PROGRAM_RESOURCES, pythonProjectDir, runPython, venvPython, type PythonOp } from "../helpers/python";
+import { hasPython, PYTHON_PROGRAM, PYTHON_PROGRAM_RESOURCES, pythonProjectDir, runPython, venvPython, type PythonOp } from "../helpers/python";
 import { checkpointFile } from "../../scripts/workspace";
 import { defaultLayoutWarning } from "../../provider/resources/layout";
 import { pendingWarning } from "../../provider/resources/domain";
@@ -31,14 +29,13 @@ const CHANGED_HOOK = "https://hooks.slack.example/changed-by-hand";
 const TRANSLATION = { greeting: "Bonjour {{subscriber.firstName}}", email: { subject: "Bienvenue" } };
 const CONTEXT_DATA = { name: "Acme", plan: "pro" };
 const DOMAIN = "py-mail.example.com";
-const PROGRAM = path.join(ROOT, "test/e2e/python/inline_program.py");
 
 describe.skipIf(!hasPython("test/e2e/python.test.ts"))("a Python inline program on the generated SDK and the native plugin", () => {
   let emu: TestEmulator;
   let dir: string;
   let python: string;
 
-  const run = (op: PythonOp) => runPython(python, PROGRAM, op, dir, { config: emu.stackConfig(), second: { url: emu.url, key: SECOND_KEY } });
+  const run = (op: PythonOp) => runPython(python, PYTHON_PROGRAM, op, dir, { config: emu.stackConfig(), second: { url: emu.url, key: SECOND_KEY } });
 
   beforeAll(async () => {
     python = venvPython();

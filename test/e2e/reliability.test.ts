@@ -2,28 +2,22 @@
  * A bad day costs no data: faults on the wire, hostile responses, leaks, transport rules and
  * identifiers that try to escape their route, each through the real CLI.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestStack, exportedState, loadPackage, type TestStack } from "../helpers/pulumi";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { describe, expect, it } from "vitest";
+import { createTestStack, exportedState, loadPackage } from "../helpers/pulumi";
+import { startTestEmulator } from "../helpers/emulator";
+import { useStack } from "../helpers/stack";
 import { expectExactlyDeclared, seedScaleService } from "../helpers/service";
 
 type Programs = typeof import("../../bench/programs");
 const { scaleProgram } = loadPackage<Programs>("/dist/bench/programs");
 
 describe("faults on the wire", () => {
-  let emu: TestEmulator;
-  let ts: TestStack;
   const N = Number(process.env.NOTIFY_FAULTS_N ?? 100);
-
-  beforeAll(async () => {
+  const { emu, ts } = useStack({
     // Limits the bench's mix (mixCounts, bench/programs.ts) fits in, up to the soak run's N = 400.
-    emu = await startTestEmulator({ environmentLimit: 100, environmentVariableLimit: 1000 });
-    await seedScaleService(emu, N / 4);
-    ts = await createTestStack({ program: scaleProgram(N), config: emu.stackConfig() });
-  });
-  afterAll(async () => {
-    await ts?.cleanup();
-    await emu?.close();
+    emulator: { environmentLimit: 100, environmentVariableLimit: 1000 },
+    seed: (emu) => seedScaleService(emu, N / 4),
+    program: scaleProgram(N),
   });
 
   it("up of N resources (100 in npm test) converges through 10% 5xx, 5% 429, 2% dropped connections and 0-100 ms latency, with no duplicate", async () => {
@@ -55,27 +49,17 @@ describe("faults on the wire", () => {
 });
 
 describe("hostile responses", () => {
-  let emu: TestEmulator;
-  let ts: TestStack;
   let mode: "resource" | "function" = "resource";
-
-  beforeAll(async () => {
-    emu = await startTestEmulator();
-    ts = await createTestStack({
-      program: async () => {
-        const notify = loadPackage();
-        if (mode === "function") {
-          await notify.getSubscribers({ maxResults: 10 });
-          return;
-        }
-        new notify.Integration("hostile", { identifier: "hostile", providerId: "sendgrid", channel: "email", credentials: { apiKey: "SG.hostile-secret" } });
-      },
-      config: emu.stackConfig({ "notify:requestTimeoutMs": "1000" }),
-    });
-  });
-  afterAll(async () => {
-    await ts?.cleanup();
-    await emu?.close();
+  const { emu, ts } = useStack({
+    program: async () => {
+      const notify = loadPackage();
+      if (mode === "function") {
+        await notify.getSubscribers({ maxResults: 10 });
+        return;
+      }
+      new notify.Integration("hostile", { identifier: "hostile", providerId: "sendgrid", channel: "email", credentials: { apiKey: "SG.hostile-secret" } });
+    },
+    config: { "notify:requestTimeoutMs": { value: "1000" } },
   });
 
   const cases: [string, RegExp][] = [
@@ -199,32 +183,26 @@ describe("leaks", () => {
 });
 
 describe("transport", () => {
-  let emu: TestEmulator;
-  beforeAll(async () => { emu = await startTestEmulator(); });
-  afterAll(async () => { await emu?.close(); });
+  const { emu, stack } = useStack();
 
   it("refuses http:// to a host other than loopback unless notify:allowInsecureHttp is set", async () => {
     const program = async () => {
       const notify = loadPackage();
       new notify.Integration("remote", { identifier: "remote", providerId: "sendgrid", channel: "email" });
     };
-    const ts = await createTestStack({
+    const ts = await stack({
       program,
       config: { "notify:apiUrl": { value: "http://notify.invalid:8080" }, "notify:apiKey": { value: emu.key, secret: true } },
     });
-    try {
-      const err = await ts.stack.up().then(() => undefined, (e: Error) => e);
-      expect(String(err?.message)).toMatch(/allowInsecureHttp/);
-      await ts.stack.setConfig("notify:allowInsecureHttp", { value: "true" });
-      await ts.stack.setConfig("notify:requestTimeoutMs", { value: "500" });
-      const second = await ts.stack.up().then(() => undefined, (e: Error) => e);
-      // Allowed now: it gets as far as resolving the (nonexistent) host.
-      expect(second, "the second up should fail at the unreachable host").toBeInstanceOf(Error);
-      expect(String(second?.message)).not.toMatch(/allowInsecureHttp/);
-      expect(String(second?.message)).toMatch(/notify\.invalid|ENOTFOUND|EAI_AGAIN|connect/i);
-    } finally {
-      await ts.cleanup();
-    }
+    const err = await ts.stack.up().then(() => undefined, (e: Error) => e);
+    expect(String(err?.message)).toMatch(/allowInsecureHttp/);
+    await ts.stack.setConfig("notify:allowInsecureHttp", { value: "true" });
+    await ts.stack.setConfig("notify:requestTimeoutMs", { value: "500" });
+    const second = await ts.stack.up().then(() => undefined, (e: Error) => e);
+    // Allowed now: it gets as far as resolving the (nonexistent) host.
+    expect(second, "the second up should fail at the unreachable host").toBeInstanceOf(Error);
+    expect(String(second?.message)).not.toMatch(/allowInsecureHttp/);
+    expect(String(second?.message)).toMatch(/notify\.invalid|ENOTFOUND|EAI_AGAIN|connect/i);
   });
 
   it("never turns TLS verification off", async () => {
@@ -243,37 +221,32 @@ describe("transport", () => {
     const weird = ["a/b", "..", "x?admin=1", "frag#ment", "100%", "ünïcødé-用户", "../../v1/integrations"];
     for (const id of weird) await emu.api("POST", "/v2/subscribers", { subscriberId: id });
     await emu.api("POST", "/v1/integrations", { identifier: "slack-weird", providerId: "slack", channel: "chat", active: true });
-    const ts = await createTestStack({
+    const ts = await stack({
       program: async () => {
         const notify = loadPackage();
         weird.forEach((id, i) => new notify.SubscriberCredentials(`c${i}`, { subscriberId: id, providerId: "slack", integrationIdentifier: "slack-weird", credentials: { webhookUrl: `https://hooks.example/${i}` } }));
         const one = await notify.getSubscriber({ subscriberId: "x?admin=1" });
         return { one: one.subscriberId };
       },
-      config: emu.stackConfig(),
     });
-    try {
-      await emu.clearRequests();
-      const up = await ts.stack.up();
-      expect(up.outputs.one!.value).toBe("x?admin=1");
-      const log = await emu.requests();
-      // Each request path has exactly the route's segments, and no query leaked out of an id. The
-      // integrations are listed once, to find which integration's entry is each subscriber's.
-      for (const r of log) {
-        expect(r.path, r.path).toMatch(/^\/v[12]\/subscribers\/[^/]+(\/credentials)?$|^\/v1\/integrations$/);
-        expect(r.query).toEqual({});
-      }
-      expect(log.filter((r) => r.path === "/v1/integrations")).toHaveLength(1);
-      const s = await emu.state();
-      weird.forEach((id, i) => {
-        const sub = s.subscribers.find((x) => x.subscriberId === id);
-        expect(sub.channels.map((c: any) => c.credentials.webhookUrl), id).toEqual([`https://hooks.example/${i}`]);
-      });
-      expect(s.integrations.filter((i) => !i.deleted)).toHaveLength(1);
-      await ts.stack.destroy();
-      expect((await emu.state()).subscribers.every((x) => x.channels.length === 0)).toBe(true);
-    } finally {
-      await ts.cleanup();
+    await emu.clearRequests();
+    const up = await ts.stack.up();
+    expect(up.outputs.one!.value).toBe("x?admin=1");
+    const log = await emu.requests();
+    // Each request path has exactly the route's segments, and no query leaked out of an id. The
+    // integrations are listed once, to find which integration's entry is each subscriber's.
+    for (const r of log) {
+      expect(r.path, r.path).toMatch(/^\/v[12]\/subscribers\/[^/]+(\/credentials)?$|^\/v1\/integrations$/);
+      expect(r.query).toEqual({});
     }
+    expect(log.filter((r) => r.path === "/v1/integrations")).toHaveLength(1);
+    const s = await emu.state();
+    weird.forEach((id, i) => {
+      const sub = s.subscribers.find((x) => x.subscriberId === id);
+      expect(sub.channels.map((c: any) => c.credentials.webhookUrl), id).toEqual([`https://hooks.example/${i}`]);
+    });
+    expect(s.integrations.filter((i) => !i.deleted)).toHaveLength(1);
+    await ts.stack.destroy();
+    expect((await emu.state()).subscribers.every((x) => x.channels.length === 0)).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type * as automation from "@pulumi/pulumi/automation";
-import { createTestStack, exportedState, loadPackage, previewDiffs, type TestStack } from "../helpers/pulumi";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { exportedState, loadPackage, previewDiffs } from "../helpers/pulumi";
+import { EMULATOR_MODES, useStack } from "../helpers/stack";
 
 const SENDGRID_KEY = "SG.super-secret-sendgrid-key";
 const SLACK_HOOK = "https://hooks.slack.example/services/T000/B000/secret-hook";
@@ -50,22 +50,11 @@ function program(spec: Spec): automation.PulumiFn {
   };
 }
 
-describe.each(["production", "spec"] as const)("resources against the emulator in %s mode", (mode) => {
-  let emu: TestEmulator;
-  let ts: TestStack;
+describe.each(EMULATOR_MODES)("resources against the emulator in %s mode", (mode) => {
   const spec = initial();
-
-  beforeAll(async () => {
-    emu = await startTestEmulator({ mode });
-    await emu.api("POST", "/v2/subscribers", { subscriberId: "alice", firstName: "Alice" });
-    ts = await createTestStack({
-      program: program(spec),
-      config: emu.stackConfig(),
-    });
-  });
-  afterAll(async () => {
-    await ts?.cleanup();
-    await emu?.close();
+  const { emu, ts } = useStack({
+    emulator: { mode }, program: program(spec),
+    seed: async (e) => void (await e.api("POST", "/v2/subscribers", { subscriberId: "alice", firstName: "Alice" })),
   });
 
   it("creates all three kinds, and the next preview is empty", async () => {

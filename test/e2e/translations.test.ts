@@ -5,12 +5,12 @@
  * workflow deleted through the API (its translations go with it) as drift on both, adopt,
  * getTranslations and its Output twin, import through the native plugin, and destroy.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type * as automation from "@pulumi/pulumi/automation";
 import type * as pulumiModule from "@pulumi/pulumi";
-import { createTestStack, exportedState, loadPackage, nativeRequire, previewDiffs, type TestStack } from "../helpers/pulumi";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { declare, usePlugin } from "../helpers/native";
+import { exportedState, loadPackage, nativeRequire, previewDiffs } from "../helpers/pulumi";
+import { declare } from "../helpers/native";
+import { EMULATOR_MODES, useStack } from "../helpers/stack";
 
 interface Spec {
   fr: Record<string, unknown>;
@@ -35,21 +35,11 @@ function program(spec: Spec): automation.PulumiFn {
 
 const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
 
-describe.each(["production", "spec"] as const)("translations against the emulator in %s mode", (mode) => {
-  let emu: TestEmulator;
-  let ts: TestStack;
+describe.each(EMULATOR_MODES)("translations against the emulator in %s mode", (mode) => {
   const spec = initial();
+  const { emu, ts, stack } = useStack({ emulator: { mode }, program: program(spec) });
   const live = async () => ((await emu.state()) as { translations: { resourceId: string; locale: string; content: Record<string, unknown> }[] }).translations;
   const contentOf = async (resourceId: string, locale: string) => (await live()).find((t) => t.resourceId === resourceId && t.locale === locale)?.content;
-
-  beforeAll(async () => {
-    emu = await startTestEmulator({ mode });
-    ts = await createTestStack({ program: program(spec), config: emu.stackConfig() });
-  });
-  afterAll(async () => {
-    await ts?.cleanup();
-    await emu?.close();
-  });
 
   it("creates translations of a workflow and a layout after them, with ids resourceType/resourceId/locale, and the next preview is empty", async () => {
     const up = await ts.stack.up();
@@ -88,7 +78,7 @@ describe.each(["production", "spec"] as const)("translations against the emulato
 
   it("lists a resource's translations with getTranslations and getTranslationsOutput", async () => {
     await emu.api("POST", "/v2/translations", { resourceType: "workflow", resourceId: "welcome", locale: "en_US", content: { hello: "Hello" } });
-    const fts = await createTestStack({
+    const fts = await stack({
       program: async () => {
         const notify = loadPackage();
         const all = await notify.getTranslations({ resourceType: "workflow", resourceId: "welcome" });
@@ -96,38 +86,28 @@ describe.each(["production", "spec"] as const)("translations against the emulato
         const none = await notify.getTranslations({ resourceType: "workflow", resourceId: "no-such-workflow" });
         return { locales: all.translations.map((t) => t.locale), content: all.translations.map((t) => t.content), first: one.translations.apply((t) => t.map((x) => x.locale)), none: none.translations.length };
       },
-      config: emu.stackConfig(),
     });
-    try {
-      const up = await fts.stack.up();
-      expect(up.outputs.locales!.value).toEqual(["en_US", "fr_FR"]);
-      expect(up.outputs.content!.value).toEqual([{ hello: "Hello" }, spec.fr]);
-      expect(up.outputs.first!.value).toEqual(["en_US"]);
-      expect(up.outputs.none!.value).toBe(0);
-    } finally {
-      await fts.cleanup();
-    }
+    const up = await fts.stack.up();
+    expect(up.outputs.locales!.value).toEqual(["en_US", "fr_FR"]);
+    expect(up.outputs.content!.value).toEqual([{ hello: "Hello" }, spec.fr]);
+    expect(up.outputs.first!.value).toEqual(["en_US"]);
+    expect(up.outputs.none!.value).toBe(0);
     await emu.api("DELETE", "/v2/translations/workflow/welcome/en_US");
   });
 
   it("imports a translation by resourceType/resourceId/locale through the native plugin, and the next preview is empty", async () => {
     await emu.api("POST", "/v2/translations", { resourceType: "layout", resourceId: "frame", locale: "it_IT", content: { footer: "Annulla" } });
-    const its = await createTestStack({
+    const its = await stack({
       program: async () => {
         declare("Translation", "imported", { resourceType: "layout", resourceId: "frame", locale: "it_IT", content: { footer: "Annulla" } }, { import: "layout/frame/it_IT" });
       },
-      config: emu.stackConfig(),
+      frontEnd: "native",
     });
-    try {
-      await usePlugin(its);
-      const up = await its.stack.up();
-      expect(up.summary.resourceChanges?.import).toBe(1);
-      const state = await exportedState(its.stack);
-      expect(state.resources.filter((r) => String(r.type).startsWith("notify:")).map((r) => r.id)).toEqual(["layout/frame/it_IT"]);
-      await its.stack.preview({ expectNoChanges: true, refresh: true });
-    } finally {
-      await its.cleanup();
-    }
+    const up = await its.stack.up();
+    expect(up.summary.resourceChanges?.import).toBe(1);
+    const state = await exportedState(its.stack);
+    expect(state.resources.filter((r) => String(r.type).startsWith("notify:")).map((r) => r.id)).toEqual(["layout/frame/it_IT"]);
+    await its.stack.preview({ expectNoChanges: true, refresh: true });
   });
 
   it("destroys the translations it made (the layout stays: it is the environment's default)", async () => {
@@ -150,18 +130,13 @@ describe.each(["production", "spec"] as const)("translations against the emulato
     spec.adopt = false;
 
     async function createAndUp(s: Spec) {
-      const t = await createTestStack({
+      const t = await stack({
         program: async () => {
           const notify = loadPackage();
           new notify.Translation("welcome-fr", { resourceType: "workflow", resourceId: "welcome", locale: "fr_FR", content: s.fr });
         },
-        config: emu.stackConfig(),
       });
-      try {
-        await t.stack.up();
-      } finally {
-        await t.cleanup();
-      }
+      await t.stack.up();
     }
   });
 });

@@ -4,10 +4,10 @@
  * keeps working with the one-line `__provider`: no change to plan, refresh reads through it, and
  * destroy removes everything.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type * as pulumi from "@pulumi/pulumi";
-import { createTestStack, exportedState, loadPackage, nativeRequire, previewDiffs, type TestStack } from "../helpers/pulumi";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { exportedState, loadPackage, nativeRequire, previewDiffs } from "../helpers/pulumi";
+import { useStack } from "../helpers/stack";
 
 type Dynamic = typeof import("../../provider/resources/dynamic");
 const IMPL = "pulumi-notify/dist/provider/resources/";
@@ -42,19 +42,13 @@ function currentProgram(): void {
 }
 
 describe("state written through pulumi.dynamic.Resource, taken over by the current resources", () => {
-  let emu: TestEmulator;
-  let ts: TestStack;
   let current = false;
-
-  beforeAll(async () => {
-    emu = await startTestEmulator();
-    await emu.api("POST", "/v2/subscribers", { subscriberId: "alice" });
-    await emu.api("POST", "/v1/integrations", { identifier: "slack-main", providerId: "slack", channel: "chat", name: "Slack", active: true });
-    ts = await createTestStack({ program: async () => (current ? currentProgram() : legacyProgram()), config: emu.stackConfig() });
-  });
-  afterAll(async () => {
-    await ts?.cleanup();
-    await emu?.close();
+  const { emu, ts } = useStack({
+    seed: async (emu) => {
+      await emu.api("POST", "/v2/subscribers", { subscriberId: "alice" });
+      await emu.api("POST", "/v1/integrations", { identifier: "slack-main", providerId: "slack", channel: "chat", name: "Slack", active: true });
+    },
+    program: async () => (current ? currentProgram() : legacyProgram()),
   });
 
   it("plans no change, refreshes through the old __provider, and destroys", async () => {

@@ -1,7 +1,8 @@
 /**
  * The bad-input table: each row a resource's inputs (or a function's arguments) that must fail
- * before any request, with a message naming the property. test/unit/provider/badInput.test.ts runs
- * every row through the resources' `check` and the functions; test/e2e/badInput.test.ts runs one
+ * before any request, with a message naming the property.
+ * test/component/provider/badInput.test.ts runs every row through the resources' `check` and the
+ * functions; test/e2e/badInput.test.ts runs one
  * row of each kind, and each row marked `engine`, through the engine, for each front end.
  */
 
@@ -41,5 +42,6 @@ export const ROWS: Row[] = [
   ["getTranslations unknown resource type", "fn:getTranslations", { resourceType: "topic", resourceId: "x" }, /getTranslations: invalid arguments: resourceType: must be one of "workflow", "layout"/],
   ["getDomains maxResults 0", "fn:getDomains", { maxResults: 0 }, /getDomains: invalid arguments: maxResults/],
   ["getContexts unknown argument", "fn:getContexts", { type: "tenant" }, /getContexts: invalid arguments: unknown argument "type"/],
+  ["getAgents maxResults 0", "fn:getAgents", { maxResults: 0 }, /getAgents: invalid arguments: maxResults/],
   ["getTopicSubscriptions without a topic", "fn:getTopicSubscriptions", { subscriberId: "alice" }, /getTopicSubscriptions: invalid arguments: topicKey: Invalid input/],
 ];

@@ -1,10 +1,11 @@
 /**
  * A "dashboard-made" environment, seeded through the service's API as the dashboard shapes it:
  * every step kind the provider models and `http_request` among them, a default layout and another,
- * integrations with conditions and configurations, a topic with 250 subscribers, plain and secret
+ * integrations with conditions and configurations, a topic with 250 subscribers and one subscription
+ * of its own (a name and a condition), plain and secret
  * variables, an email step pointing at a layout; and the newer kinds: a context with data, a
  * workflow with translation on and two translations (one locale each), a verified inbound-email
- * domain with a route. Used by the export tests. Translations and domains need the Business plan
+ * domain with a route to the webhook and one to an agent. Used by the export tests. Translations and domains need the Business plan
  * or above (the emulator's default plan).
  */
 import { WORKFLOW_STEP_KINDS } from "../../provider/schemas/common";
@@ -95,6 +96,10 @@ export async function seedDashboardEnvironment(api: Api, envId: string, n = 250)
   // control) to the mail server the service names, then checked.
   const domain = await ok("POST", "/v1/domains", { name: DASHBOARD_DOMAIN, data: { owner: "support-team" } });
   await ok("POST", `/v1/domains/${DASHBOARD_DOMAIN}/routes`, { address: "support", type: "webhook", data: { queue: "tier-1" } });
+  // An agent with its bridge and behaviour, which the domain's `bot` address is routed to.
+  await ok("POST", "/v1/agents", { identifier: "support-bot", name: "Support bot", description: "Answers the support inbox" });
+  await ok("PATCH", "/v1/agents/support-bot", { bridgeUrl: "https://bots.example.com/support", behavior: { subscriberAccess: "restricted" } });
+  await ok("POST", `/v1/domains/${DASHBOARD_DOMAIN}/routes`, { address: "bot", type: "agent", agentId: "support-bot" });
   await ok("POST", "/__emulator/dns", { domain: DASHBOARD_DOMAIN, mx: domain.expectedDnsRecords[0].content });
   const verified = await ok("POST", `/v1/domains/${DASHBOARD_DOMAIN}/verify`);
   if (verified.status !== "verified") throw new Error(`domain ${DASHBOARD_DOMAIN} is ${verified.status} after its MX record was set`);
@@ -103,6 +108,11 @@ export async function seedDashboardEnvironment(api: Api, envId: string, n = 250)
   for (const subscriberId of ids) await ok("POST", "/v2/subscribers", { subscriberId, firstName: "User" });
   await ok("POST", "/v2/topics", { key: "news:daily", name: "Daily news" });
   for (let i = 0; i < ids.length; i += 100) await ok("POST", "/v2/topics/news:daily/subscriptions", { subscriptions: ids.slice(i, i + 100) });
+  // Alice's subscription of the topic, with a name and a condition on the shipping workflow: a subscription of its own, not a plain membership.
+  await ok("POST", "/v2/topics/news:daily/subscriptions", { subscriptions: [{ subscriberId: "alice", identifier: "alice-express", name: "Express orders" }] });
+  await ok("PATCH", "/v2/topics/news:daily/subscriptions/alice-express", {
+    preferences: [{ filter: { workflowIds: ["order-shipped"] }, enabled: true, condition: { "==": [{ var: "payload.express" }, true] } }],
+  });
 
   await ok("POST", "/v1/environment-variables", { key: "BASE_URL", values: [{ _environmentId: envId, value: "https://app.example.com" }] });
   await ok("POST", "/v1/environment-variables", { key: "API_TOKEN", isSecret: true, values: [{ _environmentId: envId, value: SECRET_VARIABLE_VALUE }] });

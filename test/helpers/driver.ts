@@ -3,6 +3,9 @@
  * protocol: settings as JSON on stdin, the result as JSON on stdout, the CLI's output on stderr.
  */
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import type { ResourceTable } from "../../provider/resources/fields";
+import { loadPackage } from "./pulumi";
 
 /**
  * Runs `command args` with `env` and `input` as JSON on stdin; resolves with its stdout parsed as
@@ -28,4 +31,19 @@ export function runJsonDriver<T>(label: string, command: string, args: string[],
     });
     child.stdin.end(JSON.stringify(input));
   });
+}
+
+/**
+ * What the engine's summary counts for a program on a generated SDK: the stack, and each resource
+ * the program's source constructs, a resource of RESOURCE_TABLES or an explicit provider
+ * (`constructor` spells the call of a type in the program's language, `notify.Layout(` or
+ * `notify.NewLayout(`); the summary leaves the default provider out. Counted in the source, so
+ * the count follows the program; it relies on each resource being written once (none in a loop).
+ */
+export function summaryCount(file: string, constructor: (type: string) => string): number {
+  const { RESOURCE_TABLES } = loadPackage<{ RESOURCE_TABLES: readonly ResourceTable[] }>("/dist/provider/resources/index");
+  const source = readFileSync(file, "utf8");
+  const types = [...RESOURCE_TABLES.map((t) => t.name), "Provider"];
+  const stack = 1;
+  return stack + types.reduce((n, type) => n + source.split(constructor(type)).length - 1, 0);
 }

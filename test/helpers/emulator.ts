@@ -1,5 +1,5 @@
-/** Starts the compiled emulator for a test, with a small raw API helper for drift and checks. */
-import { nativeRequire } from "./pulumi";
+/** Starts the emulator from source for a test, with a small raw API helper for drift and checks. */
+import { startEmulator } from "../../emulator";
 import type * as EmulatorModule from "../../emulator";
 
 export const API_KEY = "test-api-key-0123456789";
@@ -28,7 +28,6 @@ export interface TestEmulator {
 const CONNECTION_VARIABLES = ["NOTIFY_API_URL", "NOTIFY_API_KEY"] as const;
 
 export async function startTestEmulator(options: EmulatorModule.EmulatorOptions = {}): Promise<TestEmulator> {
-  const { startEmulator } = nativeRequire("pulumi-notify/emulator") as typeof EmulatorModule;
   const emu = await startEmulator({ apiKeys: [API_KEY], ...options });
   const apiAs = async (key: string, method: string, path: string, body?: unknown) => {
     const res = await fetch(emu.url + path, {

@@ -5,18 +5,14 @@
  */
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { runJsonDriver } from "./driver";
+import { runJsonDriver, summaryCount } from "./driver";
 import { ROOT } from "./pulumi";
 
 /** The program's source folder. */
 export const GO_PROGRAM_DIR = path.join(ROOT, "test/e2e/go");
 
-/**
- * What the engine's summary counts for the program in test/e2e/go: the stack, the explicit
- * provider and nine resources (a Translation, a Context, a Domain and a Layout among them); the
- * summary leaves the default provider out. One count for every test that runs the program.
- */
-export const GO_PROGRAM_RESOURCES = 11;
+/** What the engine's summary counts for the program in {@link GO_PROGRAM_DIR}, from its source; one count for every test that runs it. */
+export const GO_PROGRAM_RESOURCES = summaryCount(path.join(GO_PROGRAM_DIR, "main.go"), (type) => `notify.New${type}(`);
 
 /** Builds the program into `bin` (a path in the test's temp directory). */
 export function buildGoProgram(bin: string): string {

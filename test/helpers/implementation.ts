@@ -1,12 +1,12 @@
 /**
- * The resources' implementation modules as the engine's dynamic-provider plugin loads them
- * (dist/provider/resources/<module>), driven in this process against an emulator: the unit
+ * The resources' implementation modules (provider/resources/<module>.ts, from source), whose
+ * `provider` the engine's plugins call, driven in this process against an emulator: the component
  * layer's way to read what each lifecycle step sends off the emulator's request log.
  */
+/// <reference types="vite/client" />
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import type * as EmulatorModule from "../../emulator";
 import { startTestEmulator, type TestEmulator } from "./emulator";
-import { loadPackage } from "./pulumi";
 
 export type Obj = Record<string, unknown>;
 
@@ -20,8 +20,15 @@ export interface Provider {
   delete(id: string, props: Obj): Promise<void>;
 }
 
-/** The provider of `dist/provider/resources/<module>`. */
-export const impl = (module: string): Provider => loadPackage<{ provider: Provider }>(`/dist/provider/resources/${module}`).provider;
+/** Every module of provider/resources, by its path from here (vite's glob: the folder is the list). */
+const MODULES = import.meta.glob<{ provider?: Provider }>("../../provider/resources/*.ts", { eager: true });
+
+/** The provider of `provider/resources/<module>.ts` (a table's `module`). */
+export function impl(module: string): Provider {
+  const provider = MODULES[`../../provider/resources/${module}.ts`]?.provider;
+  if (!provider) throw new Error(`provider/resources/${module}.ts exports no provider; the implementation modules: ${Object.keys(MODULES).filter((m) => MODULES[m]!.provider).map((m) => m.replace(/^.*\//, "")).join(", ")}`);
+  return provider;
+}
 
 /** The inputs `check` makes of `inputs`, which must pass it. */
 export async function checked(p: Provider, inputs: Obj): Promise<Obj> {

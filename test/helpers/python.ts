@@ -11,19 +11,18 @@ import { cliEnv, cliPath, makeProjectDir, ROOT } from "./pulumi";
 import { stateDir } from "../../scripts/workspace";
 import { PLUGINS } from "./native";
 import { runs, toolchain } from "./toolchain";
-import { runJsonDriver } from "./driver";
+import { runJsonDriver, summaryCount } from "./driver";
+
+/** The Python program of the e2e tests (its settings as test/e2e/python/driver.py reads them). */
+export const PYTHON_PROGRAM = path.join(ROOT, "test/e2e/python/inline_program.py");
+
+/** What the engine's summary counts for {@link PYTHON_PROGRAM}, from its source; one count for every test that runs it. */
+export const PYTHON_PROGRAM_RESOURCES = summaryCount(PYTHON_PROGRAM, (type) => `notify.${type}(`);
 
 /**
  * Whether python3 with the venv module is on PATH; says on stderr that `file` skips when not, or
  * with CI=true fails it (test/helpers/toolchain.ts).
  */
-/**
- * What the engine's summary counts for test/e2e/python/inline_program.py: the stack, the explicit
- * provider and nine resources (a Translation, a Context, a Domain and a Layout among them); the
- * summary leaves the default provider out. One count for every test that runs the program.
- */
-export const PYTHON_PROGRAM_RESOURCES = 11;
-
 export function hasPython(file: string): boolean {
   return toolchain(file, runs("python3", ["-c", "import venv"]), "python3 with the venv module is not on PATH");
 }

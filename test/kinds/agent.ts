@@ -38,6 +38,7 @@ export const agentInputs = (suffix: string) => fc.tuple(fc.record({
   active: opt(fc.boolean()),
   behavior: opt(fc.record({
     acknowledgeOnReceived: opt(fc.boolean()),
+    reactionOnResolved: opt(fc.oneof(fc.constantFrom("check", "star"), fc.constant(null))),
     subscriberAccess: opt(fc.constantFrom("open", "restricted")),
   })),
   bridgeUrl: opt(fc.stringMatching(/^[a-z]{1,8}$/).map((p) => `https://bots.example.com/${p}`)),
@@ -72,7 +73,8 @@ export const agentKind: KindDescriptor<"Agent"> = {
       await ok(emu.api("DELETE", `${path(id)}/integrations/${links.data[0]!._id}`), "hand edit unlink");
     });
   },
-  deletePath: (_i, id) => path(id),
+  // The OpenAPI document requires `deleteFromProvider`; false leaves a managed agent's provider side alone.
+  deletePath: (_i, id) => `${path(id)}?deleteFromProvider=false`,
   undeletable: null,
   remains: (state, declared) => state.agents!.filter((a) => declared.some((d) => d.identifier === a.identifier)),
   adopt: {
@@ -97,4 +99,6 @@ export const agentKind: KindDescriptor<"Agent"> = {
   stack: { max: 2, unique: (a) => a.identifier },
   exportSoak: { max: 2, unique: (a) => a.identifier },
   bench: { per: 20, args: (i) => ({ identifier: `bench-agent-${i}`, name: `Agent ${i}`, behavior: { subscriberAccess: "restricted" } }) },
+  /** Linked to a chat integration `setup` makes. */
+  scenario: { declared: { identifier: "scenario-bot", name: "Scenario bot", integrations: [LINKABLE[0]] } },
 };

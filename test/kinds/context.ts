@@ -51,4 +51,5 @@ export const context: KindDescriptor<"Context"> = {
   stack: { max: 1 },
   exportSoak: { max: 2, unique: (c) => `${String(c.type)}:${String(c.contextId)}` },
   bench: { per: 20, args: (i) => ({ type: "tenant", contextId: `bench-${i}`, data: { name: `Tenant ${i}`, plan: i % 2 ? "pro" : "free" } }) },
+  scenario: { declared: { type: "tenant", contextId: "scenario", data: { plan: "pro" } } },
 };

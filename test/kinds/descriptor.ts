@@ -69,6 +69,16 @@ export interface Share {
   keep?: (list: Obj[]) => Obj[];
 }
 
+/**
+ * One kind's part of the e2e scenario over every kind (test/e2e/kinds.test.ts), beyond what its
+ * other parts give (`setup` and `prepare` make what it needs, `handEdits` its hand edit, `adopt`
+ * the object adopted and refused): the inputs the scenario's stack declares first. They must not
+ * be the adopt case's object (`adopt.equal`), which the scenario makes on the service later.
+ */
+export interface Scenario {
+  declared: Obj;
+}
+
 /** Everything outside the provider needs of one resource kind. */
 export interface KindDescriptor<K extends ResourceKind = ResourceKind> {
   kind: K;
@@ -102,6 +112,7 @@ export interface KindDescriptor<K extends ResourceKind = ResourceKind> {
   exportSoak: (Share & { made?: (emu: TestEmulator, inputs: Obj, outs: Obj) => Promise<void> }) | { without: string };
   /** Its share of the bench mix (one in `per`, or the rest) and the arguments of its i-th resource. */
   bench: { per: number | "rest"; args: (i: number, r: BenchRefs) => Obj };
+  scenario: Scenario;
 }
 
 /** Fails on a status of 300 and above; the body otherwise. */
@@ -116,23 +127,24 @@ export const without = (o: Obj, k: string): Obj => { const c = { ...o }; delete 
 
 /**
  * Every part of a descriptor, each with the test or program that uses it: a record over the
- * interface's keys, so the compiler keeps it complete, and test/unit/kinds.test.ts checks that
- * every registered kind gives each one.
+ * interface's keys, so the compiler keeps it complete, and test/unit/kinds/registration.test.ts
+ * checks that every registered kind gives each one.
  */
 export const PARTS = {
   kind: "the kind's name, its key in RESOURCES",
-  inputs: "test/unit/resources/properties.test.ts, the oracle, the export soak",
+  inputs: "test/component/provider/resources/properties.test.ts, the oracle, the export soak",
   setup: "the property test, the oracle",
   prepare: "the property test, the oracle",
-  replaceOnChange: "test/unit/resources/properties.test.ts",
-  exact: "test/unit/resources/properties.test.ts",
+  replaceOnChange: "test/component/provider/resources/properties.test.ts",
+  exact: "test/component/provider/resources/properties.test.ts",
   handEdits: "test/property/handEdits.ts",
   deletePath: "test/property/handEdits.ts",
   undeletable: "test/property/oracle.test.ts",
   remains: "test/property/oracle.test.ts",
-  adopt: "test/unit/resources/adopt.test.ts",
+  adopt: "test/component/provider/resources/adopt.test.ts",
   badInput: "test/helpers/badInput.ts",
   stack: "test/property/oracle.test.ts",
   exportSoak: "test/property/export.test.ts",
   bench: "bench/programs.ts",
+  scenario: "test/e2e/kinds.test.ts",
 } as const satisfies Record<keyof KindDescriptor, string>;

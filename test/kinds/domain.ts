@@ -15,7 +15,12 @@ const spelling = (address: string) => fc.oneof(fc.constant(address), fc.record({
   left: fc.constantFrom("", " ", "  "),
   right: fc.constantFrom("", " "),
 }).map(({ upper, left, right }) => `${left}${[...address].map((ch, i) => (upper[i] ? ch.toUpperCase() : ch)).join("")}${right}`));
-const route = fc.record({ type: fc.constant("webhook" as const), data: opt(domainData) }).map(strip);
+/** The agents agent routes point at, made once per emulator (a route names an agent of the environment). */
+const ROUTE_AGENTS = ["domain-agent-a", "domain-agent-b"] as const;
+const route = fc.oneof(
+  fc.record({ type: fc.constant("webhook" as const), data: opt(domainData) }),
+  fc.record({ type: fc.constant("agent" as const), agentId: fc.constantFrom(...ROUTE_AGENTS), data: opt(domainData) }),
+).map(strip);
 /** Up to three routes, each address once as the service sees it (distinct before it is spelt). */
 const routes = fc.uniqueArray(addressArb, { maxLength: 3 })
   .chain((addresses) => fc.tuple(...addresses.map((a) => fc.tuple(spelling(a), route))))
@@ -34,7 +39,9 @@ const path = (id: string) => `/v1/domains/${encodeURIComponent(id)}`;
 export const domain: KindDescriptor<"Domain"> = {
   kind: "Domain",
   inputs: domainInputs,
-  setup: null,
+  setup: async (emu) => {
+    for (const identifier of ROUTE_AGENTS) await ok(emu.api("POST", "/v1/agents", { identifier, name: identifier }), `create agent ${identifier}`);
+  },
   prepare: null,
   // The service's PATCH takes only data (UpdateDomainDto); routes have their own calls.
   replaceOnChange: ["name"],
@@ -46,6 +53,13 @@ export const domain: KindDescriptor<"Domain"> = {
     const routes = Object.keys((i.routes ?? {}) as Obj).map(routeAddress);
     const extra = [" Edited-By-Hand ", "*"].find((a) => !routes.includes(routeAddress(a)))!;
     add("routes", `${extra.trim()} routed`, () => (emu, id) => ok(emu.api("POST", `${path(id)}/routes`, { address: extra, type: "webhook" }), "hand edit add route"));
+    // An agent route pointed at the other agent: the service answers agent ids, which must read back as this change.
+    const toAgent = Object.entries((i.routes ?? {}) as Record<string, Obj>).find(([, r]) => r.type === "agent");
+    if (toAgent) {
+      const other = ROUTE_AGENTS.find((a) => a !== toAgent[1].agentId)!;
+      add("routes", `${routeAddress(toAgent[0])} sent to agent ${other}`, () => (emu, id) =>
+        ok(emu.api("PATCH", `${path(id)}/routes/${encodeURIComponent(routeAddress(toAgent[0]))}`, { agentId: other }), "hand edit re-point route"));
+    }
   },
   deletePath: (_i, id) => path(id),
   undeletable: null,
@@ -91,4 +105,5 @@ export const domain: KindDescriptor<"Domain"> = {
       routes: { support: { type: "webhook" }, sales: { type: "webhook", data: { team: `team-${i}` } } },
     }),
   },
+  scenario: { declared: { name: "scenario.example.com", data: { team: "ops" }, routes: { support: { type: "webhook" } } } },
 };

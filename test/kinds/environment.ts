@@ -48,4 +48,5 @@ export const environment: KindDescriptor<"Environment"> = {
   stack: { max: 1 },
   exportSoak: { without: "the exporter lists environments only when asked (--environments), and an API key writes only its own" },
   bench: { per: 100, args: (i) => ({ name: `Bench ${i}`, color: "#3498db" }) },
+  scenario: { declared: { name: "Scenario QA", color: "#8e44ad" } },
 };

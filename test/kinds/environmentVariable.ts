@@ -49,4 +49,5 @@ export const environmentVariable: KindDescriptor<"EnvironmentVariable"> = {
   exportSoak: { max: 2, unique: (v) => v.key },
   /** A value for the bench key's own environment (`env_env0` in the emulator). */
   bench: { per: 20, args: (i) => ({ key: `BENCH_${i}`, values: { env_env0: `value-${i}` } }) },
+  scenario: { declared: { key: "SCENARIO_URL", values: { env_env0: "https://scenario.example" } } },
 };

@@ -2,7 +2,8 @@
  * The registration of every resource kind's descriptor (test/kinds/descriptor.ts): the one place
  * a kind joins the tests and the bench. Keyed by the provider's kinds (`RESOURCES` of
  * provider/resources/index.ts), so a kind the provider has and this record lacks does not
- * compile; test/unit/kinds.test.ts checks the same at run time, and every descriptor whole.
+ * compile; test/unit/kinds/registration.test.ts checks the same at run time, and every
+ * descriptor whole.
  */
 import { RESOURCES, type ResourceKind } from "../../provider/resources/index";
 import type { KindDescriptor } from "./descriptor";

@@ -119,4 +119,5 @@ export const integration: KindDescriptor<"Integration"> = {
       credentials: { apiKey: `SG.bench-${i}`, from: "no-reply@example.com" },
     }),
   },
+  scenario: { declared: { identifier: "scenario-sendgrid", name: "Scenario", providerId: "sendgrid", channel: "email", active: true } },
 };

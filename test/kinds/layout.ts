@@ -79,4 +79,6 @@ export const layout: KindDescriptor<"Layout"> = {
       controlValues: { email: { editorType: "html", body: `<html><body><div>Bench ${i}</div>{{content}}</body></html>` } },
     }),
   },
+  /** The environment's first layout, hence its default: destroy leaves it (`remains` leaves it out). */
+  scenario: { declared: { layoutId: "scenario-frame", name: "Scenario frame" } },
 };

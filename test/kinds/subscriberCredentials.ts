@@ -56,6 +56,8 @@ export const subscriberCredentials: KindDescriptor<"SubscriberCredentials"> = {
     declared.some((d) => d.subscriberId === s.subscriberId && d.providerId === c.providerId))),
   adopt: {
     seed: async (emu) => {
+      // The subscriber first: the service refuses credentials of a subscriber it does not have (a 400 of UpdateSubscriberChannel).
+      await ok(emu.api("POST", "/v2/subscribers", { subscriberId: "alice" }), "seed");
       await ok(emu.api("POST", "/v1/integrations", { identifier: "slack-main", providerId: "slack", channel: "chat", active: true, check: false }), "seed");
       await ok(emu.api("PUT", "/v1/subscribers/alice/credentials", { providerId: "slack", integrationIdentifier: "slack-main", credentials: { webhookUrl: HOOK } }), "seed");
     },
@@ -86,5 +88,9 @@ export const subscriberCredentials: KindDescriptor<"SubscriberCredentials"> = {
       subscriberId: `bench-sub-${i}`, providerId: "slack", integrationIdentifier: "slack-bench",
       credentials: { webhookUrl: `https://hooks.slack.example/services/${i}` },
     }),
+  },
+  /** Its subscriber made by `prepare`, its integration by `setup`. */
+  scenario: {
+    declared: { subscriberId: "scenario-sub", providerId: "slack", integrationIdentifier: "int-slack", credentials: { webhookUrl: "https://hooks.slack.example/services/scenario" } },
   },
 };

@@ -42,6 +42,8 @@ export const topicKind: KindDescriptor<"Topic"> = {
   remains: (state, declared) => state.topics!.filter((x) => !x.deleted && declared.some((d) => d.key === x.key)),
   adopt: {
     seed: async (emu) => {
+      // The subscribers first: the service subscribes only subscribers it has (SUBSCRIBER_NOT_FOUND otherwise, create-subscriptions.usecase.ts).
+      for (const subscriberId of ["alice", "bob"]) await ok(emu.api("POST", "/v2/subscribers", { subscriberId }), "seed");
       await ok(emu.api("POST", "/v2/topics", { key: "news", name: "News" }), "seed");
       await ok(emu.api("POST", "/v2/topics/news/subscriptions", { subscriptions: ["alice", "bob"] }), "seed");
     },
@@ -62,4 +64,6 @@ export const topicKind: KindDescriptor<"Topic"> = {
   exportSoak: { max: 1, unique: (t) => t.key },
   /** Uses subscribers `bench-sub-<i>` and `bench-sub-<i + 1>`. */
   bench: { per: 20, args: (i) => ({ key: `bench-topic-${i}`, name: `Bench ${i}`, subscribers: [`bench-sub-${i}`, `bench-sub-${i + 1}`] }) },
+  /** Its subscriber made by `setup`. */
+  scenario: { declared: { key: "scenario-news", name: "Scenario news", subscribers: [TOPIC_SUBSCRIBERS[0]] } },
 };

@@ -51,6 +51,8 @@ export const topicSubscriptionInputs = (suffix: string) => fc.record({
   contextKeys: opt(fc.subarray([...CONTEXT_KEYS])),
 }, { requiredKeys: ["topic", "subscriber", "identifier"] }).map(strip);
 
+/** The adopt case's subscription, as the service holds it after the seed. */
+const ADOPTED = { topic: "alerts", subscriber: "dana", identifier: "dana-alerts", name: "Dana's alerts", preferences: [{ workflowId: "subscription-digest", enabled: false }] };
 const sub = (over: Obj) => ({ topic: "news", subscriber: "alice", identifier: "alice-news", ...over });
 const path = (i: Obj) => `/v2/topics/${encodeURIComponent(String(i.topic))}/subscriptions/${encodeURIComponent(String(i.identifier))}`;
 /** A declared preference in the form the service's PATCH keeps `enabled` in. */
@@ -80,17 +82,19 @@ export const topicSubscriptionKind: KindDescriptor<"TopicSubscription"> = {
   undeletable: "the service deletes one subscription only by a bulk DELETE whose body names it, which a hand deletion by path cannot send; " +
     "reading one deleted so is test/conformance/topicSubscriptions.test.ts's",
   remains: (state, declared) => state.subscriptions!.filter((s) => declared.some((d) => d.identifier === s.identifier)),
+  // Its own topic, subscriber and workflow, so that it holds beside every other kind's adopt case in one environment.
   adopt: {
     seed: async (emu) => {
-      await ok(emu.api("POST", "/v2/workflows", { workflowId: "digest", name: "Digest", active: true, steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "hi" } }] }), "seed");
-      await ok(emu.api("POST", "/v2/topics", { key: "news" }), "seed");
-      await ok(emu.api("POST", "/v2/topics/news/subscriptions", { subscriptions: [{ subscriberId: "alice", identifier: "alice-news", name: "Alice's news" }] }), "seed");
-      await ok(emu.api("PATCH", "/v2/topics/news/subscriptions/alice-news", { preferences: [wire({ workflowId: "digest", enabled: false })] }), "seed");
+      await ok(emu.api("POST", "/v2/subscribers", { subscriberId: "dana" }), "seed");
+      await ok(emu.api("POST", "/v2/workflows", { workflowId: "subscription-digest", name: "Digest", active: true, steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "hi" } }] }), "seed");
+      await ok(emu.api("POST", "/v2/topics", { key: "alerts" }), "seed");
+      await ok(emu.api("POST", "/v2/topics/alerts/subscriptions", { subscriptions: [{ subscriberId: "dana", identifier: "dana-alerts", name: "Dana's alerts" }] }), "seed");
+      await ok(emu.api("PATCH", "/v2/topics/alerts/subscriptions/dana-alerts", { preferences: [wire({ workflowId: "subscription-digest", enabled: false })] }), "seed");
     },
-    equal: sub({ name: "Alice's news", preferences: [{ workflowId: "digest", enabled: false }] }),
+    equal: ADOPTED,
     // The subscription, then the subscriber's subscriptions of the topic (its owner, and no plain membership beside it).
     reads: ["GET /v2/topics/{topicKey}/subscriptions/{identifier}", "GET /v2/topics/{topicKey}/subscriptions"],
-    differing: sub({ name: "Alice, news", preferences: [{ workflowId: "digest", enabled: false }] }),
+    differing: { ...ADOPTED, name: "Dana, alerts" },
     writes: ["PATCH /v2/topics/{topicKey}/subscriptions/{identifier}"],
   },
   badInput: [
@@ -122,6 +126,12 @@ export const topicSubscriptionKind: KindDescriptor<"TopicSubscription"> = {
         topic: r.output("Topic", j, "key"), subscriber: `bench-sub-${j + 2}`, identifier: `bench-tsub-${i}`, name: `Bench subscription ${i}`,
         preferences: [{ workflowId: r.output("Workflow", i % Math.max(1, r.counts.Workflow), "workflowId"), condition: { "==": [{ var: "payload.tier" }, "premium"] } }],
       };
+    },
+  },
+  scenario: {
+    declared: {
+      topic: SUBSCRIPTION_TOPICS[0], subscriber: SUBSCRIPTION_SUBSCRIBERS[0], identifier: "scenario-subscription", name: "Scenario subscription",
+      preferences: [{ workflowId: SUBSCRIPTION_WORKFLOWS[0], condition: CONDITIONS[0] }],
     },
   },
 };

@@ -69,4 +69,6 @@ export const translation: KindDescriptor<"Translation"> = {
       content: { hello: `Bonjour ${i}`, subject: `Banc ${i}` },
     }),
   },
+  /** Its workflow made by `prepare`. */
+  scenario: { declared: { resourceType: "workflow", resourceId: translationTarget("scenario"), locale: "de_DE", content: { hello: "Hallo" } } },
 };

@@ -152,4 +152,5 @@ export const workflow: KindDescriptor<"Workflow"> = {
       ],
     }),
   },
+  scenario: { declared: { workflowId: "scenario-welcome", name: "Scenario", steps: [STEPS[0]] } },
 };

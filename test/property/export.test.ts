@@ -10,7 +10,7 @@
  * environment and prints its seed and path.
  */
 import fc from "fast-check";
-import { rmSync, readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { readdirSync, rmSync, readFileSync, writeFileSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -60,16 +60,19 @@ async function adoptExport(env: Environment): Promise<{ unexpectedWrites: string
     }
     const dir = path.join(out, "program");
     const result = await exportEnvironment({ language: "typescript", out: dir, connection: { apiUrl: emu.url, apiKey: API_KEY } });
-    // Compiled without a type check (the e2e tests type-check; this runs many times).
-    const js = ts.transpileModule(readFileSync(path.join(dir, "index.ts"), "utf8"), { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
+    // Compiled without a type check (the e2e tests type-check; this runs many times): the entry point and the declarations it imports.
+    for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts"))) {
+      const js = ts.transpileModule(readFileSync(path.join(dir, file), "utf8"), { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
+      writeFileSync(path.join(dir, file.replace(/\.ts$/, ".js")), js);
+    }
     linkProjectDir(dir);
     const program = path.join(dir, "index.js");
-    writeFileSync(program, js);
     const project = "notify-env0";
     const masked = result.model.secrets.filter((s) => s.value === undefined);
     stack = await createTestStack({
       projectName: project,
-      program: async () => { delete require.cache[program]; require(program); },
+      // Loaded afresh each run, the declarations module it imports included, as a new process would.
+      program: async () => { for (const m of Object.keys(require.cache)) if (m.startsWith(dir + path.sep)) delete require.cache[m]; require(program); },
       config: {
         ...emu.stackConfig(),
         // A masked value is the user's to supply: here the one the generator chose.

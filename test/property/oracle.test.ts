@@ -15,11 +15,10 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createTestStack, exportedState, loadPackage, previewDiffs } from "../helpers/pulumi";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { declare, usePlugin } from "../helpers/native";
+import { exportedState, previewDiffs } from "../helpers/pulumi";
+import { declareKind, FRONT_ENDS, type FrontEnd } from "../helpers/frontEnds";
+import { stackFixture } from "../helpers/stack";
 import { formatPath, previewShown, refreshChanged } from "../helpers/shownDiff";
-import type { ResourceTable } from "../../provider/resources/fields";
 import { KINDS, descriptorOf } from "../kinds/index";
 import { deletion, fieldEdits, type Declared, type Edit } from "./handEdits";
 
@@ -33,9 +32,7 @@ const SEED = process.env.ORACLE_SEED !== undefined ? Number(process.env.ORACLE_S
 const SECRET_INPUTS = new Set(["credentials", "configurations", "values"]);
 /** The one suffix of every stack's identifiers (each stack has an emulator of its own). */
 const ORACLE_SUFFIX = "o";
-/** The front ends, taken in turn by the stacks of a run (stack n: FRONT_ENDS[n % 2]), unless ORACLE_FRONT_END names one. */
-const FRONT_ENDS = ["dynamic", "native"] as const;
-type FrontEnd = (typeof FRONT_ENDS)[number];
+/** The front ends (test/helpers/frontEnds.ts) are taken in turn by the stacks of a run (stack n: FRONT_ENDS[n % 2]), unless ORACLE_FRONT_END names one. */
 const FORCED_FRONT_END = process.env.ORACLE_FRONT_END as FrontEnd | undefined;
 if (FORCED_FRONT_END !== undefined && !FRONT_ENDS.includes(FORCED_FRONT_END)) throw new Error(`ORACLE_FRONT_END must be one of ${FRONT_ENDS.join(", ")}`);
 const frontEndOf = (index: number): FrontEnd => FORCED_FRONT_END ?? FRONT_ENDS[index % FRONT_ENDS.length]!;
@@ -77,39 +74,27 @@ function editOf(spec: StackSpec): Edit {
 
 interface Outcome { spurious: string[]; missed: string[]; edit?: string }
 
-/** The tables, and what a resource of one registers whichever front end serves it, as the package's dist has them. */
-const { RESOURCE_TABLES } = loadPackage<{ RESOURCE_TABLES: readonly ResourceTable[] }>("/dist/provider/resources/index");
-const { registration } = loadPackage<typeof import("../../provider/resources/classes")>("/dist/provider/resources/classes");
-
 /** One stack through the whole scenario, through `frontEnd`; what differed from the expected plans. */
 async function runStack(spec: StackSpec, frontEnd: FrontEnd): Promise<Outcome> {
   const out: Outcome = { spurious: [], missed: [] };
   const empty = (phase: string, diffs: Record<string, { op: string; keys: string[] }>) => {
     for (const [name, d] of Object.entries(diffs)) out.spurious.push(`${phase}: ${name} ${d.op} [${d.keys.join(", ")}]`);
   };
-  const emu: TestEmulator = await startTestEmulator({ mode: spec.mode });
-  const ts = await createTestStack({
-    config: emu.stackConfig(),
+  const { fixture: { emu, ts }, setUp, tearDown } = stackFixture({
+    emulator: { mode: spec.mode },
+    seed: async (emu) => {
+      for (const k of KINDS) await k.setup?.(emu);
+      for (const r of spec.resources) await descriptorOf(r.kind).prepare?.(emu, r.inputs);
+    },
     program: async () => {
       const ids: Record<string, unknown> = {};
-      if (frontEnd === "dynamic") {
-        const notify = loadPackage() as unknown as Record<Declared["kind"], new (name: string, args: unknown) => { id: unknown }>;
-        for (const r of spec.resources) ids[r.name] = new notify[r.kind](r.name, r.inputs).id;
-      } else {
-        // By type token, registered as the typed SDKs register (secret inputs secret).
-        for (const r of spec.resources) {
-          const reg = registration(RESOURCE_TABLES.find((t) => t.name === r.kind)!, r.inputs);
-          ids[r.name] = declare(r.kind, r.name, reg.props as Record<string, unknown>, reg.opts).id;
-        }
-      }
+      for (const r of spec.resources) ids[r.name] = declareKind(frontEnd, r.kind, r.name, r.inputs).id;
       return { ids };
     },
+    frontEnd,
   });
-  if (frontEnd === "native") await usePlugin(ts);
   try {
-    for (const k of KINDS) await k.setup?.(emu);
-    for (const r of spec.resources) await descriptorOf(r.kind).prepare?.(emu, r.inputs);
-
+    await setUp();
     const up = await ts.stack.up();
     const ids = up.outputs.ids!.value as Record<string, string>;
     empty("preview after up", (await previewDiffs(ts.stack)).diffs);
@@ -150,8 +135,7 @@ async function runStack(spec: StackSpec, frontEnd: FrontEnd): Promise<Outcome> {
     if (left.length) out.spurious.push(`destroy left ${left.length} objects in the service`);
     return out;
   } finally {
-    await ts.cleanup();
-    await emu.close();
+    await tearDown();
   }
 }
 

@@ -17,6 +17,8 @@ var _ = internal.GetEnvOrDefault
 type AgentBehavior struct {
 	// Acknowledge each inbound message (a typing indicator, or a reaction where a platform has none); the service's default is true.
 	AcknowledgeOnReceived *bool `pulumi:"acknowledgeOnReceived"`
+	// The emoji name reacted with when a conversation is resolved (`check`, `star`); null for none (the service's default is `check`).
+	ReactionOnResolved *string `pulumi:"reactionOnResolved"`
 	// `open` answers senders not yet linked to a subscriber; `restricted` refuses them.
 	SubscriberAccess *AgentBehaviorSubscriberAccess `pulumi:"subscriberAccess"`
 }
@@ -36,6 +38,8 @@ type AgentBehaviorInput interface {
 type AgentBehaviorArgs struct {
 	// Acknowledge each inbound message (a typing indicator, or a reaction where a platform has none); the service's default is true.
 	AcknowledgeOnReceived pulumi.BoolPtrInput `pulumi:"acknowledgeOnReceived"`
+	// The emoji name reacted with when a conversation is resolved (`check`, `star`); null for none (the service's default is `check`).
+	ReactionOnResolved pulumi.StringPtrInput `pulumi:"reactionOnResolved"`
 	// `open` answers senders not yet linked to a subscriber; `restricted` refuses them.
 	SubscriberAccess AgentBehaviorSubscriberAccessPtrInput `pulumi:"subscriberAccess"`
 }
@@ -123,6 +127,11 @@ func (o AgentBehaviorOutput) AcknowledgeOnReceived() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v AgentBehavior) *bool { return v.AcknowledgeOnReceived }).(pulumi.BoolPtrOutput)
 }
 
+// The emoji name reacted with when a conversation is resolved (`check`, `star`); null for none (the service's default is `check`).
+func (o AgentBehaviorOutput) ReactionOnResolved() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AgentBehavior) *string { return v.ReactionOnResolved }).(pulumi.StringPtrOutput)
+}
+
 // `open` answers senders not yet linked to a subscriber; `restricted` refuses them.
 func (o AgentBehaviorOutput) SubscriberAccess() AgentBehaviorSubscriberAccessPtrOutput {
 	return o.ApplyT(func(v AgentBehavior) *AgentBehaviorSubscriberAccess { return v.SubscriberAccess }).(AgentBehaviorSubscriberAccessPtrOutput)
@@ -160,6 +169,16 @@ func (o AgentBehaviorPtrOutput) AcknowledgeOnReceived() pulumi.BoolPtrOutput {
 		}
 		return v.AcknowledgeOnReceived
 	}).(pulumi.BoolPtrOutput)
+}
+
+// The emoji name reacted with when a conversation is resolved (`check`, `star`); null for none (the service's default is `check`).
+func (o AgentBehaviorPtrOutput) ReactionOnResolved() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AgentBehavior) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ReactionOnResolved
+	}).(pulumi.StringPtrOutput)
 }
 
 // `open` answers senders not yet linked to a subscriber; `restricted` refuses them.
@@ -405,6 +424,318 @@ func (o AgentManagedRuntimePtrOutput) SystemPrompt() pulumi.StringPtrOutput {
 		}
 		return v.SystemPrompt
 	}).(pulumi.StringPtrOutput)
+}
+
+// An agent: its identifier, name, behaviour, runtime and linked integrations.
+type AgentSummary struct {
+	// The agent's database id (what a domain route of type `agent` reads back).
+	_id string `pulumi:"_id"`
+	// Whether the agent answers.
+	Active *bool `pulumi:"active"`
+	// How the agent behaves in conversations.
+	Behavior *AgentSummaryBehavior `pulumi:"behavior"`
+	// The production bridge URL.
+	BridgeUrl *string `pulumi:"bridgeUrl"`
+	// When the agent was created (ISO 8601).
+	CreatedAt *string `pulumi:"createdAt"`
+	// The agent's description.
+	Description *string `pulumi:"description"`
+	// Whether the agent is beyond the plan's agent limit (stored, but it does not answer).
+	ExceedsPlanLimit *bool `pulumi:"exceedsPlanLimit"`
+	// The agent's identifier, its address in every call.
+	Identifier string `pulumi:"identifier"`
+	// The integrations linked to the agent.
+	Integrations []AgentSummaryIntegrations `pulumi:"integrations"`
+	// The managed runtime, when `runtime` is `managed`.
+	ManagedRuntime map[string]interface{} `pulumi:"managedRuntime"`
+	// The agent's name.
+	Name string `pulumi:"name"`
+	// `self-hosted` (a bridge) or `managed`.
+	Runtime *string `pulumi:"runtime"`
+	// When the agent was last changed (ISO 8601).
+	UpdatedAt *string `pulumi:"updatedAt"`
+	// The agent's discovery scope (`public` today).
+	Visibility *string `pulumi:"visibility"`
+}
+
+// An agent: its identifier, name, behaviour, runtime and linked integrations.
+type AgentSummaryOutput struct{ *pulumi.OutputState }
+
+func (AgentSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentSummary)(nil)).Elem()
+}
+
+func (o AgentSummaryOutput) ToAgentSummaryOutput() AgentSummaryOutput {
+	return o
+}
+
+func (o AgentSummaryOutput) ToAgentSummaryOutputWithContext(ctx context.Context) AgentSummaryOutput {
+	return o
+}
+
+// The agent's database id (what a domain route of type `agent` reads back).
+func (o AgentSummaryOutput) _id() pulumi.StringOutput {
+	return o.ApplyT(func(v AgentSummary) string { return v._id }).(pulumi.StringOutput)
+}
+
+// Whether the agent answers.
+func (o AgentSummaryOutput) Active() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AgentSummary) *bool { return v.Active }).(pulumi.BoolPtrOutput)
+}
+
+// How the agent behaves in conversations.
+func (o AgentSummaryOutput) Behavior() AgentSummaryBehaviorPtrOutput {
+	return o.ApplyT(func(v AgentSummary) *AgentSummaryBehavior { return v.Behavior }).(AgentSummaryBehaviorPtrOutput)
+}
+
+// The production bridge URL.
+func (o AgentSummaryOutput) BridgeUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AgentSummary) *string { return v.BridgeUrl }).(pulumi.StringPtrOutput)
+}
+
+// When the agent was created (ISO 8601).
+func (o AgentSummaryOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AgentSummary) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// The agent's description.
+func (o AgentSummaryOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AgentSummary) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+// Whether the agent is beyond the plan's agent limit (stored, but it does not answer).
+func (o AgentSummaryOutput) ExceedsPlanLimit() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AgentSummary) *bool { return v.ExceedsPlanLimit }).(pulumi.BoolPtrOutput)
+}
+
+// The agent's identifier, its address in every call.
+func (o AgentSummaryOutput) Identifier() pulumi.StringOutput {
+	return o.ApplyT(func(v AgentSummary) string { return v.Identifier }).(pulumi.StringOutput)
+}
+
+// The integrations linked to the agent.
+func (o AgentSummaryOutput) Integrations() AgentSummaryIntegrationsArrayOutput {
+	return o.ApplyT(func(v AgentSummary) []AgentSummaryIntegrations { return v.Integrations }).(AgentSummaryIntegrationsArrayOutput)
+}
+
+// The managed runtime, when `runtime` is `managed`.
+func (o AgentSummaryOutput) ManagedRuntime() pulumi.MapOutput {
+	return o.ApplyT(func(v AgentSummary) map[string]interface{} { return v.ManagedRuntime }).(pulumi.MapOutput)
+}
+
+// The agent's name.
+func (o AgentSummaryOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v AgentSummary) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// `self-hosted` (a bridge) or `managed`.
+func (o AgentSummaryOutput) Runtime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AgentSummary) *string { return v.Runtime }).(pulumi.StringPtrOutput)
+}
+
+// When the agent was last changed (ISO 8601).
+func (o AgentSummaryOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AgentSummary) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+}
+
+// The agent's discovery scope (`public` today).
+func (o AgentSummaryOutput) Visibility() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AgentSummary) *string { return v.Visibility }).(pulumi.StringPtrOutput)
+}
+
+type AgentSummaryArrayOutput struct{ *pulumi.OutputState }
+
+func (AgentSummaryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AgentSummary)(nil)).Elem()
+}
+
+func (o AgentSummaryArrayOutput) ToAgentSummaryArrayOutput() AgentSummaryArrayOutput {
+	return o
+}
+
+func (o AgentSummaryArrayOutput) ToAgentSummaryArrayOutputWithContext(ctx context.Context) AgentSummaryArrayOutput {
+	return o
+}
+
+func (o AgentSummaryArrayOutput) Index(i pulumi.IntInput) AgentSummaryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) AgentSummary {
+		return vs[0].([]AgentSummary)[vs[1].(int)]
+	}).(AgentSummaryOutput)
+}
+
+// How the agent behaves in conversations.
+type AgentSummaryBehavior struct {
+	// `acknowledgeOnReceived`, as the service returns it.
+	AcknowledgeOnReceived *bool `pulumi:"acknowledgeOnReceived"`
+	// `reactionOnResolved`, as the service returns it.
+	ReactionOnResolved *string `pulumi:"reactionOnResolved"`
+	// `subscriberAccess`, as the service returns it.
+	SubscriberAccess *string `pulumi:"subscriberAccess"`
+}
+
+// How the agent behaves in conversations.
+type AgentSummaryBehaviorOutput struct{ *pulumi.OutputState }
+
+func (AgentSummaryBehaviorOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentSummaryBehavior)(nil)).Elem()
+}
+
+func (o AgentSummaryBehaviorOutput) ToAgentSummaryBehaviorOutput() AgentSummaryBehaviorOutput {
+	return o
+}
+
+func (o AgentSummaryBehaviorOutput) ToAgentSummaryBehaviorOutputWithContext(ctx context.Context) AgentSummaryBehaviorOutput {
+	return o
+}
+
+// `acknowledgeOnReceived`, as the service returns it.
+func (o AgentSummaryBehaviorOutput) AcknowledgeOnReceived() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AgentSummaryBehavior) *bool { return v.AcknowledgeOnReceived }).(pulumi.BoolPtrOutput)
+}
+
+// `reactionOnResolved`, as the service returns it.
+func (o AgentSummaryBehaviorOutput) ReactionOnResolved() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AgentSummaryBehavior) *string { return v.ReactionOnResolved }).(pulumi.StringPtrOutput)
+}
+
+// `subscriberAccess`, as the service returns it.
+func (o AgentSummaryBehaviorOutput) SubscriberAccess() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AgentSummaryBehavior) *string { return v.SubscriberAccess }).(pulumi.StringPtrOutput)
+}
+
+type AgentSummaryBehaviorPtrOutput struct{ *pulumi.OutputState }
+
+func (AgentSummaryBehaviorPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AgentSummaryBehavior)(nil)).Elem()
+}
+
+func (o AgentSummaryBehaviorPtrOutput) ToAgentSummaryBehaviorPtrOutput() AgentSummaryBehaviorPtrOutput {
+	return o
+}
+
+func (o AgentSummaryBehaviorPtrOutput) ToAgentSummaryBehaviorPtrOutputWithContext(ctx context.Context) AgentSummaryBehaviorPtrOutput {
+	return o
+}
+
+func (o AgentSummaryBehaviorPtrOutput) Elem() AgentSummaryBehaviorOutput {
+	return o.ApplyT(func(v *AgentSummaryBehavior) AgentSummaryBehavior {
+		if v != nil {
+			return *v
+		}
+		var ret AgentSummaryBehavior
+		return ret
+	}).(AgentSummaryBehaviorOutput)
+}
+
+// `acknowledgeOnReceived`, as the service returns it.
+func (o AgentSummaryBehaviorPtrOutput) AcknowledgeOnReceived() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AgentSummaryBehavior) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.AcknowledgeOnReceived
+	}).(pulumi.BoolPtrOutput)
+}
+
+// `reactionOnResolved`, as the service returns it.
+func (o AgentSummaryBehaviorPtrOutput) ReactionOnResolved() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AgentSummaryBehavior) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ReactionOnResolved
+	}).(pulumi.StringPtrOutput)
+}
+
+// `subscriberAccess`, as the service returns it.
+func (o AgentSummaryBehaviorPtrOutput) SubscriberAccess() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AgentSummaryBehavior) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SubscriberAccess
+	}).(pulumi.StringPtrOutput)
+}
+
+// AgentSummaryIntegrations, as the service returns it.
+type AgentSummaryIntegrations struct {
+	// Whether the integration is active.
+	Active *bool `pulumi:"active"`
+	// The integration's channel.
+	Channel *string `pulumi:"channel"`
+	// The integration's identifier.
+	Identifier string `pulumi:"identifier"`
+	// The integration's database id.
+	IntegrationId string `pulumi:"integrationId"`
+	// The integration's name.
+	Name *string `pulumi:"name"`
+	// The integration's provider.
+	ProviderId string `pulumi:"providerId"`
+}
+
+// AgentSummaryIntegrations, as the service returns it.
+type AgentSummaryIntegrationsOutput struct{ *pulumi.OutputState }
+
+func (AgentSummaryIntegrationsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AgentSummaryIntegrations)(nil)).Elem()
+}
+
+func (o AgentSummaryIntegrationsOutput) ToAgentSummaryIntegrationsOutput() AgentSummaryIntegrationsOutput {
+	return o
+}
+
+func (o AgentSummaryIntegrationsOutput) ToAgentSummaryIntegrationsOutputWithContext(ctx context.Context) AgentSummaryIntegrationsOutput {
+	return o
+}
+
+// Whether the integration is active.
+func (o AgentSummaryIntegrationsOutput) Active() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AgentSummaryIntegrations) *bool { return v.Active }).(pulumi.BoolPtrOutput)
+}
+
+// The integration's channel.
+func (o AgentSummaryIntegrationsOutput) Channel() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AgentSummaryIntegrations) *string { return v.Channel }).(pulumi.StringPtrOutput)
+}
+
+// The integration's identifier.
+func (o AgentSummaryIntegrationsOutput) Identifier() pulumi.StringOutput {
+	return o.ApplyT(func(v AgentSummaryIntegrations) string { return v.Identifier }).(pulumi.StringOutput)
+}
+
+// The integration's database id.
+func (o AgentSummaryIntegrationsOutput) IntegrationId() pulumi.StringOutput {
+	return o.ApplyT(func(v AgentSummaryIntegrations) string { return v.IntegrationId }).(pulumi.StringOutput)
+}
+
+// The integration's name.
+func (o AgentSummaryIntegrationsOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AgentSummaryIntegrations) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// The integration's provider.
+func (o AgentSummaryIntegrationsOutput) ProviderId() pulumi.StringOutput {
+	return o.ApplyT(func(v AgentSummaryIntegrations) string { return v.ProviderId }).(pulumi.StringOutput)
+}
+
+type AgentSummaryIntegrationsArrayOutput struct{ *pulumi.OutputState }
+
+func (AgentSummaryIntegrationsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AgentSummaryIntegrations)(nil)).Elem()
+}
+
+func (o AgentSummaryIntegrationsArrayOutput) ToAgentSummaryIntegrationsArrayOutput() AgentSummaryIntegrationsArrayOutput {
+	return o
+}
+
+func (o AgentSummaryIntegrationsArrayOutput) ToAgentSummaryIntegrationsArrayOutputWithContext(ctx context.Context) AgentSummaryIntegrationsArrayOutput {
+	return o
+}
+
+func (o AgentSummaryIntegrationsArrayOutput) Index(i pulumi.IntInput) AgentSummaryIntegrationsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) AgentSummaryIntegrations {
+		return vs[0].([]AgentSummaryIntegrations)[vs[1].(int)]
+	}).(AgentSummaryIntegrationsOutput)
 }
 
 // A subscriber's credentials for one chat or push provider. Unknown keys are refused.
@@ -8642,6 +8973,12 @@ func init() {
 	pulumi.RegisterOutputType(AgentBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(AgentManagedRuntimeOutput{})
 	pulumi.RegisterOutputType(AgentManagedRuntimePtrOutput{})
+	pulumi.RegisterOutputType(AgentSummaryOutput{})
+	pulumi.RegisterOutputType(AgentSummaryArrayOutput{})
+	pulumi.RegisterOutputType(AgentSummaryBehaviorOutput{})
+	pulumi.RegisterOutputType(AgentSummaryBehaviorPtrOutput{})
+	pulumi.RegisterOutputType(AgentSummaryIntegrationsOutput{})
+	pulumi.RegisterOutputType(AgentSummaryIntegrationsArrayOutput{})
 	pulumi.RegisterOutputType(ChannelCredentialsOutput{})
 	pulumi.RegisterOutputType(ChannelPreferenceOutput{})
 	pulumi.RegisterOutputType(ChannelPreferencePtrOutput{})

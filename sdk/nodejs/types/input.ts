@@ -15,6 +15,10 @@ export interface AgentBehaviorArgs {
      */
     acknowledgeOnReceived?: pulumi.Input<boolean | undefined>;
     /**
+     * The emoji name reacted with when a conversation is resolved (`check`, `star`); null for none (the service's default is `check`).
+     */
+    reactionOnResolved?: pulumi.Input<string | undefined>;
+    /**
      * `open` answers senders not yet linked to a subscriber; `restricted` refuses them.
      */
     subscriberAccess?: pulumi.Input<enums.AgentBehaviorSubscriberAccess | undefined>;

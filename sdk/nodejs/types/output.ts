@@ -15,6 +15,10 @@ export interface AgentBehavior {
      */
     acknowledgeOnReceived?: boolean;
     /**
+     * The emoji name reacted with when a conversation is resolved (`check`, `star`); null for none (the service's default is `check`).
+     */
+    reactionOnResolved?: string;
+    /**
      * `open` answers senders not yet linked to a subscriber; `restricted` refuses them.
      */
     subscriberAccess?: enums.AgentBehaviorSubscriberAccess;
@@ -48,6 +52,116 @@ export interface AgentManagedRuntime {
      * The system prompt.
      */
     systemPrompt?: string;
+}
+
+/**
+ * An agent: its identifier, name, behaviour, runtime and linked integrations.
+ */
+export interface AgentSummary {
+    /**
+     * The agent's database id (what a domain route of type `agent` reads back).
+     */
+    _id: string;
+    /**
+     * Whether the agent answers.
+     */
+    active?: boolean;
+    /**
+     * How the agent behaves in conversations.
+     */
+    behavior?: outputs.AgentSummaryBehavior;
+    /**
+     * The production bridge URL.
+     */
+    bridgeUrl?: string;
+    /**
+     * When the agent was created (ISO 8601).
+     */
+    createdAt?: string;
+    /**
+     * The agent's description.
+     */
+    description?: string;
+    /**
+     * Whether the agent is beyond the plan's agent limit (stored, but it does not answer).
+     */
+    exceedsPlanLimit?: boolean;
+    /**
+     * The agent's identifier, its address in every call.
+     */
+    identifier: string;
+    /**
+     * The integrations linked to the agent.
+     */
+    integrations?: outputs.AgentSummaryIntegrations[];
+    /**
+     * The managed runtime, when `runtime` is `managed`.
+     */
+    managedRuntime?: {[key: string]: any};
+    /**
+     * The agent's name.
+     */
+    name: string;
+    /**
+     * `self-hosted` (a bridge) or `managed`.
+     */
+    runtime?: string;
+    /**
+     * When the agent was last changed (ISO 8601).
+     */
+    updatedAt?: string;
+    /**
+     * The agent's discovery scope (`public` today).
+     */
+    visibility?: string;
+}
+
+/**
+ * How the agent behaves in conversations.
+ */
+export interface AgentSummaryBehavior {
+    /**
+     * `acknowledgeOnReceived`, as the service returns it.
+     */
+    acknowledgeOnReceived?: boolean;
+    /**
+     * `reactionOnResolved`, as the service returns it.
+     */
+    reactionOnResolved?: string;
+    /**
+     * `subscriberAccess`, as the service returns it.
+     */
+    subscriberAccess?: string;
+}
+
+/**
+ * AgentSummaryIntegrations, as the service returns it.
+ */
+export interface AgentSummaryIntegrations {
+    /**
+     * Whether the integration is active.
+     */
+    active?: boolean;
+    /**
+     * The integration's channel.
+     */
+    channel?: string;
+    /**
+     * The integration's identifier.
+     */
+    identifier: string;
+    /**
+     * The integration's database id.
+     */
+    integrationId: string;
+    /**
+     * The integration's name.
+     */
+    name?: string;
+    /**
+     * The integration's provider.
+     */
+    providerId: string;
 }
 
 /**

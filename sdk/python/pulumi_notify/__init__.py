@@ -12,6 +12,7 @@ from .context import *
 from .domain import *
 from .environment import *
 from .environment_variable import *
+from .get_agents import *
 from .get_contexts import *
 from .get_domains import *
 from .get_environments import *

@@ -60,6 +60,10 @@ class AgentBehaviorArgsDict(TypedDict):
     """
     Acknowledge each inbound message (a typing indicator, or a reaction where a platform has none); the service's default is true.
     """
+    reaction_on_resolved: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The emoji name reacted with when a conversation is resolved (`check`, `star`); null for none (the service's default is `check`).
+    """
     subscriber_access: NotRequired[pulumi.Input[Optional['AgentBehaviorSubscriberAccess']]]
     """
     `open` answers senders not yet linked to a subscriber; `restricted` refuses them.
@@ -69,15 +73,19 @@ class AgentBehaviorArgsDict(TypedDict):
 class AgentBehaviorArgs:
     def __init__(__self__, *,
                  acknowledge_on_received: pulumi.Input[Optional[_builtins.bool]] = None,
+                 reaction_on_resolved: pulumi.Input[Optional[_builtins.str]] = None,
                  subscriber_access: pulumi.Input[Optional['AgentBehaviorSubscriberAccess']] = None):
         """
         How the agent behaves in conversations. Only the keys given are managed.
 
         :param pulumi.Input[_builtins.bool] acknowledge_on_received: Acknowledge each inbound message (a typing indicator, or a reaction where a platform has none); the service's default is true.
+        :param pulumi.Input[_builtins.str] reaction_on_resolved: The emoji name reacted with when a conversation is resolved (`check`, `star`); null for none (the service's default is `check`).
         :param pulumi.Input['AgentBehaviorSubscriberAccess'] subscriber_access: `open` answers senders not yet linked to a subscriber; `restricted` refuses them.
         """
         if acknowledge_on_received is not None:
             pulumi.set(__self__, "acknowledge_on_received", acknowledge_on_received)
+        if reaction_on_resolved is not None:
+            pulumi.set(__self__, "reaction_on_resolved", reaction_on_resolved)
         if subscriber_access is not None:
             pulumi.set(__self__, "subscriber_access", subscriber_access)
 
@@ -92,6 +100,18 @@ class AgentBehaviorArgs:
     @acknowledge_on_received.setter
     def acknowledge_on_received(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "acknowledge_on_received", value)
+
+    @_builtins.property
+    @pulumi.getter(name="reactionOnResolved")
+    def reaction_on_resolved(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The emoji name reacted with when a conversation is resolved (`check`, `star`); null for none (the service's default is `check`).
+        """
+        return pulumi.get(self, "reaction_on_resolved")
+
+    @reaction_on_resolved.setter
+    def reaction_on_resolved(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "reaction_on_resolved", value)
 
     @_builtins.property
     @pulumi.getter(name="subscriberAccess")

@@ -19,6 +19,9 @@ from ._enums import *
 __all__ = [
     'AgentBehavior',
     'AgentManagedRuntime',
+    'AgentSummary',
+    'AgentSummaryBehavior',
+    'AgentSummaryIntegrations',
     'ChannelCredentials',
     'ChannelPreference',
     'ChannelPreferences',
@@ -92,6 +95,8 @@ class AgentBehavior(dict):
         suggest = None
         if key == "acknowledgeOnReceived":
             suggest = "acknowledge_on_received"
+        elif key == "reactionOnResolved":
+            suggest = "reaction_on_resolved"
         elif key == "subscriberAccess":
             suggest = "subscriber_access"
 
@@ -108,15 +113,19 @@ class AgentBehavior(dict):
 
     def __init__(__self__, *,
                  acknowledge_on_received: Optional[_builtins.bool] = None,
+                 reaction_on_resolved: Optional[_builtins.str] = None,
                  subscriber_access: Optional['AgentBehaviorSubscriberAccess'] = None):
         """
         How the agent behaves in conversations. Only the keys given are managed.
 
         :param _builtins.bool acknowledge_on_received: Acknowledge each inbound message (a typing indicator, or a reaction where a platform has none); the service's default is true.
+        :param _builtins.str reaction_on_resolved: The emoji name reacted with when a conversation is resolved (`check`, `star`); null for none (the service's default is `check`).
         :param 'AgentBehaviorSubscriberAccess' subscriber_access: `open` answers senders not yet linked to a subscriber; `restricted` refuses them.
         """
         if acknowledge_on_received is not None:
             pulumi.set(__self__, "acknowledge_on_received", acknowledge_on_received)
+        if reaction_on_resolved is not None:
+            pulumi.set(__self__, "reaction_on_resolved", reaction_on_resolved)
         if subscriber_access is not None:
             pulumi.set(__self__, "subscriber_access", subscriber_access)
 
@@ -127,6 +136,14 @@ class AgentBehavior(dict):
         Acknowledge each inbound message (a typing indicator, or a reaction where a platform has none); the service's default is true.
         """
         return pulumi.get(self, "acknowledge_on_received")
+
+    @_builtins.property
+    @pulumi.getter(name="reactionOnResolved")
+    def reaction_on_resolved(self) -> Optional[_builtins.str]:
+        """
+        The emoji name reacted with when a conversation is resolved (`check`, `star`); null for none (the service's default is `check`).
+        """
+        return pulumi.get(self, "reaction_on_resolved")
 
     @_builtins.property
     @pulumi.getter(name="subscriberAccess")
@@ -242,6 +259,312 @@ class AgentManagedRuntime(dict):
         The system prompt.
         """
         return pulumi.get(self, "system_prompt")
+
+
+@pulumi.output_type
+class AgentSummary(dict):
+    """
+    An agent: its identifier, name, behaviour, runtime and linked integrations.
+    """
+    def __init__(__self__, *,
+                 _id: _builtins.str,
+                 identifier: _builtins.str,
+                 name: _builtins.str,
+                 active: Optional[_builtins.bool] = None,
+                 behavior: Optional['outputs.AgentSummaryBehavior'] = None,
+                 bridge_url: Optional[_builtins.str] = None,
+                 created_at: Optional[_builtins.str] = None,
+                 description: Optional[_builtins.str] = None,
+                 exceeds_plan_limit: Optional[_builtins.bool] = None,
+                 integrations: Optional[Sequence['outputs.AgentSummaryIntegrations']] = None,
+                 managed_runtime: Optional[Mapping[str, Any]] = None,
+                 runtime: Optional[_builtins.str] = None,
+                 updated_at: Optional[_builtins.str] = None,
+                 visibility: Optional[_builtins.str] = None):
+        """
+        An agent: its identifier, name, behaviour, runtime and linked integrations.
+
+        :param _builtins.str _id: The agent's database id (what a domain route of type `agent` reads back).
+        :param _builtins.str identifier: The agent's identifier, its address in every call.
+        :param _builtins.str name: The agent's name.
+        :param _builtins.bool active: Whether the agent answers.
+        :param 'AgentSummaryBehavior' behavior: How the agent behaves in conversations.
+        :param _builtins.str bridge_url: The production bridge URL.
+        :param _builtins.str created_at: When the agent was created (ISO 8601).
+        :param _builtins.str description: The agent's description.
+        :param _builtins.bool exceeds_plan_limit: Whether the agent is beyond the plan's agent limit (stored, but it does not answer).
+        :param Sequence['AgentSummaryIntegrations'] integrations: The integrations linked to the agent.
+        :param Mapping[str, Any] managed_runtime: The managed runtime, when `runtime` is `managed`.
+        :param _builtins.str runtime: `self-hosted` (a bridge) or `managed`.
+        :param _builtins.str updated_at: When the agent was last changed (ISO 8601).
+        :param _builtins.str visibility: The agent's discovery scope (`public` today).
+        """
+        pulumi.set(__self__, "_id", _id)
+        pulumi.set(__self__, "identifier", identifier)
+        pulumi.set(__self__, "name", name)
+        if active is not None:
+            pulumi.set(__self__, "active", active)
+        if behavior is not None:
+            pulumi.set(__self__, "behavior", behavior)
+        if bridge_url is not None:
+            pulumi.set(__self__, "bridge_url", bridge_url)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if exceeds_plan_limit is not None:
+            pulumi.set(__self__, "exceeds_plan_limit", exceeds_plan_limit)
+        if integrations is not None:
+            pulumi.set(__self__, "integrations", integrations)
+        if managed_runtime is not None:
+            pulumi.set(__self__, "managed_runtime", managed_runtime)
+        if runtime is not None:
+            pulumi.set(__self__, "runtime", runtime)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+        if visibility is not None:
+            pulumi.set(__self__, "visibility", visibility)
+
+    @_builtins.property
+    @pulumi.getter
+    def _id(self) -> _builtins.str:
+        """
+        The agent's database id (what a domain route of type `agent` reads back).
+        """
+        return pulumi.get(self, "_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def identifier(self) -> _builtins.str:
+        """
+        The agent's identifier, its address in every call.
+        """
+        return pulumi.get(self, "identifier")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The agent's name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def active(self) -> Optional[_builtins.bool]:
+        """
+        Whether the agent answers.
+        """
+        return pulumi.get(self, "active")
+
+    @_builtins.property
+    @pulumi.getter
+    def behavior(self) -> Optional['outputs.AgentSummaryBehavior']:
+        """
+        How the agent behaves in conversations.
+        """
+        return pulumi.get(self, "behavior")
+
+    @_builtins.property
+    @pulumi.getter(name="bridgeUrl")
+    def bridge_url(self) -> Optional[_builtins.str]:
+        """
+        The production bridge URL.
+        """
+        return pulumi.get(self, "bridge_url")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        When the agent was created (ISO 8601).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        The agent's description.
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter(name="exceedsPlanLimit")
+    def exceeds_plan_limit(self) -> Optional[_builtins.bool]:
+        """
+        Whether the agent is beyond the plan's agent limit (stored, but it does not answer).
+        """
+        return pulumi.get(self, "exceeds_plan_limit")
+
+    @_builtins.property
+    @pulumi.getter
+    def integrations(self) -> Optional[Sequence['outputs.AgentSummaryIntegrations']]:
+        """
+        The integrations linked to the agent.
+        """
+        return pulumi.get(self, "integrations")
+
+    @_builtins.property
+    @pulumi.getter(name="managedRuntime")
+    def managed_runtime(self) -> Optional[Mapping[str, Any]]:
+        """
+        The managed runtime, when `runtime` is `managed`.
+        """
+        return pulumi.get(self, "managed_runtime")
+
+    @_builtins.property
+    @pulumi.getter
+    def runtime(self) -> Optional[_builtins.str]:
+        """
+        `self-hosted` (a bridge) or `managed`.
+        """
+        return pulumi.get(self, "runtime")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.str]:
+        """
+        When the agent was last changed (ISO 8601).
+        """
+        return pulumi.get(self, "updated_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def visibility(self) -> Optional[_builtins.str]:
+        """
+        The agent's discovery scope (`public` today).
+        """
+        return pulumi.get(self, "visibility")
+
+
+@pulumi.output_type
+class AgentSummaryBehavior(dict):
+    """
+    How the agent behaves in conversations.
+    """
+    def __init__(__self__, *,
+                 acknowledge_on_received: Optional[_builtins.bool] = None,
+                 reaction_on_resolved: Optional[_builtins.str] = None,
+                 subscriber_access: Optional[_builtins.str] = None):
+        """
+        How the agent behaves in conversations.
+
+        :param _builtins.bool acknowledge_on_received: `acknowledgeOnReceived`, as the service returns it.
+        :param _builtins.str reaction_on_resolved: `reactionOnResolved`, as the service returns it.
+        :param _builtins.str subscriber_access: `subscriberAccess`, as the service returns it.
+        """
+        if acknowledge_on_received is not None:
+            pulumi.set(__self__, "acknowledge_on_received", acknowledge_on_received)
+        if reaction_on_resolved is not None:
+            pulumi.set(__self__, "reaction_on_resolved", reaction_on_resolved)
+        if subscriber_access is not None:
+            pulumi.set(__self__, "subscriber_access", subscriber_access)
+
+    @_builtins.property
+    @pulumi.getter(name="acknowledgeOnReceived")
+    def acknowledge_on_received(self) -> Optional[_builtins.bool]:
+        """
+        `acknowledgeOnReceived`, as the service returns it.
+        """
+        return pulumi.get(self, "acknowledge_on_received")
+
+    @_builtins.property
+    @pulumi.getter(name="reactionOnResolved")
+    def reaction_on_resolved(self) -> Optional[_builtins.str]:
+        """
+        `reactionOnResolved`, as the service returns it.
+        """
+        return pulumi.get(self, "reaction_on_resolved")
+
+    @_builtins.property
+    @pulumi.getter(name="subscriberAccess")
+    def subscriber_access(self) -> Optional[_builtins.str]:
+        """
+        `subscriberAccess`, as the service returns it.
+        """
+        return pulumi.get(self, "subscriber_access")
+
+
+@pulumi.output_type
+class AgentSummaryIntegrations(dict):
+    """
+    AgentSummaryIntegrations, as the service returns it.
+    """
+    def __init__(__self__, *,
+                 identifier: _builtins.str,
+                 integration_id: _builtins.str,
+                 provider_id: _builtins.str,
+                 active: Optional[_builtins.bool] = None,
+                 channel: Optional[_builtins.str] = None,
+                 name: Optional[_builtins.str] = None):
+        """
+        AgentSummaryIntegrations, as the service returns it.
+
+        :param _builtins.str identifier: The integration's identifier.
+        :param _builtins.str integration_id: The integration's database id.
+        :param _builtins.str provider_id: The integration's provider.
+        :param _builtins.bool active: Whether the integration is active.
+        :param _builtins.str channel: The integration's channel.
+        :param _builtins.str name: The integration's name.
+        """
+        pulumi.set(__self__, "identifier", identifier)
+        pulumi.set(__self__, "integration_id", integration_id)
+        pulumi.set(__self__, "provider_id", provider_id)
+        if active is not None:
+            pulumi.set(__self__, "active", active)
+        if channel is not None:
+            pulumi.set(__self__, "channel", channel)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def identifier(self) -> _builtins.str:
+        """
+        The integration's identifier.
+        """
+        return pulumi.get(self, "identifier")
+
+    @_builtins.property
+    @pulumi.getter(name="integrationId")
+    def integration_id(self) -> _builtins.str:
+        """
+        The integration's database id.
+        """
+        return pulumi.get(self, "integration_id")
+
+    @_builtins.property
+    @pulumi.getter(name="providerId")
+    def provider_id(self) -> _builtins.str:
+        """
+        The integration's provider.
+        """
+        return pulumi.get(self, "provider_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def active(self) -> Optional[_builtins.bool]:
+        """
+        Whether the integration is active.
+        """
+        return pulumi.get(self, "active")
+
+    @_builtins.property
+    @pulumi.getter
+    def channel(self) -> Optional[_builtins.str]:
+        """
+        The integration's channel.
+        """
+        return pulumi.get(self, "channel")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        The integration's name.
+        """
+        return pulumi.get(self, "name")
 
 
 @pulumi.output_type

@@ -7,9 +7,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type * as pulumiModule from "@pulumi/pulumi";
 import { RESOURCE_TABLES } from "../../../provider/resources/index";
-import { loadPackage, nativeRequire } from "../../helpers/pulumi";
+import { mixCounts, scaleProgram, RUN_TAG } from "../../../bench/programs";
+import { nativeRequire } from "../../helpers/pulumi";
 
-const { mixCounts, scaleProgram, RUN_TAG } = loadPackage<typeof import("../../../bench/programs")>("/dist/bench/programs");
 /** The @pulumi/pulumi the bench's programs register with (the package's own copy). */
 const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
 

@@ -39,6 +39,14 @@ describe("fromOpenApi", () => {
     expect(fromOpenApi({ type: "string", format: "uuid" })).toEqual({ type: "string" });
   });
 
+  // AgentBehaviorDto.reactionOnResolved: "Cross-platform emoji name ... Default: \"check\"", printed
+  // `{type: object, nullable: true, default: "check"}`; the service takes the name, a string.
+  it("reads an `object` without properties whose default is a string as a string (a `string | null` union as printed)", () => {
+    expect(fromOpenApi({ type: "object", nullable: true, default: "check" })).toEqual({ type: ["string", "null"], default: "check" });
+    expect(fromOpenApi({ type: "object", default: {} })).toEqual({ type: "object", default: {} });
+    expect(validateRequest("PATCH", "/v1/agents/{identifier}", { body: { behavior: { reactionOnResolved: "star" } } })).toEqual([]);
+  });
+
   it("the slug rule: letters and digits, with -, _ or . only between them", () => {
     const slug = new RegExp(SLUG_IDENTIFIER_PATTERN);
     for (const ok of ["welcome", "a-b_c.d", "A1"]) expect(slug.test(ok), ok).toBe(true);

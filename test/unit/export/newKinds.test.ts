@@ -98,14 +98,26 @@ describe("the model of the newer kinds", () => {
     expect(byKey("Context/app:mobile").inputs).toEqual({ type: "app", contextId: "mobile", data: {} });
   });
 
-  it("declares a domain with its data and webhook routes, and one with an agent route without routes, saying why", () => {
+  it("declares a domain with its data and webhook routes, and one whose agent route names no agent of the environment without routes, saying why", () => {
     expect(byKey("Domain/mail.example.com").inputs).toEqual({
       name: "mail.example.com", data: { owner: "ops" }, routes: { "*": { type: "webhook" }, support: { type: "webhook", data: { team: "care" } } },
     });
     expect(byKey("Domain/agents.example.com").inputs).toEqual({ name: "agents.example.com", data: {} });
     const skip = model.skipped.find((s) => s.kind === "Domain")!;
     expect(skip.name).toBe("agents.example.com");
-    expect(skip.reason).toMatch(/^its 2 routes are not declared \(so not managed: they stay as they are\): bot goes to agent 6650a1b2c3d4e5f6a7b8c9d0, which the service shows by its internal id/);
+    expect(skip.reason).toMatch(/^its 2 routes are not declared \(so not managed: they stay as they are\): bot goes to agent 6650a1b2c3d4e5f6a7b8c9d0, which no agent of the environment has/);
+  });
+
+  // The service answers an agent route with the agent's `_id` (domain-route.utils.ts): the agents
+  // read name it by identifier, and an exported agent by its output, so the engine makes it first.
+  it("declares a domain's agent route by the agent's identifier, as the Agent resource's output", () => {
+    const env = raw();
+    env.agents = [{ _id: "6650a1b2c3d4e5f6a7b8c9d0", identifier: "support-bot", name: "Support bot", active: true, integrations: [] }];
+    const m = buildModel(env);
+    const routes = m.resources.find((r) => r.key === "Domain/agents.example.com")!.inputs.routes as Record<string, { agentId: unknown }>;
+    expect(routes.bot!.agentId).toMatchObject({ target: "Agent/support-bot", output: "identifier" });
+    expect(m.resources.map((r) => r.key).indexOf("Agent/support-bot")).toBeLessThan(m.resources.map((r) => r.key).indexOf("Domain/agents.example.com"));
+    expect(m.skipped.filter((x) => x.kind === "Domain")).toEqual([]);
   });
 
   it("lists what the read could not read among the skipped", () => {
@@ -135,18 +147,18 @@ describe("the model of the newer kinds", () => {
 
   it("writes the references and the SDKs' types in each language", () => {
     const opts = (language: "typescript" | "python" | "go", frontEnd: "dynamic" | "native") => ({ frontEnd, project: "p", packageVersion: "1.0.0", pulumiVersion: "3.0.0" });
-    const ts = projectFiles(model, "typescript", opts("typescript", "dynamic"))["index.ts"]!;
+    const ts = projectFiles(model, "typescript", opts("typescript", "dynamic"))["notify.generated.ts"]!;
     expect(ts).toContain(`const workflowWelcomeFrFr = new notify.Translation("workflow-welcome-fr_FR", {\n  resourceType: "workflow",\n  resourceId: welcome.workflowId,`);
     expect(ts).toContain(`resourceId: "agentic",`);
     expect(ts).toContain(`const tenantAcme = new notify.Context("tenant:acme", {\n  type: "tenant",\n  contextId: "acme",`);
     expect(ts).toMatch(/new notify\.Domain\("mail\.example\.com", \{\n {2}name: "mail\.example\.com",[^]*"\*": \{\n {6}type: "webhook",\n {4}\},[^]*adopt: true,\n\}\);/);
-    const tsNative = projectFiles(model, "typescript", opts("typescript", "native"))["index.ts"]!;
+    const tsNative = projectFiles(model, "typescript", opts("typescript", "native"))["notify.generated.ts"]!;
     expect(tsNative).toContain(`}, { import: "workflow/welcome/fr_FR" });`);
-    const py = projectFiles(model, "python", opts("python", "native"))["__main__.py"]!;
+    const py = projectFiles(model, "python", opts("python", "native"))["notify_generated.py"]!;
     expect(py).toContain(`workflow_welcome_fr_fr = notify.Translation(\n    "workflow-welcome-fr_FR",\n    resource_type="workflow",\n    resource_id=welcome.workflow_id,`);
     expect(py).toContain(`    routes={\n        "*": notify.DomainRoutesArgs(\n            type="webhook",\n        ),`);
     expect(py).toContain(`opts=pulumi.ResourceOptions(import_="tenant:acme"),`);
-    const go = projectFiles(model, "go", opts("go", "native"))["main.go"]!;
+    const go = projectFiles(model, "go", opts("go", "native"))["notify_generated.go"]!;
     expect(go).toContain(`welcome, err := notify.NewWorkflow(ctx, "welcome"`);
     expect(go).toContain(`\t\tResourceType: notify.TranslationResourceType("workflow"),\n\t\tResourceId: welcome.WorkflowId,`);
     expect(go).toContain(`\t\tRoutes: notify.DomainRoutesMap{\n\t\t\t"*": &notify.DomainRoutesArgs{\n\t\t\t\tType: notify.DomainRoutesType("webhook"),\n\t\t\t},`);

@@ -58,7 +58,7 @@ describe("topic subscriptions in the model", () => {
   });
 
   it("writes the subscription with its references", () => {
-    const ts = projectFiles(model, "typescript", { frontEnd: "dynamic", project: "p", packageVersion: "1.0.0", pulumiVersion: "3.0.0" })["index.ts"]!;
+    const ts = projectFiles(model, "typescript", { frontEnd: "dynamic", project: "p", packageVersion: "1.0.0", pulumiVersion: "3.0.0" })["notify.generated.ts"]!;
     expect(ts).toMatch(/new notify\.TopicSubscription\("alice-vip", \{\n {2}topic: news\.key,\n {2}subscriber: "alice",/);
     expect(ts).toContain("workflowId: digest.workflowId,");
   });

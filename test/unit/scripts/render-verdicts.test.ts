@@ -65,6 +65,11 @@ describe("the suite's runs (scripts/render-verdicts.ts)", () => {
     expect(() => verdictOfLog("suite", "no tally here")).toThrow(/passed, <F> failed/);
   });
 
+  it("adds up the test files and the durations of the layers' runs, and reads the last tally, every layer's", () => {
+    const layers = [log(700, 0), log(960, 4).replace("(73)", "(20)").replace("1500.25s", "100.5s")].join("\n");
+    expect(verdictOfLog("suite", layers)).toEqual({ check: "suite", planned: 964, completed: 964, failed: 4, findings: "960 passed, 4 failed; 93 test files; vitest's duration 1601 s" });
+  });
+
   it("reads the whole run's time from .ci/run's line before the tally", () => {
     const ci = log(994, 0).replace(/\n(?=994 passed)/, "\nci: the whole run took 1201 s (set-up and npm test)\n");
     expect(verdictOfLog("suite", ci).findings).toBe("994 passed, 0 failed; 73 test files; vitest's duration 1500 s; the whole run 1201 s");

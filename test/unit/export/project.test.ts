@@ -1,0 +1,85 @@
+/**
+ * What `notify-export` tells its user to run next ({@link nextSteps}; printed by the CLI, written in
+ * the project's README): install the dependencies, and how until the packages are published (a
+ * packed tarball from a checkout, as the README's Install section says); create a stack; give it
+ * the connection (`notify:apiUrl`, `notify:apiKey`, or their variables) and the secrets; and what
+ * the first preview shows: on the dynamic front end every resource and the stack as creates,
+ * though the up adopts and writes nothing but the masked secrets (test/e2e/export.test.ts checks
+ * that count against a real preview).
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { buildModel, type RawEnvironment } from "../../../export/model";
+import { configSetLines, nextSteps, projectFiles } from "../../../export/project";
+import { LANGUAGES, type FrontEnd, type Language } from "../../../export/render/common";
+import { CONNECTION_SETTINGS } from "../../../provider/client/settings";
+import { SECRET_MASK } from "../../../provider/schemas";
+import { ROOT } from "../../helpers/pulumi";
+
+const ENV = "env_a";
+const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { name: string; version: string; bin: Record<string, string> };
+
+/** An integration whose secret the service returns, a variable whose value it masks, a topic. */
+const model = buildModel({
+  environment: { _id: ENV, name: "Production EU" },
+  integrations: [{
+    _id: "i1", _environmentId: ENV, _organizationId: "org", name: "sg", identifier: "sg", providerId: "sendgrid", channel: "email",
+    active: true, primary: false, conditions: [], deleted: false, credentials: { apiKey: "SG.returned" },
+  }],
+  workflows: [], layouts: [],
+  topics: [{ topic: { _id: "t1", key: "news", name: "News", createdAt: "2026-01-01T00:00:00.000Z" }, subscribers: [] }],
+  variables: [{ _id: "v1", _organizationId: "org", key: "TOKEN", type: "string", isSecret: true, values: [{ _environmentId: ENV, value: SECRET_MASK }] }],
+} as unknown as RawEnvironment);
+const opts = (frontEnd: FrontEnd) => ({ frontEnd, project: "notify-production-eu", packageVersion: pkg.version, pulumiVersion: "3.0.0" });
+const frontEndOf = (language: Language): FrontEnd => (language === "typescript" ? "dynamic" : "native");
+
+describe("the next steps of an export", () => {
+  it("install the TypeScript project with npm, and until it is published from a tarball packed in a checkout", () => {
+    const steps = nextSteps(model, "typescript", opts("dynamic")).join("\n");
+    expect(steps).toMatch(/^npm install$/m);
+    expect(steps).toContain("npm pack");
+    expect(steps).toContain(`npm install <checkout>/${pkg.name}-${pkg.version}.tgz`);
+    // The native front end's SDK, packed the same way, and the plugin, which no release serves yet.
+    const native = nextSteps(model, "typescript", opts("native")).join("\n");
+    expect(native).toContain(`npm pack <checkout>/dist/sdk/nodejs`);
+    expect(native).toContain(`pulumi plugin install resource notify ${pkg.version} --file`);
+  });
+
+  it("install the Python and Go projects from the checkout's SDKs and plugin until they are published", () => {
+    const py = nextSteps(model, "python", opts("native")).join("\n");
+    expect(py).toMatch(/^pip install -r requirements\.txt$/m);
+    expect(py).toContain("pip install <checkout>/sdk/python");
+    const go = nextSteps(model, "go", opts("native")).join("\n");
+    expect(go).toMatch(/^go mod tidy$/m);
+    expect(go).toMatch(/go mod edit -replace \S+=<checkout>\/sdk\/go/);
+    for (const text of [py, go]) expect(text).toContain("npm run native-plugin");
+  });
+
+  it("create a stack and give it the connection the export used, never the key", () => {
+    const steps = nextSteps(model, "typescript", opts("dynamic"), { apiUrl: "https://eu.api.example.com", timeoutMs: 60_000 });
+    expect(steps).toContain("pulumi stack init production-eu");
+    expect(steps).toContain("pulumi config set notify:apiUrl https://eu.api.example.com");
+    expect(steps.find((l) => l.startsWith("pulumi config set --secret notify:apiKey "))).toMatch(/<API key>/);
+    expect(steps).toContain("pulumi config set notify:requestTimeoutMs 60000");
+    // Or the variables of the required settings.
+    for (const s of CONNECTION_SETTINGS.filter((c) => "required" in c && c.required)) expect(steps.join("\n")).toContain(s.env);
+  });
+
+  it("set every secret, with the values the service returned only when asked (the CLI's output, never a file)", () => {
+    expect(nextSteps(model, "typescript", opts("dynamic"), {}, true)).toEqual(expect.arrayContaining(configSetLines(model, true)));
+    const files = projectFiles(model, "typescript", opts("dynamic"));
+    expect(files["README.md"]).toContain(configSetLines(model, false).join("\n"));
+    expect(Object.values(files).join("\n")).not.toContain("SG.returned");
+  });
+
+  it("say that the first preview shows creates on the dynamic front end, and imports on the plugin, while the up writes only the masked secrets", () => {
+    const masked = model.secrets.filter((s) => s.value === undefined).length;
+    const dynamic = nextSteps(model, "typescript", opts("dynamic")).join("\n");
+    expect(dynamic).toContain(`"+ ${model.resources.length + 1} to create"`);
+    expect(dynamic).toContain(`only the ${masked} masked secret value`);
+    for (const language of LANGUAGES.filter((l) => l !== "typescript")) {
+      expect(nextSteps(model, language, opts(frontEndOf(language))).join("\n")).toMatch(/pulumi preview .*import/);
+    }
+  });
+});

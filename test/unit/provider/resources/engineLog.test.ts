@@ -1,0 +1,65 @@
+/** provider/resources/engineLog.ts: the engine's address among a plugin's arguments, and warnings sent to its Log RPC. */
+import * as grpc from "@grpc/grpc-js";
+import * as engrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
+import * as engproto from "@pulumi/pulumi/proto/engine_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { engineAddress, engineWarnings } from "../../../../provider/resources/engineLog";
+
+describe("engineAddress", () => {
+  it("is the last argument, the engine's address, behind any logging or tracing flags", () => {
+    expect(engineAddress(["127.0.0.1:40123"])).toBe("127.0.0.1:40123");
+    expect(engineAddress(["--logtostderr", "-v=9", "127.0.0.1:40123"])).toBe("127.0.0.1:40123");
+    expect(engineAddress(["--tracing", "127.0.0.1:9411", "127.0.0.1:40123"])).toBe("127.0.0.1:40123");
+  });
+
+  it("is undefined without one (a process the engine did not start)", () => {
+    expect(engineAddress([])).toBeUndefined();
+    expect(engineAddress(["--run", "test/unit"])).toBeUndefined();
+  });
+});
+
+describe("engineWarnings", () => {
+  let server: grpc.Server;
+  let address: string;
+  const received: { severity: number; urn: string; message: string }[] = [];
+
+  beforeAll(async () => {
+    // An Engine service that records what it is told, as the engine's host server would show it.
+    server = new grpc.Server();
+    server.addService(engrpc.EngineService, {
+      log: (call: grpc.ServerUnaryCall<engproto.LogRequest, Empty>, callback: grpc.sendUnaryData<Empty>) => {
+        received.push({ severity: call.request.getSeverity(), urn: call.request.getUrn(), message: call.request.getMessage() });
+        callback(null, new Empty());
+      },
+    } as unknown as engrpc.IEngineServer);
+    const port = await new Promise<number>((resolve, reject) => {
+      server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
+    });
+    address = `127.0.0.1:${port}`;
+  });
+  afterAll(() => {
+    server?.forceShutdown();
+  });
+
+  it("sends each warning to the engine as a diagnostic of severity warning on the URN of the moment, and resolves once it is there", async () => {
+    let urn = "urn:pulumi:test::p::notify:index:Layout::frame";
+    const sink = engineWarnings(address, () => urn);
+    await sink("kept on the service");
+    urn = "";
+    await sink("of the stack");
+    expect(received).toEqual([
+      { severity: engproto.LogSeverity.WARNING, urn: "urn:pulumi:test::p::notify:index:Layout::frame", message: "kept on the service" },
+      { severity: engproto.LogSeverity.WARNING, urn: "", message: "of the stack" },
+    ]);
+  });
+
+  it("rejects when the engine cannot be reached, so the warning falls back to stderr", async () => {
+    const closed = new grpc.Server();
+    const port = await new Promise<number>((resolve, reject) => {
+      closed.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
+    });
+    closed.forceShutdown();
+    await expect(engineWarnings(`127.0.0.1:${port}`, () => "")("lost")).rejects.toThrow();
+  });
+});
