@@ -317,7 +317,6 @@ const DECLARE: { readonly [K in Kind]: (raw: RawEnvironment, m: ModelBuilder) =>
         inputs.preferences = (inputs.preferences as Record<string, unknown>[]).map((p) =>
           (typeof p.workflowId === "string" && m.has(`Workflow/${p.workflowId}`) ? { ...p, workflowId: new Ref(`Workflow/${p.workflowId}`, "workflowId") } : p));
       }
-      if (Array.isArray(inputs.contextKeys) && inputs.contextKeys.length === 0) delete inputs.contextKeys;
       m.add("TopicSubscription", s.identifier, topicSubscriptionId(s.topic, s.identifier), inputs);
     }
   },

@@ -323,7 +323,7 @@ const topicSubscriptions = defineFunction("getTopicSubscriptions",
         // Deleted between the listing and the read.
         if (!held) continue;
         const outs = toTopicSubscriptionOutputs(topicKey, s.subscriber.subscriberId, s.identifier, { ...held });
-        out.push(TopicSubscriptionResult.parse({ ...outs, plain: isPlainMembership(topicKey, s), createdAt: s.createdAt }));
+        out.push(TopicSubscriptionResult.parse({ ...outs, contextKeys: outs.contextKeys ?? [], plain: isPlainMembership(topicKey, s), createdAt: s.createdAt }));
       }
       if (!page.next || page.data.length === 0) break;
       after = page.next;

@@ -184,7 +184,8 @@ const heldOf = (s: SubscriptionDetails | Subscription): Held => ({ ...s, id: "id
 export function toTopicSubscriptionOutputs(topic: string, subscriber: string, identifier: string, s: Held, declaredPreferences?: unknown): Props {
   return stripUndefined({
     topic, subscriber, identifier, name: s.name ?? undefined, preferences: preferencesOf(s.preferences, declaredPreferences),
-    contextKeys: keySet(s.contextKeys ?? []), subscriptionId: s.id,
+    // None is no key at all, as a declaration of none is (check drops an empty list): an import then declares none either.
+    contextKeys: s.contextKeys?.length ? keySet(s.contextKeys) : undefined, subscriptionId: s.id,
   });
 }
 
@@ -343,7 +344,11 @@ export const provider = {
       const prefs: Props[] = (inputs.preferences as Props[]).map((p) => ({ ...p, enabled: p.enabled ?? true }));
       inputs.preferences = containsUnknown(prefs.map((p) => p.workflowId)) ? prefs : byWorkflow(prefs);
     }
-    if (!failures.length && Array.isArray(inputs.contextKeys) && !inputs.contextKeys.includes(UNKNOWN)) inputs.contextKeys = keySet(inputs.contextKeys as string[]);
+    if (!failures.length && Array.isArray(inputs.contextKeys) && !inputs.contextKeys.includes(UNKNOWN)) {
+      // No context is one thing however it is written: an empty list is the key left out.
+      if (inputs.contextKeys.length) inputs.contextKeys = keySet(inputs.contextKeys as string[]);
+      else delete inputs.contextKeys;
+    }
     return { inputs, failures };
   },
 

@@ -79,7 +79,23 @@ describe.each(["production", "spec"] as const)("TopicSubscription lifecycle (%s 
   it("imports by `<topic key>/<identifier>`, finding the subscriber the service's answer does not name", async () => {
     const { id } = await sub.create(await checked(sub, { ...vip, name: "VIP" }));
     const first = await sub.read(id, { declaredKeys: ["topic", "subscriber", "identifier", "name", "preferences", "contextKeys"] });
-    expect(first.props).toMatchObject({ topic: "news", subscriber: "alice", identifier: "alice-vip", name: "VIP", preferences: [], contextKeys: [] });
+    expect(first.props).toMatchObject({ topic: "news", subscriber: "alice", identifier: "alice-vip", name: "VIP", preferences: [] });
+  });
+
+  // Found by the exported program through the native plugin (test/e2e/export.test.ts): an import's
+  // state declared `contextKeys: []`, which a program leaving them out removes, a replacement.
+  it("imports no context keys when the service holds none, so a program leaving them out (or declaring none) shows no change", async () => {
+    const { id } = await sub.create(await checked(sub, { ...vip, name: "VIP" }));
+    // What the native plugin's id-only read does: every input key declared, then those the service returned.
+    const first = await sub.read(id, { declaredKeys: ["topic", "subscriber", "identifier", "name", "preferences", "contextKeys"] });
+    const present = Object.keys(first.props).filter((k) => ["topic", "subscriber", "identifier", "name", "preferences", "contextKeys"].includes(k));
+    const imported = await sub.read(id, { ...first.props, declaredKeys: present });
+    expect(present).not.toContain("contextKeys");
+    for (const program of [{ ...vip, name: "VIP", preferences: [] }, { ...vip, name: "VIP", preferences: [], contextKeys: [] }]) {
+      const declared = await checked(sub, program);
+      expect(declared).not.toHaveProperty("contextKeys");
+      expect((await sub.diff(id, imported.props, declared)).changes).toBe(false);
+    }
   });
 
   it("fails a preference for a workflow the environment lacks, naming it, and removes the subscription it made", async () => {
