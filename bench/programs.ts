@@ -1,25 +1,26 @@
 /**
  * The benchmark's stacks: N resources of the provider (every kind, in the proportions of
  * {@link mixCounts}, each with the arguments of its descriptor in test/kinds), through the dynamic
- * front end and through the native plugin; N of the floor resource that makes no request; and N "wide" floor resources with
- * exactly the same arguments (secrets included) as the real ones, which separates what the engine
- * spends on wide resources from what the provider spends.
+ * front end and through the native plugin; N of the baseline resource that makes no request; and N
+ * "wide" baseline resources with exactly the same arguments (secrets included) as the real ones,
+ * which separates what the engine spends on wide resources from what the provider spends.
  */
 import { randomBytes } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import * as notify from "pulumi-notify";
-import { FloorResource, WideFloorResource } from "pulumi-notify/dist/provider/resources/floor";
+import { BaselineResource, WideBaselineResource } from "./baseline";
 import { RESOURCE_TABLES } from "pulumi-notify/dist/provider/resources/index";
 import { registration } from "pulumi-notify/dist/provider/resources/classes";
 import type { ResourceTable } from "pulumi-notify/dist/provider/resources/fields";
 import type { ResourceKind } from "pulumi-notify/dist/provider/resources/index";
-import type { BenchRefs } from "../test/kinds/descriptor";
+import type { BenchRefs, Obj, RequestCounts } from "../test/kinds/descriptor";
+import { floorOf } from "../test/kinds/floor";
 import { DESCRIPTORS, KINDS } from "../test/kinds/index";
 
 /**
  * A tag of this process's run, in the name of every domain of the mix: a domain name is claimed
  * once across the whole service, so two runs against one service never ask for the same name.
- * The same in every stack of the run (the notify, native and wide floor stacks carry the same
+ * The same in every stack of the run (the notify, native and wide baseline stacks carry the same
  * bytes), and in an interrupted up and its recovery (which adopt what the first one made).
  */
 export const RUN_TAG = randomBytes(4).toString("hex");
@@ -46,27 +47,59 @@ export function mixCounts(n: number): Record<Kind, number> {
 export interface MixOptions {
   /** The tag in the domain names (default {@link RUN_TAG}). */
   run?: string;
+  /**
+   * Whether each resource is declared with its kind's one-field change (its floor's `change`), read
+   * each time the program runs: the bench's update runs the same stack again with it on.
+   */
+  changed?: () => boolean;
 }
 
 /**
- * Registers N resources, `make(kind, name, args)` for each, each kind after those it refers to
- * (the order of {@link mixCounts}); the names are the same in every stack of a run.
+ * The N resources' kinds, names and arguments, each kind after those it refers to (the order of
+ * {@link mixCounts}), the names the same in every stack of a run; `output` gives what one refers
+ * to of one made before it.
  */
-function mix(n: number, opts: MixOptions, make: (kind: Kind, name: string, a: Record<string, unknown>) => pulumi.Resource): void {
+function* mixArgs(n: number, opts: MixOptions, output: BenchRefs["output"]): Generator<{ kind: Kind; name: string; args: Obj }> {
   const counts = mixCounts(n);
-  const made = new Map<string, pulumi.Resource>();
-  const refs: BenchRefs = {
-    counts,
-    run: opts.run ?? RUN_TAG,
-    output: (kind, i, key) => {
-      const res = made.get(`${kind}-${i}`);
-      if (!res) throw new Error(`the mix refers to ${kind}-${i}, which it has not registered`);
-      return (res as unknown as Record<string, pulumi.Output<string>>)[key]!;
-    },
-  };
+  const refs: BenchRefs = { counts, run: opts.run ?? RUN_TAG, output };
+  const changed = opts.changed?.() ?? false;
   for (const kind of Object.keys(counts) as Kind[]) {
-    for (let i = 0; i < counts[kind]; i++) made.set(`${kind}-${i}`, make(kind, `${kind}-${i}`, DESCRIPTORS[kind].bench.args(i, refs)));
+    const d = DESCRIPTORS[kind];
+    for (let i = 0; i < counts[kind]; i++) {
+      const args = d.bench.args(i, refs);
+      yield { kind, name: `${kind}-${i}`, args: changed ? d.floor.change(args) : args };
+    }
   }
+}
+
+/** Registers N resources, `make(kind, name, args)` for each (see {@link mixArgs}). */
+function mix(n: number, opts: MixOptions, make: (kind: Kind, name: string, a: Record<string, unknown>) => pulumi.Resource): void {
+  const made = new Map<string, pulumi.Resource>();
+  const output: BenchRefs["output"] = (kind, i, key) => {
+    const res = made.get(`${kind}-${i}`);
+    if (!res) throw new Error(`the mix refers to ${kind}-${i}, which it has not registered`);
+    return (res as unknown as Record<string, pulumi.Output<string>>)[key]!;
+  };
+  for (const { kind, name, args } of mixArgs(n, opts, output)) made.set(name, make(kind, name, args));
+}
+
+/**
+ * The request floor of the N resources of the mix (test/kinds/floor.ts): what `up` (create),
+ * `preview --refresh` (read), the update of {@link MixOptions.changed} and `destroy` (delete) can
+ * at least cost. The floors read no reference between resources, so none is resolved.
+ */
+export function mixFloor(n: number): RequestCounts {
+  return floorOf([...mixArgs(n, {}, () => "(a reference)")].map(({ kind, args }) => ({ kind, inputs: args })));
+}
+
+/**
+ * What the mix needs on the service before an `up`: `subscribers` subscribers `bench-sub-<i>` (a
+ * topic's, a subscriber's credentials') and the active Slack integration `slack-bench` (the
+ * credentials'). `api` calls the service (its test controls included).
+ */
+export async function prepareMix(api: (method: string, path: string, body?: unknown) => Promise<unknown>, subscribers: number): Promise<void> {
+  await api("POST", "/__emulator/seed", { subscribers: Array.from({ length: subscribers }, (_, i) => ({ subscriberId: `bench-sub-${i}` })) });
+  await api("POST", "/v1/integrations", { identifier: "slack-bench", providerId: "slack", channel: "chat", name: "Slack", active: true });
 }
 
 const tableOf = (kind: Kind): ResourceTable => RESOURCE_TABLES.find((t) => t.name === kind)!;
@@ -95,10 +128,11 @@ export function nativeScaleProgram(n: number, opts: MixOptions = {}): () => Prom
   return async () => mix(n, opts, (kind, name, a) => new NativeResource(tableOf(kind), name, a));
 }
 
-/** N resources whose provider does no I/O. */
-export function floorProgram(n: number): () => Promise<void> {
+/** N resources whose provider does no I/O; `changed` as in {@link MixOptions}, a change of every value. */
+export function baselineProgram(n: number, opts: Pick<MixOptions, "changed"> = {}): () => Promise<void> {
   return async () => {
-    for (let i = 0; i < n; i++) new FloorResource(`floor-${i}`, { value: `v${i}` });
+    const suffix = opts.changed?.() ? "-changed" : "";
+    for (let i = 0; i < n; i++) new BaselineResource(`baseline-${i}`, { value: `v${i}${suffix}` });
   };
 }
 
@@ -106,10 +140,12 @@ export function floorProgram(n: number): () => Promise<void> {
  * N request-free resources with the real resources' arguments, each table's secret inputs secret
  * as in the provider, and the same references between them (a translation waits for its workflow).
  */
-export function wideFloorProgram(n: number, opts: MixOptions = {}): () => Promise<void> {
+export function wideBaselineProgram(n: number, opts: MixOptions = {}): () => Promise<void> {
   return async () => mix(n, opts, (kind, name, a) => {
     const secret = tableOf(kind).secretKeys.filter((k) => k in a);
     const withSecret = Object.fromEntries(Object.entries(a).map(([k, v]) => [k, secret.includes(k) ? pulumi.secret(v) : v]));
-    return new WideFloorResource(name, { value: name, ...withSecret }, { secretOutputs: secret });
+    // The baseline compares `value` alone: it changes with the arguments, so the update updates each.
+    const value = opts.changed?.() ? `${name}-changed` : name;
+    return new WideBaselineResource(name, { value, ...withSecret }, { secretOutputs: secret });
   });
 }

@@ -1,11 +1,15 @@
 /**
- * `npm run bench`: the provider against the engine's own floor, in one run.
+ * `npm run bench`: the provider against the engine's own cost (the baseline) and the request floor, in one run.
  *
  *   emulator   throughput of simple reads (the emulator must never be what is measured)
- *   scale      N = 50, 200, 500 resources at 20 ms per request: up, no-op preview, refresh
- *              preview, destroy; through the dynamic front end and through the native plugin
- *              (pulumi-resource-notify), beside each the same N of a dynamic resource that makes
- *              no request
+ *   scale      N = 200, 1000, 2000 resources at 20 ms per request: up, no-op preview, refresh
+ *              preview, an update of one field of every resource, destroy; through the dynamic
+ *              front end and through the native plugin (pulumi-resource-notify), beside each the
+ *              same N of the baseline, a dynamic resource that makes no request (bench/baseline.ts),
+ *              and of the wide baseline, one with the real resources' arguments; time and requests
+ *              per resource, the requests against the request floor of the mix (the least the
+ *              service's API allows, test/kinds/floor.ts), and the peak memory (RSS) of the
+ *              provider process
  *   requests   requests and bytes per resource of each operation, from the emulator's request log
  *   state      exported-state bytes and __provider bytes per resource
  *   ratelimit  up of 200 resources against 30 requests/s with a burst of 30
@@ -19,7 +23,7 @@
  *              or control values)
  *
  * Prints a table and writes bench/results.json (one object per measurement, with the machine,
- * versions and date). `BENCH_SIZES=50,200` limits the scale runs; `BENCH_REPEATS` sets how many
+ * versions and date). `BENCH_SIZES=200,1000` limits the scale runs; `BENCH_REPEATS` sets how many
  * interleaved runs of N <= 200 the medians come from (default 3), `BENCH_REPEATS_LARGE` how many
  * of larger N (default 1); `BENCH_ENGINE_PROFILE=1` adds a CPU profile of the engine (needs Go,
  * which builds the CLI here).
@@ -32,7 +36,8 @@ import { Pool } from "undici";
 import type * as automation from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { checkpointFile, linkProjectDir, localStack, pulumiCliPath, REPO_ROOT, serviceApi, useNativePlugin } from "../scripts/workspace";
-import { scaleProgram, nativeScaleProgram, floorProgram, wideFloorProgram } from "./programs";
+import { scaleProgram, nativeScaleProgram, baselineProgram, wideBaselineProgram, mixFloor, prepareMix, type MixOptions } from "./programs";
+import type { RequestCounts } from "../test/kinds/descriptor";
 import { exportEnvironment } from "../export";
 import { runInfo } from "../scripts/runInfo";
 
@@ -121,10 +126,10 @@ function stackConfig(emu: { url: string }): Record<string, automation.ConfigValu
   return { "notify:apiUrl": { value: emu.url }, "notify:apiKey": { value: KEY, secret: true } };
 }
 
+/** An emptied service with what the mix needs (bench/programs.ts, prepareMix). */
 async function prepareService(emu: RunningEmulator, subscribers: number): Promise<void> {
   await api(emu, "POST", "/__emulator/reset");
-  await api(emu, "POST", "/__emulator/seed", { subscribers: Array.from({ length: subscribers }, (_, i) => ({ subscriberId: `bench-sub-${i}` })) });
-  await api(emu, "POST", "/v1/integrations", { identifier: "slack-bench", providerId: "slack", channel: "chat", name: "Slack", active: true });
+  await prepareMix((method, p, body) => api(emu, method, p, body), subscribers);
 }
 
 async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
@@ -165,7 +170,15 @@ async function withStack<T>(name: string, program: automation.PulumiFn, config: 
   }
 }
 
-const OPS = ["up", "preview", "refresh-preview", "destroy"] as const;
+const OPS = ["up", "preview", "refresh-preview", "update", "destroy"] as const;
+type Op = (typeof OPS)[number];
+
+/** The floor operation each measured one is held to: the creates of an up, the reads of a refresh, and so on; a preview sends nothing. */
+const FLOOR_OF: Record<Op, keyof RequestCounts | null> = { up: "create", preview: null, "refresh-preview": "read", update: "update", destroy: "delete" };
+
+/** Where a stack's program is: declared as first written, or with each resource's one-field change (the update). */
+interface Stage { changed: boolean }
+const changedBy = (stage: Stage): Pick<MixOptions, "changed"> => ({ changed: () => stage.changed });
 
 /**
  * CPU time spent by the engine (the `pulumi` process of this stack, a child of this process) and
@@ -178,7 +191,7 @@ const OPS = ["up", "preview", "refresh-preview", "destroy"] as const;
  */
 class CpuWatch {
   private static readonly tickMs = existsSync("/proc/self/task") ? 1000 / Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) : 0;
-  private readonly seen = new Map<number, { role: "engine" | "provider"; ms: number }>();
+  private readonly seen = new Map<number, { role: "engine" | "provider"; ms: number; peakKiB: number }>();
   private readonly timer: NodeJS.Timeout;
   private readonly host = process.cpuUsage();
 
@@ -197,6 +210,15 @@ class CpuWatch {
     return out;
   }
 
+  /** A process's peak resident set (VmHWM, KiB), 0 when it cannot be read. */
+  private static peakKiB(pid: number): number {
+    try {
+      return Number(/^VmHWM:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+    } catch {
+      return 0;
+    }
+  }
+
   private static cpuMs(pid: number): number | undefined {
     try {
       const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(")").pop()!.trim().split(" ");
@@ -210,7 +232,8 @@ class CpuWatch {
     if (!CpuWatch.tickMs) return;
     const note = (pid: number, role: "engine" | "provider") => {
       const ms = CpuWatch.cpuMs(pid);
-      if (ms !== undefined) this.seen.set(pid, { role, ms });
+      const peakKiB = Math.max(CpuWatch.peakKiB(pid), this.seen.get(pid)?.peakKiB ?? 0);
+      if (ms !== undefined) this.seen.set(pid, { role, ms, peakKiB });
     };
     for (const pid of CpuWatch.children(process.pid)) {
       let cmd = "";
@@ -225,17 +248,29 @@ class CpuWatch {
     }
   }
 
-  stop(): { engineCpuMs: number; providerCpuMs: number; hostCpuMs: number } {
+  /**
+   * The CPU of each role, and the peak resident set of the largest process of each (the provider
+   * plugin's server, the engine), in MiB: the last sample of a process comes at most 50 ms before it exits.
+   */
+  stop(): { engineCpuMs: number; providerCpuMs: number; hostCpuMs: number; enginePeakRssMiB: number; providerPeakRssMiB: number } {
     clearInterval(this.timer);
     this.sample();
     const sum = { engine: 0, provider: 0 };
-    for (const { role, ms } of this.seen.values()) sum[role] += ms;
+    const peak = { engine: 0, provider: 0 };
+    for (const { role, ms, peakKiB } of this.seen.values()) {
+      sum[role] += ms;
+      peak[role] = Math.max(peak[role], peakKiB);
+    }
     const host = process.cpuUsage(this.host);
-    return { engineCpuMs: Math.round(sum.engine), providerCpuMs: Math.round(sum.provider), hostCpuMs: Math.round((host.user + host.system) / 1000) };
+    const mib = (kib: number) => Number((kib / 1024).toFixed(1));
+    return {
+      engineCpuMs: Math.round(sum.engine), providerCpuMs: Math.round(sum.provider), hostCpuMs: Math.round((host.user + host.system) / 1000),
+      enginePeakRssMiB: mib(peak.engine), providerPeakRssMiB: mib(peak.provider),
+    };
   }
 }
 
-async function runOps(stack: automation.Stack, emu: RunningEmulator | undefined, n: number, dir: string, kind: string) {
+async function runOps(stack: automation.Stack, emu: RunningEmulator | undefined, n: number, dir: string, kind: string, stage: Stage) {
   const out: Record<string, { ms: number; requests: number; requestsPerSecond: number; eachSecond: number[]; bytes: number; perResource: number; bytesPerResource: number; cpu: ReturnType<CpuWatch["stop"]> }> = {};
   let state: ReturnType<typeof stateBytes> | undefined;
   for (const op of OPS) {
@@ -246,14 +281,18 @@ async function runOps(stack: automation.Stack, emu: RunningEmulator | undefined,
         case "up": return stack.up();
         case "preview": return stack.preview({ expectNoChanges: true });
         case "refresh-preview": return stack.preview({ refresh: true, expectNoChanges: true });
+        case "update":
+          stage.changed = true;
+          return stack.up();
         case "destroy": return stack.destroy();
       }
     });
     const cpu = watch.stop();
-    if (op === "up") {
+    if (op === "up" || op === "update") {
       const changes = (res as automation.UpResult).summary.resourceChanges ?? {};
-      if ((changes.create ?? 0) !== n + 1) throw new Error(`${kind} up of ${n} created ${JSON.stringify(changes)}`);
-      state = stateBytes(dir, "notify-bench", stack.name);
+      const done = op === "up" ? changes.create : changes.update;
+      if (done !== (op === "up" ? n + 1 : n)) throw new Error(`${kind} ${op} of ${n} ${op === "up" ? "created" : "updated"} ${JSON.stringify(changes)}`);
+      if (op === "up") state = stateBytes(dir, "notify-bench", stack.name);
     }
     const log = emu ? await requestLog(emu) : [];
     const bytes = log.reduce((a, r) => a + r.bytesIn + r.bytesOut, 0);
@@ -265,9 +304,9 @@ async function runOps(stack: automation.Stack, emu: RunningEmulator | undefined,
 }
 
 /**
- * Runs of each size, interleaved (notify, native, floor, wide floor, then again), and the median
- * wall time of each operation is reported: one run of a few seconds on a shared 2-core machine
- * moves by ±10%. BENCH_REPEATS (default 3) applies up to N = 200; larger N run
+ * Runs of each size, interleaved (notify, native, baseline, wide baseline, then again), and the
+ * median wall time of each operation is reported: one run of a few seconds on a shared 2-core
+ * machine moves by ±10%. BENCH_REPEATS (default 3) applies up to N = 200; larger N run
  * BENCH_REPEATS_LARGE times (default 1: each round of N = 500 takes about four minutes).
  */
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
@@ -285,58 +324,76 @@ const unlimitedUp = new Map<number, { requestsPerSecond: number; eachSecond: num
 
 async function scale(emu: RunningEmulator, sizes: number[]): Promise<void> {
   const config = stackConfig(emu);
-  say(`\nscale at ${LATENCY_MS} ms per request (median wall ms of the runs; notify is the dynamic front end, native the plugin; ratio and ratio-n: notify and native to the floor; ratio-w: notify to the wide floor; requests and bytes per resource of notify)`);
-  say(`${"N".padStart(4)} ${"op".padEnd(16)} ${"runs".padStart(4)} ${"notify".padStart(7)} ${"native".padStart(7)} ${"floor".padStart(7)} ${"wide".padStart(7)} ${"ratio".padStart(6)} ${"ratio-n".padStart(7)} ${"ratio-w".padStart(7)} ${"req/res".padStart(8)} ${"bytes/res".padStart(10)}`);
+  say(`\nscale at ${LATENCY_MS} ms per request (median wall ms of the runs; notify is the dynamic front end, native the plugin, baseline the resource that makes no request, wide the baseline with the real arguments; ratio and ratio-n: notify and native to the baseline; ratio-w: notify to the wide baseline; ms/res: notify's; requests of notify against the request floor of the mix; peak RSS of the provider process, MiB)`);
+  say(`${"N".padStart(4)} ${"op".padEnd(16)} ${"runs".padStart(4)} ${"notify".padStart(7)} ${"native".padStart(7)} ${"base".padStart(7)} ${"wide".padStart(7)} ${"ratio".padStart(6)} ${"ratio-n".padStart(7)} ${"ratio-w".padStart(7)} ${"ms/res".padStart(7)} ${"req".padStart(6)} ${"floor".padStart(6)} ${"x floor".padStart(7)} ${"req/res".padStart(8)} ${"rss".padStart(6)} ${"rss-n".padStart(6)} ${"rss-b".padStart(6)}`);
   for (const n of sizes) {
     const repeats = Math.max(1, n <= 200 ? REPEATS : REPEATS_LARGE);
-    const runs: { notify: OpsRun[]; native: OpsRun[]; floor: OpsRun[]; wide: OpsRun[] } = { notify: [], native: [], floor: [], wide: [] };
+    const floor = mixFloor(n);
+    const runs: { notify: OpsRun[]; native: OpsRun[]; baseline: OpsRun[]; wide: OpsRun[] } = { notify: [], native: [], baseline: [], wide: [] };
     const cpuLines: string[] = [];
     for (let r = 0; r < repeats; r++) {
       // Each front end starts from the same service: seeded subscribers, the slack integration, nothing else.
       for (const kind of ["notify", "native"] as const) {
         await prepareService(emu, Math.ceil(n / 4));
         await api(emu, "POST", "/__emulator/faults", { latencyMs: [LATENCY_MS, LATENCY_MS] });
+        const stage: Stage = { changed: false };
         runs[kind].push(kind === "notify"
-          ? await withStack(`notify-${n}`, scaleProgram(n), config, (s, dir) => runOps(s, emu, n, dir, "notify"))
-          : await withStack(`native-${n}`, nativeScaleProgram(n), config, (s, dir) => runOps(s, emu, n, dir, "native"), { native: true }));
+          ? await withStack(`notify-${n}`, scaleProgram(n, changedBy(stage)), config, (s, dir) => runOps(s, emu, n, dir, "notify", stage))
+          : await withStack(`native-${n}`, nativeScaleProgram(n, changedBy(stage)), config, (s, dir) => runOps(s, emu, n, dir, "native", stage), { native: true }));
       }
       await api(emu, "POST", "/__emulator/faults", {});
-      runs.floor.push(await withStack(`floor-${n}`, floorProgram(n), {}, (s, dir) => runOps(s, undefined, n, dir, "floor")));
-      runs.wide.push(await withStack(`wide-${n}`, wideFloorProgram(n), {}, (s, dir) => runOps(s, undefined, n, dir, "wide floor")));
+      const base: Stage = { changed: false }, wide: Stage = { changed: false };
+      runs.baseline.push(await withStack(`baseline-${n}`, baselineProgram(n, changedBy(base)), {}, (s, dir) => runOps(s, undefined, n, dir, "baseline", base)));
+      runs.wide.push(await withStack(`wide-${n}`, wideBaselineProgram(n, changedBy(wide)), {}, (s, dir) => runOps(s, undefined, n, dir, "wide baseline", wide)));
     }
     for (const op of OPS) {
       const times = (k: keyof typeof runs) => runs[k].map((x) => x.ops[op]!.ms);
-      const a = median(times("notify")), nat = median(times("native")), b = median(times("floor")), w = median(times("wide"));
-      // Every run of an operation makes the same requests, except that an up's count may move by a
-      // few: subscriber credentials find their integration in a listing that the integrations'
-      // creates, running alongside, invalidate, so how many listings an up makes depends on timing.
+      const a = median(times("notify")), nat = median(times("native")), b = median(times("baseline")), w = median(times("wide"));
+      // Every run of an operation makes the same requests, on either front end (they share the
+      // implementation modules), except that an up's count may move by a few where a listing is
+      // shared between reads that run alongside writes.
       const reqs = runs.notify.map((x) => x.ops[op]!.requests);
       const nativeReqs = runs.native.map((x) => x.ops[op]!.requests);
       for (const [kind, counts] of [["notify", reqs], ["native", nativeReqs]] as const) {
         if (op !== "up" && new Set(counts).size > 1) throw new Error(`${kind} ${op} of ${n} made a different number of requests in each run: ${counts.join(", ")}`);
       }
+      if (op !== "up" && reqs[0] !== nativeReqs[0]) say(`  note: ${op} of ${n} made ${reqs[0]} requests through the dynamic front end and ${nativeReqs[0]} through the plugin`);
       const first = runs.notify[0]!.ops[op]!;
+      const requestFloor = FLOOR_OF[op] ? floor[FLOOR_OF[op]] : 0;
+      const requestsToFloor = requestFloor ? Number((first.requests / requestFloor).toFixed(2)) : null;
       const bytesPerResource = median(runs.notify.map((x) => x.ops[op]!.bytesPerResource));
       const ratio = Number((a / b).toFixed(2));
       const ratioWide = Number((a / w).toFixed(2));
       const nativeRatio = Number((nat / b).toFixed(2));
       const cpuOf = (k: keyof typeof runs) => {
-        const pick = (role: keyof OpsRun["ops"][string]["cpu"]) => median(runs[k].map((x) => x.ops[op]!.cpu[role]));
+        const pick = (role: "engineCpuMs" | "providerCpuMs" | "hostCpuMs") => median(runs[k].map((x) => x.ops[op]!.cpu[role]));
         return { engine: pick("engineCpuMs"), provider: pick("providerCpuMs"), host: pick("hostCpuMs") };
       };
-      const cpu = { notify: cpuOf("notify"), native: cpuOf("native"), floor: cpuOf("floor"), wideFloor: cpuOf("wide") };
+      const rssOf = (k: keyof typeof runs) => Math.max(...runs[k].map((x) => x.ops[op]!.cpu.providerPeakRssMiB));
+      const cpu = { notify: cpuOf("notify"), native: cpuOf("native"), baseline: cpuOf("baseline"), wideBaseline: cpuOf("wide") };
       const requestsPerSecond = median(runs.notify.map((x) => x.ops[op]!.requestsPerSecond));
       if (op === "up") unlimitedUp.set(n, { requestsPerSecond, eachSecond: first.eachSecond });
-      record({ bench: "scale", n, op, latencyMs: LATENCY_MS, runs: repeats, notifyMs: a, nativeMs: nat, floorMs: b, wideFloorMs: w, ratio, nativeRatio, ratioToWideFloor: ratioWide, notifyRunsMs: times("notify"), nativeRunsMs: times("native"), floorRunsMs: times("floor"), wideFloorRunsMs: times("wide"), requests: first.requests, requestsRuns: reqs, requestsPerResource: first.perResource, nativeRequests: nativeReqs[0], nativeRequestsRuns: nativeReqs, requestsPerSecond, bytes: median(runs.notify.map((x) => x.ops[op]!.bytes)), bytesPerResource, nativeBytesPerResource: median(runs.native.map((x) => x.ops[op]!.bytesPerResource)), cpuMs: cpu });
-      cpuLines.push(`${String(n).padStart(4)} ${op.padEnd(16)} ${[cpu.notify, cpu.native, cpu.floor, cpu.wideFloor].map((c) => `${String(c.engine).padStart(6)} ${String(c.provider).padStart(6)} ${String(c.host).padStart(6)}`).join("   ")}`);
-      say(`${String(n).padStart(4)} ${op.padEnd(16)} ${String(repeats).padStart(4)} ${String(a).padStart(7)} ${String(nat).padStart(7)} ${String(b).padStart(7)} ${String(w).padStart(7)} ${String(ratio).padStart(6)} ${String(nativeRatio).padStart(7)} ${String(ratioWide).padStart(7)} ${String(first.perResource).padStart(8)} ${String(bytesPerResource).padStart(10)}`);
+      const msPerResource = Number((a / n).toFixed(1));
+      // In the order docs/benchmarks.md shows them: each time beside the baseline's, the requests beside their floor.
+      record({
+        bench: "scale", n, op, latencyMs: LATENCY_MS, runs: repeats,
+        notifyMs: a, baselineMs: b, wideBaselineMs: w, nativeMs: nat, ratio, ratioToWideBaseline: ratioWide, nativeRatio, msPerResource,
+        requests: first.requests, requestFloor, requestsToFloor, nativeRequests: nativeReqs[0], requestsPerResource: first.perResource,
+        providerPeakRssMiB: rssOf("notify"), nativeProviderPeakRssMiB: rssOf("native"), baselineProviderPeakRssMiB: rssOf("baseline"),
+        enginePeakRssMiB: Math.max(...runs.notify.map((x) => x.ops[op]!.cpu.enginePeakRssMiB)),
+        bytesPerResource, nativeBytesPerResource: median(runs.native.map((x) => x.ops[op]!.bytesPerResource)), requestsPerSecond,
+        notifyRunsMs: times("notify"), nativeRunsMs: times("native"), baselineRunsMs: times("baseline"), wideBaselineRunsMs: times("wide"),
+        requestsRuns: reqs, nativeRequestsRuns: nativeReqs, bytes: median(runs.notify.map((x) => x.ops[op]!.bytes)), cpuMs: cpu,
+      });
+      cpuLines.push(`${String(n).padStart(4)} ${op.padEnd(16)} ${[cpu.notify, cpu.native, cpu.baseline, cpu.wideBaseline].map((c) => `${String(c.engine).padStart(6)} ${String(c.provider).padStart(6)} ${String(c.host).padStart(6)}`).join("   ")}`);
+      say(`${String(n).padStart(4)} ${op.padEnd(16)} ${String(repeats).padStart(4)} ${String(a).padStart(7)} ${String(nat).padStart(7)} ${String(b).padStart(7)} ${String(w).padStart(7)} ${String(ratio).padStart(6)} ${String(nativeRatio).padStart(7)} ${String(ratioWide).padStart(7)} ${String(msPerResource).padStart(7)} ${String(first.requests).padStart(6)} ${String(requestFloor).padStart(6)} ${String(requestsToFloor ?? "-").padStart(7)} ${String(first.perResource).padStart(8)} ${String(rssOf("notify")).padStart(6)} ${String(rssOf("native")).padStart(6)} ${String(rssOf("baseline")).padStart(6)}`);
     }
     say(`${String(n).padStart(4)} CPU ms (median) of the engine, the provider plugin and the bench process (program, Automation API, emulator):`);
-    say(`${"".padStart(4)} ${"".padEnd(16)} ${"notify: engine provider host".padStart(20)}   ${"native: same".padStart(20)}   ${"floor: same".padStart(20)}   ${"wide floor: same".padStart(20)}`);
+    say(`${"".padStart(4)} ${"".padEnd(16)} ${"notify: engine provider host".padStart(20)}   ${"native: same".padStart(20)}   ${"baseline: same".padStart(20)}   ${"wide baseline: same".padStart(20)}`);
     for (const line of cpuLines) say(line);
-    const notify = runs.notify[0]!, native = runs.native[0]!, floor = runs.floor[0]!, wide = runs.wide[0]!;
-    record({ bench: "state", n, stateBytes: notify.state.total, stateBytesPerResource: notify.state.perResource, providerBytesPerResource: notify.state.providerPerResource, maxProviderBytes: notify.state.maxProvider, nativeStateBytesPerResource: native.state.perResource, floorStateBytesPerResource: floor.state.perResource, wideFloorStateBytesPerResource: wide.state.perResource });
-    say(`${String(n).padStart(4)} state: ${notify.state.perResource} bytes/resource (native ${native.state.perResource}, floor ${floor.state.perResource}, wide floor ${wide.state.perResource}); __provider ${notify.state.providerPerResource} bytes/resource, max ${notify.state.maxProvider}`);
+    const notify = runs.notify[0]!, native = runs.native[0]!, baseline = runs.baseline[0]!, wide = runs.wide[0]!;
+    record({ bench: "state", n, stateBytes: notify.state.total, stateBytesPerResource: notify.state.perResource, providerBytesPerResource: notify.state.providerPerResource, maxProviderBytes: notify.state.maxProvider, nativeStateBytesPerResource: native.state.perResource, baselineStateBytesPerResource: baseline.state.perResource, wideBaselineStateBytesPerResource: wide.state.perResource });
+    say(`${String(n).padStart(4)} state: ${notify.state.perResource} bytes/resource (native ${native.state.perResource}, baseline ${baseline.state.perResource}, wide baseline ${wide.state.perResource}); __provider ${notify.state.providerPerResource} bytes/resource, max ${notify.state.maxProvider}`);
   }
 }
 
@@ -370,8 +427,8 @@ async function rateLimited(emu: RunningEmulator): Promise<void> {
 
 /**
  * BENCH_ENGINE_PROFILE=1: where the engine's own CPU goes. One `up` and one `preview --refresh`
- * of N = 200 (BENCH_PROFILE_N) for the provider (dynamic and native front ends), the floor and the
- * wide floor, the CLI run with `--profiling` (through a wrapper
+ * of N = 200 (BENCH_PROFILE_N) for the provider (dynamic and native front ends), the baseline and
+ * the wide baseline, the CLI run with `--profiling` (through a wrapper
  * that appends it only while an operation is measured), then `go tool pprof` reads each CPU
  * profile for the cumulative share of: the diy backend writing the whole checkpoint after each
  * step, the automatic debug log the CLI keeps of every command (every property of every RPC,
@@ -413,7 +470,7 @@ async function engineProfile(emu: RunningEmulator): Promise<void> {
   say(`${"stack".padEnd(8)} ${"op".padEnd(16)} ${"sampled ms".padStart(10)} ${"checkpoint saves".padStart(17)} ${"automatic log".padStart(14)} ${"GC".padStart(6)}`);
   process.env.PULUMI_NOTIFY_CLI = wrapper;
   try {
-    for (const [kind, program, cfg] of [["notify", scaleProgram(n), config], ["native", nativeScaleProgram(n), config], ["floor", floorProgram(n), {}], ["wide", wideFloorProgram(n), {}]] as const) {
+    for (const [kind, program, cfg] of [["notify", scaleProgram(n), config], ["native", nativeScaleProgram(n), config], ["baseline", baselineProgram(n), {}], ["wide", wideBaselineProgram(n), {}]] as const) {
       if (kind === "notify" || kind === "native") {
         await prepareService(emu, n / 4);
         await api(emu, "POST", "/__emulator/faults", { latencyMs: [LATENCY_MS, LATENCY_MS] });
@@ -653,7 +710,7 @@ async function exportBench(): Promise<void> {
 async function main(): Promise<void> {
   const started = Date.now();
   const cli = pulumiCliPath();
-  const sizes = (process.env.BENCH_SIZES ?? "50,200,500").split(",").map(Number);
+  const sizes = (process.env.BENCH_SIZES ?? "200,1000,2000").split(",").map(Number);
   const only = process.env.BENCH_ONLY?.split(",");
   const want = (b: string) => !only || only.includes(b);
   if (want("emulator")) await emulatorThroughput();

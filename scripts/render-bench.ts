@@ -22,8 +22,8 @@ const META = new Set(["bench", "machine", "versions", "date", "commit", "source"
 
 /** What a bench measures, for the heading of its table. */
 const ABOUT: Record<string, string> = {
-  scale: "Wall time of each operation on N resources, median of the runs, for the dynamic front end (notify), the provider plugin (native), a trivial dynamic resource that makes no request (floor) and the same with the real resources' arguments (wide floor); the ratios divide by the floors.",
-  state: "State size per resource.",
+  scale: "Wall time of each operation on N resources, median of the runs, for the dynamic front end (notify) and the provider plugin (native), beside the baseline (a dynamic resource that makes no request, `bench/baseline.ts`: the engine's own cost) and the wide baseline (the same with the real resources' arguments); the ratios divide by the baselines, `msPerResource` is notify's. The requests of each operation stand beside `requestFloor`, the least the service's API allows for the mix (each kind's `floor` in `test/kinds/`: the creates of an `up`, the reads of a `preview --refresh`, one field of every resource changed by `update`, the deletes of a `destroy`), and `requestsToFloor` divides the one by the other; `providerPeakRssMiB` is the peak memory of the provider process (the baseline's: the engine's Node.js dynamic-provider plugin alone). Runs published before the floor and the update existed show neither.",
+  state: "State size per resource, of the provider's stacks and of the baselines'.",
   "rate-limit": "An `up` against a service that limits requests (token bucket).",
   functions: "A function over many seeded objects.",
   "emulator-throughput": "The emulator's own throughput on simple reads.",

@@ -1,4 +1,4 @@
-/** Workflows: `/v2/workflows` (create, list) and `/v2/workflows/{workflowId}` (get, update, delete). */
+/** Workflows: `/v2/workflows` (create, list) and `/v2/workflows/{workflowId}` (get, update, patch, delete). */
 import { openApiDocument } from "../contract";
 import { badRequest, conflict, notFound, validationFailed } from "../errors";
 import { ParamReader } from "../params";
@@ -183,6 +183,23 @@ export const workflowRoutes: Route[] = [
         isTranslationEnabled: b.isTranslationEnabled ?? false, preferences: b.preferences ?? {}, severity: b.severity ?? w.severity,
         steps, updatedAt: new Date().toISOString(),
       });
+      c.store.touch();
+      return { status: 200, body: workflowOut(w) };
+    },
+  },
+  {
+    // The patch-workflow use case (apps/api/src/app/workflows-v2/usecases/patch-workflow/patch-workflow.usecase.ts):
+    // each of active, payloadSchema, validatePayload, name, description, tags that is sent and not
+    // null is written, the rest and the steps kept; `active` sets the status; isTranslationEnabled
+    // is not stored (it toggles the enterprise translations only); 200 with the whole workflow.
+    method: "PATCH", path: "/v2/workflows/{workflowId}",
+    handler: (c) => {
+      const w = findWorkflow(c, c.params.workflowId!);
+      const b = bodyOf(c, "WorkflowController_patchWorkflow");
+      for (const k of ["active", "payloadSchema", "validatePayload", "name", "description", "tags"] as const) {
+        if (b[k] !== undefined && b[k] !== null) w[k] = b[k] as never;
+      }
+      w.updatedAt = new Date().toISOString();
       c.store.touch();
       return { status: 200, body: workflowOut(w) };
     },

@@ -2,26 +2,34 @@
 import { z } from "zod";
 import { Environment, type CreateEnvironmentBody, type UpdateEnvironmentBody } from "../schemas";
 import type { HttpTransport } from "./http";
+import { SharedListing } from "./shared";
 
 const EnvironmentList = z.array(Environment);
 
 /** `/v1/environments`: the organisation's environments (any of its keys reaches all of them). */
 export class EnvironmentsApi {
-  constructor(private readonly http: HttpTransport) {}
+  private readonly shared: SharedListing<Environment[]>;
+
+  constructor(private readonly http: HttpTransport) {
+    this.shared = new SharedListing(() => this.list());
+  }
 
   /** `GET /v1/environments`: every environment, each with its API keys in clear where the caller may read them. */
   list(): Promise<Environment[]> {
     return this.http.request({ operation: "list environments", method: "GET", route: "/v1/environments", schema: EnvironmentList });
   }
 
-  /** One environment by `_id` (from the listing; the service has no read-one route), or undefined. */
+  /**
+   * One environment by `_id`, or undefined. The service has no read-one route, so reads share one
+   * listing until this client writes: a refresh of N environments lists once.
+   */
   async get(environmentId: string): Promise<Environment | undefined> {
-    return (await this.list()).find((e) => e._id === environmentId);
+    return (await this.shared.get()).find((e) => e._id === environmentId);
   }
 
   /** `POST /v1/environments`: answers the keys encrypted (`nvsk.`); read them from {@link list}. */
   create(body: CreateEnvironmentBody): Promise<Environment> {
-    return this.http.request({ operation: `create environment "${body.name}"`, method: "POST", route: "/v1/environments", body, schema: Environment });
+    return this.shared.writing(() => this.http.request({ operation: `create environment "${body.name}"`, method: "POST", route: "/v1/environments", body, schema: Environment }));
   }
 
   /**
@@ -29,11 +37,11 @@ export class EnvironmentsApi {
    * counters (`{matched, modified}`), not the environment, so the answer is not read.
    */
   async update(environmentId: string, body: UpdateEnvironmentBody): Promise<void> {
-    await this.http.request({ operation: `update environment ${environmentId}`, method: "PUT", route: "/v1/environments/{environmentId}", params: { environmentId }, body, schema: z.unknown() });
+    await this.shared.writing(() => this.http.request({ operation: `update environment ${environmentId}`, method: "PUT", route: "/v1/environments/{environmentId}", params: { environmentId }, body, schema: z.unknown() }));
   }
 
   /** `DELETE /v1/environments/{environmentId}` */
   async delete(environmentId: string): Promise<void> {
-    await this.http.request({ operation: `delete environment ${environmentId}`, method: "DELETE", route: "/v1/environments/{environmentId}", params: { environmentId }, schema: undefined });
+    await this.shared.writing(() => this.http.request({ operation: `delete environment ${environmentId}`, method: "DELETE", route: "/v1/environments/{environmentId}", params: { environmentId }, schema: undefined }));
   }
 }

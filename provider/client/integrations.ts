@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { Integration, type CreateIntegrationBody, type UpdateIntegrationBody } from "../schemas";
 import type { HttpTransport } from "./http";
+import { SharedListing } from "./shared";
 
 const IntegrationList = z.array(Integration);
 
@@ -31,17 +32,11 @@ function indexListing(all: Integration[]): Listing {
 
 /** `/v1/integrations` */
 export class IntegrationsApi {
-  private listCache?: { at: number; promise: Promise<Listing> };
+  private readonly shared: SharedListing<Listing>;
 
-  /**
-   * How long a listing may serve reads of single integrations, in ms. A provider process lives
-   * for one operation, and every write it makes drops the listing, so this only bounds how long
-   * a refresh may go on reading one snapshot: long enough that a refresh of any size lists once
-   * (its requests and bytes grow linearly in N, not with N times the number of listings).
-   */
-  static readonly LIST_REUSE_MS = 60_000;
-
-  constructor(private readonly http: HttpTransport) {}
+  constructor(private readonly http: HttpTransport) {
+    this.shared = new SharedListing(() => this.list().then(indexListing));
+  }
 
   /** `GET /v1/integrations`: every integration of the organisation, all environments. */
   list(): Promise<Integration[]> {
@@ -51,11 +46,11 @@ export class IntegrationsApi {
   /**
    * One integration by `_id`, or undefined when it is gone or soft-deleted. The service has no
    * read-one route, so reads share one listing until this client writes (or
-   * {@link LIST_REUSE_MS} passes): a refresh of N integrations costs one list, not N, and the
+   * {@link SharedListing.REUSE_MS} passes): a refresh of N integrations costs one list, not N, and the
    * listing is indexed once, so each read is a lookup rather than a pass over all N.
    */
   async get(integrationId: string): Promise<Integration | undefined> {
-    return (await this.sharedListing()).live.get(integrationId);
+    return (await this.shared.get()).live.get(integrationId);
   }
 
   /**
@@ -66,20 +61,10 @@ export class IntegrationsApi {
    */
   async getByIdentifier(identifier: string, environmentId: string): Promise<Integration | undefined> {
     const match = (listing: Listing) => listing.byIdentifier.get(identifierKey(environmentId, identifier));
-    const shared = match(await this.sharedListing());
+    const shared = match(await this.shared.get());
     if (shared) return shared;
-    this.invalidate();
-    return match(await this.sharedListing());
-  }
-
-  private sharedListing(): Promise<Listing> {
-    const now = Date.now();
-    if (!this.listCache || now - this.listCache.at > IntegrationsApi.LIST_REUSE_MS) {
-      const promise = this.list().then(indexListing);
-      this.listCache = { at: now, promise };
-      promise.catch(() => { if (this.listCache?.promise === promise) this.listCache = undefined; });
-    }
-    return this.listCache.promise;
+    this.shared.invalidate();
+    return match(await this.shared.get());
   }
 
   /** One integration by `identifier` within an environment (when given), or undefined. */
@@ -90,29 +75,21 @@ export class IntegrationsApi {
 
   /** `POST /v1/integrations` */
   create(body: CreateIntegrationBody): Promise<Integration> {
-    this.invalidate();
-    return this.http.request({ operation: `create integration "${body.identifier ?? body.providerId}"`, method: "POST", route: "/v1/integrations", body, schema: Integration });
+    return this.shared.writing(() => this.http.request({ operation: `create integration "${body.identifier ?? body.providerId}"`, method: "POST", route: "/v1/integrations", body, schema: Integration }));
   }
 
   /** `PUT /v1/integrations/{integrationId}` */
   update(integrationId: string, body: UpdateIntegrationBody): Promise<Integration> {
-    this.invalidate();
-    return this.http.request({ operation: `update integration ${integrationId}`, method: "PUT", route: "/v1/integrations/{integrationId}", params: { integrationId }, body, schema: Integration });
+    return this.shared.writing(() => this.http.request({ operation: `update integration ${integrationId}`, method: "PUT", route: "/v1/integrations/{integrationId}", params: { integrationId }, body, schema: Integration }));
   }
 
   /** `DELETE /v1/integrations/{integrationId}`: soft delete; answers the remaining integrations. */
   delete(integrationId: string): Promise<Integration[]> {
-    this.invalidate();
-    return this.http.request({ operation: `delete integration ${integrationId}`, method: "DELETE", route: "/v1/integrations/{integrationId}", params: { integrationId }, schema: IntegrationList });
+    return this.shared.writing(() => this.http.request({ operation: `delete integration ${integrationId}`, method: "DELETE", route: "/v1/integrations/{integrationId}", params: { integrationId }, schema: IntegrationList }));
   }
 
   /** `POST /v1/integrations/{integrationId}/set-primary` */
   setPrimary(integrationId: string): Promise<Integration> {
-    this.invalidate();
-    return this.http.request({ operation: `set primary integration ${integrationId}`, method: "POST", route: "/v1/integrations/{integrationId}/set-primary", params: { integrationId }, schema: Integration });
-  }
-
-  private invalidate(): void {
-    this.listCache = undefined;
+    return this.shared.writing(() => this.http.request({ operation: `set primary integration ${integrationId}`, method: "POST", route: "/v1/integrations/{integrationId}/set-primary", params: { integrationId }, schema: Integration }));
   }
 }

@@ -1,6 +1,7 @@
-/** Workflow operations: list, get, create, update, delete, and a step's preview. */
+/** Workflow operations: list, get, create, update, patch, delete, and a step's preview. */
 import type { z } from "zod";
 import { StepPreview, Workflow, WorkflowListPage, type CreateWorkflowBody, type StepPreviewBody, type UpdateWorkflowBody, type OrderDirection, type WorkflowStatus } from "../schemas";
+import type { RequestBody } from "../../spec/operations";
 import type { HttpTransport } from "./http";
 
 /** Query of `GET /v2/workflows`. */
@@ -36,6 +37,11 @@ export class WorkflowsApi {
   /** `PUT /v2/workflows/{workflowId}`: replaces the step list; steps are matched by `_id`. */
   update(workflowId: string, body: UpdateWorkflowBody): Promise<Workflow> {
     return this.http.request({ operation: `update workflow "${workflowId}"`, method: "PUT", route: "/v2/workflows/{workflowId}", params: { workflowId }, body, schema: Workflow });
+  }
+
+  /** `PATCH /v2/workflows/{workflowId}`: writes the fields sent, none of the steps; answers the whole workflow. */
+  patch(workflowId: string, body: RequestBody<"WorkflowController_patchWorkflow">): Promise<Workflow> {
+    return this.http.request({ operation: `update workflow "${workflowId}"`, method: "PATCH", route: "/v2/workflows/{workflowId}", params: { workflowId }, body, schema: Workflow });
   }
 
   /**

@@ -8,12 +8,16 @@
  *           data and routes written only where they differ; else POST /v1/domains (409 when the
  *           name is claimed anywhere on the service), then POST each declared route; a failure
  *           removes a domain made here again
- *   read    GET /v1/domains/{domain}, POST .../verify while it is pending (so a refresh after the
- *           DNS change shows `verified`; still pending, a warning names the records to add),
- *           GET .../routes (every page)
+ *   read    GET /v1/domains/{domain}, or for a domain the state has pending POST .../verify, which
+ *           checks the DNS again and answers the domain (so a refresh after the DNS change shows
+ *           `verified`; still pending, a warning names the records to add); GET .../routes (every page)
  *   update  PATCH /v1/domains/{domain} when the data changes; the routes added, changed and
- *           removed (only those)
+ *           removed since the state (only those)
  *   delete  DELETE /v1/domains/{domain} (the service deletes its routes with it; a 404 counts as done)
+ *
+ * A create and an update take the outputs from the answers: the create and the PATCH answer the
+ * domain with its status and expected records, a route's POST and PATCH the route as stored
+ * (DomainResponseDto, DomainRouteResponseDto of spec/openapi.json).
  *
  * One resource, routes included: a route has no life without its domain (the service deletes
  * routes with the domain), an address is unique only within it, and a user reads "mail to
@@ -184,14 +188,32 @@ function outputsFor(d: ApiDomain, live: LiveRoutes, declared: Props, keys: strin
 /** Key order is not a difference (the engine hands maps over in its own order). */
 const sameRoute = (a: RouteInput, b: RouteInput) => deepEqual(stripUndefined({ ...a }), stripUndefined({ ...b }));
 
-/** Brings the routes from `live` to `wanted`: each added, changed or removed address, nothing else. */
-async function syncRoutes(client: NotifyClient, domain: string, live: Record<string, RouteInput>, wanted: Record<string, RouteInput>): Promise<void> {
+/** A route of the input map as the service's route (what an unchanged route still is). */
+const asRoute = (address: string, r: RouteInput): ApiRoute => stripUndefined({ address, type: r.type, agentId: r.agentId, data: r.data }) as ApiRoute;
+
+/**
+ * Brings the routes from `live` to `wanted`: each added, changed or removed address, nothing else;
+ * answers the routes the domain then holds (the answers of the writes, the others as they were).
+ * `live` may be the state, older than the service: a route gone since is made again, one made
+ * since is updated, one to remove that is gone already is done.
+ */
+async function syncRoutes(client: NotifyClient, domain: string, live: Record<string, RouteInput>, wanted: Record<string, RouteInput>): Promise<ApiRoute[]> {
+  const api = client.domains;
+  const held: ApiRoute[] = [];
+  const update = (address: string, r: RouteInput) => api.updateRoute(domain, address, { ...r, data: r.data ?? {} });
   for (const [address, r] of Object.entries(wanted)) {
     const have = live[address];
-    if (!have) await client.domains.createRoute(domain, address, r);
-    else if (!sameRoute(have, r)) await client.domains.updateRoute(domain, address, { ...r, data: r.data ?? {} });
+    if (have && sameRoute(have, r)) held.push(asRoute(address, r));
+    else if (have) held.push(await update(address, r).catch((e: unknown) => (isNotFound(e) ? api.createRoute(domain, address, r) : Promise.reject(e))));
+    else held.push(await api.createRoute(domain, address, r).catch((e: unknown) => (e instanceof NotifyApiError && e.status === 409 ? update(address, r) : Promise.reject(e))));
   }
-  for (const address of Object.keys(live)) if (!(address in wanted)) await client.domains.deleteRoute(domain, address);
+  for (const address of Object.keys(live)) if (!(address in wanted)) await deleteIfPresentQuietly(() => api.deleteRoute(domain, address));
+  return held;
+}
+
+/** A delete whose 404 counts as done; any other failure is thrown as is. */
+async function deleteIfPresentQuietly(remove: () => Promise<void>): Promise<void> {
+  await remove().catch((e: unknown) => { if (!isNotFound(e)) throw e; });
 }
 
 /** The warning for a domain the service still could not verify: what to add to its DNS, from the records the service expects. */
@@ -201,16 +223,22 @@ export function pendingWarning(d: ApiDomain): string {
     `add ${records.length ? records.join(", ") : "the records of expectedDnsRecords"} with your DNS provider, and a refresh after that shows it verified`;
 }
 
+/** Warns about a domain the service still has not verified, since until the records exist no mail reaches it. */
+async function warnPending(d: ApiDomain): Promise<void> {
+  if (d.status !== "verified") await warn(pendingWarning(d));
+}
+
 /**
- * Reads the domain, verifying it first while it is pending, and its routes; a domain still not
- * verified after that gets a warning, since until the records exist no mail reaches it.
+ * Reads the domain, verifying it while it is pending, and its routes. The verify answers the
+ * domain as its GET does, after checking the DNS again: a domain the state (`status`) has pending
+ * is verified instead of read, one verified or not known yet is read, and verified when the read
+ * finds it pending. A domain still not verified gets a warning.
  */
-async function readDomain(client: NotifyClient, domain: string): Promise<{ d: ApiDomain; routes: LiveRoutes }> {
-  let d = await client.domains.get(domain);
-  if (d.status !== "verified") {
-    d = await client.domains.verify(domain);
-    if (d.status !== "verified") await warn(pendingWarning(d));
-  }
+async function readDomain(client: NotifyClient, domain: string, status?: unknown): Promise<{ d: ApiDomain; routes: LiveRoutes }> {
+  const pending = status !== undefined && status !== "verified";
+  let d = pending ? await client.domains.verify(domain) : await client.domains.get(domain);
+  if (!pending && d.status !== "verified") d = await client.domains.verify(domain);
+  await warnPending(d);
   return { d, routes: await liveRoutes(client, domain) };
 }
 
@@ -249,8 +277,9 @@ export const provider = {
       }
     }
     let adopted = false;
+    let made: ApiDomain | undefined;
     try {
-      await client.domains.create(requestBody(DOMAIN, inputs, "create"));
+      made = await client.domains.create(requestBody(DOMAIN, inputs, "create"));
     } catch (err) {
       if (!(err instanceof NotifyApiError && err.status === 409)) throw failure(action, err);
       if (!inputs.adopt && err.attempts <= 1) {
@@ -258,12 +287,13 @@ export const provider = {
       }
       adopted = true;
     }
+    let routes: ApiRoute[] = [];
     try {
       const body: UpdateBody = requestBody(DOMAIN, inputs, "update");
       if (adopted && Object.keys(body).length) await client.domains.update(inputs.name, body);
       if (inputs.routes !== undefined) {
         const live = adopted ? routeMap(await liveRoutes(client, inputs.name), inputs.routes) : {};
-        await syncRoutes(client, inputs.name, live, inputs.routes);
+        routes = await syncRoutes(client, inputs.name, live, inputs.routes);
       }
     } catch (err) {
       // A domain made here whose routes failed is removed again, so that a rerun starts afresh.
@@ -271,9 +301,14 @@ export const provider = {
       throw failure(adopted ? `adopt domain "${inputs.name}"` : action, err,
         isNotFound(err) && adopted ? "The name is claimed by another environment or organisation" : undefined);
     }
+    if (made) {
+      // Made here: the create's answer and the routes' are the domain as it is.
+      await warnPending(made);
+      return { id: made.name, outs: outputsFor(made, routes, raw, keys) };
+    }
     try {
-      const { d, routes } = await readDomain(client, inputs.name);
-      return { id: d.name, outs: outputsFor(d, routes, raw, keys) };
+      const { d, routes: live } = await readDomain(client, inputs.name);
+      return { id: d.name, outs: outputsFor(d, live, raw, keys) };
     } catch (err) {
       throw failure(`read domain "${inputs.name}"`, err);
     }
@@ -281,7 +316,7 @@ export const provider = {
 
   async read(id: string, props: Props) {
     const keys = declaredKeysOf(props) ?? [];
-    const live = await readIfPresent(`read domain ${id}`, () => readDomain(clientFor(), id));
+    const live = await readIfPresent(`read domain ${id}`, () => readDomain(clientFor(), id, props.status));
     if (!live) return gone();
     const outs = outputsFor(live.d, live.routes, props, keys);
     return { id: live.d.name, props: outs, inputs: readInputs(props, outs, keys, DOMAIN.controlKeys) };
@@ -294,9 +329,15 @@ export const provider = {
     try {
       // The PATCH only when a field it sends differs (the routes have calls of their own).
       const body: UpdateBody = requestBody(DOMAIN, inputs, "update");
-      if (Object.entries(body).some(([k, v]) => !deepEqual(v, olds[k]))) await client.domains.update(id, body);
-      if (inputs.routes !== undefined) await syncRoutes(client, id, routeMap(await liveRoutes(client, id), inputs.routes), inputs.routes);
-      const { d, routes } = await readDomain(client, id);
+      const patched = Object.entries(body).some(([k, v]) => !deepEqual(v, olds[k])) ? await client.domains.update(id, body) : undefined;
+      // The routes the state holds (a refresh brings hand edits in first): only the difference is sent.
+      const held = (olds.routes ?? {}) as Record<string, RouteInput>;
+      const routes = inputs.routes !== undefined ? await syncRoutes(client, id, held, inputs.routes) : Object.entries(held).map(([a, r]) => asRoute(a, r));
+      const d = patched ?? {
+        _id: String(olds.databaseId), name: id, status: String(olds.status), mxRecordConfigured: olds.mxRecordConfigured === true,
+        expectedDnsRecords: olds.expectedDnsRecords as ApiDomain["expectedDnsRecords"], data: olds.data as ApiDomain["data"], createdAt: olds.createdAt as string | undefined,
+      };
+      await warnPending(d);
       return { outs: outputsFor(d, routes, news, keys) };
     } catch (err) {
       throw failure(`update domain "${id}"`, err);

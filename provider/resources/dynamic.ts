@@ -13,8 +13,9 @@
  * resources here write the module text themselves ({@link providerModule}): one line that
  * requires the implementation by package path. It holds no secret, and it does not change when
  * the package's code does, so a new version of the package shows no diff. State written before
- * holds the serialized shim below, which calls each module's `provider` export: that export stays,
- * so such a resource reads, updates and deletes as before until its next update rewrites it.
+ * holds a serialized shim (bench/baseline.ts `serializableProvider` writes one) that calls each
+ * module's `provider` export: that export stays, so such a resource reads, updates and deletes as
+ * before until its next update rewrites it.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { configureFromStack } from "../config";
@@ -69,22 +70,4 @@ function useEngineWarnings(): void {
   const { engineAddress, engineWarnings } = require("./engineLog") as typeof import("./engineLog");
   const address = engineAddress(process.argv.slice(2));
   if (address) setWarningSink(engineWarnings(address, () => ""));
-}
-
-/**
- * A provider object as `pulumi.dynamic.Resource` expects one, for the implementation exported as
- * `provider` by the module at `implPath`: what a dynamic resource written the usual way looks
- * like. The benchmark's floor uses it, so the floor is a plain `pulumi.dynamic.Resource`.
- */
-export function serializableProvider(implPath: string): pulumi.dynamic.ResourceProvider {
-  const p = () => require(implPath).provider;
-  return {
-    configure: (r) => require("pulumi-notify/dist/provider/config").configureFromStack(r),
-    check: (o, n) => p().check(o, n),
-    diff: (i, o, n) => p().diff(i, o, n),
-    create: (n) => p().create(n),
-    read: (i, o) => p().read(i, o),
-    update: (i, o, n) => p().update(i, o, n),
-    delete: (i, o) => p().delete(i, o),
-  };
 }

@@ -3,11 +3,13 @@
  *
  *   check   no request
  *   diff    no request
- *   create  POST /v1/environments, then GET /v1/environments (+ PUT /v1/environments/{id} and GET for
- *           parentId); with adopt (and for Development and Production): GET /v1/environments first,
- *           then nothing when it is as declared, else one PUT of what differs and GET
- *   read    GET /v1/environments (the service has no read-one route)
- *   update  PUT /v1/environments/{id} (partial: only the fields that differ), then GET /v1/environments
+ *   create  POST /v1/environments (+ PUT /v1/environments/{id} for parentId, which the create
+ *           ignores), then GET /v1/environments (the create answers no colour and its keys
+ *           encrypted); with adopt (and for Development and Production): GET /v1/environments
+ *           first, then nothing when it is as declared, else one PUT of what differs and GET
+ *   read    GET /v1/environments (the service has no read-one route: one listing serves every read)
+ *   update  PUT /v1/environments/{id} (partial: only the fields that differ from the state), and
+ *           GET /v1/environments after a rename (the slug follows the name)
  *   delete  DELETE /v1/environments/{id} (a 404 counts as done; Development and Production are only forgotten)
  */
 import { z } from "zod";
@@ -18,7 +20,7 @@ import { checkWith, unknownKeyHint, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
-import { adoptExisting, controlInputs, failure, readInputs, without } from "./lifecycle";
+import { adoptExisting, controlInputs, createOrAdopt, failure, readInputs, without } from "./lifecycle";
 
 /** The two environments every organisation has; the service refuses to create, rename or delete them. */
 export const SYSTEM_ENVIRONMENTS = ["Development", "Production"] as const;
@@ -93,6 +95,13 @@ function outputsFor(e: ApiEnvironment, declared: Props, keys: string[], carried?
   return stripUndefined(out) as EnvironmentState;
 }
 
+/** The state after an update that wrote the declared fields: the prior state, each declared input as now held. */
+function written(olds: Props, news: Props, keys: string[]): EnvironmentState {
+  const out: Props = { ...without(olds, [...ENVIRONMENT.controlKeys, "declaredKeys"]), ...controlInputs(news, ENVIRONMENT.controlKeys), declaredKeys: keys };
+  for (const k of keys) out[k] = news[k];
+  return stripUndefined(out) as EnvironmentState;
+}
+
 /** The update body: the declared fields, never the name of Development or Production (the service refuses any). */
 function updateBody(inputs: Inputs, currentName: string): UpdateEnvironmentBody {
   return requestBody(ENVIRONMENT, { ...inputs, name: isSystem(currentName) || inputs.name === currentName ? undefined : inputs.name }, "update");
@@ -101,19 +110,30 @@ function updateBody(inputs: Inputs, currentName: string): UpdateEnvironmentBody 
 const PLAN_HINT = "The organisation's plan does not include managing environments through the API (the service answers 402 Payment Required on the Free and Pro plans). " +
   "Create the environment in the dashboard and manage it here with adopt: true, or import it (its id is the environment's _id), or upgrade to a plan with environment management";
 const planHint = (err: unknown) => (err instanceof NotifyApiError && err.status === 402 ? PLAN_HINT : undefined);
-const nameTaken = (err: unknown) => err instanceof NotifyApiError && err.status === 400 && /must be unique/i.test(err.serviceMessage);
+/** The service refuses a duplicate name with 400 "Environment name must be unique", not 409 (production-notes.md, Third pass §1). */
+const nameTaken = (err: unknown): err is NotifyApiError => err instanceof NotifyApiError && err.status === 400 && /must be unique/i.test(err.serviceMessage);
 
+/**
+ * The environment as the service now lists it, from a listing of its own: a read-back after a
+ * write, so neither what it shows nor how many requests it costs depends on other writes in flight.
+ */
 async function current(id: string): Promise<ApiEnvironment> {
-  const e = await clientFor().environments.get(id);
+  const e = (await clientFor().environments.list()).find((x) => x._id === id);
   if (!e) throw new Error(`environment ${id} is not in the organisation's list`);
   return e;
 }
 
+/** What is written to bring an environment holding `held` (name, colour, parent) to the declared inputs: the fields that differ. */
+function changes(inputs: Inputs, held: { name: string; color?: unknown; parentId?: unknown }): UpdateEnvironmentBody {
+  const body = updateBody(inputs, held.name);
+  if (body.color === held.color) delete body.color;
+  if (body.parentId !== undefined && body.parentId === held.parentId) delete body.parentId;
+  return body;
+}
+
 /** Writes the declared fields that differ from `existing` (one partial PUT, none when nothing does), and answers it as it then is. */
 async function write(existing: ApiEnvironment, inputs: Inputs): Promise<ApiEnvironment> {
-  const body = updateBody(inputs, existing.name);
-  if (body.color === existing.color) delete body.color;
-  if (body.parentId !== undefined && body.parentId === existing._parentId) delete body.parentId;
+  const body = changes(inputs, { name: existing.name, color: existing.color, parentId: existing._parentId });
   if (!Object.keys(body).length) return existing;
   await clientFor().environments.update(existing._id, body);
   return current(existing._id);
@@ -154,34 +174,30 @@ export const provider = {
     const inputs = raw as Inputs;
     const keys = declaredKeys(raw, ENVIRONMENT.inputKeys);
     const api = clientFor().environments;
-    const action = `create environment "${inputs.name}"`;
-    let env: ApiEnvironment;
-    try {
-      // Development, Production, and any environment with adopt: look first, and write only what differs.
-      if (isSystem(inputs.name) || inputs.adopt) {
+    const what = `environment "${inputs.name}"`;
+    return createOrAdopt({
+      what,
+      // Development and Production always exist: declaring one takes it over (check asks for adopt: true).
+      adopt: inputs.adopt || isSystem(inputs.name),
+      refuse: `An environment named "${inputs.name}" already exists; set adopt: true to manage it with this stack`,
+      exists: nameTaken, hint: planHint,
+      find: async () => {
         const existing = (await api.list()).find((e) => e.name === inputs.name);
-        if (existing) return await adopt(existing, raw, keys);
-        if (isSystem(inputs.name)) throw new Error(`the organisation has no ${inputs.name} environment`);
-      }
-      let id: string;
-      try {
-        id = (await api.create(requestBody(ENVIRONMENT, inputs, "create")))._id;
-      } catch (err) {
-        if (!nameTaken(err)) throw failure(action, err, planHint(err));
-        const existing = (await api.list()).find((e) => e.name === inputs.name);
-        // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.
-        if (!existing || (!inputs.adopt && (err as NotifyApiError).attempts <= 1)) {
-          throw failure(action, err, `An environment named "${inputs.name}" already exists; set adopt: true to manage it with this stack`);
+        if (!existing && isSystem(inputs.name)) throw new Error(`the organisation has no ${inputs.name} environment`);
+        return existing;
+      },
+      takeOver: (existing) => adopt(existing, raw, keys),
+      create: () => api.create(requestBody(ENVIRONMENT, inputs, "create")),
+      created: async (made) => {
+        try {
+          // parentId is ignored by create; an update stores it.
+          if (inputs.parentId !== undefined) await api.update(made._id, { parentId: inputs.parentId });
+          return { id: made._id, outs: outputsFor(await current(made._id), raw, keys) };
+        } catch (err) {
+          throw failure(`create ${what}`, err, planHint(err));
         }
-        return await adopt(existing, raw, keys);
-      }
-      // parentId is ignored by create; an update stores it.
-      env = await current(id);
-      if (inputs.parentId !== undefined) env = await write(env, inputs);
-    } catch (err) {
-      throw err instanceof Error && err.message.startsWith("Unable to") ? err : failure(action, err, planHint(err));
-    }
-    return { id: env._id, outs: outputsFor(env, raw, keys) };
+      },
+    });
   },
 
   async read(id: string, props: Props) {
@@ -205,8 +221,14 @@ export const provider = {
       throw new Error(`Unable to ${action}: the ${String(olds.name)} environment cannot be renamed; declare another Environment for "${inputs.name}"`);
     }
     try {
-      const env = await write(await current(id), inputs);
-      return { outs: outputsFor(env, news, keys) };
+      // The state holds the service's values as last read (a refresh brings hand edits in first):
+      // only what differs from them is written. The service's answer is not the environment, so
+      // the state follows what was written, but for a rename, after which the service derives
+      // another slug: that is read back.
+      const body = changes(inputs, { name: String(olds.name), color: olds.color, parentId: olds.parentId });
+      if (Object.keys(body).length) await clientFor().environments.update(id, body);
+      if (body.name !== undefined) return { outs: outputsFor(await current(id), news, keys, olds) };
+      return { outs: written(olds, news, keys) };
     } catch (err) {
       throw failure(action, err);
     }

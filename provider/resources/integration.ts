@@ -22,7 +22,7 @@ import { checkWith, unknownKeyHint, type CheckFailure } from "./check";
 import { type DiffResult, declaredKeys, declaredKeysOf, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
-import { adoptExisting, controlInputs, failure, readInputs, without } from "./lifecycle";
+import { adoptExisting, controlInputs, createOrAdopt, failure, readInputs, without } from "./lifecycle";
 
 /** The field table of an {@link Integration}. */
 export const INTEGRATION = defineResource({
@@ -164,41 +164,32 @@ export const provider = {
     const inputs = raw as Inputs;
     const keys = declaredKeys(raw, INTEGRATION.inputKeys);
     const api = clientFor().integrations;
-    const action = `create integration "${inputs.identifier}"`;
-    // With adopt, look first: an existing integration is compared, and written only where it
-    // differs. The listing spans the organisation, so the look needs the environment: the declared
+    const what = `integration "${inputs.identifier}"`;
+    const refuse = `An integration with identifier "${inputs.identifier}" already exists; set adopt: true to manage it with this stack`;
+    // The listing spans the organisation, so looking first needs the environment: the declared
     // one, else the API key's. Where that cannot be told, the create goes first (one the service
-    // refuses as a duplicate changes nothing) and names the environment.
+    // refuses as a duplicate changes nothing), and its refusal is about the identifier in any environment.
     let environmentId = inputs.environmentId;
-    if (inputs.adopt) {
-      let existing: ApiIntegration | undefined;
-      try {
+    return createOrAdopt({
+      what, adopt: inputs.adopt, refuse,
+      hint: (err) => (isConflict(err) ? refuse : undefined),
+      find: async () => {
         environmentId ??= await keyEnvironment();
-        existing = environmentId ? await api.findByIdentifier(inputs.identifier, environmentId) : undefined;
-      } catch (e) {
-        throw failure(`adopt integration "${inputs.identifier}"`, e);
-      }
-      if (existing) return adopt(existing, raw, keys, action);
-    }
-    let created: ApiIntegration;
-    try {
-      created = await api.create(body(inputs, "create"));
-    } catch (err) {
-      if (!isConflict(err)) throw failure(action, err);
-      // Made meanwhile by someone else (adopt), or by our own earlier attempt before a retry.
-      const existing = await api.findByIdentifier(inputs.identifier, environmentId);
-      const ours = err.attempts > 1 && existing && existing.providerId === inputs.providerId && existing.channel === inputs.channel;
-      if (!existing || (!inputs.adopt && !ours)) {
-        throw failure(action, err, `An integration with identifier "${inputs.identifier}" already exists; set adopt: true to manage it with this stack`);
-      }
-      return adopt(existing, raw, keys, action);
-    }
-    try {
-      created = await applyPrimary(created._id, inputs, created);
-    } catch (e) {
-      throw failure(`make integration "${inputs.identifier}" primary`, e);
-    }
-    return { id: created._id, outs: outputsFor(created, raw, keys) };
+        return environmentId ? api.findByIdentifier(inputs.identifier, environmentId) : undefined;
+      },
+      conflicting: () => api.findByIdentifier(inputs.identifier, environmentId),
+      ours: (existing) => existing.providerId === inputs.providerId && existing.channel === inputs.channel,
+      takeOver: (existing) => adopt(existing, raw, keys, `create ${what}`),
+      create: () => api.create(body(inputs, "create")),
+      created: async (made) => {
+        try {
+          made = await applyPrimary(made._id, inputs, made);
+        } catch (e) {
+          throw failure(`make ${what} primary`, e);
+        }
+        return { id: made._id, outs: outputsFor(made, raw, keys) };
+      },
+    });
   },
 
   async read(id: string, props: Props) {

@@ -7,7 +7,7 @@
  *           (create ignores them); with adopt: GET /v2/layouts/{layoutId} first, then nothing when it
  *           is as declared, else PUT (so too after our own retried create)
  *   read    GET /v2/layouts/{layoutId} (the path also takes the database id or the slug)
- *   update  PUT /v2/layouts/{layoutId}
+ *   update  PUT /v2/layouts/{layoutId} (what the program leaves out sent as the state holds it)
  *   delete  DELETE /v2/layouts/{layoutId} (a 404 counts as done; the environment's default layout,
  *           which the service never deletes (409), is left on the service with a warning)
  */
@@ -128,9 +128,12 @@ function outputsFor(l: ApiLayout, declared: Props, keys: string[]): LayoutState 
   return stripUndefined(out) as LayoutState;
 }
 
-/** The update body: name, the translation flag (declared, else as held: the service may reset an omitted one), control values when declared. */
-function updateBody(inputs: Inputs, live: ApiLayout): UpdateLayoutBody {
-  return requestBody(LAYOUT, inputs, "update", serviceFields(LAYOUT, live));
+/**
+ * The update body: name, the translation flag (declared, else as `held`, the layout's fields as
+ * the service holds them: the service may reset an omitted flag), control values when declared.
+ */
+function updateBody(inputs: Inputs, held: Props): UpdateLayoutBody {
+  return requestBody(LAYOUT, inputs, "update", held);
 }
 
 function isAlreadyExists(err: unknown): err is NotifyApiError {
@@ -143,7 +146,7 @@ async function adopt(existing: ApiLayout, raw: Props, keys: string[]) {
     id: existing.layoutId, compared: outputsFor(existing, raw, keys) as unknown as Props, inputs: raw, diff: provider.diff,
     update: async () => {
       try {
-        return outputsFor(await clientFor().layouts.update(existing.layoutId, updateBody(raw as Inputs, existing)), raw, keys);
+        return outputsFor(await clientFor().layouts.update(existing.layoutId, updateBody(raw as Inputs, serviceFields(LAYOUT, existing))), raw, keys);
       } catch (e) {
         throw failure(`adopt layout "${String(raw.layoutId)}"`, e);
       }
@@ -181,7 +184,7 @@ export const provider = {
         // The create takes no control values: they go in an update.
         if (inputs.controlValues !== undefined) {
           try {
-            layout = await api.update(layout.layoutId, updateBody(inputs, layout));
+            layout = await api.update(layout.layoutId, updateBody(inputs, serviceFields(LAYOUT, layout)));
           } catch (err) {
             await api.delete(layout.layoutId).catch(() => undefined);
             throw failure(`set the control values of layout "${inputs.layoutId}"`, err,
@@ -202,13 +205,13 @@ export const provider = {
     return { id: live.layoutId, props: outs, inputs: readInputs(props, outs, keys, LAYOUT.controlKeys) };
   },
 
-  async update(id: string, _olds: Props, news: Props) {
+  async update(id: string, olds: Props, news: Props) {
     const inputs = news as Inputs;
     const keys = declaredKeys(news, LAYOUT.inputKeys);
     const api = clientFor().layouts;
     try {
-      const live = inputs.isTranslationEnabled === undefined ? await api.get(id) : undefined;
-      const updated = await api.update(id, updateBody(inputs, live ?? ({} as ApiLayout)));
+      // What the program leaves out is sent as the state holds it (a refresh brings a hand edit in first).
+      const updated = await api.update(id, updateBody(inputs, olds));
       return { outs: outputsFor(updated, news, keys) };
     } catch (err) {
       throw failure(`update layout "${inputs.layoutId}"`, err);

@@ -109,6 +109,18 @@ export interface CreateOrAdopt<Found, Made> {
   created(made: Made): Promise<Created> | Created;
   /** Takes `existing` over, usually through {@link adoptExisting}. */
   takeOver(existing: Found): Promise<Created>;
+  /**
+   * How a create the service refused as a duplicate finds the object holding the key; default
+   * {@link find}. For a kind whose look first needs more than the key (an integration's
+   * environment), the object the refusal is about may be found where that look would not search.
+   */
+  conflicting?(): Promise<Found | undefined>;
+  /**
+   * Whether `existing`, found after a retried create without `adopt`, is the object that create
+   * made before its answer was lost (an integration of the declared provider and channel); default
+   * yes. One that is not is refused as the first attempt would have been.
+   */
+  ours?(existing: Found): boolean;
   /** Whether the create's failure says the natural key is taken; default a 409. */
   exists?(err: unknown): err is NotifyApiError;
   /** A hint for a failure of the create or of the look (e.g. which key's environment a request reached). */
@@ -121,14 +133,15 @@ export interface CreateOrAdopt<Found, Made> {
  * - with `adopt`, look first ({@link CreateOrAdopt.find}) and take over what is there, so an
  *   adoption of an object as declared sends no write;
  * - else create; when the service says the key is taken, refuse without `adopt` on the first
- *   attempt (the message names `adopt: true`), and otherwise look and take over: made meanwhile by
- *   someone else (adopt), or by our own earlier attempt whose answer was lost before a retry.
+ *   attempt (the message names `adopt: true`), and otherwise look ({@link CreateOrAdopt.conflicting})
+ *   and take over: made meanwhile by someone else (adopt), or by our own earlier attempt whose
+ *   answer was lost before a retry ({@link CreateOrAdopt.ours}).
  */
 export async function createOrAdopt<Found, Made>(k: CreateOrAdopt<Found, Made>): Promise<Created> {
   const action = `create ${k.what}`;
-  const look = () => k.find().catch((e: unknown) => { throw failure(`adopt ${k.what}`, e, k.hint?.(e)); });
+  const look = (find: () => Promise<Found | undefined>) => find().catch((e: unknown) => { throw failure(`adopt ${k.what}`, e, k.hint?.(e)); });
   if (k.adopt) {
-    const existing = await look();
+    const existing = await look(() => k.find());
     if (existing !== undefined) return k.takeOver(existing);
   }
   let made: Made;
@@ -137,8 +150,9 @@ export async function createOrAdopt<Found, Made>(k: CreateOrAdopt<Found, Made>):
   } catch (err) {
     if (!(k.exists ?? isConflict)(err)) throw failure(action, err, k.hint?.(err));
     if (!k.adopt && err.attempts <= 1) throw failure(action, err, k.refuse);
-    const existing = await look();
+    const existing = await look(() => (k.conflicting ?? k.find).call(k));
     if (existing === undefined) throw failure(action, err, k.hint?.(err));
+    if (!k.adopt && k.ours && !k.ours(existing)) throw failure(action, err, k.refuse);
     return k.takeOver(existing);
   }
   return k.created(made);

@@ -163,9 +163,21 @@ export function credentialsHint(err: unknown, inputs: { subscriberId: string; pr
   return undefined;
 }
 
-async function put(inputs: Inputs): Promise<ChannelSettings> {
+/**
+ * Writes the credentials and answers the subscriber's entry of them from the PUT's answer (the
+ * subscriber). The PUT writes the entry of the integration it names, so when the subscriber has
+ * one entry of the provider, or one it did not have before (`before`: its entries then, on create),
+ * that is it; else {@link findChannel} tells the entries apart, with the integrations listing
+ * where the entries do not carry the identifier (production).
+ */
+async function put(inputs: Inputs, before?: readonly ChannelSettings[]): Promise<ChannelSettings> {
   const sub = await clientFor().subscribers.updateCredentials(inputs.subscriberId, requestBody(SUBSCRIBER_CREDENTIALS, inputs, "create"));
-  const entry = await findChannel(sub, inputs.providerId, inputs.integrationIdentifier);
+  const ofProvider = (sub.channels ?? []).filter((c) => c.providerId === inputs.providerId);
+  const had = new Set((before ?? []).map((c) => c._integrationId));
+  const added = before ? ofProvider.filter((c) => !had.has(c._integrationId)) : [];
+  const written = ofProvider.length === 1 ? ofProvider[0] : added.length === 1 ? added[0] : undefined;
+  const entry = written ? { ...written, integrationIdentifier: inputs.integrationIdentifier ?? written.integrationIdentifier }
+    : await findChannel(sub, inputs.providerId, inputs.integrationIdentifier);
   if (!entry) throw new Error(`the service accepted the credentials but the subscriber has no ${inputs.providerId} entry afterwards`);
   return entry;
 }
@@ -205,7 +217,7 @@ export const provider = {
       });
     }
     try {
-      const entry = await put(inputs);
+      const entry = await put(inputs, sub.channels ?? []);
       return { id: credentialsId(inputs.subscriberId, inputs.providerId, inputs.integrationIdentifier), outs: outputsFor(inputs.subscriberId, entry, raw, keys) };
     } catch (err) {
       throw failure(action, err, credentialsHint(err, inputs));

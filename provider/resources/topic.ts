@@ -3,24 +3,27 @@
  *
  *   check   no request
  *   diff    no request
- *   create  POST /v2/topics?failIfExists=true, then POST .../subscriptions (100 a call), then GET the
- *           topic and its subscriptions; with adopt: GET the topic and its subscriptions first, then
- *           nothing when it is as declared, else the update's requests (so too after our own
- *           retried create)
+ *   create  POST /v2/topics?failIfExists=true, then POST .../subscriptions (100 a call); with adopt:
+ *           GET the topic and its subscriptions first, then nothing when it is as declared, else
+ *           the update's requests (so too after our own retried create)
  *   read    GET /v2/topics/{key}, GET /v2/topics/{key}/subscriptions (every page)
- *   update  PATCH /v2/topics/{key} when the name changes; GET the subscriptions, then POST the
- *           subscribers added and DELETE the plain memberships removed (only those, by identifier)
+ *   update  PATCH /v2/topics/{key} when the name changes; when subscribers are added, GET the
+ *           subscriptions (a subscriber added who holds one of its own is refused), then POST the
+ *           subscribers added and DELETE the plain memberships removed since the state (only
+ *           those, by identifier)
  *   delete  DELETE /v2/topics/{key} (its subscriptions go with it; a 404 counts as done)
  *
- * The topic upsert (POST without failIfExists) answers an existing topic as it was before the
- * update, so the provider never takes a name from a POST answer: it creates with failIfExists,
- * renames with PATCH, and reads what it reports.
+ * The outputs come from the answers: the create with failIfExists answers the topic it made (the
+ * upsert without it answers an existing topic as it was before the update, so the provider never
+ * creates that way), the PATCH the renamed topic, and a subscribe that reports no failed item
+ * leaves the topic with the subscribers sent (re-subscribing is idempotent; production-notes.md,
+ * Third pass §4).
  *
  * `subscribers` are the topic's plain memberships: the subscriptions a subscribe without an
  * identifier makes (identifier `tk_<key>:si_<subscriberId>`, no context). A subscription with an
  * identifier or context of its own is a TopicSubscription's (or made outside the stack): never
- * compared or removed here, and a subscriber holding one is refused in `subscribers`, since a
- * plain membership beside it would let every notification through whatever its conditions say.
+ * compared or removed here, and a subscriber added who holds one is refused, since a plain
+ * membership beside it would let every notification through whatever its conditions say.
  */
 import { z } from "zod";
 import { NotifyApiError } from "../client/errors";
@@ -196,15 +199,6 @@ function find(client: NotifyClient, key: string): Promise<{ topic: ApiTopic; sub
   return findIfPresent(async () => ({ topic: await client.topics.get(key), subscribers: (await liveMembers(client, key)).subscribers }));
 }
 
-/** The topic and its members after a write, refused when a declared subscriber holds a subscription of its own too (made meanwhile). */
-async function afterWrite(client: NotifyClient, key: string, declared: readonly string[] | undefined): Promise<{ topic: ApiTopic; members: Members }> {
-  const topic = await client.topics.get(key);
-  const members = await liveMembers(client, key);
-  const clash = bothWays(key, declared, members);
-  if (clash) throw new Error(clash);
-  return { topic, members };
-}
-
 /**
  * Takes over `existing` (read already): no request when it is as declared, else the update's:
  * a PATCH of the name when it differs, and subscriptions added and removed, only those.
@@ -248,7 +242,7 @@ export const provider = {
       find: () => find(client, inputs.key),
       takeOver: (existing) => adopt(existing, raw, keys),
       create: () => client.topics.create(requestBody(TOPIC, inputs, "create")),
-      created: async () => {
+      created: async (topic) => {
         try {
           if (inputs.subscribers !== undefined) await syncSubscribers(client, inputs.key, [], inputs.subscribers);
         } catch (err) {
@@ -256,13 +250,7 @@ export const provider = {
           await client.topics.delete(inputs.key).catch(() => undefined);
           throw failure(action, err);
         }
-        try {
-          // A TopicSubscription of a declared subscriber made meanwhile (applied at the same time) shows here.
-          const { topic, members } = await afterWrite(client, inputs.key, inputs.subscribers);
-          return { id: topic.key, outs: outputsFor(topic, members.subscribers, raw, keys) };
-        } catch (err) {
-          throw failure(err instanceof NotifyApiError ? `read topic "${inputs.key}"` : action, err);
-        }
+        return { id: topic.key, outs: outputsFor(topic, inputs.subscribers ?? [], raw, keys) };
       },
     });
   },
@@ -285,16 +273,20 @@ export const provider = {
     try {
       // The PATCH only when a field it sends differs (the subscriptions have calls of their own).
       const body: RequestBody<"TopicsController_updateTopic"> = requestBody(TOPIC, inputs, "update");
-      if (Object.entries(body).some(([k, v]) => !deepEqual(v, olds[k]))) await client.topics.update(id, body);
+      const renamed = Object.entries(body).some(([k, v]) => !deepEqual(v, olds[k])) ? await client.topics.update(id, body) : undefined;
+      // The subscriptions the state holds (a refresh brings hand edits in first): only the
+      // difference is sent, and what is sent is what the topic then holds.
+      const held = Array.isArray(olds.subscribers) ? olds.subscribers as string[] : [];
       if (inputs.subscribers !== undefined) {
-        const live = await liveMembers(client, id);
-        // Refused before any subscribe: a declared subscriber with a subscription of its own in the topic.
-        const clash = bothWays(id, inputs.subscribers, live);
+        const added = inputs.subscribers.filter((s) => !held.includes(s));
+        // One listing, only when adding: a subscriber added who holds a subscription of its own in
+        // the topic (a TopicSubscription's) is refused before any subscribe.
+        const clash = added.length ? bothWays(id, added, await liveMembers(client, id)) : undefined;
         if (clash) throw new Error(clash);
-        await syncSubscribers(client, id, live.subscribers, inputs.subscribers);
+        await syncSubscribers(client, id, held, inputs.subscribers);
       }
-      const { topic, members } = await afterWrite(client, id, inputs.subscribers);
-      return { outs: outputsFor(topic, members.subscribers, news, keys) };
+      const topic = renamed ?? { _id: String(olds.databaseId), key: id, name: olds.name as string | undefined, createdAt: olds.createdAt as string | undefined };
+      return { outs: outputsFor(topic, inputs.subscribers ?? held, news, keys) };
     } catch (err) {
       throw failure(`update topic "${inputs.key}"`, err);
     }

@@ -9,17 +9,18 @@
  *   create  GET /v2/topics/{topicKey}/subscriptions/{identifier} (204: none; found: adopt or refuse);
  *           GET /v2/topics/{topicKey}/subscriptions?subscriberId= (404: no such topic; the subscriber's
  *           plain membership: refused); POST /v2/topics/{topicKey}/subscriptions with this one
- *           subscription; PATCH .../{identifier} with the preferences when declared; the subscriber's
- *           subscriptions again (a plain membership made meanwhile: this one deleted again, refused)
+ *           subscription and its preferences; the subscriber's subscriptions again (a plain
+ *           membership made meanwhile: this one deleted again, refused)
  *   read    GET /v2/topics/{topicKey}/subscriptions/{identifier} (204: gone); on import, the topic's
  *           subscriptions too, for the subscriber the GET does not name
  *   update  PATCH /v2/topics/{topicKey}/subscriptions/{identifier} with what changed
  *   delete  DELETE /v2/topics/{topicKey}/subscriptions naming the identifier alone (gone counts as done)
  *
  * The service's sharp edges: a missing subscription reads as 204, not 404; `preferences` in a PATCH
- * replace every stored one, and a workflow it does not know is skipped without an error (so the
- * answer is checked); `{workflowId, enabled}` loses `enabled` on this route (the filter form keeps it);
- * the subscribe makes a missing topic and answers an identifier the topic holds as a success.
+ * replace every stored one, and a workflow it does not know is skipped without an error (so each
+ * answer is checked; 3.15's subscribe refuses one with a 404 instead); `{workflowId, enabled}` loses
+ * `enabled` on this route (the filter form keeps it); the subscribe makes a missing topic and
+ * answers an identifier the topic holds as a success, unchanged.
  */
 import { z } from "zod";
 import { clientFor } from "../config";
@@ -216,19 +217,23 @@ function changedBody(inputs: Inputs, held: Props): RequestBody<"TopicsController
 }
 
 /**
- * Sends `body`; the service skips a workflow it does not know without an error, so a declared
- * workflow missing from the answer (which lists every stored preference of the workflows named)
- * fails here, naming it.
+ * Fails naming each declared workflow the answer of a write that named it lacks (the answer lists
+ * every stored preference of the workflows the request named): the service skips a workflow it
+ * does not know without an error (update-subscription.usecase.ts, and the newer subscribe).
  */
+function checkStored(declared: readonly PreferenceInput[] | undefined, answer: readonly SubscriptionPreference[] | null | undefined): void {
+  if (!declared?.length) return;
+  const stored = new Set((answer ?? []).flatMap((p) => (p.workflow ? [p.workflow.identifier, p.workflow.id] : [])));
+  const missing = declared.map((p, i) => [p.workflowId, i] as const).filter(([w]) => !stored.has(w));
+  if (missing.length) {
+    throw new Error(missing.map(([w, i]) => `preferences[${i}].workflowId: no workflow ${JSON.stringify(w)} in this environment (the service skips an unknown workflow without an error)`).join("; "));
+  }
+}
+
+/** Sends `body` and checks that every workflow of its preferences is stored. */
 async function write(client: NotifyClient, topic: string, identifier: string, body: RequestBody<"TopicsController_updateTopicSubscription">, declared: readonly PreferenceInput[] | undefined): Promise<Subscription> {
   const answer = await client.topicSubscriptions.update(topic, identifier, body);
-  if (body.preferences && declared) {
-    const stored = new Set((answer.preferences ?? []).flatMap((p) => (p.workflow ? [p.workflow.identifier, p.workflow.id] : [])));
-    const missing = declared.map((p, i) => [p.workflowId, i] as const).filter(([w]) => !stored.has(w));
-    if (missing.length) {
-      throw new Error(missing.map(([w, i]) => `preferences[${i}].workflowId: no workflow ${JSON.stringify(w)} in this environment (the service skips an unknown workflow without an error)`).join("; "));
-    }
-  }
+  if (body.preferences) checkStored(declared, answer.preferences);
   return answer;
 }
 
@@ -279,6 +284,7 @@ function refuseBothWays(topic: string, subscriber: string, identifier: string, t
 
 /** A hint for a refused subscribe, from the service's message and per-item errors: which of its rules refused it. */
 function subscribeHint(inputs: Inputs, status: number, text: string): string | undefined {
+  if (/Workflows not found/.test(text)) return "each workflow of `preferences` must exist in this environment (give its workflowId, a Workflow's output)";
   if (status === 404) return `topic "${inputs.topic}" does not exist: declare it with a Topic and pass its \`key\` output as \`topic\` (the service's subscribe would make it outside the stack)`;
   if (text.includes("SUBSCRIBER_NOT_FOUND")) return `subscriber "${inputs.subscriber}" does not exist: create it first`;
   if (text.includes("SUBSCRIPTION_LIMIT_EXCEEDED")) return `a subscriber holds at most ${SUBSCRIPTIONS_PER_SUBSCRIBER} subscriptions of one topic`;
@@ -286,10 +292,18 @@ function subscribeHint(inputs: Inputs, status: number, text: string): string | u
   return undefined;
 }
 
-/** The create body: this one subscription, its context when declared (the topic's own `name` is never sent: it would rename the topic). */
+/**
+ * The create body: this one subscription, its context and its preferences when declared (the
+ * topic's own `name` is never sent: it would rename the topic). The subscribe stores the
+ * preferences of the subscriptions it makes (create-subscriptions.usecase.ts), in the filter form
+ * as the update does.
+ */
 function createBody(inputs: Inputs): RequestBody<"TopicsController_createTopicSubscriptions"> {
   const context = inputs.contextKeys?.length ? Object.fromEntries(inputs.contextKeys.map((k) => k.split(":") as [string, string])) : undefined;
-  return stripUndefined({ subscriptions: [stripUndefined({ subscriberId: inputs.subscriber, identifier: inputs.identifier, name: inputs.name })], context });
+  return stripUndefined({
+    subscriptions: [stripUndefined({ subscriberId: inputs.subscriber, identifier: inputs.identifier, name: inputs.name })], context,
+    preferences: inputs.preferences?.length ? wirePreferences(inputs.preferences) : undefined,
+  });
 }
 
 /** An existing subscription, with the subscriber it belongs to and that subscriber's subscriptions of the topic. */
@@ -400,10 +414,10 @@ export const provider = {
             throw new Error(`contextKeys: the service stored ${JSON.stringify(keySet(mine.contextKeys ?? []))} for ${JSON.stringify(keySet(asked))}: it takes context only ` +
               "while the organisation's context preferences are on; leave contextKeys out, or have the feature turned on");
           }
-          const held = inputs.preferences?.length ? await write(client, topic, identifier, { preferences: wirePreferences(inputs.preferences) }, inputs.preferences) : mine;
+          checkStored(inputs.preferences, mine.preferences);
           // A plain membership made between the look and the subscribe (a Topic applied at the same time) shows now.
           refuseBothWays(topic, subscriber, identifier, await subscriptionsOf(client, topic, subscriber));
-          return { id, outs: outputsFor(topic, subscriber, identifier, heldOf(held), raw, keys) };
+          return { id, outs: outputsFor(topic, subscriber, identifier, heldOf(mine), raw, keys) };
         } catch (err) {
           // A subscription made here whose settings failed is removed again, so that a rerun starts afresh.
           await client.topicSubscriptions.remove(topic, identifier).catch(() => undefined);

@@ -6,13 +6,15 @@
  *   create  POST /v2/workflows; with adopt: GET /v2/workflows/{workflowId} first, then nothing when
  *           it is as declared, else PUT (so too after our own retried create)
  *   read    GET /v2/workflows/{databaseId}
- *   update  GET /v2/workflows/{databaseId}, then PUT with each kept step's _id
+ *   update  PATCH /v2/workflows/{databaseId} of the fields that changed, when only fields it writes
+ *           did; else GET /v2/workflows/{databaseId}, then PUT with each kept step's _id
  *   delete  DELETE /v2/workflows/{databaseId} (a 404 counts as done)
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { NotifyApiError } from "../client/errors";
 import { clientFor } from "../config";
+import type { RequestBody } from "../../spec/operations";
 import {
   JsonObject, PreferencesInput, SafeString, Severity, SLUG_IDENTIFIER, SLUG_MESSAGE, StepControlValues, WorkflowStepKind,
   type CreateWorkflowBody, type StepInput, type UpdateWorkflowBody, type Workflow as ApiWorkflow,
@@ -231,6 +233,15 @@ function updateBody(inputs: Inputs, live: ApiWorkflow): UpdateWorkflowBody {
   return { ...fields, origin: live.origin };
 }
 
+/**
+ * The fields `PATCH /v2/workflows` writes as a PUT would, and alone (its patch-workflow use case,
+ * apps/api/src/app/workflows-v2/usecases/patch-workflow/patch-workflow.usecase.ts; PatchWorkflowDto):
+ * a change of these is one PATCH of them, answered with the whole workflow. Not `active`, whose
+ * PATCH sets the status even where a PUT would give ERROR, nor `isTranslationEnabled`, which the
+ * PATCH does not store (it only toggles the enterprise translations).
+ */
+const PATCHED: readonly string[] = ["name", "description", "tags", "payloadSchema", "validatePayload"];
+
 function isAlreadyExists(err: unknown): err is NotifyApiError {
   return err instanceof NotifyApiError && (err.status === 409 || (err.status === 400 && /already exist/i.test(err.message)));
 }
@@ -296,11 +307,17 @@ export const provider = {
     return { id, props: outs, inputs };
   },
 
-  async update(id: string, _olds: Props, news: Props) {
+  async update(id: string, olds: Props, news: Props) {
     const inputs = news as Inputs;
     const keys = workflowDeclaredKeys(news);
     const api = clientFor().workflows;
     try {
+      // A PATCH sends only what it names, so a field the program leaves out keeps the service's value as a PUT's held value would.
+      const changed = diffOf(WORKFLOW, olds, news).changed;
+      if (changed.length && changed.every((k) => PATCHED.includes(k) && news[k] !== undefined)) {
+        const body: RequestBody<"WorkflowController_patchWorkflow"> = Object.fromEntries(changed.map((k) => [k, news[k]]));
+        return { outs: outputsFor(await api.patch(id, body), news, keys).outs };
+      }
       const live = await api.get(id);
       const updated = await api.update(live._id, updateBody(inputs, live));
       return { outs: outputsFor(updated, news, keys).outs };

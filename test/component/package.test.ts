@@ -6,6 +6,8 @@
  * built ones, so this layer builds first.
  */
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../scripts/workspace";
 
@@ -21,5 +23,29 @@ describe("the packed package", () => {
   it("ships no source map and no TypeScript source, so no stack trace points into a file it lacks", () => {
     expect(files.filter((f) => f.endsWith(".map"))).toEqual([]);
     expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
+  });
+
+  // Benchmark code (the bench's baseline resource) lives in bench/, which the package does not
+  // ship: a module the entry points never load is code only the bench or a test uses.
+  it("ships only modules its entry points load (its exports, its bins, the plugin's main)", () => {
+    const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { main: string; exports: Record<string, string | { default?: string }>; bin: Record<string, string> };
+    const scripts = Object.values(pkg.bin).filter((b) => !b.endsWith(".js")).map((b) => readFileSync(path.join(REPO_ROOT, b), "utf8"));
+    const entries = [pkg.main, ...Object.values(pkg.exports).map((e) => (typeof e === "string" ? e : e.default ?? "")), ...Object.values(pkg.bin),
+      ...scripts.flatMap((text) => [...text.matchAll(/(dist\/[\w/.-]+\.js)/g)].map((m) => m[1]!))]
+      .map((e) => path.normalize(e)).filter((e) => files.includes(e));
+    const seen = new Set<string>();
+    const queue = [...entries];
+    while (queue.length) {
+      const file = queue.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      for (const [, spec] of readFileSync(path.join(REPO_ROOT, file), "utf8").matchAll(/require\("([^"]+)"\)/g)) {
+        const target = spec!.startsWith(".") ? path.join(path.dirname(file), spec!) : spec!.startsWith("pulumi-notify/") ? spec!.slice("pulumi-notify/".length) : undefined;
+        const js = target && [target, `${target}.js`, path.join(target, "index.js")].find((t) => files.includes(t));
+        if (js) queue.push(js);
+      }
+    }
+    expect(entries).toContain("dist/provider/native/main.js");
+    expect(files.filter((f) => f.endsWith(".js") && !seen.has(f))).toEqual([]);
   });
 });

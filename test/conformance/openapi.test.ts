@@ -112,6 +112,7 @@ const CASES: Record<string, (c: Ctx) => Promise<unknown>> = {
     name: "Welcome 2", preferences: {}, origin: "platform-cloud",
     steps: c.made.workflowBody.steps.map((s: any) => ({ _id: s._id, name: s.name, type: s.type, controlValues: s.controlValues })),
   }),
+  "PATCH /v2/workflows/{workflowId}": (c) => c.call(200, `/v2/workflows/${c.made.workflowId}`, { description: "patched" }),
   "DELETE /v2/workflows/{workflowId}": async (c) => {
     await c.api("POST", "/v2/workflows", { ...WELCOME, workflowId: "doomed" });
     return c.call(204, "/v2/workflows/doomed");

@@ -333,6 +333,17 @@ describe("the emulator behaves as production", () => {
     expect((await api("PUT", `/v2/workflows/${w._id}`, { name: "o", preferences: {}, origin: "elsewhere", steps: [] })).status).toBe(422);
   });
 
+  // The patch-workflow use case (apps/api/src/app/workflows-v2/usecases/patch-workflow/patch-workflow.usecase.ts;
+  // production-notes.md, Fifth pass): each field sent and not null is written, the others and the
+  // steps kept; isTranslationEnabled is not stored; 200 with the whole workflow.
+  it("writes on PATCH /v2/workflows only the fields sent, keeping the steps, as production's patch-workflow does", async () => {
+    const w = data(await api("POST", "/v2/workflows", { name: "p", workflowId: "p", description: "kept", tags: ["a"], steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "x" } }] }));
+    const r = await api("PATCH", `/v2/workflows/${w._id}`, { name: "renamed", tags: ["b"], payloadSchema: null, isTranslationEnabled: true });
+    expect(r.status).toBe(200);
+    expect(data(r)).toMatchObject({ _id: w._id, name: "renamed", description: "kept", tags: ["b"], isTranslationEnabled: false, steps: [{ _id: w.steps[0]._id, stepId: w.steps[0].stepId }] });
+    expect(data(await api("GET", "/v2/workflows/p"))).toEqual(data(r));
+  });
+
   // The request log keeps each parsed body, so a test can check every recorded request
   // against the contract (bodies over 64 KB are logged as bodyOmitted: "too-large").
   it("records request bodies in the log, each valid against the contract", async () => {

@@ -12,15 +12,21 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateRequest } from "../../emulator/contract";
+import { mixCounts, prepareMix } from "../../bench/programs";
 import * as notify from "../../provider";
+import { RESOURCE_TABLES } from "../../provider/resources/index";
 import { ROOT } from "../helpers/pulumi";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { impl } from "../helpers/implementation";
+import type { Obj as KindObj } from "../kinds/descriptor";
+import { floorOf } from "../kinds/floor";
+import { KINDS } from "../kinds/index";
 
 type Obj = Record<string, unknown>;
 interface ResourceModule {
   provider: {
     check(olds: Obj, news: Obj): Promise<{ inputs: Obj; failures: unknown[] }>;
+    diff(id: string, olds: Obj, news: Obj): Promise<{ changed: string[] }>;
     create(inputs: Obj): Promise<{ id: string; outs: Obj }>;
     read(id: string, props: Obj): Promise<{ id: string; props: Obj }>;
     update(id: string, olds: Obj, news: Obj): Promise<{ outs: Obj }>;
@@ -124,6 +130,7 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     });
     await workflow.provider.read(welcome.id, welcome.outs);
     await workflow.provider.update(welcome.id, welcome.outs, { ...welcome.inputs, name: "Welcome 2", steps: [...steps].reverse() });
+    await workflow.provider.update(welcome.id, welcome.outs, { ...welcome.inputs, description: "patched" });
     await client.workflows.create({ workflowId: "existing", name: "Existing", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "x" } }] });
     // notify-preview's call: a step rendered with planned control values and a payload.
     await client.workflows.preview("existing", "inbox", { controlValues: { body: "{{ payload.n }}" }, previewPayload: { payload: { n: 1 } } });
@@ -272,5 +279,51 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
       "DELETE /v2/layouts/" + frame.id + " 409",
     ]);
     expect([...new Set(log.map((r) => `${r.method} ${r.route}`))].sort()).toEqual(clientOperations());
+  });
+
+  // Each kind's request floor (test/kinds/<kind>.ts, `floor`), on the bench's arguments of its first
+  // object: a create, a read, the update of one field and a delete each send exactly that many
+  // requests (reads share the listings the floor names, so they are counted together). What the
+  // create and the update answer, from the answers of their writes, is what a read then gives.
+  it("creates, reads, updates one field of and deletes an object of each kind with exactly the requests of its floor", async () => {
+    // bench-sub-0 to bench-sub-2: the first topic's two subscribers, and the first topic subscription's, which that topic leaves out.
+    await prepareMix(emu.api, 3);
+    const sent = async () => (await emu.requests()).filter((r) => !r.path.startsWith("/__emulator")).map((r) => `${r.method} ${r.route ?? r.path}`);
+    const made: { kind: (typeof KINDS)[number]["kind"]; mod: ResourceModule; id: string; inputs: KindObj; outs: Obj }[] = [];
+    const refs = {
+      counts: mixCounts(100), run: `floor${mode[0]}`,
+      output: (kind: string, _i: number, key: string) => made.find((m) => m.kind === kind)!.outs[key],
+    };
+    const checked = async (mod: ResourceModule, inputs: Obj) => {
+      const r = await mod.provider.check({}, inputs);
+      expect(r.failures).toEqual([]);
+      return r.inputs;
+    };
+    for (const d of KINDS) {
+      const mod = moduleOf(RESOURCE_TABLES.find((t) => t.name === d.kind)!.module);
+      const inputs = await checked(mod, d.bench.args(0, refs));
+      await emu.clearRequests();
+      const { id, outs } = await mod.provider.create(inputs);
+      expect(await sent(), `${d.kind} create`).toHaveLength(floorOf([{ kind: d.kind, inputs }]).create);
+      made.push({ kind: d.kind, mod, id, inputs, outs });
+    }
+    await emu.clearRequests();
+    const reads = [];
+    for (const m of made) reads.push(await m.mod.provider.read(m.id, m.outs));
+    expect(await sent(), "the reads").toHaveLength(floorOf(made).read);
+    made.forEach((m, i) => expect(reads[i]!.props, `${m.kind}: the create's outputs are what a read gives`).toEqual(m.outs));
+    for (const m of made) {
+      const news = await checked(m.mod, KINDS.find((d) => d.kind === m.kind)!.floor.change(m.inputs));
+      await emu.clearRequests();
+      const { outs } = await m.mod.provider.update(m.id, m.outs, news);
+      expect(await sent(), `${m.kind} update`).toHaveLength(floorOf([{ kind: m.kind, inputs: news }]).update);
+      expect((await m.mod.provider.diff(m.id, outs, news)).changed, `${m.kind} update`).toEqual([]);
+      expect((await m.mod.provider.read(m.id, outs)).props, `${m.kind}: the update's outputs are what a read gives`).toEqual(outs);
+    }
+    for (const m of [...made].reverse()) {
+      await emu.clearRequests();
+      await m.mod.provider.delete(m.id, m.outs);
+      expect(await sent(), `${m.kind} delete`).toHaveLength(floorOf([m]).delete);
+    }
   });
 });

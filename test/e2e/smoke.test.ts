@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestStack, exportedState, nativeRequire, type TestStack } from "../helpers/pulumi";
 
-type FloorModule = typeof import("../../provider/resources/floor");
+type BaselineModule = typeof import("../../bench/baseline");
 
 describe("the real Pulumi engine runs a dynamic resource from the compiled package", () => {
   let ts: TestStack | undefined;
@@ -14,8 +14,8 @@ describe("the real Pulumi engine runs a dynamic resource from the compiled packa
     let value = "one";
     ts = await createTestStack({
       program: async () => {
-        const { FloorResource } = nativeRequire("pulumi-notify/dist/provider/resources/floor") as FloorModule;
-        const r = new FloorResource("floor", { value });
+        const { BaselineResource } = nativeRequire("pulumi-notify/dist/bench/baseline") as BaselineModule;
+        const r = new BaselineResource("baseline", { value });
         return { value: r.value, length: r.length };
       },
     });
@@ -25,19 +25,19 @@ describe("the real Pulumi engine runs a dynamic resource from the compiled packa
     expect(up.outputs.value?.value).toBe("one");
     expect(up.outputs.length?.value).toBe(3);
     const afterUp = await exportedState(ts.stack);
-    const floor = afterUp.resources.find((r) => String(r.urn).endsWith("::floor"))!;
-    expect(floor.id).toBe("floor-one");
+    const baseline = afterUp.resources.find((r) => String(r.urn).endsWith("::baseline"))!;
+    expect(baseline.id).toBe("baseline-one");
     // The serialized provider is small: it only requires the implementation by package path.
-    const serialized = String((floor.inputs as Record<string, unknown>).__provider);
+    const serialized = String((baseline.inputs as Record<string, unknown>).__provider);
     expect(serialized.length).toBeLessThan(4096);
-    expect(serialized).toContain("pulumi-notify/dist/provider/resources/floor");
+    expect(serialized).toContain("pulumi-notify/dist/bench/baseline");
 
     const preview = await ts.stack.preview({ expectNoChanges: true });
     expect(preview.changeSummary.same).toBe(2);
 
     const refresh = await ts.stack.refresh();
     expect(refresh.summary.result).toBe("succeeded");
-    expect((await exportedState(ts.stack)).resources.some((r) => r.id === "floor-one")).toBe(true);
+    expect((await exportedState(ts.stack)).resources.some((r) => r.id === "baseline-one")).toBe(true);
 
     value = "three";
     const up2 = await ts.stack.up();
@@ -52,11 +52,11 @@ describe("the real Pulumi engine runs a dynamic resource from the compiled packa
   it("fails the update when the dynamic resource's create throws", async () => {
     ts = await createTestStack({
       program: async () => {
-        const { FloorResource } = nativeRequire("pulumi-notify/dist/provider/resources/floor") as FloorModule;
-        new FloorResource("floor", { value: "x" });
+        const { BaselineResource } = nativeRequire("pulumi-notify/dist/bench/baseline") as BaselineModule;
+        new BaselineResource("baseline", { value: "x" });
       },
-      env: { NOTIFY_FLOOR_FAIL: "1" },
+      env: { NOTIFY_BASELINE_FAIL: "1" },
     });
-    await expect(ts.stack.up()).rejects.toThrow(/floor create failed on purpose/);
+    await expect(ts.stack.up()).rejects.toThrow(/baseline create failed on purpose/);
   });
 });

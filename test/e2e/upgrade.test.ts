@@ -9,7 +9,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { exportedState, loadPackage, nativeRequire, previewDiffs } from "../helpers/pulumi";
 import { useStack } from "../helpers/stack";
 
-type Dynamic = typeof import("../../provider/resources/dynamic");
+type Baseline = typeof import("../../bench/baseline");
 const IMPL = "pulumi-notify/dist/provider/resources/";
 
 /** The same three resources in both programs. */
@@ -22,7 +22,7 @@ const ARGS = {
 /** The resources as `pulumi.dynamic.Resource` registered them: same type, inputs and secrets. */
 function legacyProgram(): void {
   const p = nativeRequire("@pulumi/pulumi") as typeof pulumi;
-  const { serializableProvider } = nativeRequire("pulumi-notify/dist/provider/resources/dynamic") as Dynamic;
+  const { serializableProvider } = nativeRequire("pulumi-notify/dist/bench/baseline") as Baseline;
   const legacy = (kind: string, module: string, name: keyof typeof ARGS, secrets: string[] = []) => {
     const args = ARGS[name] as Record<string, unknown>;
     new p.dynamic.Resource(serializableProvider(IMPL + module), name, {

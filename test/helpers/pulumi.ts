@@ -74,7 +74,7 @@ export async function exportedState(stack: automation.Stack): Promise<{ text: st
   const text = existsSync(file) ? readFileSync(file, "utf8") : "{}";
   const parsed = JSON.parse(text) as { checkpoint?: { latest?: { resources?: Record<string, unknown>[] } } };
   const resources = parsed.checkpoint?.latest?.resources ?? [];
-  // The resources the engine's Node.js dynamic-provider plugin runs: this package's, and the floor.
+  // The resources the engine's Node.js dynamic-provider plugin runs: this package's, and the bench's baseline.
   return { text, resources, dynamic: resources.filter((r) => String(r.type).startsWith("pulumi-nodejs:dynamic")) };
 }
 

@@ -84,6 +84,18 @@ export const agentKind: KindDescriptor<"Agent"> = {
     differing: agent({ name: "Support desk" }),
     writes: ["PATCH /v1/agents/{identifier}"],
   },
+  // POST /v1/agents takes name, identifier, description and active (CreateAgentRequestDto): the
+  // behaviour and the bridge are a PATCH of their own, answered with the agent and its links, and
+  // each linked integration a POST of its own. GET one reads it with its links; a rename is one
+  // PATCH; a delete one DELETE, which removes the links.
+  floor: {
+    of: (i) => ({
+      create: 1 + ((i.integrations ?? []) as unknown[]).length + (i.behavior !== undefined || i.bridgeUrl !== undefined ? 1 : 0),
+      read: 1, update: 1, delete: 1,
+    }),
+    change: (i) => ({ ...i, name: `${String(i.name)} (renamed)`.slice(-60) }),
+    listing: null,
+  },
   badInput: [
     ["agent identifier with a space", agent({ identifier: "support bot" }), /identifier: must be a slug/],
     ["agent identifier with a doubled separator", agent({ identifier: "support--bot" }), /identifier: must be a slug/],

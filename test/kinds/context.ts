@@ -40,6 +40,13 @@ export const context: KindDescriptor<"Context"> = {
     differing: { type: "tenant", contextId: "acme", data: { plan: "enterprise" } },
     writes: ["PATCH /v2/contexts/{type}/{id}"],
   },
+  // POST makes it and answers it whole (409 for one it holds: no upsert); GET one reads it; PATCH
+  // replaces its data; a delete is one DELETE.
+  floor: {
+    of: () => ({ create: 1, read: 1, update: 1, delete: 1 }),
+    change: (i) => ({ ...i, data: { ...(i.data as Obj | undefined), changed: "yes" } }),
+    listing: null,
+  },
   badInput: [
     ["context type with a colon", ctx({ type: "tenant:eu" }), /type: must contain only letters, digits, _ and -/],
     ["missing context id", without(ctx({}), "contextId"), /contextId: is required/],

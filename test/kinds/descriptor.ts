@@ -69,6 +69,29 @@ export interface Share {
   keep?: (list: Obj[]) => Obj[];
 }
 
+/** Requests one object of a kind costs, per operation. */
+export interface RequestCounts {
+  create: number;
+  read: number;
+  update: number;
+  delete: number;
+}
+
+/**
+ * A kind's request floor (#41): the least requests the service's API allows for each operation on
+ * one object, written from the API (which request carries what, which answer says what, in
+ * spec/openapi.json and production-notes.md), not from what the provider sends, so that the
+ * tests and the bench hold the provider to it.
+ */
+export interface RequestFloor {
+  /** For an object declared with `inputs`: a create (without adopt), a read (a refresh) beside `listing`, the update to `change(inputs)`, a delete. */
+  of: (inputs: Obj) => RequestCounts;
+  /** `inputs` with one field changed in place, each kind's field its own: the bench's update, and the tests'. */
+  change: (inputs: Obj) => Obj;
+  /** The listing a read takes the object from where the service has no read-one route: one request per operation, however many objects read from it. */
+  listing: string | null;
+}
+
 /**
  * One kind's part of the e2e scenario over every kind (test/e2e/kinds.test.ts), beyond what its
  * other parts give (`setup` and `prepare` make what it needs, `handEdits` its hand edit, `adopt`
@@ -104,6 +127,8 @@ export interface KindDescriptor<K extends ResourceKind = ResourceKind> {
   /** The objects of `declared` the service still holds (after a destroy, nothing). */
   remains: (state: Record<string, any[]>, declared: Obj[]) => unknown[];
   adopt: AdoptCase;
+  /** The least requests its operations need. */
+  floor: RequestFloor;
   /** Inputs `check` must refuse before any request, naming the property. */
   badInput: BadInput[];
   /** Its part of the oracle's random stacks. */
@@ -142,6 +167,7 @@ export const PARTS = {
   undeletable: "test/property/oracle.test.ts",
   remains: "test/property/oracle.test.ts",
   adopt: "test/component/provider/resources/adopt.test.ts",
+  floor: "test/conformance/requests.test.ts, bench/programs.ts",
   badInput: "test/helpers/badInput.ts",
   stack: "test/property/oracle.test.ts",
   exportSoak: "test/property/export.test.ts",

@@ -78,6 +78,17 @@ export const domain: KindDescriptor<"Domain"> = {
     differing: { name: "mail.example.com", data: { team: "ops" }, routes: { support: { type: "webhook" }, sales: { type: "webhook" } } },
     writes: ["POST /v1/domains/{domain}/routes"],
   },
+  // POST /v1/domains makes it and answers its status and expected records; each route is a POST of
+  // its own. A read is the domain (its GET, or for a pending one the verify, which answers it) and
+  // a page of routes per 100. A data change is one PATCH; a delete one DELETE, routes included.
+  floor: {
+    of: (i) => {
+      const routes = Object.keys((i.routes ?? {}) as Obj).length;
+      return { create: 1 + routes, read: 1 + Math.max(1, Math.ceil(routes / 100)), update: 1, delete: 1 };
+    },
+    change: (i) => ({ ...i, data: { ...(i.data as Record<string, string> | undefined), changed: "yes" } }),
+    listing: null,
+  },
   badInput: [
     ["domain name in upper case", dom({ name: "Mail.Example.com" }), /name: write "mail\.example\.com": the service stores domain names in lower case/],
     ["domain name not a domain", dom({ name: "localhost" }), /name: must be a domain name/],

@@ -38,6 +38,15 @@ export const environment: KindDescriptor<"Environment"> = {
     differing: { name: "Staging", color: "#222222" },
     writes: ["PUT /v1/environments/{environmentId}"],
   },
+  // POST /v1/environments answers no colour or slug and its keys encrypted (production-notes.md,
+  // Third pass §1), so a create reads the list back (and PUTs parentId, which the create ignores);
+  // the list is the only read, one for every environment; a colour change is one PUT (it writes
+  // only what it is sent); a delete one DELETE.
+  floor: {
+    of: (i) => ({ create: i.parentId !== undefined ? 3 : 2, read: 0, update: 1, delete: 1 }),
+    change: (i) => ({ ...i, color: i.color === "#000000" ? "#ffffff" : "#000000" }),
+    listing: "GET /v1/environments",
+  },
   badInput: [
     ["environment colour that is not hex", envr({ color: "blue" }), /color: must be a hex colour such as #3498db/],
     ["environment without a colour", without(envr({}), "color"), /color: is required to create an environment/],

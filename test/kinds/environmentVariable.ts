@@ -39,6 +39,14 @@ export const environmentVariable: KindDescriptor<"EnvironmentVariable"> = {
     differing: { key: "BASE_URL", type: "string", isSecret: false, values: { env_env0: "https://b.example" } },
     writes: ["PATCH /v1/environment-variables/{variableKey}"],
   },
+  // POST makes it and answers it whole; GET one reads it; PATCH merges the values sent. A variable is
+  // the organisation's, so a delete reads it first (values of environments this resource does not
+  // declare keep it), then DELETEs.
+  floor: {
+    of: () => ({ create: 1, read: 1, update: 1, delete: 2 }),
+    change: (i) => ({ ...i, values: Object.fromEntries(Object.entries((i.values ?? {}) as Record<string, string>).map(([e, v]) => [e, `${v}-changed`])) }),
+    listing: null,
+  },
   badInput: [
     ["variable key starting with a digit", envVar({ key: "1URL" }), /key: must start with a letter followed by letters, digits or underscores/],
     ["variable value over 256 characters", envVar({ values: { env_env0: "v".repeat(300) } }), /values\.env_env0: must be at most 256 characters/],

@@ -83,6 +83,14 @@ export const integration: KindDescriptor<"Integration"> = {
     differing: { identifier: "sg-main", name: "SendGrid (main)", providerId: "sendgrid", channel: "email", active: true },
     writes: ["PUT /v1/integrations/{integrationId}"],
   },
+  // POST /v1/integrations makes it and answers it whole; its body has no `primary`, which is
+  // set-primary's own request. The service has no read-one route: GET /v1/integrations answers
+  // every integration at once. A rename is one PUT; a delete one DELETE.
+  floor: {
+    of: (i) => ({ create: i.primary === true ? 2 : 1, read: 0, update: 1, delete: 1 }),
+    change: (i) => ({ ...i, name: `${String(i.name ?? i.identifier)} (renamed)` }),
+    listing: "GET /v1/integrations",
+  },
   badInput: [
     ["unknown channel", int({ channel: "fax" }), /channel: must be one of .*"email"/],
     ["channel of the wrong type", int({ channel: 5 }), /channel: must be one of/],

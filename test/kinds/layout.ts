@@ -60,6 +60,13 @@ export const layout: KindDescriptor<"Layout"> = {
     differing: { layoutId: "brand", name: "Brand 2", controlValues: { email: { body: HTML, editorType: "html" } } },
     writes: ["PUT /v2/layouts/{layoutId}"],
   },
+  // POST /v2/layouts ignores control values (production-notes.md, Third pass §3): declared ones are a
+  // PUT of their own. GET one reads it; a rename is one PUT (answered whole); a delete one DELETE.
+  floor: {
+    of: (i) => ({ create: i.controlValues !== undefined ? 2 : 1, read: 1, update: 1, delete: 1 }),
+    change: (i) => ({ ...i, name: `${String(i.name)} (renamed)` }),
+    listing: null,
+  },
   badInput: [
     ["missing layoutId", without(lay({}), "layoutId"), /layoutId: is required/],
     ["layout name over 128 characters", lay({ name: "n".repeat(129) }), /name: must be at most 128 characters/],

@@ -67,6 +67,15 @@ export const subscriberCredentials: KindDescriptor<"SubscriberCredentials"> = {
     differing: { subscriberId: "alice", providerId: "slack", integrationIdentifier: "slack-main", credentials: { webhookUrl: `${HOOK}-rotated` } },
     writes: ["PUT /v1/subscribers/{subscriberId}/credentials"],
   },
+  // The credentials PUT overwrites an entry silently, so a create reads the subscriber first (to
+  // refuse existing credentials without adopt), then PUTs, whose answer is the subscriber with the
+  // entry; a read is the subscriber's GET (production's entries carry no integration identifier:
+  // which integration an entry is of is in GET /v1/integrations); an update one PUT; a delete one DELETE.
+  floor: {
+    of: () => ({ create: 2, read: 1, update: 1, delete: 1 }),
+    change: (i) => ({ ...i, credentials: { ...(i.credentials as Obj), webhookUrl: `${String((i.credentials as Obj).webhookUrl)}/changed` } }),
+    listing: "GET /v1/integrations",
+  },
   badInput: [
     // An unknown provider id of the right shape is accepted (production adds providers); a near miss is a typo.
     ["subscriber provider one edit from a known one", cred({ providerId: "slak" }), /providerId: unknown provider "slak": did you mean "slack"\?/],

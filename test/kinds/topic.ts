@@ -53,6 +53,17 @@ export const topicKind: KindDescriptor<"Topic"> = {
     differing: { key: "news", name: "News", subscribers: ["alice", "bob", "carol"] },
     writes: ["POST /v2/topics/{topicKey}/subscriptions"],
   },
+  // POST /v2/topics?failIfExists makes it (and refuses an existing one); its subscriptions are POSTs
+  // of their own, 100 a call. A read is the topic's GET and a page of subscriptions per 100. A
+  // rename is one PATCH; a delete one DELETE, which takes the subscriptions with it.
+  floor: {
+    of: (i) => {
+      const pages = Math.ceil(((i.subscribers ?? []) as unknown[]).length / 100);
+      return { create: 1 + pages, read: 1 + Math.max(1, pages), update: 1, delete: 1 };
+    },
+    change: (i) => ({ ...i, name: `${String(i.name ?? i.key)} (renamed)`.slice(-100) }),
+    listing: null,
+  },
   badInput: [
     ["topic key with a space", topic({ key: "daily news" }), /key: must contain only letters, digits, -, _, : and \./],
     ["topic key over 100 characters", topic({ key: "k".repeat(101) }), /key: must be at most 100 characters/],

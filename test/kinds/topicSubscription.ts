@@ -98,6 +98,18 @@ export const topicSubscriptionKind: KindDescriptor<"TopicSubscription"> = {
     differing: { ...ADOPTED, name: "Dana, alerts" },
     writes: ["PATCH /v2/topics/{topicKey}/subscriptions/{identifier}"],
   },
+  floor: {
+    // create: the look (the subscribe answers an identifier the topic holds as a success, unchanged,
+    // so only a read tells the subscription is new), the subscriber's subscriptions of the topic (its
+    // plain membership, refused beside this one; a missing topic's 404, which the subscribe would
+    // make), the subscribe with the name, context and preferences, and the subscriber's subscriptions
+    // again (a plain membership made meanwhile). A subscriber holds at most 10 subscriptions of a
+    // topic: one page each. read: the GET (it names no subscriber, which cannot change). update: one
+    // PATCH of the name and the preferences. delete: one DELETE naming the identifier.
+    of: () => ({ create: 4, read: 1, update: 1, delete: 1 }),
+    change: (i) => ({ ...i, name: `${String(i.name ?? i.identifier)} (renamed)` }),
+    listing: null,
+  },
   badInput: [
     ["subscription identifier of the plain membership form", sub({ topic: "news", subscriber: "alice", identifier: "tk_news:si_alice" }),
       /identifier: "tk_news:si_alice" is the identifier the service gives the plain membership of "alice" in "news"/],

@@ -51,6 +51,14 @@ export const translation: KindDescriptor<"Translation"> = {
     differing: { resourceType: "workflow", resourceId: "greet", locale: "fr_FR", content: { hi: "Bonjour" } },
     writes: ["POST /v2/translations"],
   },
+  // The service's POST is an upsert that would overwrite a translation made outside the stack, so a
+  // create reads first (GET), then POSTs; GET one reads it; an update is one POST of the whole
+  // content; a delete one DELETE.
+  floor: {
+    of: () => ({ create: 2, read: 1, update: 1, delete: 1 }),
+    change: (i) => ({ ...i, content: { ...(i.content as Obj), changed: "oui" } }),
+    listing: null,
+  },
   badInput: [
     ["translation resource type unknown", tr({ resourceType: "topic" }), /resourceType: must be one of "workflow", "layout"/],
     ["translation locale with a dash", tr({ locale: "fr-FR" }), /locale: write "fr_FR": the service stores locales with _ between the parts/],

@@ -111,6 +111,13 @@ export const workflow: KindDescriptor<"Workflow"> = {
     differing: { workflowId: "welcome", name: "Welcome", tags: ["onboarding"], steps: [STEPS[0], { ...STEPS[2], controlValues: { ...STEPS[2]!.controlValues, subject: "Hello" } }] },
     writes: ["PUT /v2/workflows/{workflowId}"],
   },
+  // POST /v2/workflows makes it with its steps and answers it whole; GET one reads it; a rename is
+  // one PATCH (PatchWorkflowDto, answered whole); a delete one DELETE.
+  floor: {
+    of: () => ({ create: 1, read: 1, update: 1, delete: 1 }),
+    change: (i) => ({ ...i, name: `${String(i.name)} (renamed)` }),
+    listing: null,
+  },
   badInput: [
     ["missing workflowId", without(wf({}), "workflowId"), /workflowId: is required/],
     ["workflowId not a slug", wf({ workflowId: "bad id!" }), /workflowId: must be a slug/],

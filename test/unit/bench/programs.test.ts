@@ -6,9 +6,11 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type * as pulumiModule from "@pulumi/pulumi";
-import { RESOURCE_TABLES } from "../../../provider/resources/index";
-import { mixCounts, scaleProgram, RUN_TAG } from "../../../bench/programs";
+import { RESOURCE_TABLES, type ResourceKind } from "../../../provider/resources/index";
+import { mixCounts, mixFloor, scaleProgram, RUN_TAG } from "../../../bench/programs";
 import { nativeRequire } from "../../helpers/pulumi";
+import { floorOf } from "../../kinds/floor";
+import { KINDS } from "../../kinds/index";
 
 /** The @pulumi/pulumi the bench's programs register with (the package's own copy). */
 const pulumi = nativeRequire("@pulumi/pulumi") as typeof pulumiModule;
@@ -23,6 +25,16 @@ describe("bench mix", () => {
 
   it("N = 500 holds at least one of every kind", () => {
     expect(Object.entries(mixCounts(500)).filter(([, c]) => c < 1)).toEqual([]);
+  });
+
+  // The bench's update runs the mix again with each kind's `change` (test/kinds/<kind>.ts, floor),
+  // and sets its requests against one update a resource.
+  it.each(KINDS.map((k) => [k.kind, k] as const))("%s: the update changes one field of the bench's arguments, in place", (_kind, k) => {
+    const args = k.bench.args(0, { counts: mixCounts(500), run: "tag0", output: () => "(a reference)" });
+    const changed = k.floor.change(args);
+    const differing = [...new Set([...Object.keys(args), ...Object.keys(changed)])].filter((f) => JSON.stringify(args[f]) !== JSON.stringify(changed[f]));
+    expect(differing).toHaveLength(1);
+    expect(k.replaceOnChange).not.toContain(differing[0]);
   });
 });
 
@@ -52,6 +64,11 @@ describe("bench program under the engine's mocks", () => {
   it("registers N resources, each kind as often as mixCounts says", () => {
     const counts = mixCounts(200);
     for (const [kind, count] of Object.entries(counts)) expect(ofKind(kind), kind).toHaveLength(count);
+  });
+
+  it("has the request floor of the resources it registers (mixFloor)", () => {
+    const kindOf = (type: string) => type.split(":").pop() as ResourceKind;
+    expect(mixFloor(200)).toEqual(floorOf(registered.map((r) => ({ kind: kindOf(r.type), inputs: r.inputs }))));
   });
 
   it("each translation names a workflow of the mix that has translation on, through the workflow's output", () => {

@@ -30,6 +30,17 @@ describe("the client against the emulator", () => {
     expect(await lists()).toBe(2);
   });
 
+  it("reads environments from one listing until the client writes (the service has no read-one route)", async () => {
+    const [dev, prod] = await client.environments.list();
+    await emu.clearRequests();
+    const lists = async () => (await emu.requests()).filter((r) => r.method === "GET" && r.path === "/v1/environments").length;
+    for (let i = 0; i < 10; i++) await client.environments.get(i % 2 ? dev!._id : prod!._id);
+    expect(await lists()).toBe(1);
+    await client.environments.update(dev!._id, { color: "#000000" });
+    expect((await client.environments.get(dev!._id))?.color).toBe("#000000");
+    expect(await lists()).toBe(2);
+  });
+
   it("runs every method", async () => {
     const i = await client.integrations.create({ providerId: "slack", channel: "chat", identifier: "slack-main", active: true });
     expect((await client.integrations.list()).map((x) => x._id)).toEqual([i._id]);
