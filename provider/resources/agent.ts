@@ -24,7 +24,7 @@ import type { NotifyClient } from "../client";
 import type { Agent as ApiAgent } from "../client/agents";
 import type { RequestBody } from "../../spec/operations";
 import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check";
-import { type DiffResult, declaredKeys, declaredKeysOf, deepEqual, stripUndefined, UNKNOWN } from "./diff";
+import { asSet, type DiffResult, declaredKeys, declaredKeysOf, deepEqual, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
 import { adoptExisting, controlInputs, createOrAdopt, deleteIfPresent, failure, findIfPresent, gone, readIfPresent, readInputs, warn } from "./lifecycle";
@@ -108,8 +108,6 @@ type Inputs = z.infer<typeof AGENT.schema>;
 /** A property map as the engine passes it: inputs or old state, not yet checked. */
 type Props = Record<string, unknown>;
 
-/** A set of identifiers in the one order state keeps them in, so order is never a diff. */
-const asSet = (ids: readonly string[]) => [...new Set(ids)].sort();
 
 /** The identifiers of the integrations linked to an agent, as its answer lists them. */
 const linkedOf = (a: ApiAgent): string[] => asSet((a.integrations ?? []).map((i) => i.identifier));

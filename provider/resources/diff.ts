@@ -17,6 +17,9 @@ export function containsUnknown(v: unknown): boolean {
   return false;
 }
 
+/** A set of ids in the one order state keeps them in (unique, sorted), so declaring them in another order is never a diff. */
+export const asSet = (ids: readonly string[]): string[] => [...new Set(ids)].sort();
+
 /** Removes `undefined` and `null`-free-of-meaning keys, recursively, so key sets compare cleanly. */
 export function stripUndefined<T>(v: T): T {
   if (Array.isArray(v)) return v.map(stripUndefined) as T;

@@ -32,7 +32,7 @@ import { clientFor } from "../config";
 import { SafeString, type SubscriptionsResult, type Topic as ApiTopic, type TopicSubscription as ListedSubscription } from "../schemas";
 import type { RequestBody } from "../../spec/operations";
 import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check";
-import { type DiffResult, declaredKeys, declaredKeysOf, deepEqual, stripUndefined, UNKNOWN } from "./diff";
+import { asSet, type DiffResult, declaredKeys, declaredKeysOf, deepEqual, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
 import { adoptExisting, controlInputs, createOrAdopt, deleteIfPresent, failure, findIfPresent, gone, readIfPresent, readInputs, warn } from "./lifecycle";
@@ -108,8 +108,6 @@ type Inputs = z.infer<typeof TOPIC.schema>;
 /** A property map as the engine passes it: inputs or old state, not yet checked. */
 type Props = Record<string, unknown>;
 
-/** A set of ids in the one order state keeps them in, so order is never a diff. */
-const asSet = (ids: readonly string[]) => [...new Set(ids)].sort();
 
 /** Maps the service's topic and its subscribers (read by calls of their own) to outputs. */
 export function toTopicOutputs(t: ApiTopic, subscribers: readonly string[]): Props {
