@@ -31,7 +31,7 @@ import { JsonObject, SafeString, type TopicSubscription as ListedSubscription } 
 import type { RequestBody } from "../../spec/operations";
 import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check";
 import { CONTEXT_PART } from "./context";
-import { type DiffResult, containsUnknown, declaredKeys, declaredKeysOf, deepEqual, stripUndefined, UNKNOWN } from "./diff";
+import { asSet, type DiffResult, containsUnknown, declaredKeys, declaredKeysOf, deepEqual, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, type ArgsOf, type StateOf } from "./fields";
 import { adoptExisting, controlInputs, createOrAdopt, failure, gone, readInputs } from "./lifecycle";
@@ -154,9 +154,6 @@ export function parseTopicSubscriptionId(id: string): { topic: string; identifie
 const byWorkflow = <T extends { workflowId?: unknown }>(list: readonly T[]) =>
   [...list].sort((a, b) => (String(a.workflowId) < String(b.workflowId) ? -1 : String(a.workflowId) > String(b.workflowId) ? 1 : 0));
 
-/** The context keys in the one order state keeps them in. */
-const keySet = (keys: readonly string[]) => [...new Set(keys)].sort();
-
 /**
  * The stored preferences as inputs: one per workflow, named as declared (a workflow may be given by
  * its identifier or by its database id), sorted. A preference whose workflow is gone names no
@@ -186,7 +183,7 @@ export function toTopicSubscriptionOutputs(topic: string, subscriber: string, id
   return stripUndefined({
     topic, subscriber, identifier, name: s.name ?? undefined, preferences: preferencesOf(s.preferences, declaredPreferences),
     // None is no key at all, as a declaration of none is (check drops an empty list): an import then declares none either.
-    contextKeys: s.contextKeys?.length ? keySet(s.contextKeys) : undefined, subscriptionId: s.id,
+    contextKeys: s.contextKeys?.length ? asSet(s.contextKeys) : undefined, subscriptionId: s.id,
   });
 }
 
@@ -360,7 +357,7 @@ export const provider = {
     }
     if (!failures.length && Array.isArray(inputs.contextKeys) && !inputs.contextKeys.includes(UNKNOWN)) {
       // No context is one thing however it is written: an empty list is the key left out.
-      if (inputs.contextKeys.length) inputs.contextKeys = keySet(inputs.contextKeys as string[]);
+      if (inputs.contextKeys.length) inputs.contextKeys = asSet(inputs.contextKeys as string[]);
       else delete inputs.contextKeys;
     }
     return { inputs, failures };
@@ -370,7 +367,7 @@ export const provider = {
     const sorted = (p: Props) => stripUndefined({
       ...p,
       preferences: Array.isArray(p.preferences) && !containsUnknown(p.preferences) ? byWorkflow(p.preferences as Props[]) : p.preferences,
-      contextKeys: Array.isArray(p.contextKeys) && !p.contextKeys.includes(UNKNOWN) ? keySet(p.contextKeys as string[]) : p.contextKeys,
+      contextKeys: Array.isArray(p.contextKeys) && !p.contextKeys.includes(UNKNOWN) ? asSet(p.contextKeys as string[]) : p.contextKeys,
     });
     const diff = diffOf(TOPIC_SUBSCRIPTION, sorted(olds), sorted(news));
     // The identifier is unique in the environment: a replacement that keeps it (another topic,
@@ -410,8 +407,8 @@ export const provider = {
         }
         try {
           const asked = inputs.contextKeys ?? [];
-          if (!deepEqual(keySet(mine.contextKeys ?? []), keySet(asked))) {
-            throw new Error(`contextKeys: the service stored ${JSON.stringify(keySet(mine.contextKeys ?? []))} for ${JSON.stringify(keySet(asked))}: it takes context only ` +
+          if (!deepEqual(asSet(mine.contextKeys ?? []), asSet(asked))) {
+            throw new Error(`contextKeys: the service stored ${JSON.stringify(asSet(mine.contextKeys ?? []))} for ${JSON.stringify(asSet(asked))}: it takes context only ` +
               "while the organisation's context preferences are on; leave contextKeys out, or have the feature turned on");
           }
           checkStored(inputs.preferences, mine.preferences);
