@@ -44,6 +44,8 @@ export interface EmulatorOptions {
   scopedEnvironmentKeys?: boolean;
   /** A duplicate agent identifier stored with a suffix, as the newer upstream (default off: a 409). */
   suffixDuplicateAgents?: boolean;
+  /** The organisation's context preferences, which topic subscriptions' context needs (default off, production's flag default). */
+  contextPreferences?: boolean;
   /** Keep the store in this JSON file across restarts. */
   statePath?: string;
 }
@@ -86,6 +88,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     environmentVariableLimit: options.environmentVariableLimit ?? 10,
     scopedEnvironmentKeys: options.scopedEnvironmentKeys ?? false,
     suffixDuplicateAgents: options.suffixDuplicateAgents ?? false,
+    contextPreferences: options.contextPreferences ?? false,
   };
   const apiKeys = options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY];
   const keys = tenantsFor(apiKeys);

@@ -333,6 +333,22 @@ export interface SubscriberPreferenceRecord extends Scoped {
 }
 
 /**
+ * One workflow's preference of a topic subscription (a preferences entity of type
+ * `SUBSCRIPTION_SUBSCRIBER_WORKFLOW` in the service): `all.enabled` and the JSON Logic `all.condition`.
+ */
+export interface SubscriptionPreferenceRecord extends Scoped {
+  /** The subscription's `_id`. */
+  _topicSubscriptionId: string;
+  _subscriberId: string;
+  /** The workflow's `_id`. */
+  _templateId: string;
+  enabled: boolean;
+  condition?: JsonObject;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
  * Every list the store holds, each typed by its record: one line per kind. The store takes its
  * shape, its reset and its state file from here, so a new kind adds its line here and leaves
  * store.ts alone.
@@ -359,6 +375,7 @@ export function emptyLists() {
     channelConnections: list<ChannelConnectionRecord>(),
     channelEndpoints: list<ChannelEndpointRecord>(),
     subscriberPreferences: list<SubscriberPreferenceRecord>(),
+    subscriptionPreferences: list<SubscriptionPreferenceRecord>(),
   };
 }
 

@@ -26,6 +26,7 @@ import { contextRoutes } from "./routes/contexts";
 import { translationRoutes } from "./routes/translations";
 import { domainRoutes } from "./routes/domains";
 import { agentRoutes } from "./routes/agents";
+import { topicSubscriptionRoutes } from "./routes/topicSubscriptions";
 import { previewRoutes } from "./routes/previews";
 import { subscriberPreferenceRoutes } from "./routes/subscriberPreferences";
 import { workflowRoutes } from "./routes/workflows";
@@ -52,6 +53,7 @@ export const ROUTES: readonly Route[] = [
   ...channelConnectionRoutes,
   ...channelEndpointRoutes,
   ...subscriberPreferenceRoutes,
+  ...topicSubscriptionRoutes,
 ];
 
 interface CompiledRoute { route: Route; pattern: RegExp; names: string[] }

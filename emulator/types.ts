@@ -36,6 +36,12 @@ export interface Behaviour {
    * §4). Off by default (3.15's 409).
    */
   suffixDuplicateAgents: boolean;
+  /**
+   * The organisation's context preferences (the service's feature flag
+   * `IS_CONTEXT_PREFERENCES_ENABLED`, default off): on, a topic subscription takes the subscribe's
+   * `context`; off, the context is ignored and a trailing `:ctx_…` is cut off an identifier looked up.
+   */
+  contextPreferences: boolean;
 }
 
 /** The service's plans (packages/shared/src/consts/feature-tiers-constants.ts of the service). */

@@ -28,6 +28,8 @@ import { toAgentOutputs } from "../provider/resources/agent";
 import type { Agent } from "../provider/client/agents";
 import { toTranslationOutputs, translationId } from "../provider/resources/translation";
 import { toDomainOutputs } from "../provider/resources/domain";
+import { toTopicSubscriptionOutputs, topicSubscriptionId } from "../provider/resources/topicSubscription";
+import type { SubscriptionDetails } from "../provider/client/topicSubscriptions";
 import { configKey, configKeyBase, configKeySuffix, uniqueName } from "./naming";
 import { toChannelConnectionOutputs } from "../provider/resources/channelConnection";
 import type { ChannelConnection } from "../provider/client/channelConnections";
@@ -104,6 +106,8 @@ export interface RawEnvironment {
   agents?: Agent[];
   /** The inbound-email domains, each with its routes. */
   domains?: { domain: Domain; routes: DomainRoute[] }[];
+  /** The topics' subscriptions other than plain memberships; `plainToo` when the subscriber has the topic's plain membership as well. */
+  topicSubscriptions?: { topic: string; subscriber: string; identifier: string; plainToo: boolean; subscription: SubscriptionDetails }[];
   /** What the read could not read (a feature the organisation's plan refuses), and why. */
   unread?: Skipped[];
   /** The channel connections of the environment, each with its access token (the service answers it in clear). */
@@ -356,6 +360,26 @@ const DECLARE: { readonly [K in Kind]: (raw: RawEnvironment, m: ModelBuilder) =>
         if (shown.schedule !== undefined) inputs.schedule = shown.schedule;
         m.add("SubscriberPreferences", name, preferencesId(subscriberId, workflowId), inputs);
       }
+    }
+  },
+  TopicSubscription: (raw, m) => {
+    for (const s of m.sortBy(raw.topicSubscriptions ?? [], (x) => x.identifier)) {
+      if (s.plainToo) {
+        m.skip({
+          kind: "TopicSubscription", name: s.identifier,
+          reason: `its subscriber "${s.subscriber}" also has the plain membership of topic "${s.topic}" (in the Topic's subscribers), which lets every ` +
+            "notification through whatever this subscription's conditions say; the provider takes one of the two per subscriber: remove one on the service, then export again",
+        });
+        continue;
+      }
+      const inputs = m.pick("TopicSubscription", toTopicSubscriptionOutputs(s.topic, s.subscriber, s.identifier, { ...s.subscription }));
+      // The topic and the workflows by the exported resources' outputs, so the engine makes (or imports) them first.
+      if (m.has(`Topic/${s.topic}`)) inputs.topic = new Ref(`Topic/${s.topic}`, "key");
+      if (Array.isArray(inputs.preferences)) {
+        inputs.preferences = (inputs.preferences as Record<string, unknown>[]).map((p) =>
+          (typeof p.workflowId === "string" && m.has(`Workflow/${p.workflowId}`) ? { ...p, workflowId: new Ref(`Workflow/${p.workflowId}`, "workflowId") } : p));
+      }
+      m.add("TopicSubscription", s.identifier, topicSubscriptionId(s.topic, s.identifier), inputs);
     }
   },
 };

@@ -11,6 +11,7 @@ import { NotifyApiError, NotifyConfigError, isNotFound } from "../provider/clien
 import type { TranslationResourceType } from "../provider/client/translations";
 import type { Domain, DomainRoute, Environment, Subscriber, Topic, Translation } from "../provider/schemas";
 import type { Kind, RawEnvironment, Skipped } from "./model";
+import { isPlainMembership } from "../provider/resources/topic";
 
 /** What to read beyond the key's own environment. */
 export interface ReadOptions {
@@ -41,13 +42,13 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t: T) => 
   return out;
 }
 
-/** Every subscriberId subscribed to a topic, following the cursor. */
+/** Every subscriberId with a plain membership of a topic (what a Topic's `subscribers` declares), following the cursor. */
 async function topicSubscribers(client: NotifyClient, key: string): Promise<string[]> {
   const ids: string[] = [];
   let after: string | undefined;
   for (;;) {
     const page = await client.topics.listSubscriptions(key, { limit: 100, after });
-    for (const s of page.data) if (s.subscriber) ids.push(s.subscriber.subscriberId);
+    for (const s of page.data) if (s.subscriber && isPlainMembership(key, s)) ids.push(s.subscriber.subscriberId);
     if (!page.next || page.data.length === 0) return ids;
     after = page.next;
   }
@@ -225,6 +226,28 @@ const READ: { readonly [K in Kind]: (r: ReadContext) => Promise<void> } = {
     // Every active workflow's (read-only ones too), as the resource reads them.
     raw.subscriberPreferences = await mapLimit(raw.subscribers, limit, async (s) => ({ subscriberId: s.subscriberId, preferences: await client.subscribers.preferences(s.subscriberId, "all") }));
     progress(`subscriber preferences: ${raw.subscriberPreferences.length} subscribers`);
+  },
+  // After the topics: each topic's subscriptions other than plain memberships, each read whole (the listing leaves out name and preferences).
+  TopicSubscription: async ({ client, limit, progress, raw }) => {
+    const listed = (await mapLimit(raw.topics, limit, async ({ topic }) => {
+      const own: { topic: string; subscriber: string; identifier: string; plainToo: boolean }[] = [];
+      const plain = new Set<string>();
+      let after: string | undefined;
+      for (;;) {
+        const page = await client.topics.listSubscriptions(topic.key, { limit: 100, after });
+        for (const s of page.data) {
+          if (!s.subscriber) continue;
+          if (isPlainMembership(topic.key, s)) plain.add(s.subscriber.subscriberId);
+          else if (s.identifier) own.push({ topic: topic.key, subscriber: s.subscriber.subscriberId, identifier: s.identifier, plainToo: false });
+        }
+        if (!page.next || page.data.length === 0) break;
+        after = page.next;
+      }
+      return own.map((o) => ({ ...o, plainToo: plain.has(o.subscriber) }));
+    })).flat();
+    const read = await mapLimit(listed, limit, async (l) => ({ ...l, subscription: await client.topicSubscriptions.get(l.topic, l.identifier) }));
+    raw.topicSubscriptions = read.flatMap((r) => (r.subscription ? [{ ...r, subscription: r.subscription }] : []));
+    progress(`topic subscriptions: ${raw.topicSubscriptions.length}`);
   },
 };
 

@@ -3,16 +3,21 @@
  * `/v2/topics/{topicKey}/subscriptions` (subscribe, list, unsubscribe), as production-notes.md,
  * Third pass §4 describes production: per environment; the key format checked on creation only;
  * the upsert answers 201 with the topic as it was before the update; subscriptions per item,
- * with errors per item and a 400 when every item fails.
+ * with errors per item and a 400 when every item fails. A subscription's identifier is unique in
+ * the environment; its preferences and context, and the single subscription's routes, are in
+ * ./topicSubscriptions.ts.
  */
 import { cursorPage } from "../collection";
 import { HttpError, conflict, notFound, validationFailed } from "../errors";
-import { ParamReader } from "../params";
+import { ParamReader, sameSet } from "../params";
 import type { JsonObject, SubscriberRecord, SubscriptionRecord, TopicRecord } from "../records";
 import { ofTenant } from "../store";
 import type { Reply, RequestContext, Route } from "../types";
 import { bodyOf, objectId } from "../util";
 import { liveSubscriber } from "./subscribers";
+import {
+  defaultIdentifier, dropPreferences, groupFilters, preferencesOut, resolveWorkflows, storePreferences, subscriptionContext, subscriptionOut,
+} from "./topicSubscriptions";
 
 /** Subscriptions one subscriber may hold in one topic (create-subscriptions.usecase.ts). */
 const SUBSCRIPTIONS_PER_SUBSCRIBER = 10;
@@ -77,18 +82,6 @@ function upsertTopic(c: RequestContext): Reply {
   return { status: 201, body: before };
 }
 
-const subscriberOut = (s: SubscriberRecord): JsonObject => ({
-  _id: s._id, subscriberId: s.subscriberId, avatar: s.avatar, firstName: s.firstName, lastName: s.lastName, email: s.email,
-  createdAt: s.createdAt, updatedAt: s.updatedAt,
-});
-
-function subscriptionOut(sub: SubscriptionRecord, t: TopicRecord, s: SubscriberRecord): JsonObject {
-  return {
-    _id: sub._id, identifier: sub.identifier, name: sub.name, topic: { _id: t._id, key: t.key, name: t.name },
-    subscriber: subscriberOut(s), contextKeys: sub.contextKeys, createdAt: sub.createdAt, updatedAt: sub.updatedAt,
-  };
-}
-
 interface ItemError { subscriberId?: string; identifier?: string; code: string; message: string }
 
 /** A bulk answer: 201/200 with `{data, meta, errors?}`, or 400 with the same when every item failed. */
@@ -125,6 +118,9 @@ function subscribe(c: RequestContext): Reply {
   const data: JsonObject[] = [];
   const errors: ItemError[] = [];
   const now = new Date().toISOString();
+  const contextKeys = subscriptionContext(c, b.context);
+  const filters = b.preferences ? groupFilters(b.preferences) : undefined;
+  const workflows = filters ? resolveWorkflows(c, filters) : [];
   for (const item of items) {
     const subscriberId = typeof item === "string" ? item : item.subscriberId ?? "";
     const s = liveSubscriber(c.store, c.tenant, subscriberId);
@@ -132,11 +128,23 @@ function subscribe(c: RequestContext): Reply {
       errors.push({ subscriberId, code: "SUBSCRIBER_NOT_FOUND", message: `Subscriber with id ${subscriberId} not found` });
       continue;
     }
-    const identifier = (typeof item === "object" && item.identifier) || `tk_${t.key}:si_${subscriberId}`;
+    const identifier = (typeof item === "object" && item.identifier) || defaultIdentifier(t.key, subscriberId, contextKeys);
     const mine = subscriptionsOf(c, t).filter((x) => x._subscriberId === s._id);
-    const same = mine.find((x) => x.identifier === identifier);
+    const same = mine.find((x) => x.identifier === identifier && (!contextKeys || sameSet(x.contextKeys, contextKeys)));
     if (same) {
-      data.push(subscriptionOut(same, t, s));
+      // An existing subscription answers as it is: the request's name and preferences are not applied to it.
+      data.push(subscriptionOut(same, t, s, workflows.length ? preferencesOut(c, same, workflows) : undefined));
+      continue;
+    }
+    // The identifier is unique in the environment (the `_environmentId, identifier` index): another
+    // subscription's fails the write with a duplicate key; one of this topic is answered beside the error.
+    const taken = ofTenant(c.store.data.subscriptions, c.tenant).find((x) => x.identifier === identifier);
+    if (taken) {
+      if (taken._topicId === t._id) data.push(subscriptionOut(taken, t, undefined));
+      errors.push({
+        subscriberId, code: "SUBSCRIPTION_CREATE_FAILED",
+        message: `E11000 duplicate key error collection: topicsubscribers index: _environmentId_1_identifier_1 dup key: { identifier: ${JSON.stringify(identifier)} }`,
+      });
       continue;
     }
     if (mine.length >= SUBSCRIPTIONS_PER_SUBSCRIBER) {
@@ -146,10 +154,11 @@ function subscribe(c: RequestContext): Reply {
     const sub: SubscriptionRecord = {
       _id: objectId(), _environmentId: c.tenant.environmentId, _organizationId: c.tenant.organizationId, _topicId: t._id, topicKey: t.key,
       _subscriberId: s._id, subscriberId, identifier, ...(typeof item === "object" && item.name ? { name: item.name } : {}),
-      contextKeys: [], createdAt: now, updatedAt: now,
+      contextKeys: contextKeys ?? [], createdAt: now, updatedAt: now,
     };
     c.store.data.subscriptions.push(sub);
-    data.push(subscriptionOut(sub, t, s));
+    if (filters && workflows.length) storePreferences(c, sub, filters, workflows);
+    data.push(subscriptionOut(sub, t, s, workflows.length ? preferencesOut(c, sub, workflows) : undefined));
   }
   c.store.touch();
   return bulkReply(c, 201, data, errors);
@@ -178,6 +187,7 @@ function unsubscribe(c: RequestContext): Reply {
       continue;
     }
     c.store.data.subscriptions = c.store.data.subscriptions.filter((x) => !gone.includes(x));
+    dropPreferences(c.store, new Set(gone.map((g) => g._id)));
     for (const g of gone) {
       const owner = s ?? c.store.data.subscribers.find((x) => x._id === g._subscriberId);
       if (owner) data.push(subscriptionOut(g, t, owner));
@@ -228,6 +238,7 @@ export const topicRoutes: Route[] = [
     handler: (c) => {
       const t = findTopic(c, c.params.topicKey!);
       // The v2 route always forces: subscriptions first, then the topic (delete-topic.usecase.ts).
+      dropPreferences(c.store, new Set(c.store.data.subscriptions.filter((x) => x._topicId === t._id).map((x) => x._id)));
       c.store.data.subscriptions = c.store.data.subscriptions.filter((x) => x._topicId !== t._id);
       c.store.data.topics = c.store.data.topics.filter((x) => x !== t);
       c.store.touch();

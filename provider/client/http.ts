@@ -58,6 +58,11 @@ export interface RequestSpec<S extends z.ZodType | undefined> {
   body?: unknown;
   /** Schema of the (unwrapped) success body; undefined for no body. */
   schema: S;
+  /**
+   * A 204 answers undefined rather than a body to parse: the operation says "none" that way (a
+   * topic subscription's GET answers 204 for one that does not exist, where other reads say 404).
+   */
+  noContent?: boolean;
 }
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
@@ -179,6 +184,7 @@ export class HttpTransport {
         const get = (n: string) => headerValue(res.headers[n]);
         this.pacer.observe(readRateLimitHeaders(get));
         this.onRequest?.({ method: spec.method, route: spec.route, status, attempt, durationMs: Date.now() - t0 });
+        if (status === 204 && spec.noContent) return undefined as never;
         if (status >= 200 && status < 300) return this.parse(spec, res.text, get("content-type")) as never;
         const retryAfter = parseRetryAfter(get("retry-after"));
         const err = this.apiError(spec, status, res.text, get, attempt);

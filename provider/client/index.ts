@@ -15,6 +15,7 @@ import { DomainsApi } from "./domains";
 import { AgentsApi } from "./agents";
 import { ChannelConnectionsApi } from "./channelConnections";
 import { ChannelEndpointsApi } from "./channelEndpoints";
+import { TopicSubscriptionsApi } from "./topicSubscriptions";
 
 /** Typed access to every operation of the service. */
 export class NotifyClient {
@@ -34,6 +35,7 @@ export class NotifyClient {
   readonly agents: AgentsApi;
   readonly channelConnections: ChannelConnectionsApi;
   readonly channelEndpoints: ChannelEndpointsApi;
+  readonly topicSubscriptions: TopicSubscriptionsApi;
 
   constructor(options: TransportOptions) {
     this.http = new HttpTransport(options);
@@ -52,6 +54,7 @@ export class NotifyClient {
     this.agents = new AgentsApi(this.http);
     this.channelConnections = new ChannelConnectionsApi(this.http);
     this.channelEndpoints = new ChannelEndpointsApi(this.http);
+    this.topicSubscriptions = new TopicSubscriptionsApi(this.http);
   }
 
   /** Closes the connections. */

@@ -72,11 +72,16 @@ export class TopicsApi {
     });
   }
 
-  /** `DELETE /v2/topics/{topicKey}/subscriptions` (1 to 100 subscriber ids): every subscription of each. */
-  unsubscribe(topicKey: string, subscriberIds: readonly string[]): Promise<SubscriptionsResult> {
+  /**
+   * `DELETE /v2/topics/{topicKey}/subscriptions` (1 to 100 subscription identifiers): those
+   * subscriptions only. Items name the identifier alone: a bare subscriber id, or one beside the
+   * identifier, removes every subscription of that subscriber in the topic
+   * (delete-topic-subscriptions.usecase.ts, `lookupBySubscriberIds`).
+   */
+  unsubscribe(topicKey: string, identifiers: readonly string[]): Promise<SubscriptionsResult> {
     return this.http.request({
       operation: `unsubscribe from topic "${topicKey}"`, method: "DELETE", route: "/v2/topics/{topicKey}/subscriptions",
-      params: { topicKey }, body: { subscriptions: [...subscriberIds] } satisfies RequestBody<"TopicsController_deleteTopicSubscriptions">, schema: SubscriptionsResult,
+      params: { topicKey }, body: { subscriptions: identifiers.map((identifier) => ({ identifier })) } satisfies RequestBody<"TopicsController_deleteTopicSubscriptions">, schema: SubscriptionsResult,
     });
   }
 }

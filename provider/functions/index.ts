@@ -20,6 +20,9 @@ import { stripUndefined } from "../resources/diff";
 import type { InputOf } from "../resources/fields";
 import { ChannelConnectionSummary } from "../client/channelConnections";
 import { ChannelEndpointSummary } from "../client/channelEndpoints";
+import { isPlainMembership } from "../resources/topic";
+import { toTopicSubscriptionOutputs } from "../resources/topicSubscription";
+import { TopicSubscriptionResult } from "../client/topicSubscriptions";
 
 /** Upper bound of `maxResults` for every function. */
 export const MAX_RESULTS_LIMIT = 100_000;
@@ -328,6 +331,36 @@ const channelEndpoints = defineFunction("getChannelEndpoints",
   async ({ maxResults: max = 1000, ...query }) => ({ endpoints: await clientFor(connection()).channelEndpoints.list(stripUndefined(query), max) }));
 export const { fn: getChannelEndpoints, output: getChannelEndpointsOutput } = channelEndpoints;
 
+const topicSubscriptions = defineFunction("getTopicSubscriptions",
+  "The subscriptions of one topic, newest first, each read whole (its name and preferences: one request each), at most `maxResults`: " +
+  "plain memberships (a Topic's `subscribers`) and subscriptions with an identifier of their own (TopicSubscription resources). Fails when the topic does not exist.",
+  z.strictObject({
+    topicKey: id.describe("The topic's key."),
+    subscriberId: id.optional().describe("Only this subscriber's subscriptions."),
+    maxResults: z.number().int().min(1).max(1000).optional().describe("Most subscriptions returned, one request each (1 to 1,000, default 100)."),
+  }),
+  z.object({ subscriptions: z.array(TopicSubscriptionResult) }),
+  async ({ topicKey, subscriberId, maxResults: max = 100 }) => {
+    const client = clientFor(connection());
+    const out: z.output<typeof TopicSubscriptionResult>[] = [];
+    let after: string | undefined;
+    while (out.length < max) {
+      const page = await client.topics.listSubscriptions(topicKey, stripUndefined({ subscriberId, after, limit: Math.min(100, max - out.length) }));
+      for (const s of page.data.slice(0, max - out.length)) {
+        if (!s.subscriber || !s.identifier) continue;
+        const held = await client.topicSubscriptions.get(topicKey, s.identifier);
+        // Deleted between the listing and the read.
+        if (!held) continue;
+        const outs = toTopicSubscriptionOutputs(topicKey, s.subscriber.subscriberId, s.identifier, { ...held });
+        out.push(TopicSubscriptionResult.parse({ ...outs, contextKeys: outs.contextKeys ?? [], plain: isPlainMembership(topicKey, s), createdAt: s.createdAt }));
+      }
+      if (!page.next || page.data.length === 0) break;
+      after = page.next;
+    }
+    return { subscriptions: out };
+  });
+export const { fn: getTopicSubscriptions, output: getTopicSubscriptionsOutput } = topicSubscriptions;
+
 const agents = defineFunction("getAgents",
   "Agents of the environment, each with its behaviour, runtime and linked integrations (the service's order, following the cursor until `maxResults`).",
   z.strictObject({
@@ -354,7 +387,7 @@ export const { fn: getSubscriberPreferences, output: getSubscriberPreferencesOut
 
 /** Every function, in the order schema.json and the docs list them. */
 export const FUNCTIONS: readonly FunctionDefinition[] = [subscriber, subscribers, messages, events, event, integrations, workflows, environments, layouts, topics, contexts, translations, domains, agents,
-  subscriberPreferences, channelConnections, channelEndpoints];
+  subscriberPreferences, channelConnections, channelEndpoints, topicSubscriptions];
 
 /** Arguments and results of the functions, for programs that name them. */
 export type GetSubscriberArgs = z.input<typeof subscriber.args>;
@@ -376,5 +409,6 @@ export type GetAgentsArgs = z.input<typeof agents.args>;
 export type GetChannelConnectionsArgs = z.input<typeof channelConnections.args>;
 export type GetChannelEndpointsArgs = z.input<typeof channelEndpoints.args>;
 export type GetSubscriberPreferencesArgs = z.input<typeof subscriberPreferences.args>;
+export type GetTopicSubscriptionsArgs = z.input<typeof topicSubscriptions.args>;
 
 export { CHANNELS };

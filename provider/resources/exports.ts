@@ -19,6 +19,7 @@ import { CHANNEL_CONNECTION, type ChannelConnectionArgs, type ChannelConnectionS
 import { CHANNEL_ENDPOINT, type ChannelEndpointArgs, type ChannelEndpointState } from "./channelEndpoint";
 import { SUBSCRIBER, type SubscriberArgs, type SubscriberState } from "./subscriber";
 import { SUBSCRIBER_PREFERENCES, type SubscriberPreferencesArgs, type SubscriberPreferencesState } from "./subscriberPreferences";
+import { TOPIC_SUBSCRIPTION, type TopicSubscriptionArgs, type TopicSubscriptionState } from "./topicSubscription";
 
 export type { IntegrationArgs } from "./integration";
 export type { WorkflowArgs, WorkflowStepArgs, WorkflowStepInputs, WorkflowStepOutput } from "./workflow";
@@ -35,6 +36,7 @@ export type { ChannelConnectionArgs } from "./channelConnection";
 export type { ChannelEndpointArgs } from "./channelEndpoint";
 export type { SubscriberArgs } from "./subscriber";
 export type { SubscriberPreferencesArgs } from "./subscriberPreferences";
+export type { TopicSubscriptionArgs } from "./topicSubscription";
 
 /**
  * An integration of the notification service: a delivery provider (SendGrid, Twilio, Slack, FCM,
@@ -235,3 +237,18 @@ export class Subscriber extends (resourceClass(SUBSCRIBER) as ResourceClass<Subs
  * }, { dependsOn: [quiet] });
  */
 export class SubscriberPreferences extends (resourceClass(SUBSCRIBER_PREFERENCES) as ResourceClass<SubscriberPreferencesArgs, SubscriberPreferencesState>) {}
+
+/**
+ * One subscription of a subscriber to a topic, with an identifier of its own, a name, and
+ * per-workflow preferences whose JSON Logic conditions the service evaluates when a trigger fans
+ * out to the topic. A `Topic`'s `subscribers` holds plain memberships; declare each subscriber of a
+ * topic one way. The import id is `<topic key>/<identifier>`.
+ *
+ * @example
+ * const incidents = new notify.Topic("incidents", { key: "incidents" });
+ * new notify.TopicSubscription("oncall-critical", {
+ *   topic: incidents.key, subscriber: "oncall", identifier: "oncall-critical", name: "On-call, critical only",
+ *   preferences: [{ workflowId: "incident-alert", condition: { "==": [{ var: "payload.severity" }, "critical"] } }],
+ * });
+ */
+export class TopicSubscription extends (resourceClass(TOPIC_SUBSCRIPTION) as ResourceClass<TopicSubscriptionArgs, TopicSubscriptionState>) {}

@@ -10,6 +10,7 @@ import { SUBSCRIBER_CREDENTIALS } from "./subscriberCredentials";
 import { SUBSCRIBER } from "./subscriber";
 import { SUBSCRIBER_PREFERENCES } from "./subscriberPreferences";
 import { TOPIC } from "./topic";
+import { TOPIC_SUBSCRIPTION } from "./topicSubscription";
 import { TRANSLATION } from "./translation";
 import { WORKFLOW } from "./workflow";
 import type { ResourceTable } from "./fields";
@@ -30,6 +31,7 @@ export const RESOURCES = {
   ChannelEndpoint: CHANNEL_ENDPOINT,
   Subscriber: SUBSCRIBER,
   SubscriberPreferences: SUBSCRIBER_PREFERENCES,
+  TopicSubscription: TOPIC_SUBSCRIPTION,
 } as const satisfies Record<string, ResourceTable>;
 
 /** The name of a resource kind (`Integration`, `Workflow`, ...). */

@@ -7,8 +7,10 @@
  *           GET the topic and its subscriptions first, then nothing when it is as declared, else
  *           the update's requests (so too after our own retried create)
  *   read    GET /v2/topics/{key}, GET /v2/topics/{key}/subscriptions (every page)
- *   update  PATCH /v2/topics/{key} when the name changes; POST the subscribers added and DELETE
- *           the subscribers removed since the state (only those)
+ *   update  PATCH /v2/topics/{key} when the name changes; when subscribers are added, GET the
+ *           subscriptions (a subscriber added who holds one of its own is refused), then POST the
+ *           subscribers added and DELETE the plain memberships removed since the state (only
+ *           those, by identifier)
  *   delete  DELETE /v2/topics/{key} (its subscriptions go with it; a 404 counts as done)
  *
  * The outputs come from the answers: the create with failIfExists answers the topic it made (the
@@ -16,18 +18,24 @@
  * creates that way), the PATCH the renamed topic, and a subscribe that reports no failed item
  * leaves the topic with the subscribers sent (re-subscribing is idempotent; production-notes.md,
  * Third pass §4).
+ *
+ * `subscribers` are the topic's plain memberships: the subscriptions a subscribe without an
+ * identifier makes (identifier `tk_<key>:si_<subscriberId>`, no context). A subscription with an
+ * identifier or context of its own is a TopicSubscription's (or made outside the stack): never
+ * compared or removed here, and a subscriber added who holds one is refused, since a plain
+ * membership beside it would let every notification through whatever its conditions say.
  */
 import { z } from "zod";
 import { NotifyApiError } from "../client/errors";
 import type { NotifyClient } from "../client";
 import { clientFor } from "../config";
-import { SafeString, type SubscriptionsResult, type Topic as ApiTopic } from "../schemas";
+import { SafeString, type SubscriptionsResult, type Topic as ApiTopic, type TopicSubscription as ListedSubscription } from "../schemas";
 import type { RequestBody } from "../../spec/operations";
 import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check";
 import { asSet, type DiffResult, declaredKeys, declaredKeysOf, deepEqual, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
-import { adoptExisting, controlInputs, createOrAdopt, deleteIfPresent, failure, findIfPresent, gone, readIfPresent, readInputs } from "./lifecycle";
+import { adoptExisting, controlInputs, createOrAdopt, deleteIfPresent, failure, findIfPresent, gone, readIfPresent, readInputs, warn } from "./lifecycle";
 
 /**
  * The key rule the service applies when a topic is created (packages/shared/src/consts/validIdRegex.ts
@@ -35,6 +43,28 @@ import { adoptExisting, controlInputs, createOrAdopt, deleteIfPresent, failure, 
  */
 export const TOPIC_KEY = /^[a-zA-Z0-9_:.-]+$/;
 const TOPIC_EMAIL_KEY = /^\S+@\S+\.\S+$/;
+
+/** A topic key as a program gives it (1 to 100 characters, the key rule above). */
+export const TOPIC_KEY_INPUT = z.string().min(1, { error: "must not be empty" }).max(100, { error: "must be at most 100 characters" })
+  .refine((k) => k === UNKNOWN || TOPIC_KEY.test(k) || TOPIC_EMAIL_KEY.test(k), {
+    error: "must contain only letters, digits, -, _, : and . (e.g. `news:daily`), or be an email address",
+  });
+
+/**
+ * The identifier the service gives a subscription made without one: the plain membership of a
+ * subscriber (libs/application-generic/src/utils/subscription.ts, `buildDefaultSubscriptionIdentifier`,
+ * without context keys).
+ */
+export const plainIdentifier = (topicKey: string, subscriberId: string) => `tk_${topicKey}:si_${subscriberId}`;
+
+/**
+ * Whether a listed subscription is a plain membership: the default identifier and no context. One
+ * stored before the service had identifiers carries none; its migration gives it the default.
+ */
+export function isPlainMembership(topicKey: string, s: Pick<ListedSubscription, "identifier" | "subscriber" | "contextKeys">): boolean {
+  if (!s.subscriber || s.contextKeys?.length) return false;
+  return s.identifier === undefined || s.identifier === plainIdentifier(topicKey, s.subscriber.subscriberId);
+}
 
 /** Subscriber ids sent per subscription call (the service takes 1 to 100). */
 const SUBSCRIPTION_BATCH = 100;
@@ -45,13 +75,10 @@ const MAX_SUBSCRIBERS = 10_000;
 export const TOPIC = defineResource({
   name: "Topic",
   module: "topic",
-  doc: "A topic of the environment: a key that triggers address, its name, and the subscribers subscribed to it (a set: " +
+  doc: "A topic of the environment: a key that triggers address, its name, and its plain members, the subscribers subscribed without an identifier of their own (a set: " +
     "order never matters, and adding or removing one sends only that change). The id, and the import id, is the topic key.",
   inputs: {
-    key: field(z.string().min(1, { error: "must not be empty" }).max(100, { error: "must be at most 100 characters" })
-      .refine((k) => k === UNKNOWN || TOPIC_KEY.test(k) || TOPIC_EMAIL_KEY.test(k), {
-        error: "must contain only letters, digits, -, _, : and . (e.g. `news:daily`), or be an email address",
-      }), "The topic key (1 to 100 characters: letters, digits, `-`, `_`, `:`, `.`, or an email address); the natural key for `adopt`. Changing it replaces the topic.", { createOnly: true }),
+    key: field(TOPIC_KEY_INPUT, "The topic key (1 to 100 characters: letters, digits, `-`, `_`, `:`, `.`, or an email address); the natural key for `adopt`. Changing it replaces the topic.", { createOnly: true }),
     name: field(SafeString(100).min(1, { error: "must not be empty (leave it out instead)" }).optional(), "Display name (1 to 100 characters)."),
     subscribers: field(z.array(SafeString(200).min(1, { error: "must not be empty" })).max(MAX_SUBSCRIBERS).superRefine((ids, ctx) => {
       const seen = new Map<string, number>();
@@ -60,8 +87,10 @@ export const TOPIC = defineResource({
         seen.set(id, i);
       });
     }).optional(),
-    "The subscriberIds subscribed to the topic, as a set (each must exist). Left out, the topic's subscriptions are not managed " +
-    "(and not compared); an empty list unsubscribes everyone.", { local: true }),
+    "The subscriberIds with a plain membership of the topic (subscribed without an identifier of their own), as a set (each must exist). " +
+    "Subscriptions with an identifier or context of their own (TopicSubscription resources) are neither compared nor removed, and a " +
+    "subscriber holding one is refused here: declare each subscriber of a topic one way. Left out, the memberships are not managed " +
+    "(and not compared); an empty list removes every plain membership.", { local: true }),
     adopt: field(z.boolean().optional(), "Take over an existing topic with the same key instead of failing.", { control: true }),
   },
   outputs: {
@@ -85,17 +114,42 @@ export function toTopicOutputs(t: ApiTopic, subscribers: readonly string[]): Pro
   return stripUndefined({ ...serviceFields(TOPIC, t), subscribers: asSet(subscribers), databaseId: t._id, createdAt: t.createdAt });
 }
 
-/** Every subscriberId with a subscription to the topic, following the cursor. */
-async function liveSubscribers(client: NotifyClient, key: string): Promise<string[]> {
+/** A topic's members: the plain memberships' subscribers, and the subscriptions with an identifier or context of their own. */
+interface Members {
+  subscribers: string[];
+  own: { subscriberId: string; identifier: string }[];
+}
+
+/** The topic's subscriptions, following the cursor, split into plain memberships and the others. */
+async function liveMembers(client: NotifyClient, key: string): Promise<Members> {
   const ids: string[] = [];
+  const own: Members["own"] = [];
   let after: string | undefined;
-  for (let pages = 0; pages < MAX_SUBSCRIBERS / 100 + 10; pages++) {
+  for (let pages = 0; pages < (MAX_SUBSCRIBERS * 2) / 100 + 10; pages++) {
     const page = await client.topics.listSubscriptions(key, { limit: 100, after });
-    for (const s of page.data) if (s.subscriber) ids.push(s.subscriber.subscriberId);
+    for (const s of page.data) {
+      if (!s.subscriber) continue;
+      if (isPlainMembership(key, s)) ids.push(s.subscriber.subscriberId);
+      else own.push({ subscriberId: s.subscriber.subscriberId, identifier: s.identifier ?? s._id });
+    }
     if (!page.next || page.data.length === 0) break;
     after = page.next;
   }
-  return asSet(ids);
+  return { subscribers: asSet(ids), own };
+}
+
+/**
+ * The refusal of subscribers declared here who also hold a subscription of their own in the topic
+ * (a TopicSubscription's): the plain membership would let every notification through, whatever that
+ * subscription's preferences and conditions say. Undefined when there is none.
+ */
+export function bothWays(key: string, declared: readonly string[] | undefined, m: Members): string | undefined {
+  const clash = m.own.filter((o) => declared?.includes(o.subscriberId));
+  if (!clash.length) return undefined;
+  return clash.map((o) => `subscriber "${o.subscriberId}" is in the \`subscribers\` of topic "${key}" and also holds its subscription "${o.identifier}" ` +
+    "(a TopicSubscription's, or one made with an identifier or context of its own)").join("; ") +
+    ". A plain membership lets every notification of the topic through, so that subscription's preferences and conditions would hold " +
+    "nothing back: declare each membership one way, either in this Topic's `subscribers` or as the TopicSubscription, not both";
 }
 
 function outputsFor(t: ApiTopic, subscribers: readonly string[], declared: Props, keys: string[]): TopicState {
@@ -108,9 +162,9 @@ function itemErrors(r: SubscriptionsResult | undefined, ignore?: string): string
 }
 
 /**
- * Brings the topic's subscriptions from `live` to `wanted`: one POST of the added subscribers and
- * one DELETE of the removed ones (per 100), nothing else. Per-item failures fail the operation,
- * naming each subscriber; an unsubscribe of what is already gone counts as done.
+ * Brings the topic's plain memberships from `live` to `wanted`: one POST of the added subscribers
+ * and one DELETE of the removed memberships by identifier (per 100), nothing else. Per-item
+ * failures fail the operation, naming each subscriber; an unsubscribe of what is already gone counts as done.
  */
 async function syncSubscribers(client: NotifyClient, key: string, live: readonly string[], wanted: readonly string[]): Promise<void> {
   const have = new Set(live), want = new Set(wanted);
@@ -131,7 +185,7 @@ async function syncSubscribers(client: NotifyClient, key: string, live: readonly
     }
   };
   await run(add, (b) => client.topics.subscribe(key, b));
-  await run(remove, (b) => client.topics.unsubscribe(key, b), "SUBSCRIPTION_NOT_FOUND");
+  await run(remove, (b) => client.topics.unsubscribe(key, b.map((id) => plainIdentifier(key, id))), "SUBSCRIPTION_NOT_FOUND");
   if (problems.length) {
     throw new Error(`some subscribers could not be ${add.length ? "subscribed" : "unsubscribed"}: ${problems.slice(0, 20).join("; ")}` +
       (problems.some((p) => p.includes("SUBSCRIBER_NOT_FOUND")) ? ". Each subscriber must exist before it is subscribed" : ""));
@@ -140,7 +194,7 @@ async function syncSubscribers(client: NotifyClient, key: string, live: readonly
 
 /** The topic with this key and its subscribers, or undefined when there is none. */
 function find(client: NotifyClient, key: string): Promise<{ topic: ApiTopic; subscribers: string[] } | undefined> {
-  return findIfPresent(async () => ({ topic: await client.topics.get(key), subscribers: await liveSubscribers(client, key) }));
+  return findIfPresent(async () => ({ topic: await client.topics.get(key), subscribers: (await liveMembers(client, key)).subscribers }));
 }
 
 /**
@@ -202,9 +256,11 @@ export const provider = {
   async read(id: string, props: Props) {
     const keys = declaredKeysOf(props) ?? [];
     const client = clientFor();
-    const live = await readIfPresent(`read topic ${id}`, () => find(client, id));
+    const live = await readIfPresent(`read topic ${id}`, () => findIfPresent(async () => ({ topic: await client.topics.get(id), members: await liveMembers(client, id) })));
     if (!live) return gone();
-    const outs = outputsFor(live.topic, live.subscribers, props, keys);
+    const clash = bothWays(id, Array.isArray(props.subscribers) && keys.includes("subscribers") ? (props.subscribers as string[]) : undefined, live.members);
+    if (clash) await warn(`topic "${id}": ${clash}`);
+    const outs = outputsFor(live.topic, live.members.subscribers, props, keys);
     return { id, props: outs, inputs: readInputs(props, outs, keys, TOPIC.controlKeys) };
   },
 
@@ -219,7 +275,14 @@ export const provider = {
       // The subscriptions the state holds (a refresh brings hand edits in first): only the
       // difference is sent, and what is sent is what the topic then holds.
       const held = Array.isArray(olds.subscribers) ? olds.subscribers as string[] : [];
-      if (inputs.subscribers !== undefined) await syncSubscribers(client, id, held, inputs.subscribers);
+      if (inputs.subscribers !== undefined) {
+        const added = inputs.subscribers.filter((s) => !held.includes(s));
+        // One listing, only when adding: a subscriber added who holds a subscription of its own in
+        // the topic (a TopicSubscription's) is refused before any subscribe.
+        const clash = added.length ? bothWays(id, added, await liveMembers(client, id)) : undefined;
+        if (clash) throw new Error(clash);
+        await syncSubscribers(client, id, held, inputs.subscribers);
+      }
       const topic = renamed ?? { _id: String(olds.databaseId), key: id, name: olds.name as string | undefined, createdAt: olds.createdAt as string | undefined };
       return { outs: outputsFor(topic, inputs.subscribers ?? held, news, keys) };
     } catch (err) {

@@ -110,6 +110,11 @@ export const getSubscribers: typeof import("./getSubscribers").getSubscribers = 
 export const getSubscribersOutput: typeof import("./getSubscribers").getSubscribersOutput = null as any;
 utilities.lazyLoad(exports, ["getSubscribers","getSubscribersOutput"], () => require("./getSubscribers"));
 
+export { GetTopicSubscriptionsArgs, GetTopicSubscriptionsResult, GetTopicSubscriptionsOutputArgs } from "./getTopicSubscriptions";
+export const getTopicSubscriptions: typeof import("./getTopicSubscriptions").getTopicSubscriptions = null as any;
+export const getTopicSubscriptionsOutput: typeof import("./getTopicSubscriptions").getTopicSubscriptionsOutput = null as any;
+utilities.lazyLoad(exports, ["getTopicSubscriptions","getTopicSubscriptionsOutput"], () => require("./getTopicSubscriptions"));
+
 export { GetTopicsArgs, GetTopicsResult, GetTopicsOutputArgs } from "./getTopics";
 export const getTopics: typeof import("./getTopics").getTopics = null as any;
 export const getTopicsOutput: typeof import("./getTopics").getTopicsOutput = null as any;
@@ -159,6 +164,11 @@ export { TopicArgs } from "./topic";
 export type Topic = import("./topic").Topic;
 export const Topic: typeof import("./topic").Topic = null as any;
 utilities.lazyLoad(exports, ["Topic"], () => require("./topic"));
+
+export { TopicSubscriptionArgs } from "./topicSubscription";
+export type TopicSubscription = import("./topicSubscription").TopicSubscription;
+export const TopicSubscription: typeof import("./topicSubscription").TopicSubscription = null as any;
+utilities.lazyLoad(exports, ["TopicSubscription"], () => require("./topicSubscription"));
 
 export { TranslationArgs } from "./translation";
 export type Translation = import("./translation").Translation;
@@ -213,6 +223,8 @@ const _module = {
                 return new SubscriberPreferences(name, <any>undefined, { urn })
             case "notify:index:Topic":
                 return new Topic(name, <any>undefined, { urn })
+            case "notify:index:TopicSubscription":
+                return new TopicSubscription(name, <any>undefined, { urn })
             case "notify:index:Translation":
                 return new Translation(name, <any>undefined, { urn })
             case "notify:index:Workflow":

@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * A topic of the environment: a key that triggers address, its name, and the subscribers subscribed to it (a set: order never matters, and adding or removing one sends only that change). The id, and the import id, is the topic key.
+ * A topic of the environment: a key that triggers address, its name, and its plain members, the subscribers subscribed without an identifier of their own (a set: order never matters, and adding or removing one sends only that change). The id, and the import id, is the topic key.
  */
 export class Topic extends pulumi.CustomResource {
     /**
@@ -55,7 +55,7 @@ export class Topic extends pulumi.CustomResource {
      */
     declare public readonly name: pulumi.Output<string | undefined>;
     /**
-     * The subscriberIds subscribed to the topic, as a set (each must exist). Left out, the topic's subscriptions are not managed (and not compared); an empty list unsubscribes everyone.
+     * The subscriberIds with a plain membership of the topic (subscribed without an identifier of their own), as a set (each must exist). Subscriptions with an identifier or context of their own (TopicSubscription resources) are neither compared nor removed, and a subscriber holding one is refused here: declare each subscriber of a topic one way. Left out, the memberships are not managed (and not compared); an empty list removes every plain membership.
      */
     declare public readonly subscribers: pulumi.Output<string[] | undefined>;
 
@@ -110,7 +110,7 @@ export interface TopicArgs {
      */
     name?: pulumi.Input<string | undefined>;
     /**
-     * The subscriberIds subscribed to the topic, as a set (each must exist). Left out, the topic's subscriptions are not managed (and not compared); an empty list unsubscribes everyone.
+     * The subscriberIds with a plain membership of the topic (subscribed without an identifier of their own), as a set (each must exist). Subscriptions with an identifier or context of their own (TopicSubscription resources) are neither compared nor removed, and a subscriber holding one is refused here: declare each subscriber of a topic one way. Left out, the memberships are not managed (and not compared); an empty list removes every plain membership.
      */
     subscribers?: pulumi.Input<pulumi.Input<string>[] | undefined>;
 }

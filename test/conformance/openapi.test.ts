@@ -352,6 +352,18 @@ const CASES: Record<string, (c: Ctx) => Promise<unknown>> = {
     });
     return c.call(200, "/v2/subscribers/alice/preferences", { workflowId: c.made.workflowId, channels: { in_app: false } });
   },
+  // One topic subscription (topic news and subscriber alice, made before the cases; the welcome workflow)
+  "GET /v2/topics/{topicKey}/subscriptions/{identifier}": async (c) => {
+    await c.api("POST", "/v2/topics/news/subscriptions", { subscriptions: [{ subscriberId: "alice", identifier: "alice-read", name: "Read" }] });
+    await c.api("PATCH", "/v2/topics/news/subscriptions/alice-read", { preferences: [{ filter: { workflowIds: [c.made.workflowId] }, enabled: false }] });
+    return c.call(200, "/v2/topics/news/subscriptions/alice-read");
+  },
+  "PATCH /v2/topics/{topicKey}/subscriptions/{identifier}": async (c) => {
+    await c.api("POST", "/v2/topics/news/subscriptions", { subscriptions: [{ subscriberId: "alice", identifier: "alice-patched" }] });
+    return c.call(200, "/v2/topics/news/subscriptions/alice-patched", {
+      name: "Patched", preferences: [{ filter: { workflowIds: [c.made.workflowId] }, condition: { "==": [{ var: "payload.tier" }, "premium"] } }],
+    });
+  },
 };
 
 const routeKey = (r: { method: string; path: string }) => `${r.method} ${r.path}`;

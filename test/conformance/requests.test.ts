@@ -249,6 +249,21 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
     const adoptedPreferences = await created(preferences, { subscriberId: "bob", channels: { chat: false }, adopt: true });
     await notify.getSubscriberPreferences({ subscriberId: "alice", criticality: "all" });
     for (const r of [aliceWelcome, aliceGlobal, adoptedPreferences]) await preferences.provider.delete(r.id, r.outs);
+    // Topic subscriptions: create with name, preferences and (context preferences on) context, read, update, adopt, delete.
+    const topicSubscription = moduleOf("topicSubscription");
+    await client.topics.create({ key: "alerts" });
+    await emu.api("POST", "/__emulator/behaviour", { contextPreferences: true });
+    const aliceAlerts = await created(topicSubscription, {
+      topic: "alerts", subscriber: "alice", identifier: "alice-alerts", name: "Alice", contextKeys: ["tenant:acme"],
+      preferences: [{ workflowId: "welcome", condition: { "==": [{ var: "payload.tier" }, "premium"] } }],
+    });
+    await emu.api("POST", "/__emulator/behaviour", { contextPreferences: false });
+    await topicSubscription.provider.read(aliceAlerts.id, aliceAlerts.outs);
+    await topicSubscription.provider.update(aliceAlerts.id, aliceAlerts.outs, { ...aliceAlerts.inputs, name: "Alice on call", preferences: [{ workflowId: "welcome", enabled: false }] });
+    await client.topicSubscriptions.create("alerts", { subscriptions: [{ subscriberId: "bob", identifier: "bob-alerts" }] });
+    const adoptedSubscription = await created(topicSubscription, { topic: "alerts", subscriber: "bob", identifier: "bob-alerts", name: "Bob", adopt: true });
+    await notify.getTopicSubscriptions({ topicKey: "alerts", subscriberId: "alice", maxResults: 10 });
+    for (const r of [aliceAlerts, adoptedSubscription]) await topicSubscription.provider.delete(r.id, r.outs);
     for (const [mod, r] of [[translation, fr], [context, acme], [context, adoptedContext], [domain, mail], [domain, adoptedDomain], [agent, bot], [agent, adoptedAgent]] as const) {
       await mod.provider.delete(r.id, r.outs);
     }
@@ -325,7 +340,8 @@ describe.each(["production", "spec"] as const)("the provider's requests conform 
   // requests (reads share the listings the floor names, so they are counted together). What the
   // create and the update answer, from the answers of their writes, is what a read then gives.
   it("creates, reads, updates one field of and deletes an object of each kind with exactly the requests of its floor", async () => {
-    await prepareMix(emu.api, 2);
+    // bench-sub-0 to bench-sub-2: the first topic's two subscribers, and the first topic subscription's, which that topic leaves out.
+    await prepareMix(emu.api, 3);
     const sent = async () => (await emu.requests()).filter((r) => !r.path.startsWith("/__emulator")).map((r) => `${r.method} ${r.route ?? r.path}`);
     const made: { kind: (typeof KINDS)[number]["kind"]; mod: ResourceModule; id: string; inputs: KindObj; outs: Obj }[] = [];
     const refs = {

@@ -65,9 +65,11 @@ describe("notify-export of a dashboard-made environment", () => {
       "Integration/sendgrid-main", "Integration/slack-alerts", "Layout/brand", "Layout/default-frame",
       "Workflow/order-shipped", "Workflow/welcome", "Translation/workflow-order-shipped-de_DE", "Translation/workflow-order-shipped-fr_FR",
       "Topic/news:daily", "EnvironmentVariable/API_TOKEN", "EnvironmentVariable/BASE_URL", "Context/tenant:acme", "Agent/support-bot", `Domain/${DASHBOARD_DOMAIN}`,
+      "TopicSubscription/alice-express",
     ]);
     expect(lines.map((l) => l.split(":")[0])).toEqual([
       "environment", "integrations", "layouts", "workflows", "topics", "environment variables", "contexts", "translations", "agents", "domains",
+      "topic subscriptions",
     ]);
     // The signing key (configurations) is returned, so its value is known; the masked variable's is not.
     expect(first.model.secrets.map((s) => [s.key, s.value !== undefined])).toEqual([
@@ -147,8 +149,9 @@ describe("notify-export of a dashboard-made environment", () => {
         const state = await emu.state();
         expect(state.environmentVariables.find((v) => v.key === "API_TOKEN").values).toEqual([{ _environmentId: ENV_ID, value: SECRET_VARIABLE_VALUE }]);
         // Every object of the model (the subscriber, its credentials and preferences, the translations,
-        // the context, the agent, the domain and the channel connections and endpoints among them) and
-        // the stack; through the plugin, the masked variable is imported, then updated with the value from config.
+        // the context, the agent, the domain, the channel connections and endpoints and the topic subscription among them) and
+        // the stack; through the plugin, the masked variable is imported, then updated
+        // with the value from config.
         const objects = result.model.resources.length;
         expect(up.summary.resourceChanges).toEqual(frontEnd === "native" ? { create: 1, import: objects, update: 1 } : { create: objects + 1 });
       });

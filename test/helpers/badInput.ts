@@ -47,4 +47,5 @@ export const ROWS: Row[] = [
   ["getChannelEndpoints unknown channel", "fn:getChannelEndpoints", { channel: "slack" }, /getChannelEndpoints: invalid arguments: channel: must be one of/],
   ["getSubscriberPreferences unknown criticality", "fn:getSubscriberPreferences", { subscriberId: "alice", criticality: "high" },
     /getSubscriberPreferences: invalid arguments: criticality: must be one of "nonCritical", "critical", "all"/],
+  ["getTopicSubscriptions without a topic", "fn:getTopicSubscriptions", { subscriberId: "alice" }, /getTopicSubscriptions: invalid arguments: topicKey: Invalid input/],
 ];

@@ -1,7 +1,8 @@
 /**
  * A "dashboard-made" environment, seeded through the service's API as the dashboard shapes it:
  * every step kind the provider models and `http_request` among them, a default layout and another,
- * integrations with conditions and configurations, a topic with 250 subscribers, plain and secret
+ * integrations with conditions and configurations, a topic with 250 subscribers and one subscription
+ * of its own (a name and a condition), plain and secret
  * variables, an email step pointing at a layout; and the newer kinds: a context with data, a
  * workflow with translation on and two translations (one locale each), a verified inbound-email
  * domain with a route to the webhook and one to an agent. Used by the export tests. Translations and domains need the Business plan
@@ -113,6 +114,11 @@ export async function seedDashboardEnvironment(api: Api, envId: string, n = 250)
   for (const subscriberId of ids) await ok("POST", "/v2/subscribers", { subscriberId, firstName: "User" });
   await ok("POST", "/v2/topics", { key: "news:daily", name: "Daily news" });
   for (let i = 0; i < ids.length; i += 100) await ok("POST", "/v2/topics/news:daily/subscriptions", { subscriptions: ids.slice(i, i + 100) });
+  // Alice's subscription of the topic, with a name and a condition on the shipping workflow: a subscription of its own, not a plain membership.
+  await ok("POST", "/v2/topics/news:daily/subscriptions", { subscriptions: [{ subscriberId: "alice", identifier: "alice-express", name: "Express orders" }] });
+  await ok("PATCH", "/v2/topics/news:daily/subscriptions/alice-express", {
+    preferences: [{ filter: { workflowIds: ["order-shipped"] }, enabled: true, condition: { "==": [{ var: "payload.express" }, true] } }],
+  });
 
   await ok("POST", "/v1/environment-variables", { key: "BASE_URL", values: [{ _environmentId: envId, value: "https://app.example.com" }] });
   await ok("POST", "/v1/environment-variables", { key: "API_TOKEN", isSecret: true, values: [{ _environmentId: envId, value: SECRET_VARIABLE_VALUE }] });

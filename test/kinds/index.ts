@@ -18,6 +18,7 @@ import { subscriberCredentials } from "./subscriberCredentials";
 import { subscriberKind } from "./subscriber";
 import { subscriberPreferencesKind } from "./subscriberPreferences";
 import { topicKind } from "./topic";
+import { topicSubscriptionKind } from "./topicSubscription";
 import { translation } from "./translation";
 import { workflow } from "./workflow";
 import { channelConnectionKind } from "./channelConnection";
@@ -40,6 +41,7 @@ export const DESCRIPTORS: { readonly [K in ResourceKind]: KindDescriptor<K> } = 
   ChannelEndpoint: channelEndpointKind,
   Subscriber: subscriberKind,
   SubscriberPreferences: subscriberPreferencesKind,
+  TopicSubscription: topicSubscriptionKind,
 };
 
 /** Every kind's descriptor, in the provider's order of its resources (schema.json's). */

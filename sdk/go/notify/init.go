@@ -47,6 +47,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &SubscriberPreferences{}
 	case "notify:index:Topic":
 		r = &Topic{}
+	case "notify:index:TopicSubscription":
+		r = &TopicSubscription{}
 	case "notify:index:Translation":
 		r = &Translation{}
 	case "notify:index:Workflow":

@@ -9447,6 +9447,286 @@ func (o SubscriberResultChannelsCredentialsPtrOutput) WebhookUrl() pulumi.String
 	}).(pulumi.StringPtrOutput)
 }
 
+// One workflow's preference in a topic subscription.
+type TopicSubscriptionPreference struct {
+	// A JSON Logic rule the service evaluates against the trigger when it fans out to the topic; the notification passes when it is true.
+	Condition map[string]interface{} `pulumi:"condition"`
+	// Whether the workflow's notifications pass for this subscription when no condition is given (default true).
+	Enabled *bool `pulumi:"enabled"`
+	// The workflow's identifier (its `workflowId`; pass a `Workflow`'s output, so the engine makes it first).
+	WorkflowId string `pulumi:"workflowId"`
+}
+
+// TopicSubscriptionPreferenceInput is an input type that accepts TopicSubscriptionPreferenceArgs and TopicSubscriptionPreferenceOutput values.
+// You can construct a concrete instance of `TopicSubscriptionPreferenceInput` via:
+//
+//	TopicSubscriptionPreferenceArgs{...}
+type TopicSubscriptionPreferenceInput interface {
+	pulumi.Input
+
+	ToTopicSubscriptionPreferenceOutput() TopicSubscriptionPreferenceOutput
+	ToTopicSubscriptionPreferenceOutputWithContext(context.Context) TopicSubscriptionPreferenceOutput
+}
+
+// One workflow's preference in a topic subscription.
+type TopicSubscriptionPreferenceArgs struct {
+	// A JSON Logic rule the service evaluates against the trigger when it fans out to the topic; the notification passes when it is true.
+	Condition pulumi.MapInput `pulumi:"condition"`
+	// Whether the workflow's notifications pass for this subscription when no condition is given (default true).
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// The workflow's identifier (its `workflowId`; pass a `Workflow`'s output, so the engine makes it first).
+	WorkflowId pulumi.StringInput `pulumi:"workflowId"`
+}
+
+func (TopicSubscriptionPreferenceArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TopicSubscriptionPreference)(nil)).Elem()
+}
+
+func (i TopicSubscriptionPreferenceArgs) ToTopicSubscriptionPreferenceOutput() TopicSubscriptionPreferenceOutput {
+	return i.ToTopicSubscriptionPreferenceOutputWithContext(context.Background())
+}
+
+func (i TopicSubscriptionPreferenceArgs) ToTopicSubscriptionPreferenceOutputWithContext(ctx context.Context) TopicSubscriptionPreferenceOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TopicSubscriptionPreferenceOutput)
+}
+
+// TopicSubscriptionPreferenceArrayInput is an input type that accepts TopicSubscriptionPreferenceArray and TopicSubscriptionPreferenceArrayOutput values.
+// You can construct a concrete instance of `TopicSubscriptionPreferenceArrayInput` via:
+//
+//	TopicSubscriptionPreferenceArray{ TopicSubscriptionPreferenceArgs{...} }
+type TopicSubscriptionPreferenceArrayInput interface {
+	pulumi.Input
+
+	ToTopicSubscriptionPreferenceArrayOutput() TopicSubscriptionPreferenceArrayOutput
+	ToTopicSubscriptionPreferenceArrayOutputWithContext(context.Context) TopicSubscriptionPreferenceArrayOutput
+}
+
+type TopicSubscriptionPreferenceArray []TopicSubscriptionPreferenceInput
+
+func (TopicSubscriptionPreferenceArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TopicSubscriptionPreference)(nil)).Elem()
+}
+
+func (i TopicSubscriptionPreferenceArray) ToTopicSubscriptionPreferenceArrayOutput() TopicSubscriptionPreferenceArrayOutput {
+	return i.ToTopicSubscriptionPreferenceArrayOutputWithContext(context.Background())
+}
+
+func (i TopicSubscriptionPreferenceArray) ToTopicSubscriptionPreferenceArrayOutputWithContext(ctx context.Context) TopicSubscriptionPreferenceArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TopicSubscriptionPreferenceArrayOutput)
+}
+
+// One workflow's preference in a topic subscription.
+type TopicSubscriptionPreferenceOutput struct{ *pulumi.OutputState }
+
+func (TopicSubscriptionPreferenceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TopicSubscriptionPreference)(nil)).Elem()
+}
+
+func (o TopicSubscriptionPreferenceOutput) ToTopicSubscriptionPreferenceOutput() TopicSubscriptionPreferenceOutput {
+	return o
+}
+
+func (o TopicSubscriptionPreferenceOutput) ToTopicSubscriptionPreferenceOutputWithContext(ctx context.Context) TopicSubscriptionPreferenceOutput {
+	return o
+}
+
+// A JSON Logic rule the service evaluates against the trigger when it fans out to the topic; the notification passes when it is true.
+func (o TopicSubscriptionPreferenceOutput) Condition() pulumi.MapOutput {
+	return o.ApplyT(func(v TopicSubscriptionPreference) map[string]interface{} { return v.Condition }).(pulumi.MapOutput)
+}
+
+// Whether the workflow's notifications pass for this subscription when no condition is given (default true).
+func (o TopicSubscriptionPreferenceOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TopicSubscriptionPreference) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// The workflow's identifier (its `workflowId`; pass a `Workflow`'s output, so the engine makes it first).
+func (o TopicSubscriptionPreferenceOutput) WorkflowId() pulumi.StringOutput {
+	return o.ApplyT(func(v TopicSubscriptionPreference) string { return v.WorkflowId }).(pulumi.StringOutput)
+}
+
+type TopicSubscriptionPreferenceArrayOutput struct{ *pulumi.OutputState }
+
+func (TopicSubscriptionPreferenceArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TopicSubscriptionPreference)(nil)).Elem()
+}
+
+func (o TopicSubscriptionPreferenceArrayOutput) ToTopicSubscriptionPreferenceArrayOutput() TopicSubscriptionPreferenceArrayOutput {
+	return o
+}
+
+func (o TopicSubscriptionPreferenceArrayOutput) ToTopicSubscriptionPreferenceArrayOutputWithContext(ctx context.Context) TopicSubscriptionPreferenceArrayOutput {
+	return o
+}
+
+func (o TopicSubscriptionPreferenceArrayOutput) Index(i pulumi.IntInput) TopicSubscriptionPreferenceOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TopicSubscriptionPreference {
+		return vs[0].([]TopicSubscriptionPreference)[vs[1].(int)]
+	}).(TopicSubscriptionPreferenceOutput)
+}
+
+// One workflow's preference in a topic subscription.
+type TopicSubscriptionPreferenceResult struct {
+	// The JSON Logic rule the service evaluates when a trigger fans out to the topic.
+	Condition map[string]interface{} `pulumi:"condition"`
+	// Whether the workflow's notifications pass when no condition is given.
+	Enabled bool `pulumi:"enabled"`
+	// The workflow's identifier.
+	WorkflowId string `pulumi:"workflowId"`
+}
+
+// One workflow's preference in a topic subscription.
+type TopicSubscriptionPreferenceResultOutput struct{ *pulumi.OutputState }
+
+func (TopicSubscriptionPreferenceResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TopicSubscriptionPreferenceResult)(nil)).Elem()
+}
+
+func (o TopicSubscriptionPreferenceResultOutput) ToTopicSubscriptionPreferenceResultOutput() TopicSubscriptionPreferenceResultOutput {
+	return o
+}
+
+func (o TopicSubscriptionPreferenceResultOutput) ToTopicSubscriptionPreferenceResultOutputWithContext(ctx context.Context) TopicSubscriptionPreferenceResultOutput {
+	return o
+}
+
+// The JSON Logic rule the service evaluates when a trigger fans out to the topic.
+func (o TopicSubscriptionPreferenceResultOutput) Condition() pulumi.MapOutput {
+	return o.ApplyT(func(v TopicSubscriptionPreferenceResult) map[string]interface{} { return v.Condition }).(pulumi.MapOutput)
+}
+
+// Whether the workflow's notifications pass when no condition is given.
+func (o TopicSubscriptionPreferenceResultOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v TopicSubscriptionPreferenceResult) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// The workflow's identifier.
+func (o TopicSubscriptionPreferenceResultOutput) WorkflowId() pulumi.StringOutput {
+	return o.ApplyT(func(v TopicSubscriptionPreferenceResult) string { return v.WorkflowId }).(pulumi.StringOutput)
+}
+
+type TopicSubscriptionPreferenceResultArrayOutput struct{ *pulumi.OutputState }
+
+func (TopicSubscriptionPreferenceResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TopicSubscriptionPreferenceResult)(nil)).Elem()
+}
+
+func (o TopicSubscriptionPreferenceResultArrayOutput) ToTopicSubscriptionPreferenceResultArrayOutput() TopicSubscriptionPreferenceResultArrayOutput {
+	return o
+}
+
+func (o TopicSubscriptionPreferenceResultArrayOutput) ToTopicSubscriptionPreferenceResultArrayOutputWithContext(ctx context.Context) TopicSubscriptionPreferenceResultArrayOutput {
+	return o
+}
+
+func (o TopicSubscriptionPreferenceResultArrayOutput) Index(i pulumi.IntInput) TopicSubscriptionPreferenceResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TopicSubscriptionPreferenceResult {
+		return vs[0].([]TopicSubscriptionPreferenceResult)[vs[1].(int)]
+	}).(TopicSubscriptionPreferenceResultOutput)
+}
+
+// A subscription of a topic: its subscriber, identifier, name, preferences and context keys.
+type TopicSubscriptionResult struct {
+	// The context keys (`type:id`) that scope the subscription.
+	ContextKeys []string `pulumi:"contextKeys"`
+	// When the subscription was made (ISO 8601).
+	CreatedAt *string `pulumi:"createdAt"`
+	// The subscription's identifier, unique in the environment.
+	Identifier string `pulumi:"identifier"`
+	// The subscription's name.
+	Name *string `pulumi:"name"`
+	// Whether it is a plain membership (identifier `tk_<topic>:si_<subscriber>`, no context): what a Topic's `subscribers` holds.
+	Plain bool `pulumi:"plain"`
+	// The subscription's preferences, one per workflow, sorted by workflow.
+	Preferences []TopicSubscriptionPreferenceResult `pulumi:"preferences"`
+	// The subscriberId of the subscriber.
+	Subscriber string `pulumi:"subscriber"`
+	// The service's `_id` of the subscription.
+	SubscriptionId string `pulumi:"subscriptionId"`
+	// The topic's key.
+	Topic string `pulumi:"topic"`
+}
+
+// A subscription of a topic: its subscriber, identifier, name, preferences and context keys.
+type TopicSubscriptionResultOutput struct{ *pulumi.OutputState }
+
+func (TopicSubscriptionResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TopicSubscriptionResult)(nil)).Elem()
+}
+
+func (o TopicSubscriptionResultOutput) ToTopicSubscriptionResultOutput() TopicSubscriptionResultOutput {
+	return o
+}
+
+func (o TopicSubscriptionResultOutput) ToTopicSubscriptionResultOutputWithContext(ctx context.Context) TopicSubscriptionResultOutput {
+	return o
+}
+
+// The context keys (`type:id`) that scope the subscription.
+func (o TopicSubscriptionResultOutput) ContextKeys() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v TopicSubscriptionResult) []string { return v.ContextKeys }).(pulumi.StringArrayOutput)
+}
+
+// When the subscription was made (ISO 8601).
+func (o TopicSubscriptionResultOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TopicSubscriptionResult) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// The subscription's identifier, unique in the environment.
+func (o TopicSubscriptionResultOutput) Identifier() pulumi.StringOutput {
+	return o.ApplyT(func(v TopicSubscriptionResult) string { return v.Identifier }).(pulumi.StringOutput)
+}
+
+// The subscription's name.
+func (o TopicSubscriptionResultOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TopicSubscriptionResult) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// Whether it is a plain membership (identifier `tk_<topic>:si_<subscriber>`, no context): what a Topic's `subscribers` holds.
+func (o TopicSubscriptionResultOutput) Plain() pulumi.BoolOutput {
+	return o.ApplyT(func(v TopicSubscriptionResult) bool { return v.Plain }).(pulumi.BoolOutput)
+}
+
+// The subscription's preferences, one per workflow, sorted by workflow.
+func (o TopicSubscriptionResultOutput) Preferences() TopicSubscriptionPreferenceResultArrayOutput {
+	return o.ApplyT(func(v TopicSubscriptionResult) []TopicSubscriptionPreferenceResult { return v.Preferences }).(TopicSubscriptionPreferenceResultArrayOutput)
+}
+
+// The subscriberId of the subscriber.
+func (o TopicSubscriptionResultOutput) Subscriber() pulumi.StringOutput {
+	return o.ApplyT(func(v TopicSubscriptionResult) string { return v.Subscriber }).(pulumi.StringOutput)
+}
+
+// The service's `_id` of the subscription.
+func (o TopicSubscriptionResultOutput) SubscriptionId() pulumi.StringOutput {
+	return o.ApplyT(func(v TopicSubscriptionResult) string { return v.SubscriptionId }).(pulumi.StringOutput)
+}
+
+// The topic's key.
+func (o TopicSubscriptionResultOutput) Topic() pulumi.StringOutput {
+	return o.ApplyT(func(v TopicSubscriptionResult) string { return v.Topic }).(pulumi.StringOutput)
+}
+
+type TopicSubscriptionResultArrayOutput struct{ *pulumi.OutputState }
+
+func (TopicSubscriptionResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TopicSubscriptionResult)(nil)).Elem()
+}
+
+func (o TopicSubscriptionResultArrayOutput) ToTopicSubscriptionResultArrayOutput() TopicSubscriptionResultArrayOutput {
+	return o
+}
+
+func (o TopicSubscriptionResultArrayOutput) ToTopicSubscriptionResultArrayOutputWithContext(ctx context.Context) TopicSubscriptionResultArrayOutput {
+	return o
+}
+
+func (o TopicSubscriptionResultArrayOutput) Index(i pulumi.IntInput) TopicSubscriptionResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TopicSubscriptionResult {
+		return vs[0].([]TopicSubscriptionResult)[vs[1].(int)]
+	}).(TopicSubscriptionResultOutput)
+}
+
 // A topic: its key, name and database id.
 type TopicSummary struct {
 	// `_id`, as the service returns it.
@@ -10675,6 +10955,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*StepFilterArrayInput)(nil)).Elem(), StepFilterArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SubscriberPreferencesChannelsInput)(nil)).Elem(), SubscriberPreferencesChannelsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SubscriberPreferencesChannelsPtrInput)(nil)).Elem(), SubscriberPreferencesChannelsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TopicSubscriptionPreferenceInput)(nil)).Elem(), TopicSubscriptionPreferenceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TopicSubscriptionPreferenceArrayInput)(nil)).Elem(), TopicSubscriptionPreferenceArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkflowPreferencesInput)(nil)).Elem(), WorkflowPreferencesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkflowPreferencesPtrInput)(nil)).Elem(), WorkflowPreferencesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkflowStepInput)(nil)).Elem(), WorkflowStepArgs{})
@@ -10815,6 +11097,12 @@ func init() {
 	pulumi.RegisterOutputType(SubscriberResultChannelsArrayOutput{})
 	pulumi.RegisterOutputType(SubscriberResultChannelsCredentialsOutput{})
 	pulumi.RegisterOutputType(SubscriberResultChannelsCredentialsPtrOutput{})
+	pulumi.RegisterOutputType(TopicSubscriptionPreferenceOutput{})
+	pulumi.RegisterOutputType(TopicSubscriptionPreferenceArrayOutput{})
+	pulumi.RegisterOutputType(TopicSubscriptionPreferenceResultOutput{})
+	pulumi.RegisterOutputType(TopicSubscriptionPreferenceResultArrayOutput{})
+	pulumi.RegisterOutputType(TopicSubscriptionResultOutput{})
+	pulumi.RegisterOutputType(TopicSubscriptionResultArrayOutput{})
 	pulumi.RegisterOutputType(TopicSummaryOutput{})
 	pulumi.RegisterOutputType(TopicSummaryArrayOutput{})
 	pulumi.RegisterOutputType(TranslationResultOutput{})

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A topic of the environment: a key that triggers address, its name, and the subscribers subscribed to it (a set: order never matters, and adding or removing one sends only that change). The id, and the import id, is the topic key.
+// A topic of the environment: a key that triggers address, its name, and its plain members, the subscribers subscribed without an identifier of their own (a set: order never matters, and adding or removing one sends only that change). The id, and the import id, is the topic key.
 type Topic struct {
 	pulumi.CustomResourceState
 
@@ -26,7 +26,7 @@ type Topic struct {
 	Key pulumi.StringOutput `pulumi:"key"`
 	// Display name (1 to 100 characters).
 	Name pulumi.StringPtrOutput `pulumi:"name"`
-	// The subscriberIds subscribed to the topic, as a set (each must exist). Left out, the topic's subscriptions are not managed (and not compared); an empty list unsubscribes everyone.
+	// The subscriberIds with a plain membership of the topic (subscribed without an identifier of their own), as a set (each must exist). Subscriptions with an identifier or context of their own (TopicSubscription resources) are neither compared nor removed, and a subscriber holding one is refused here: declare each subscriber of a topic one way. Left out, the memberships are not managed (and not compared); an empty list removes every plain membership.
 	Subscribers pulumi.StringArrayOutput `pulumi:"subscribers"`
 }
 
@@ -79,7 +79,7 @@ type topicArgs struct {
 	Key string `pulumi:"key"`
 	// Display name (1 to 100 characters).
 	Name *string `pulumi:"name"`
-	// The subscriberIds subscribed to the topic, as a set (each must exist). Left out, the topic's subscriptions are not managed (and not compared); an empty list unsubscribes everyone.
+	// The subscriberIds with a plain membership of the topic (subscribed without an identifier of their own), as a set (each must exist). Subscriptions with an identifier or context of their own (TopicSubscription resources) are neither compared nor removed, and a subscriber holding one is refused here: declare each subscriber of a topic one way. Left out, the memberships are not managed (and not compared); an empty list removes every plain membership.
 	Subscribers []string `pulumi:"subscribers"`
 }
 
@@ -91,7 +91,7 @@ type TopicArgs struct {
 	Key pulumi.StringInput
 	// Display name (1 to 100 characters).
 	Name pulumi.StringPtrInput
-	// The subscriberIds subscribed to the topic, as a set (each must exist). Left out, the topic's subscriptions are not managed (and not compared); an empty list unsubscribes everyone.
+	// The subscriberIds with a plain membership of the topic (subscribed without an identifier of their own), as a set (each must exist). Subscriptions with an identifier or context of their own (TopicSubscription resources) are neither compared nor removed, and a subscriber holding one is refused here: declare each subscriber of a topic one way. Left out, the memberships are not managed (and not compared); an empty list removes every plain membership.
 	Subscribers pulumi.StringArrayInput
 }
 
@@ -157,7 +157,7 @@ func (o TopicOutput) Name() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Topic) pulumi.StringPtrOutput { return v.Name }).(pulumi.StringPtrOutput)
 }
 
-// The subscriberIds subscribed to the topic, as a set (each must exist). Left out, the topic's subscriptions are not managed (and not compared); an empty list unsubscribes everyone.
+// The subscriberIds with a plain membership of the topic (subscribed without an identifier of their own), as a set (each must exist). Subscriptions with an identifier or context of their own (TopicSubscription resources) are neither compared nor removed, and a subscriber holding one is refused here: declare each subscriber of a topic one way. Left out, the memberships are not managed (and not compared); an empty list removes every plain membership.
 func (o TopicOutput) Subscribers() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Topic) pulumi.StringArrayOutput { return v.Subscribers }).(pulumi.StringArrayOutput)
 }

@@ -623,6 +623,24 @@ export interface SubscriberPreferencesChannelsArgs {
 }
 
 /**
+ * One workflow's preference in a topic subscription.
+ */
+export interface TopicSubscriptionPreferenceArgs {
+    /**
+     * A JSON Logic rule the service evaluates against the trigger when it fans out to the topic; the notification passes when it is true.
+     */
+    condition?: pulumi.Input<{[key: string]: any} | undefined>;
+    /**
+     * Whether the workflow's notifications pass for this subscription when no condition is given (default true).
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * The workflow's identifier (its `workflowId`; pass a `Workflow`'s output, so the engine makes it first).
+     */
+    workflowId: pulumi.Input<string>;
+}
+
+/**
  * Default and per-channel preferences of a workflow.
  */
 export interface WorkflowPreferencesArgs {

@@ -2297,6 +2297,84 @@ export interface SubscriberResultChannelsCredentials {
 }
 
 /**
+ * One workflow's preference in a topic subscription.
+ */
+export interface TopicSubscriptionPreference {
+    /**
+     * A JSON Logic rule the service evaluates against the trigger when it fans out to the topic; the notification passes when it is true.
+     */
+    condition?: {[key: string]: any};
+    /**
+     * Whether the workflow's notifications pass for this subscription when no condition is given (default true).
+     */
+    enabled?: boolean;
+    /**
+     * The workflow's identifier (its `workflowId`; pass a `Workflow`'s output, so the engine makes it first).
+     */
+    workflowId: string;
+}
+
+/**
+ * One workflow's preference in a topic subscription.
+ */
+export interface TopicSubscriptionPreferenceResult {
+    /**
+     * The JSON Logic rule the service evaluates when a trigger fans out to the topic.
+     */
+    condition?: {[key: string]: any};
+    /**
+     * Whether the workflow's notifications pass when no condition is given.
+     */
+    enabled: boolean;
+    /**
+     * The workflow's identifier.
+     */
+    workflowId: string;
+}
+
+/**
+ * A subscription of a topic: its subscriber, identifier, name, preferences and context keys.
+ */
+export interface TopicSubscriptionResult {
+    /**
+     * The context keys (`type:id`) that scope the subscription.
+     */
+    contextKeys: string[];
+    /**
+     * When the subscription was made (ISO 8601).
+     */
+    createdAt?: string;
+    /**
+     * The subscription's identifier, unique in the environment.
+     */
+    identifier: string;
+    /**
+     * The subscription's name.
+     */
+    name?: string;
+    /**
+     * Whether it is a plain membership (identifier `tk_<topic>:si_<subscriber>`, no context): what a Topic's `subscribers` holds.
+     */
+    plain: boolean;
+    /**
+     * The subscription's preferences, one per workflow, sorted by workflow.
+     */
+    preferences: outputs.TopicSubscriptionPreferenceResult[];
+    /**
+     * The subscriberId of the subscriber.
+     */
+    subscriber: string;
+    /**
+     * The service's `_id` of the subscription.
+     */
+    subscriptionId: string;
+    /**
+     * The topic's key.
+     */
+    topic: string;
+}
+
+/**
  * A topic: its key, name and database id.
  */
 export interface TopicSummary {

@@ -28,6 +28,7 @@ from .get_messages import *
 from .get_subscriber import *
 from .get_subscriber_preferences import *
 from .get_subscribers import *
+from .get_topic_subscriptions import *
 from .get_topics import *
 from .get_translations import *
 from .get_workflows import *
@@ -38,6 +39,7 @@ from .subscriber import *
 from .subscriber_credentials import *
 from .subscriber_preferences import *
 from .topic import *
+from .topic_subscription import *
 from .translation import *
 from .workflow import *
 from ._inputs import *
@@ -71,6 +73,7 @@ _utilities.register(
    "notify:index:SubscriberCredentials": "SubscriberCredentials",
    "notify:index:SubscriberPreferences": "SubscriberPreferences",
    "notify:index:Topic": "Topic",
+   "notify:index:TopicSubscription": "TopicSubscription",
    "notify:index:Translation": "Translation",
    "notify:index:Workflow": "Workflow"
   }

@@ -60,6 +60,8 @@ __all__ = [
     'StepFilterArgsDict',
     'SubscriberPreferencesChannelsArgs',
     'SubscriberPreferencesChannelsArgsDict',
+    'TopicSubscriptionPreferenceArgs',
+    'TopicSubscriptionPreferenceArgsDict',
     'WorkflowPreferencesArgs',
     'WorkflowPreferencesArgsDict',
     'WorkflowStepArgs',
@@ -2768,6 +2770,79 @@ class SubscriberPreferencesChannelsArgs:
     @sms.setter
     def sms(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "sms", value)
+
+
+class TopicSubscriptionPreferenceArgsDict(TypedDict):
+    """
+    One workflow's preference in a topic subscription.
+    """
+    workflow_id: pulumi.Input[_builtins.str]
+    """
+    The workflow's identifier (its `workflowId`; pass a `Workflow`'s output, so the engine makes it first).
+    """
+    condition: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
+    """
+    A JSON Logic rule the service evaluates against the trigger when it fans out to the topic; the notification passes when it is true.
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the workflow's notifications pass for this subscription when no condition is given (default true).
+    """
+
+@pulumi.input_type
+class TopicSubscriptionPreferenceArgs:
+    def __init__(__self__, *,
+                 workflow_id: pulumi.Input[_builtins.str],
+                 condition: pulumi.Input[Optional[Mapping[str, Any]]] = None,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        One workflow's preference in a topic subscription.
+
+        :param pulumi.Input[_builtins.str] workflow_id: The workflow's identifier (its `workflowId`; pass a `Workflow`'s output, so the engine makes it first).
+        :param pulumi.Input[Mapping[str, Any]] condition: A JSON Logic rule the service evaluates against the trigger when it fans out to the topic; the notification passes when it is true.
+        :param pulumi.Input[_builtins.bool] enabled: Whether the workflow's notifications pass for this subscription when no condition is given (default true).
+        """
+        pulumi.set(__self__, "workflow_id", workflow_id)
+        if condition is not None:
+            pulumi.set(__self__, "condition", condition)
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+
+    @_builtins.property
+    @pulumi.getter(name="workflowId")
+    def workflow_id(self) -> pulumi.Input[_builtins.str]:
+        """
+        The workflow's identifier (its `workflowId`; pass a `Workflow`'s output, so the engine makes it first).
+        """
+        return pulumi.get(self, "workflow_id")
+
+    @workflow_id.setter
+    def workflow_id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "workflow_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def condition(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
+        """
+        A JSON Logic rule the service evaluates against the trigger when it fans out to the topic; the notification passes when it is true.
+        """
+        return pulumi.get(self, "condition")
+
+    @condition.setter
+    def condition(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
+        pulumi.set(self, "condition", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the workflow's notifications pass for this subscription when no condition is given (default true).
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
 
 
 class WorkflowPreferencesArgsDict(TypedDict):

@@ -90,6 +90,9 @@ __all__ = [
     'SubscriberResult',
     'SubscriberResultChannels',
     'SubscriberResultChannelsCredentials',
+    'TopicSubscriptionPreference',
+    'TopicSubscriptionPreferenceResult',
+    'TopicSubscriptionResult',
     'TopicSummary',
     'TranslationResult',
     'WorkflowPreferences',
@@ -6735,6 +6738,229 @@ class SubscriberResultChannelsCredentials(dict):
         `webhookUrl`, as the service returns it.
         """
         return pulumi.get(self, "webhook_url")
+
+
+@pulumi.output_type
+class TopicSubscriptionPreference(dict):
+    """
+    One workflow's preference in a topic subscription.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "workflowId":
+            suggest = "workflow_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in TopicSubscriptionPreference. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        TopicSubscriptionPreference.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        TopicSubscriptionPreference.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 workflow_id: _builtins.str,
+                 condition: Optional[Mapping[str, Any]] = None,
+                 enabled: Optional[_builtins.bool] = None):
+        """
+        One workflow's preference in a topic subscription.
+
+        :param _builtins.str workflow_id: The workflow's identifier (its `workflowId`; pass a `Workflow`'s output, so the engine makes it first).
+        :param Mapping[str, Any] condition: A JSON Logic rule the service evaluates against the trigger when it fans out to the topic; the notification passes when it is true.
+        :param _builtins.bool enabled: Whether the workflow's notifications pass for this subscription when no condition is given (default true).
+        """
+        pulumi.set(__self__, "workflow_id", workflow_id)
+        if condition is not None:
+            pulumi.set(__self__, "condition", condition)
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+
+    @_builtins.property
+    @pulumi.getter(name="workflowId")
+    def workflow_id(self) -> _builtins.str:
+        """
+        The workflow's identifier (its `workflowId`; pass a `Workflow`'s output, so the engine makes it first).
+        """
+        return pulumi.get(self, "workflow_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def condition(self) -> Optional[Mapping[str, Any]]:
+        """
+        A JSON Logic rule the service evaluates against the trigger when it fans out to the topic; the notification passes when it is true.
+        """
+        return pulumi.get(self, "condition")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether the workflow's notifications pass for this subscription when no condition is given (default true).
+        """
+        return pulumi.get(self, "enabled")
+
+
+@pulumi.output_type
+class TopicSubscriptionPreferenceResult(dict):
+    """
+    One workflow's preference in a topic subscription.
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 workflow_id: _builtins.str,
+                 condition: Optional[Mapping[str, Any]] = None):
+        """
+        One workflow's preference in a topic subscription.
+
+        :param _builtins.bool enabled: Whether the workflow's notifications pass when no condition is given.
+        :param _builtins.str workflow_id: The workflow's identifier.
+        :param Mapping[str, Any] condition: The JSON Logic rule the service evaluates when a trigger fans out to the topic.
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "workflow_id", workflow_id)
+        if condition is not None:
+            pulumi.set(__self__, "condition", condition)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the workflow's notifications pass when no condition is given.
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="workflowId")
+    def workflow_id(self) -> _builtins.str:
+        """
+        The workflow's identifier.
+        """
+        return pulumi.get(self, "workflow_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def condition(self) -> Optional[Mapping[str, Any]]:
+        """
+        The JSON Logic rule the service evaluates when a trigger fans out to the topic.
+        """
+        return pulumi.get(self, "condition")
+
+
+@pulumi.output_type
+class TopicSubscriptionResult(dict):
+    """
+    A subscription of a topic: its subscriber, identifier, name, preferences and context keys.
+    """
+    def __init__(__self__, *,
+                 context_keys: Sequence[_builtins.str],
+                 identifier: _builtins.str,
+                 plain: _builtins.bool,
+                 preferences: Sequence['outputs.TopicSubscriptionPreferenceResult'],
+                 subscriber: _builtins.str,
+                 subscription_id: _builtins.str,
+                 topic: _builtins.str,
+                 created_at: Optional[_builtins.str] = None,
+                 name: Optional[_builtins.str] = None):
+        """
+        A subscription of a topic: its subscriber, identifier, name, preferences and context keys.
+
+        :param Sequence[_builtins.str] context_keys: The context keys (`type:id`) that scope the subscription.
+        :param _builtins.str identifier: The subscription's identifier, unique in the environment.
+        :param _builtins.bool plain: Whether it is a plain membership (identifier `tk_<topic>:si_<subscriber>`, no context): what a Topic's `subscribers` holds.
+        :param Sequence['TopicSubscriptionPreferenceResult'] preferences: The subscription's preferences, one per workflow, sorted by workflow.
+        :param _builtins.str subscriber: The subscriberId of the subscriber.
+        :param _builtins.str subscription_id: The service's `_id` of the subscription.
+        :param _builtins.str topic: The topic's key.
+        :param _builtins.str created_at: When the subscription was made (ISO 8601).
+        :param _builtins.str name: The subscription's name.
+        """
+        pulumi.set(__self__, "context_keys", context_keys)
+        pulumi.set(__self__, "identifier", identifier)
+        pulumi.set(__self__, "plain", plain)
+        pulumi.set(__self__, "preferences", preferences)
+        pulumi.set(__self__, "subscriber", subscriber)
+        pulumi.set(__self__, "subscription_id", subscription_id)
+        pulumi.set(__self__, "topic", topic)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter(name="contextKeys")
+    def context_keys(self) -> Sequence[_builtins.str]:
+        """
+        The context keys (`type:id`) that scope the subscription.
+        """
+        return pulumi.get(self, "context_keys")
+
+    @_builtins.property
+    @pulumi.getter
+    def identifier(self) -> _builtins.str:
+        """
+        The subscription's identifier, unique in the environment.
+        """
+        return pulumi.get(self, "identifier")
+
+    @_builtins.property
+    @pulumi.getter
+    def plain(self) -> _builtins.bool:
+        """
+        Whether it is a plain membership (identifier `tk_<topic>:si_<subscriber>`, no context): what a Topic's `subscribers` holds.
+        """
+        return pulumi.get(self, "plain")
+
+    @_builtins.property
+    @pulumi.getter
+    def preferences(self) -> Sequence['outputs.TopicSubscriptionPreferenceResult']:
+        """
+        The subscription's preferences, one per workflow, sorted by workflow.
+        """
+        return pulumi.get(self, "preferences")
+
+    @_builtins.property
+    @pulumi.getter
+    def subscriber(self) -> _builtins.str:
+        """
+        The subscriberId of the subscriber.
+        """
+        return pulumi.get(self, "subscriber")
+
+    @_builtins.property
+    @pulumi.getter(name="subscriptionId")
+    def subscription_id(self) -> _builtins.str:
+        """
+        The service's `_id` of the subscription.
+        """
+        return pulumi.get(self, "subscription_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def topic(self) -> _builtins.str:
+        """
+        The topic's key.
+        """
+        return pulumi.get(self, "topic")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        When the subscription was made (ISO 8601).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        The subscription's name.
+        """
+        return pulumi.get(self, "name")
 
 
 @pulumi.output_type

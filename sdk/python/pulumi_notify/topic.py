@@ -29,7 +29,7 @@ class TopicArgs:
         :param pulumi.Input[_builtins.str] key: The topic key (1 to 100 characters: letters, digits, `-`, `_`, `:`, `.`, or an email address); the natural key for `adopt`. Changing it replaces the topic.
         :param pulumi.Input[_builtins.bool] adopt: Take over an existing topic with the same key instead of failing.
         :param pulumi.Input[_builtins.str] name: Display name (1 to 100 characters).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] subscribers: The subscriberIds subscribed to the topic, as a set (each must exist). Left out, the topic's subscriptions are not managed (and not compared); an empty list unsubscribes everyone.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] subscribers: The subscriberIds with a plain membership of the topic (subscribed without an identifier of their own), as a set (each must exist). Subscriptions with an identifier or context of their own (TopicSubscription resources) are neither compared nor removed, and a subscriber holding one is refused here: declare each subscriber of a topic one way. Left out, the memberships are not managed (and not compared); an empty list removes every plain membership.
         """
         pulumi.set(__self__, "key", key)
         if adopt is not None:
@@ -79,7 +79,7 @@ class TopicArgs:
     @pulumi.getter
     def subscribers(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        The subscriberIds subscribed to the topic, as a set (each must exist). Left out, the topic's subscriptions are not managed (and not compared); an empty list unsubscribes everyone.
+        The subscriberIds with a plain membership of the topic (subscribed without an identifier of their own), as a set (each must exist). Subscriptions with an identifier or context of their own (TopicSubscription resources) are neither compared nor removed, and a subscriber holding one is refused here: declare each subscriber of a topic one way. Left out, the memberships are not managed (and not compared); an empty list removes every plain membership.
         """
         return pulumi.get(self, "subscribers")
 
@@ -100,14 +100,14 @@ class Topic(pulumi.CustomResource):
                  subscribers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
         """
-        A topic of the environment: a key that triggers address, its name, and the subscribers subscribed to it (a set: order never matters, and adding or removing one sends only that change). The id, and the import id, is the topic key.
+        A topic of the environment: a key that triggers address, its name, and its plain members, the subscribers subscribed without an identifier of their own (a set: order never matters, and adding or removing one sends only that change). The id, and the import id, is the topic key.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] adopt: Take over an existing topic with the same key instead of failing.
         :param pulumi.Input[_builtins.str] key: The topic key (1 to 100 characters: letters, digits, `-`, `_`, `:`, `.`, or an email address); the natural key for `adopt`. Changing it replaces the topic.
         :param pulumi.Input[_builtins.str] name: Display name (1 to 100 characters).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] subscribers: The subscriberIds subscribed to the topic, as a set (each must exist). Left out, the topic's subscriptions are not managed (and not compared); an empty list unsubscribes everyone.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] subscribers: The subscriberIds with a plain membership of the topic (subscribed without an identifier of their own), as a set (each must exist). Subscriptions with an identifier or context of their own (TopicSubscription resources) are neither compared nor removed, and a subscriber holding one is refused here: declare each subscriber of a topic one way. Left out, the memberships are not managed (and not compared); an empty list removes every plain membership.
         """
         ...
     @overload
@@ -116,7 +116,7 @@ class Topic(pulumi.CustomResource):
                  args: TopicArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A topic of the environment: a key that triggers address, its name, and the subscribers subscribed to it (a set: order never matters, and adding or removing one sends only that change). The id, and the import id, is the topic key.
+        A topic of the environment: a key that triggers address, its name, and its plain members, the subscribers subscribed without an identifier of their own (a set: order never matters, and adding or removing one sends only that change). The id, and the import id, is the topic key.
 
         :param str resource_name: The name of the resource.
         :param TopicArgs args: The arguments to use to populate this resource's properties.
@@ -229,7 +229,7 @@ class Topic(pulumi.CustomResource):
     @pulumi.getter
     def subscribers(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        The subscriberIds subscribed to the topic, as a set (each must exist). Left out, the topic's subscriptions are not managed (and not compared); an empty list unsubscribes everyone.
+        The subscriberIds with a plain membership of the topic (subscribed without an identifier of their own), as a set (each must exist). Subscriptions with an identifier or context of their own (TopicSubscription resources) are neither compared nor removed, and a subscriber holding one is refused here: declare each subscriber of a topic one way. Left out, the memberships are not managed (and not compared); an empty list removes every plain membership.
         """
         return pulumi.get(self, "subscribers")
 
