@@ -17,7 +17,7 @@ import type * as ExportModule from "../../export";
 import type * as ProjectModule from "../../export/project";
 import { createTestStack, nativeRequire, previewDiffs, ROOT, type TestStack } from "../helpers/pulumi";
 import { API_KEY, type TestEmulator } from "../helpers/emulator";
-import { DASHBOARD_DOMAIN, DASHBOARD_TRANSLATIONS, SECRET_VARIABLE_VALUE, SLACK_HOOK, startDashboardEmulator } from "../helpers/dashboard";
+import { DASHBOARD_DOMAIN, DASHBOARD_TRANSLATIONS, CHANNEL_TOKEN, SECRET_VARIABLE_VALUE, SLACK_HOOK, startDashboardEmulator } from "../helpers/dashboard";
 import { usePlugin } from "../helpers/native";
 import { editWorkflowByHand, linkProjectDir, serviceApi } from "../../scripts/workspace";
 import { linkNodejsSdk } from "../../scripts/nodejs-sdk";
@@ -28,7 +28,7 @@ const { nextSteps } = nativeRequire("pulumi-notify/dist/export/project") as type
 const ENV = "dash";
 const ENV_ID = `env_${ENV}`;
 /** Values the service holds that no exported file may contain. */
-const SECRET_VALUES = ["SG.dashboard-key", "whsec-dashboard", SECRET_VARIABLE_VALUE, SLACK_HOOK, API_KEY];
+const SECRET_VALUES = ["SG.dashboard-key", "whsec-dashboard", SECRET_VARIABLE_VALUE, SLACK_HOOK, CHANNEL_TOKEN, API_KEY];
 const TSC = path.join(ROOT, "node_modules/typescript/bin/tsc");
 
 /** The writes in a slice of the emulator's request log (its own controls left out). */

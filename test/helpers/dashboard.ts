@@ -5,7 +5,8 @@
  * of its own (a name and a condition), plain and secret
  * variables, an email step pointing at a layout; and the newer kinds: a context with data, a
  * workflow with translation on and two translations (one locale each), a verified inbound-email
- * domain with a route to the webhook and one to an agent. Used by the export tests. Translations and domains need the Business plan
+ * domain with a route to the webhook and one to an agent, a shared Slack workspace and an endpoint
+ * through it. Used by the export tests. Translations and domains need the Business plan
  * or above (the emulator's default plan).
  */
 import { WORKFLOW_STEP_KINDS } from "../../provider/schemas/common";
@@ -18,6 +19,9 @@ export const SECRET_VARIABLE_VALUE = "s3cr3t-dashboard-token";
 
 /** Alice's Slack webhook (a secret the service returns, so its value is known to the export). */
 export const SLACK_HOOK = "https://hooks.slack.example/services/T000/B000/dashboard";
+
+/** The shared Slack workspace's access token (the service answers it in clear, so the export knows it). */
+export const CHANNEL_TOKEN = "xoxb-dashboard-workspace-token";
 
 /** Control values of each step kind as the dashboard saves them. */
 export const DASHBOARD_STEPS: Record<(typeof WORKFLOW_STEP_KINDS)[number], Record<string, unknown>> = {
@@ -98,6 +102,15 @@ export async function seedDashboardEnvironment(api: Api, envId: string, n = 250)
     await ok("POST", "/v2/translations", { resourceType: "workflow", resourceId: "order-shipped", locale, content });
   }
   await ok("POST", "/v2/contexts", { type: "tenant", id: "acme", data: { plan: "enterprise", region: "eu", seats: 25 } });
+  // Tenant acme's Slack workspace, shared by the context, and the ops channel alice is reached in through it.
+  await ok("POST", "/v1/channel-connections", {
+    identifier: "acme-slack", integrationIdentifier: "slack-alerts", connectionMode: "shared", context: { tenant: "acme" },
+    workspace: { id: "T0123456", name: "Acme" }, auth: { accessToken: CHANNEL_TOKEN },
+  });
+  await ok("POST", "/v1/channel-endpoints", {
+    identifier: "alice-ops", subscriberId: "alice", integrationIdentifier: "slack-alerts", connectionIdentifier: "acme-slack", context: { tenant: "acme" },
+    type: "slack_channel", endpoint: { channelId: "C0123456" },
+  });
   // A domain with a route to the inbound webhook, verified: its MX record set (the emulator's DNS
   // control) to the mail server the service names, then checked.
   const domain = await ok("POST", "/v1/domains", { name: DASHBOARD_DOMAIN, data: { owner: "support-team" } });

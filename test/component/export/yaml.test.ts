@@ -18,7 +18,7 @@ import { packageSchema, resolve, type PropSchema } from "../../../export/render/
 import { yamlString } from "../../../export/render/yaml";
 import { NotifyClient } from "../../../provider/client";
 import { API_KEY } from "../../helpers/emulator";
-import { SECRET_VARIABLE_VALUE, SLACK_HOOK, startDashboardEmulator } from "../../helpers/dashboard";
+import { CHANNEL_TOKEN, SECRET_VARIABLE_VALUE, SLACK_HOOK, startDashboardEmulator } from "../../helpers/dashboard";
 
 const OPTS = { frontEnd: "native" as const, project: "notify-dash", packageVersion: "1.2.3", pulumiVersion: "3.0.0" };
 const schema = packageSchema();
@@ -161,7 +161,7 @@ describe("the YAML export of a dashboard-made environment", () => {
 
   it("writes no secret value into any file, and every file is a YAML document libyaml accepts", () => {
     const text = Object.values(files).join("\n");
-    for (const secret of ["SG.dashboard-key", "whsec-dashboard", SECRET_VARIABLE_VALUE, SLACK_HOOK]) expect(text).not.toContain(secret);
+    for (const secret of ["SG.dashboard-key", "whsec-dashboard", SECRET_VARIABLE_VALUE, SLACK_HOOK, CHANNEL_TOKEN]) expect(text).not.toContain(secret);
     for (const [name, t] of Object.entries(files)) if (name.endsWith(".yaml")) expect(LIBYAML_SAFE.test(t), name).toBe(true);
   });
 
