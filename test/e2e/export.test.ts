@@ -65,16 +65,17 @@ describe("notify-export of a dashboard-made environment", () => {
       "Integration/sendgrid-main", "Integration/slack-alerts", "Layout/brand", "Layout/default-frame",
       "Workflow/order-shipped", "Workflow/welcome", "Translation/workflow-order-shipped-de_DE", "Translation/workflow-order-shipped-fr_FR",
       "Topic/news:daily", "EnvironmentVariable/API_TOKEN", "EnvironmentVariable/BASE_URL", "Context/tenant:acme", "Agent/support-bot", `Domain/${DASHBOARD_DOMAIN}`,
-      "TopicSubscription/alice-express",
+      "ChannelConnection/acme-slack", "ChannelEndpoint/alice-ops", "TopicSubscription/alice-express",
     ]);
     expect(lines.map((l) => l.split(":")[0])).toEqual([
       "environment", "integrations", "layouts", "workflows", "topics", "environment variables", "contexts", "translations", "agents", "domains",
-      "topic subscriptions",
+      "channel connections", "channel endpoints", "topic subscriptions",
     ]);
-    // The signing key (configurations) is returned, so its value is known; the masked variable's is not.
+    // The signing key (configurations) and the workspace's token are returned, so their values are known; the masked variable's is not.
     expect(first.model.secrets.map((s) => [s.key, s.value !== undefined])).toEqual([
       ["integration-sendgrid-main-configurations-inboundWebhookSigningKey", true],
       ["environment-variable-API-TOKEN-value", false],
+      ["channel-connection-acme-slack-auth-accessToken", true],
     ]);
     const text = Object.values(filesOf(out("ts-a"))).join("\n");
     for (const secret of SECRET_VALUES) expect(text).not.toContain(secret);
