@@ -105,11 +105,11 @@ export async function reportStepIssues(r: IssueReport): Promise<void> {
   const messages = stepIssueMessages(r.workflowId, r.outs.steps ?? []);
   if (!messages.length) return;
   if (r.write && r.mode === "error") {
-    throw new ResourceInitFailure(
-      `Unable to ${r.action}: the service reports step issues, and stepIssues is "error" (the workflow is written and kept in the stack; ` +
-      `the next pulumi up retries it):\n${messages.map((m) => `  - ${m}`).join("\n")}`,
-      r.id, r.outs as Record<string, unknown>, messages,
-    );
+    // The engine shows a failed write's reasons, one a line, rather than its message: the first
+    // says what failed and why, the others are the issues.
+    const headline = `Unable to ${r.action}: the service reports step issues, and stepIssues is "error" ` +
+      "(the workflow is written and kept in the stack; the next pulumi up retries it)";
+    throw new ResourceInitFailure(`${headline}:\n${messages.map((m) => `  - ${m}`).join("\n")}`, r.id, r.outs as Record<string, unknown>, [headline, ...messages]);
   }
   for (const m of messages) await warn(m);
 }
