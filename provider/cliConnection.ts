@@ -9,7 +9,7 @@ import { CONNECTION_SETTINGS, connectionSetting } from "./client/settings";
 import { isUnauthorized, refusedKeyHint, type ConnectionSettings } from "./config";
 
 /** The settings the tools take: those of the connection (the tools make no resource). */
-const TOOL_SETTINGS = CONNECTION_SETTINGS.filter((s) => !("resourcesOnly" in s && s.resourcesOnly));
+export const TOOL_SETTINGS = CONNECTION_SETTINGS.filter((s) => !("resourcesOnly" in s && s.resourcesOnly));
 
 /** `apiUrl` → `api-url`: the option of a connection setting. */
 export const optionOf = (key: string): string => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
