@@ -78,7 +78,19 @@ export interface StepRecord {
   /** A step kind; may be one this emulator does not know (kept and echoed as is). */
   type: string;
   controlValues: JsonObject;
+  /**
+   * The step's control issues as the service stores them on create and update (integration
+   * issues are computed on each read, never stored); absent when there are none.
+   */
+  issues?: { controls?: Record<string, StepIssue[]> };
   [extra: string]: unknown;
+}
+
+/** One issue of a step: a control's (`MISSING_VALUE`, ...) or the integration's (`MISSING_INTEGRATION`). */
+export interface StepIssue {
+  issueType: string;
+  variableName?: string;
+  message: string;
 }
 
 export interface WorkflowPreferencesInput {
@@ -104,6 +116,12 @@ export interface WorkflowRecord extends Scoped {
   createdAt: string;
   updatedAt: string;
   lastTriggeredAt?: string | null;
+  /**
+   * `ACTIVE`, `INACTIVE` or `ERROR`, as the last write set it: a create or update computes it from
+   * `active` and the steps' control issues, a PATCH of `active` sets it directly. Absent on a
+   * seeded record: then computed as a create would.
+   */
+  status?: string;
   [extra: string]: unknown;
 }
 

@@ -8,16 +8,19 @@ import { NotifyError } from "./client/errors";
 import { CONNECTION_SETTINGS, connectionSetting } from "./client/settings";
 import { isUnauthorized, refusedKeyHint, type ConnectionSettings } from "./config";
 
+/** The settings the tools take: those of the connection (the tools make no resource). */
+export const TOOL_SETTINGS = CONNECTION_SETTINGS.filter((s) => !("resourcesOnly" in s && s.resourcesOnly));
+
 /** `apiUrl` → `api-url`: the option of a connection setting. */
 export const optionOf = (key: string): string => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 /** The `node:util` `parseArgs` options of the connection settings. */
 export const CONNECTION_OPTIONS = Object.fromEntries(
-  CONNECTION_SETTINGS.map((c) => [optionOf(c.key), { type: c.type === "boolean" ? "boolean" as const : "string" as const }]),
+  TOOL_SETTINGS.map((c) => [optionOf(c.key), { type: c.type === "boolean" ? "boolean" as const : "string" as const }]),
 ) as Record<string, { type: "boolean" | "string" }>;
 
 /** The help lines of the connection options, each with its environment variable. */
-export const CONNECTION_HELP = CONNECTION_SETTINGS.map((s) => {
+export const CONNECTION_HELP = TOOL_SETTINGS.map((s) => {
   const flag = `  --${optionOf(s.key)}${s.type === "boolean" ? "" : " VALUE"}`;
   return `${flag.padEnd(28)} ${s.summary} (else ${s.env})`;
 }).join("\n");
@@ -25,7 +28,7 @@ export const CONNECTION_HELP = CONNECTION_SETTINGS.map((s) => {
 /** The connection settings a tool's parsed options give (those set only; the rest come from the environment). */
 export function connectionFromOptions(values: Record<string, unknown>): ConnectionSettings {
   return Object.fromEntries(
-    CONNECTION_SETTINGS.map((c) => [c.key, values[optionOf(c.key)]]).filter(([, x]) => x !== undefined),
+    TOOL_SETTINGS.map((c) => [c.key, values[optionOf(c.key)]]).filter(([, x]) => x !== undefined),
   ) as ConnectionSettings;
 }
 

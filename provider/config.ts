@@ -6,7 +6,7 @@
  */
 import type { NotifyClient } from "./client";
 import { NotifyConfigError } from "./client/errors";
-import { CONNECTION_KEYS, CONNECTION_SETTINGS, connectionSetting, REQUEST_TIMEOUT, type ConnectionKey } from "./client/settings";
+import { CONNECTION_KEYS, CONNECTION_SETTINGS, connectionSetting, REQUEST_TIMEOUT, STEP_ISSUE_MODES, type ConnectionKey } from "./client/settings";
 
 export { CONNECTION_KEYS, CONNECTION_SETTINGS };
 
@@ -104,6 +104,22 @@ export function resolveConnection(settings: ConnectionSettings = providerConfig)
     }
   }
   return { apiUrl: String(apiUrl), apiKey: String(apiKey), allowInsecureHttp: insecure === true || insecure === "true", timeoutMs };
+}
+
+/** What step issues do: `warn` (a warning) or `error` (a warning's text as a failed operation). */
+export type StepIssueMode = (typeof STEP_ISSUE_MODES)[number];
+
+/**
+ * The provider's step-issue mode: `notify:stepIssues`, else NOTIFY_STEP_ISSUES, else the table's
+ * default. Throws naming the value given and the values allowed.
+ */
+export function stepIssueMode(settings: ConnectionSettings = providerConfig): StepIssueMode {
+  const s = connectionSetting("stepIssues");
+  const v = lookup(settings, "stepIssues") ?? s.default;
+  if (!(STEP_ISSUE_MODES as readonly unknown[]).includes(v)) {
+    throw new NotifyConfigError(`notify:stepIssues (or ${s.env}) must be one of ${STEP_ISSUE_MODES.map((m) => JSON.stringify(m)).join(", ")}, got ${JSON.stringify(v)}`);
+  }
+  return v as StepIssueMode;
 }
 
 /** The client of the resolved connection, one per address and key in the process. */

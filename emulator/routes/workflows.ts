@@ -2,7 +2,7 @@
 import { openApiDocument } from "../contract";
 import { badRequest, conflict, notFound, validationFailed } from "../errors";
 import { ParamReader } from "../params";
-import type { JsonObject, StepRecord, WorkflowRecord } from "../records";
+import type { IntegrationRecord, JsonObject, StepIssue, StepRecord, WorkflowRecord } from "../records";
 import { DEFAULT_WORKFLOW_PREFERENCES, EMULATOR_ORIGIN, resolveStepLayoutId } from "../shared";
 import { dropTranslationsOf, ofTenant } from "../store";
 import type { RequestContext, Route } from "../types";
@@ -34,6 +34,108 @@ function withStepDefaults(type: string, cv: JsonObject | undefined): JsonObject 
   return v;
 }
 
+/**
+ * The controls each step kind requires, as the service's control schemas declare them
+ * (libs/application-generic/src/schemas/control/sms-control.schema.ts `body: z.string()`,
+ * push-control.schema.ts `subject` and `body`, chat-control.schema.ts `body`). Email's subject and
+ * body are filled by the dashboard sanitizer before the check (sanitize-control-values.ts
+ * `sanitizeEmail`), so an email step never misses them; in-app needs one of the two
+ * (in-app-control.schema.ts, a union of a subject-required and a body-required schema).
+ */
+const REQUIRED_CONTROLS: Record<string, readonly string[]> = { sms: ["body"], push: ["subject", "body"], chat: ["body"] };
+
+/** `body` → `Body`, as the service's capitalize helper writes a control's name in its messages. */
+const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * A `{{ name }}` output of a Liquid template whose variable has no namespace (a single segment).
+ * Only output tokens: tags (`{% for x in ... %}`, which bring local variables) are not modelled.
+ */
+const OUTPUT_TOKEN = /\{\{-?\s*([^{}|]*?)\s*(?:\|[^{}]*)?-?\}\}/g;
+const BARE_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+/** Liquid's literals, which are values, not variables. */
+const LIQUID_LITERALS = new Set(["true", "false", "nil", "null", "empty", "blank"]);
+
+/**
+ * The control issues of a step, as the service stores them on create and update (production-notes.md,
+ * fifth pass §2; libs/application-generic/src/usecases/build-step-issues/build-step-issues.usecase.ts):
+ * a required control missing or empty is `MISSING_VALUE` "<Control> is required" on that control
+ * (utils/issues.ts `mapAjvErrorToMessage`; an empty string counts as missing, sanitize-control-values.ts
+ * `sanitizeEmptyInput`); a `{{name}}` without a namespace anywhere in the control values is
+ * `ILLEGAL_VARIABLE_IN_CONTROL_VALUE` 'Variable "name" invalid or missing namespace' on the
+ * control's dotted path (utils/issues.ts `processControlValuesByLiquid`;
+ * template-parser/new-liquid-parser.ts `validateVariable`, without the payload suggestion).
+ */
+export function controlIssues(type: string, values: JsonObject): Record<string, StepIssue[]> {
+  const controls: Record<string, StepIssue[]> = {};
+  const filled = (k: string) => typeof values[k] === "string" && (values[k] as string).trim() !== "";
+  if (type === "in_app" && !filled("subject") && !filled("body")) {
+    controls.body = [{ issueType: "MISSING_VALUE", variableName: "body", message: "Subject or body is required" }];
+  }
+  for (const k of REQUIRED_CONTROLS[type] ?? []) {
+    if (!filled(k)) controls[k] = [{ issueType: "MISSING_VALUE", variableName: k, message: `${capitalize(k)} is required` }];
+  }
+  const walk = (v: unknown, path: string[]) => {
+    if (typeof v === "string") {
+      const names = [...new Set([...v.matchAll(OUTPUT_TOKEN)].map((m) => m[1]!).filter((n) => BARE_NAME.test(n) && !LIQUID_LITERALS.has(n)))];
+      if (names.length) {
+        controls[path.join(".")] = names.map((n) => ({ issueType: "ILLEGAL_VARIABLE_IN_CONTROL_VALUE", variableName: n, message: `Variable "${n}" invalid or missing namespace` }));
+      }
+    } else if (v && typeof v === "object") {
+      for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
+    }
+  };
+  walk(values, []);
+  return controls;
+}
+
+/** A step with its control issues computed, as a create or update stores it. */
+function withControlIssues(s: StepRecord): StepRecord {
+  const { issues: _old, ...step } = s;
+  const controls = controlIssues(s.type, s.controlValues ?? {});
+  return Object.keys(controls).length ? { ...step, issues: { controls } } : step;
+}
+
+/**
+ * A workflow's status as a create or update sets it: `INACTIVE` when inactive, else `ERROR` when a
+ * step has control issues, else `ACTIVE`; integration issues never count
+ * (libs/application-generic/src/utils/compute-workflow-status.ts).
+ */
+function computedStatus(active: boolean, steps: StepRecord[]): string {
+  if (!active) return "INACTIVE";
+  return steps.some((s) => Object.keys(s.issues?.controls ?? {}).length > 0) ? "ERROR" : "ACTIVE";
+}
+
+/** The status held: the last write's, or for a seeded record without one, a create's. */
+function statusOf(w: WorkflowRecord): string {
+  return w.status ?? computedStatus(w.active, w.steps.map((s) => (s.issues ? s : withControlIssues(s))));
+}
+
+/** The channel of each step kind that delivers through an integration (the service's STEP_TYPE_TO_CHANNEL_TYPE). */
+const STEP_CHANNELS: Record<string, string> = { email: "email", sms: "sms", chat: "chat", push: "push", in_app: "in_app" };
+
+/**
+ * The integration issues of a step, computed on every read and never stored
+ * (libs/application-generic/src/usecases/get-workflow/get-workflow.usecase.ts,
+ * `validateIntegrationFromCache`): an email or SMS step needs an active **primary** integration
+ * of its channel in the workflow's environment, a chat or push step any active one; an in-app step
+ * an active one that an Inbox has connected (`connected`), else the Inbox message. Other kinds none.
+ */
+function integrationIssues(type: string, active: IntegrationRecord[]): Record<string, StepIssue[]> | undefined {
+  const channel = STEP_CHANNELS[type];
+  if (!channel) return undefined;
+  const primaryNeeded = type === "email" || type === "sms";
+  const found = active.find((i) => i.channel === channel && (!primaryNeeded || i.primary));
+  let message: string | undefined;
+  if (type === "in_app") {
+    if (!found) message = "Missing active integration provider";
+    else if (found.connected !== true) message = "Inbox is not connected. Please connect your Inbox integration.";
+  } else if (!found) {
+    message = `Missing active${primaryNeeded ? " primary" : ""} integration provider`;
+  }
+  return message ? { [type]: [{ issueType: "MISSING_INTEGRATION", message }] } : undefined;
+}
+
 /** The live workflow by workflowId, slug or database `_id`, in the tenant's environment. */
 export function findWorkflow(c: RequestContext, id: string): WorkflowRecord {
   const w = ofTenant(c.store.data.workflows, c.tenant).find((x) => x.workflowId === id || x.slug === id || x._id === id);
@@ -41,14 +143,23 @@ export function findWorkflow(c: RequestContext, id: string): WorkflowRecord {
   return w;
 }
 
-/** The full workflow a create, get or update answers. */
-export function workflowOut(w: WorkflowRecord): JsonObject {
+/**
+ * The full workflow a create, get or update answers, with each step's issues: its stored control
+ * issues and its integration issues as of now, `issues` left out when there are none.
+ */
+export function workflowOut(c: RequestContext, w: WorkflowRecord): JsonObject {
+  const active = c.store.data.integrations.filter((i) => i._environmentId === w._environmentId && i.active && !i.deleted);
+  const issuesOf = (s: StepRecord) => {
+    const integration = integrationIssues(s.type, active);
+    const issues = { ...(s.issues?.controls && Object.keys(s.issues.controls).length ? { controls: s.issues.controls } : {}), ...(integration ? { integration } : {}) };
+    return Object.keys(issues).length ? { issues } : {};
+  };
   const steps = w.steps.map((s) => ({
     controls: { values: s.controlValues ?? {}, dataSchema: { type: "object" }, uiSchema: { group: uiGroup(s.type) } },
     controlValues: s.controlValues ?? {},
     variables: { type: "object", properties: {} },
     stepId: s.stepId, _id: s._id, name: s.name, slug: `${s.stepId}_st_${s._id.slice(-6)}`, type: s.type,
-    origin: w.origin, workflowId: w.workflowId, workflowDatabaseId: w._id,
+    origin: w.origin, workflowId: w.workflowId, workflowDatabaseId: w._id, ...issuesOf(s),
   }));
   const prefs = w.preferences ?? {};
   return {
@@ -57,7 +168,7 @@ export function workflowOut(w: WorkflowRecord): JsonObject {
     isTranslationEnabled: w.isTranslationEnabled ?? false, createdAt: w.createdAt, updatedAt: w.updatedAt,
     lastPublishedAt: null, lastTriggeredAt: w.lastTriggeredAt ?? null, steps, origin: w.origin,
     preferences: { user: prefs.user ?? null, default: prefs.workflow ?? DEFAULT_WORKFLOW_PREFERENCES },
-    status: w.active ? "ACTIVE" : "INACTIVE", severity: w.severity ?? "none", payloadExample: null,
+    status: statusOf(w), severity: w.severity ?? "none", payloadExample: null,
     updatedBy: { _id: "api-key" },
   };
 }
@@ -66,7 +177,7 @@ function workflowListItem(w: WorkflowRecord): JsonObject {
   return {
     _id: w._id, workflowId: w.workflowId, slug: w.slug, name: w.name, tags: w.tags ?? [], createdAt: w.createdAt,
     updatedAt: w.updatedAt, lastPublishedAt: null, lastTriggeredAt: w.lastTriggeredAt ?? null,
-    status: w.active ? "ACTIVE" : "INACTIVE", origin: w.origin, isTranslationEnabled: w.isTranslationEnabled ?? false,
+    status: statusOf(w), origin: w.origin, isTranslationEnabled: w.isTranslationEnabled ?? false,
     stepTypeOverviews: w.steps.map((s) => s.type), steps: w.steps.map((s) => ({ slug: s.stepId, type: s.type })),
   };
 }
@@ -132,7 +243,7 @@ function listWorkflows(c: RequestContext) {
   const list = ofTenant(c.store.data.workflows, c.tenant).filter((w) =>
     (!text || w.name.toLowerCase().includes(text) || w.workflowId.toLowerCase().includes(text)) &&
     (!tags.length || tags.some((t) => (w.tags ?? []).includes(t))) &&
-    (!status.length || status.includes(w.active ? "ACTIVE" : "INACTIVE")));
+    (!status.length || status.includes(statusOf(w))));
   const sign = dir === "ASC" ? 1 : -1;
   list.sort((a, b) => {
     const av = String(a[orderBy] ?? ""), bv = String(b[orderBy] ?? "");
@@ -157,15 +268,16 @@ export const workflowRoutes: Route[] = [
         tags: b.tags ?? [], active: b.active ?? false, validatePayload: b.validatePayload ?? false, payloadSchema: b.payloadSchema ?? null,
         isTranslationEnabled: b.isTranslationEnabled ?? false, preferences: b.preferences ?? {}, severity: b.severity ?? "none",
         origin: EMULATOR_ORIGIN, createdAt: now, updatedAt: now,
-        steps: withLayouts(c, applySteps([], b.steps.map(({ _id: _i, ...s }) => s), "create")),
+        steps: withLayouts(c, applySteps([], b.steps.map(({ _id: _i, ...s }) => s), "create")).map(withControlIssues),
       };
+      w.status = computedStatus(w.active, w.steps);
       c.store.data.workflows.push(w);
       c.store.touch();
-      return { status: 201, body: workflowOut(w) };
+      return { status: 201, body: workflowOut(c, w) };
     },
   },
   { method: "GET", path: "/v2/workflows", handler: listWorkflows },
-  { method: "GET", path: "/v2/workflows/{workflowId}", handler: (c) => ({ status: 200, body: workflowOut(findWorkflow(c, c.params.workflowId!)) }) },
+  { method: "GET", path: "/v2/workflows/{workflowId}", handler: (c) => ({ status: 200, body: workflowOut(c, findWorkflow(c, c.params.workflowId!)) }) },
   {
     method: "PUT", path: "/v2/workflows/{workflowId}",
     handler: (c) => {
@@ -174,7 +286,7 @@ export const workflowRoutes: Route[] = [
       if (b.workflowId !== undefined && b.workflowId !== w.workflowId) {
         throw badRequest(["workflowId can be changed only for code-first workflows"]);
       }
-      const steps = withLayouts(c, applySteps(w.steps, b.steps, "update"));
+      const steps = withLayouts(c, applySteps(w.steps, b.steps, "update")).map(withControlIssues);
       // The origin sent back is not written: a workflow keeps the origin it was made with.
       Object.assign(w, {
         name: b.name, description: b.description ?? w.description, tags: b.tags ?? w.tags, active: b.active ?? false,
@@ -182,8 +294,9 @@ export const workflowRoutes: Route[] = [
         isTranslationEnabled: b.isTranslationEnabled ?? false, preferences: b.preferences ?? {}, severity: b.severity ?? w.severity,
         steps, updatedAt: new Date().toISOString(),
       });
+      w.status = computedStatus(w.active, w.steps);
       c.store.touch();
-      return { status: 200, body: workflowOut(w) };
+      return { status: 200, body: workflowOut(c, w) };
     },
   },
   {
@@ -191,6 +304,9 @@ export const workflowRoutes: Route[] = [
     // each of active, payloadSchema, validatePayload, name, description, tags that is sent and not
     // null is written, the rest and the steps kept; `active` sets the status; isTranslationEnabled
     // is not stored (it toggles the enterprise translations only); 200 with the whole workflow.
+    // `active` sets the status to ACTIVE or INACTIVE even when a step has control issues (where a
+    // PUT gives ERROR); the control issues are recomputed only when payloadSchema changes, which
+    // the issues modelled here do not depend on.
     method: "PATCH", path: "/v2/workflows/{workflowId}",
     handler: (c) => {
       const w = findWorkflow(c, c.params.workflowId!);
@@ -198,9 +314,10 @@ export const workflowRoutes: Route[] = [
       for (const k of ["active", "payloadSchema", "validatePayload", "name", "description", "tags"] as const) {
         if (b[k] !== undefined && b[k] !== null) w[k] = b[k] as never;
       }
+      if (b.active !== undefined && b.active !== null) w.status = b.active ? "ACTIVE" : "INACTIVE";
       w.updatedAt = new Date().toISOString();
       c.store.touch();
-      return { status: 200, body: workflowOut(w) };
+      return { status: 200, body: workflowOut(c, w) };
     },
   },
   {

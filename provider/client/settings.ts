@@ -13,14 +13,21 @@ export interface ConnectionSetting {
   /** The environment variable read when the stack config does not set the key. */
   readonly env: string;
   readonly type: "string" | "boolean" | "integer";
+  /** The values a string setting may take, when it is one of a few. */
+  readonly values?: readonly string[];
   readonly secret?: boolean;
   /** Required to make any request (no default). */
   readonly required?: boolean;
   /** The value used when neither config nor the environment sets one. */
-  readonly default?: boolean | number;
+  readonly default?: boolean | number | string;
   /** Inclusive bounds of an integer setting. */
   readonly min?: number;
   readonly max?: number;
+  /**
+   * A setting of how the provider's resources behave rather than of the connection: the stack
+   * config and the provider's inputs have it, the command-line tools (which make no resource) do not.
+   */
+  readonly resourcesOnly?: boolean;
   /** What the setting is, for users (the schema and the docs): one phrase, without range, default or variable. */
   readonly summary: string;
 }
@@ -28,12 +35,19 @@ export interface ConnectionSetting {
 /** Per-attempt request timeout: its default and bounds. */
 export const REQUEST_TIMEOUT = { default: 30_000, min: 100, max: 600_000 } as const;
 
+/** What a workflow step the service says cannot send does to an operation: a warning, or a failed `pulumi up`. */
+export const STEP_ISSUE_MODES = ["warn", "error"] as const;
+
 /** Every connection setting, in the order users meet them. */
 export const CONNECTION_SETTINGS = [
   { key: "apiUrl", env: "NOTIFY_API_URL", type: "string", required: true, summary: "Address of the notification service (https://...)" },
   { key: "apiKey", env: "NOTIFY_API_KEY", type: "string", secret: true, required: true, summary: "API key of the environment to manage" },
   { key: "allowInsecureHttp", env: "NOTIFY_ALLOW_INSECURE_HTTP", type: "boolean", default: false, summary: "Allow http:// to a host other than loopback" },
   { key: "requestTimeoutMs", env: "NOTIFY_REQUEST_TIMEOUT_MS", type: "integer", ...REQUEST_TIMEOUT, summary: "Per-attempt request timeout in milliseconds" },
+  {
+    key: "stepIssues", env: "NOTIFY_STEP_ISSUES", type: "string", values: STEP_ISSUE_MODES, default: "warn", resourcesOnly: true,
+    summary: "What a workflow step the service says cannot send (its step issues) does: `warn` shows a warning, `error` also fails `pulumi up`; a workflow's `stepIssues` input overrides it",
+  },
 ] as const satisfies readonly ConnectionSetting[];
 
 /** A setting's key. */
@@ -49,7 +63,7 @@ export function connectionSetting(key: ConnectionKey): ConnectionSetting {
 
 /** The setting's full description: summary, range, default and environment variable. */
 export function describeSetting(s: ConnectionSetting): string {
-  const range = s.min !== undefined && s.max !== undefined ? `, ${s.min} to ${s.max}` : "";
+  const range = s.min !== undefined && s.max !== undefined ? `, ${s.min} to ${s.max}` : s.values ? `; one of ${s.values.map((v) => `\`${v}\``).join(", ")}` : "";
   const dflt = s.default !== undefined ? ` (default ${s.default})` : "";
   return `${s.summary}${range}${dflt}. Also read from ${s.env}.`;
 }

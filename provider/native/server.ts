@@ -17,10 +17,13 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
+import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { CONNECTION_KEYS, setProviderConfig, type ConnectionSettings } from "../config";
 import type { FunctionDefinition } from "../functions";
 import { engineFailures, type CheckFailure } from "../resources/check";
@@ -28,7 +31,7 @@ import { UNKNOWN, stripUndefined, type DiffResult } from "../resources/diff";
 import { engineAddress, engineWarnings } from "../resources/engineLog";
 import type { ResourceTable } from "../resources/fields";
 import { RESOURCE_TABLES } from "../resources/index";
-import { setWarningSink } from "../resources/lifecycle";
+import { ResourceInitFailure, setWarningSink } from "../resources/lifecycle";
 import { fromStruct, toStruct } from "./properties";
 import { installStructCodec } from "./struct";
 
@@ -202,9 +205,43 @@ function unary<Req, Res>(fn: Handler<Req, Res>): grpc.handleUnaryCall<Req, Res> 
     const urn = typeof req.getUrn === "function" ? req.getUrn() : "";
     requestUrn.run(urn, () => fn(call.request)).then((res) => callback(null, res), (err: unknown) => {
       const message = err instanceof Error ? err.message : String(err);
-      callback({ code: grpc.status.UNKNOWN, details: message, message } as grpc.ServiceError, null);
+      const metadata = err instanceof InitFailed ? err.metadata : undefined;
+      callback({ code: grpc.status.UNKNOWN, details: message, message, ...(metadata ? { metadata } : {}) } as grpc.ServiceError, null);
     });
   };
+}
+
+/**
+ * A {@link ResourceInitFailure} as the engine reads it: an ErrorResourceInitFailed detail (id,
+ * state, reasons) in the status the trailer `grpc-status-details-bin` carries, as the
+ * dynamic-provider plugin sends it, so that the engine records the object written.
+ */
+class InitFailed extends Error {
+  readonly metadata = new grpc.Metadata();
+  constructor(failure: ResourceInitFailure, properties: Struct) {
+    super(failure.message);
+    const detail = new provproto.ErrorResourceInitFailed();
+    detail.setId(failure.id);
+    detail.setProperties(properties);
+    detail.setReasonsList(failure.reasons);
+    const any = new Any();
+    any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+    const status = new statusproto.Status();
+    status.setCode(grpc.status.UNKNOWN);
+    status.setMessage(failure.message);
+    status.addDetails(any);
+    this.metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  }
+}
+
+/** Runs a create or update; a {@link ResourceInitFailure} becomes {@link InitFailed}, its state marked secret as `secret` says. */
+async function writing<T>(op: () => Promise<T>, secret: Set<string>): Promise<T> {
+  try {
+    return await op();
+  } catch (err) {
+    if (err instanceof ResourceInitFailure) throw new InitFailed(err, toStruct(err.properties, secret));
+    throw err;
+  }
 }
 
 /** The failures of a check, as the engine's CheckFailure messages. */
@@ -294,7 +331,7 @@ export function handlers(): Partial<provrpc.IResourceProviderServer> {
         res.setProperties(toStruct(previewOutputs(table, props), secretKeys(table, inputs.secrets)));
         return res;
       }
-      const created = await impl.create(props);
+      const created = await writing(() => impl.create(props), secretKeys(table, inputs.secrets));
       res.setId(created.id);
       res.setProperties(toStruct(created.outs as Props, secretKeys(table, inputs.secrets)));
       return res;
@@ -325,7 +362,7 @@ export function handlers(): Partial<provrpc.IResourceProviderServer> {
         res.setProperties(toStruct(previewOutputs(table, withoutEngineKeys(news.props), olds.props), secret));
         return res;
       }
-      const updated = await impl.update(req.getId(), olds.props, withoutEngineKeys(news.props));
+      const updated = await writing(() => impl.update(req.getId(), olds.props, withoutEngineKeys(news.props)), secret);
       res.setProperties(toStruct(updated.outs as Props, secret));
       return res;
     }),

@@ -20,7 +20,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { configureFromStack } from "../config";
 import { engineFailures } from "./check";
-import { setWarningSink } from "./lifecycle";
+import { ResourceInitFailure, setWarningSink } from "./lifecycle";
 
 /** Package path of the directory of the resource implementation modules. */
 export const RESOURCE_MODULES = "pulumi-notify/dist/provider/resources/";
@@ -47,11 +47,21 @@ export function dynamicProvider(ops: ResourceOperations): pulumi.dynamic.Resourc
       const r = await ops.check(olds, news);
       return { ...r, failures: r.failures && engineFailures(r.failures, news) };
     },
+    // A write that then failed keeps the object in the stack: its state needs the `__provider` every
+    // dynamic resource's state carries (the plugin adds it to a success's outputs only).
+    create: (inputs) => ops.create(inputs).catch((e: unknown) => { throw withProvider(e, inputs); }),
+    update: (id, olds, news) => ops.update(id, olds, news).catch((e: unknown) => { throw withProvider(e, news); }),
     configure: async (req) => {
       configureFromStack(req);
       useEngineWarnings();
     },
   };
+}
+
+/** `err`, when a {@link ResourceInitFailure}, with the `__provider` of `inputs` in its state. */
+function withProvider(err: unknown, inputs: Record<string, unknown>): unknown {
+  if (!(err instanceof ResourceInitFailure) || inputs.__provider === undefined) return err;
+  return new ResourceInitFailure(err.message, err.id, { ...err.properties, __provider: inputs.__provider }, err.reasons);
 }
 
 /**

@@ -24,6 +24,21 @@ export function failure(action: string, err: unknown, hint?: string): Error {
   return e;
 }
 
+/**
+ * An operation that wrote the object and then failed: the engine records the object (its `id` and
+ * its state, `properties`) with the failure's `reasons` as its initialization errors, fails the
+ * operation with the message, and retries with an update on the next `pulumi up` even when nothing
+ * else changed. So a failure found after the write loses nothing: the object stays in the stack.
+ * The dynamic-provider plugin reads these three fields of a thrown error (grpcResponseFromError
+ * of @pulumi/pulumi's cmd/dynamic-provider); the native plugin sends the same (provider/native/server.ts).
+ */
+export class ResourceInitFailure extends Error {
+  constructor(message: string, readonly id: string, readonly properties: Props, readonly reasons: string[]) {
+    super(message);
+    this.name = "ResourceInitFailure";
+  }
+}
+
 /** Where {@link warn} sends a warning: the front end serving the operation sets it with {@link setWarningSink}. */
 export type WarningSink = (message: string) => Promise<void>;
 

@@ -9,6 +9,10 @@
  *   update  PATCH /v2/workflows/{databaseId} of the fields that changed, when only fields it writes
  *           did; else GET /v2/workflows/{databaseId}, then PUT with each kept step's _id
  *   delete  DELETE /v2/workflows/{databaseId} (a 404 counts as done)
+ *
+ * Each step's issues (what the service says will stop it from sending) come with every answer
+ * and are in the outputs; create, update and read show each as a warning, and with
+ * `stepIssues: "error"` a create or update fails after its write (stepIssues.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
@@ -24,6 +28,8 @@ import { type DiffResult, declaredKeys, declaredKeysOf, isPlainObject, project, 
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type InputOf, type StateOf } from "./fields";
 import { adoptExisting, controlInputs, createOrAdopt, deleteIfPresent, failure, findIfPresent, gone, readIfPresent } from "./lifecycle";
+import { modeOf, reportStepIssues, WorkflowStepIssues } from "./stepIssues";
+import { STEP_ISSUE_MODES } from "../client/settings";
 
 /** The fields of a step, as a program declares it and as the service holds it. */
 const stepFields = {
@@ -81,6 +87,7 @@ export const WorkflowStepOutput = z.object({
   ...stepFields,
   stepId: z.string().describe("The step's id (a slug), given or generated from the name."),
   databaseId: z.string().describe("The step's database id (`_id`)."),
+  issues: WorkflowStepIssues.optional().describe("What the service says will stop the step from sending; absent when nothing does. Read on every create, update and refresh."),
 }).meta({ id: "WorkflowStepOutput", description: "A step of a workflow as the service holds it: the declared step plus its ids." });
 
 /** One step of a workflow as a program declares it. */
@@ -117,11 +124,15 @@ export const WORKFLOW = defineResource({
       });
     }), "The steps, in order.", { output: z.array(WorkflowStepOutput) }),
     adopt: field(z.boolean().optional(), "Take over an existing workflow with the same workflowId instead of failing.", { control: true }),
+    stepIssues: field(z.enum(STEP_ISSUE_MODES).meta({ id: "StepIssueMode", description: "What step issues do: `warn` shows each as a warning, `error` also fails the `pulumi up` that writes the workflow." }).optional(),
+      "What the steps' issues (what the service says will stop a step from sending) do to this workflow: `warn` shows each as a warning, " +
+      "`error` also fails the `pulumi up` that writes it (the workflow is kept in the stack, and the next up retries). Default: the provider's `stepIssues` setting.",
+      { control: true }),
   },
   outputs: {
     databaseId: output(z.string(), "The service's `_id`; also the resource id."),
     slug: output(z.string(), "The service's slug of the workflow."),
-    status: output(z.string(), "`ACTIVE`, `INACTIVE` or `ERROR`."),
+    status: output(z.string(), "`ACTIVE`, `INACTIVE` or `ERROR` (active, but a step has control issues: see each step's `issues`)."),
     origin: output(z.string(), "Where the workflow was made: `platform-cloud`, `platform-cloud-v1` or `external`."),
     createdAt: output(z.string(), "When the workflow was created (ISO 8601)."),
     declaredKeys: output(z.array(z.string()), "The input properties this program sets (used for exact diffs), and `steps[i].stepId` for each step id it sets."),
@@ -165,6 +176,7 @@ export function toWorkflowOutputs(w: ApiWorkflow): Props {
     preferences: { user: prefs.user ?? null, workflow: prefs.default ?? prefs.workflow ?? null },
     steps: w.steps.map((s) => ({
       name: s.name, type: s.type, stepId: s.stepId, databaseId: s._id, controlValues: s.controlValues ?? s.controls?.values ?? {},
+      issues: s.issues,
     })),
     createdAt: w.createdAt,
   });
@@ -195,7 +207,11 @@ function outputsFor(w: ApiWorkflow, declared: Props, keys: string[]): { outs: Wo
   }
   // Steps keep their generated ids in the outputs whatever the program declared.
   const svcSteps = svc.steps as Props[];
-  outs.steps = (project(svcSteps, declared.steps) as Props[]).map((s, i) => ({ ...s, stepId: svcSteps[i]!.stepId, databaseId: svcSteps[i]!.databaseId }));
+  // So do their issues, outputs only: the inputs a read returns are projected onto the declared
+  // steps, which have none, so issues never show as a diff.
+  outs.steps = (project(svcSteps, declared.steps) as Props[]).map((s, i) => ({
+    ...s, stepId: svcSteps[i]!.stepId, databaseId: svcSteps[i]!.databaseId, issues: svcSteps[i]!.issues,
+  }));
   // The service's view in the shape the table gives the state (read leniently: values as returned).
   return { outs: stripUndefined(outs) as WorkflowState, inputs: stripUndefined(inputs) };
 }
@@ -277,7 +293,9 @@ export const provider = {
     const inputs = raw as Inputs;
     const keys = workflowDeclaredKeys(raw);
     const api = clientFor().workflows;
-    return createOrAdopt({
+    // Resolved before the write, so that a bad setting fails with nothing written.
+    const mode = modeOf(inputs);
+    const made = await createOrAdopt({
       what: `workflow "${inputs.workflowId}"`, adopt: inputs.adopt, exists: isAlreadyExists,
       refuse: `A workflow with workflowId "${inputs.workflowId}" already exists; set adopt: true to manage it with this stack`,
       find: () => findIfPresent(() => api.get(inputs.workflowId)),
@@ -288,22 +306,25 @@ export const provider = {
       },
       created: (result) => ({ id: result._id, outs: outputsFor(result, raw, keys).outs }),
     });
+    await reportStepIssues({ action: `create workflow "${inputs.workflowId}"`, workflowId: inputs.workflowId, id: made.id, outs: made.outs, mode, write: true });
+    return made;
   },
 
   async read(id: string, props: Props) {
     const keys = declaredKeysOf(props) ?? [];
     const live = await readIfPresent(`read workflow ${id}`, () => clientFor().workflows.get(id));
     if (!live) return gone();
-    // Project onto the declared shape: steps as the program wrote them, without the database id
-    // and without a step id the service generated.
+    // Project onto the declared shape: steps as the program wrote them, without the database id,
+    // without a step id the service generated, and without the issues (outputs only).
     const declared: Props = { ...props };
     if (Array.isArray(props.steps)) {
       declared.steps = (props.steps as Props[]).map((s, i) => {
-        const { databaseId: _d, stepId, ...rest } = isPlainObject(s) ? s : {};
+        const { databaseId: _d, issues: _i, stepId, ...rest } = isPlainObject(s) ? s : {};
         return keys.includes(`steps[${i}].stepId`) ? { ...rest, stepId } : rest;
       });
     }
     const { outs, inputs } = outputsFor(live, declared, keys);
+    await reportStepIssues({ action: `read workflow "${live.workflowId}"`, workflowId: live.workflowId, id, outs, mode: "warn", write: false });
     return { id, props: outs, inputs };
   },
 
@@ -311,19 +332,26 @@ export const provider = {
     const inputs = news as Inputs;
     const keys = workflowDeclaredKeys(news);
     const api = clientFor().workflows;
+    const mode = modeOf(inputs);
+    const action = `update workflow "${inputs.workflowId}"`;
+    let outs: WorkflowState;
     try {
       // A PATCH sends only what it names, so a field the program leaves out keeps the service's value as a PUT's held value would.
       const changed = diffOf(WORKFLOW, olds, news).changed;
       if (changed.length && changed.every((k) => PATCHED.includes(k) && news[k] !== undefined)) {
         const body: RequestBody<"WorkflowController_patchWorkflow"> = Object.fromEntries(changed.map((k) => [k, news[k]]));
-        return { outs: outputsFor(await api.patch(id, body), news, keys).outs };
+        outs = outputsFor(await api.patch(id, body), news, keys).outs;
+      } else {
+        const live = await api.get(id);
+        // Nothing to write: the engine retries a workflow whose last write failed on its step
+        // issues (stepIssues: "error"); the read answers whether they are gone.
+        outs = outputsFor(changed.length ? await api.update(live._id, updateBody(inputs, live)) : live, news, keys).outs;
       }
-      const live = await api.get(id);
-      const updated = await api.update(live._id, updateBody(inputs, live));
-      return { outs: outputsFor(updated, news, keys).outs };
     } catch (err) {
-      throw failure(`update workflow "${inputs.workflowId}"`, err);
+      throw failure(action, err);
     }
+    await reportStepIssues({ action, workflowId: inputs.workflowId, id, outs, mode, write: true });
+    return { outs };
   },
 
   async delete(id: string, props: Props) {

@@ -38,6 +38,7 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["apiKey"] = args?.apiKey ? pulumi.secret(args.apiKey) : undefined;
             resourceInputs["apiUrl"] = args?.apiUrl;
             resourceInputs["requestTimeoutMs"] = pulumi.output(args?.requestTimeoutMs).apply(JSON.stringify);
+            resourceInputs["stepIssues"] = args?.stepIssues;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         super(Provider.__pulumiType, name, resourceInputs, opts);
@@ -64,4 +65,8 @@ export interface ProviderArgs {
      * Per-attempt request timeout in milliseconds, 100 to 600000 (default 30000). Also read from NOTIFY_REQUEST_TIMEOUT_MS.
      */
     requestTimeoutMs?: pulumi.Input<number | undefined>;
+    /**
+     * What a workflow step the service says cannot send (its step issues) does: `warn` shows a warning, `error` also fails `pulumi up`; a workflow's `stepIssues` input overrides it; one of `warn`, `error` (default warn). Also read from NOTIFY_STEP_ISSUES.
+     */
+    stepIssues?: pulumi.Input<string | undefined>;
 }

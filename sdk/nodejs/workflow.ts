@@ -86,7 +86,7 @@ export class Workflow extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly slug: pulumi.Output<string>;
     /**
-     * `ACTIVE`, `INACTIVE` or `ERROR`.
+     * `ACTIVE`, `INACTIVE` or `ERROR` (active, but a step has control issues: see each step's `issues`).
      */
     declare public /*out*/ readonly status: pulumi.Output<string>;
     /**
@@ -134,6 +134,7 @@ export class Workflow extends pulumi.CustomResource {
             resourceInputs["payloadSchema"] = args?.payloadSchema;
             resourceInputs["preferences"] = args?.preferences;
             resourceInputs["severity"] = args?.severity;
+            resourceInputs["stepIssues"] = args?.stepIssues;
             resourceInputs["steps"] = args?.steps;
             resourceInputs["tags"] = args?.tags;
             resourceInputs["validatePayload"] = args?.validatePayload;
@@ -204,6 +205,10 @@ export interface WorkflowArgs {
      * `high`, `medium`, `low` or `none`.
      */
     severity?: pulumi.Input<enums.Severity | undefined>;
+    /**
+     * What the steps' issues (what the service says will stop a step from sending) do to this workflow: `warn` shows each as a warning, `error` also fails the `pulumi up` that writes it (the workflow is kept in the stack, and the next up retries). Default: the provider's `stepIssues` setting.
+     */
+    stepIssues?: pulumi.Input<enums.StepIssueMode | undefined>;
     /**
      * The steps, in order.
      */

@@ -44,6 +44,8 @@ type providerArgs struct {
 	ApiUrl *string `pulumi:"apiUrl"`
 	// Per-attempt request timeout in milliseconds, 100 to 600000 (default 30000). Also read from NOTIFY_REQUEST_TIMEOUT_MS.
 	RequestTimeoutMs *int `pulumi:"requestTimeoutMs"`
+	// What a workflow step the service says cannot send (its step issues) does: `warn` shows a warning, `error` also fails `pulumi up`; a workflow's `stepIssues` input overrides it; one of `warn`, `error` (default warn). Also read from NOTIFY_STEP_ISSUES.
+	StepIssues *string `pulumi:"stepIssues"`
 }
 
 // The set of arguments for constructing a Provider resource.
@@ -56,6 +58,8 @@ type ProviderArgs struct {
 	ApiUrl pulumi.StringPtrInput
 	// Per-attempt request timeout in milliseconds, 100 to 600000 (default 30000). Also read from NOTIFY_REQUEST_TIMEOUT_MS.
 	RequestTimeoutMs pulumi.IntPtrInput
+	// What a workflow step the service says cannot send (its step issues) does: `warn` shows a warning, `error` also fails `pulumi up`; a workflow's `stepIssues` input overrides it; one of `warn`, `error` (default warn). Also read from NOTIFY_STEP_ISSUES.
+	StepIssues pulumi.StringPtrInput
 }
 
 func (ProviderArgs) ElementType() reflect.Type {

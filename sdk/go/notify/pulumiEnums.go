@@ -3840,6 +3840,172 @@ func (in *stepFilterTypePtr) ToStepFilterTypePtrOutputWithContext(ctx context.Co
 	return pulumi.ToOutputWithContext(ctx, in).(StepFilterTypePtrOutput)
 }
 
+// What step issues do: `warn` shows each as a warning, `error` also fails the `pulumi up` that writes the workflow.
+type StepIssueMode string
+
+const (
+	StepIssueModeWarn  = StepIssueMode("warn")
+	StepIssueModeError = StepIssueMode("error")
+)
+
+func (StepIssueMode) ElementType() reflect.Type {
+	return reflect.TypeOf((*StepIssueMode)(nil)).Elem()
+}
+
+func (e StepIssueMode) ToStepIssueModeOutput() StepIssueModeOutput {
+	return pulumi.ToOutput(e).(StepIssueModeOutput)
+}
+
+func (e StepIssueMode) ToStepIssueModeOutputWithContext(ctx context.Context) StepIssueModeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(StepIssueModeOutput)
+}
+
+func (e StepIssueMode) ToStepIssueModePtrOutput() StepIssueModePtrOutput {
+	return e.ToStepIssueModePtrOutputWithContext(context.Background())
+}
+
+func (e StepIssueMode) ToStepIssueModePtrOutputWithContext(ctx context.Context) StepIssueModePtrOutput {
+	return StepIssueMode(e).ToStepIssueModeOutputWithContext(ctx).ToStepIssueModePtrOutputWithContext(ctx)
+}
+
+func (e StepIssueMode) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e StepIssueMode) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e StepIssueMode) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e StepIssueMode) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type StepIssueModeOutput struct{ *pulumi.OutputState }
+
+func (StepIssueModeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*StepIssueMode)(nil)).Elem()
+}
+
+func (o StepIssueModeOutput) ToStepIssueModeOutput() StepIssueModeOutput {
+	return o
+}
+
+func (o StepIssueModeOutput) ToStepIssueModeOutputWithContext(ctx context.Context) StepIssueModeOutput {
+	return o
+}
+
+func (o StepIssueModeOutput) ToStepIssueModePtrOutput() StepIssueModePtrOutput {
+	return o.ToStepIssueModePtrOutputWithContext(context.Background())
+}
+
+func (o StepIssueModeOutput) ToStepIssueModePtrOutputWithContext(ctx context.Context) StepIssueModePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v StepIssueMode) *StepIssueMode {
+		return &v
+	}).(StepIssueModePtrOutput)
+}
+
+func (o StepIssueModeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o StepIssueModeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e StepIssueMode) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o StepIssueModeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o StepIssueModeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e StepIssueMode) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type StepIssueModePtrOutput struct{ *pulumi.OutputState }
+
+func (StepIssueModePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**StepIssueMode)(nil)).Elem()
+}
+
+func (o StepIssueModePtrOutput) ToStepIssueModePtrOutput() StepIssueModePtrOutput {
+	return o
+}
+
+func (o StepIssueModePtrOutput) ToStepIssueModePtrOutputWithContext(ctx context.Context) StepIssueModePtrOutput {
+	return o
+}
+
+func (o StepIssueModePtrOutput) Elem() StepIssueModeOutput {
+	return o.ApplyT(func(v *StepIssueMode) StepIssueMode {
+		if v != nil {
+			return *v
+		}
+		var ret StepIssueMode
+		return ret
+	}).(StepIssueModeOutput)
+}
+
+func (o StepIssueModePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o StepIssueModePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *StepIssueMode) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// StepIssueModeInput is an input type that accepts values of the StepIssueMode enum
+// A concrete instance of `StepIssueModeInput` can be one of the following:
+//
+//	StepIssueModeWarn
+//	StepIssueModeError
+type StepIssueModeInput interface {
+	pulumi.Input
+
+	ToStepIssueModeOutput() StepIssueModeOutput
+	ToStepIssueModeOutputWithContext(context.Context) StepIssueModeOutput
+}
+
+var stepIssueModePtrType = reflect.TypeOf((**StepIssueMode)(nil)).Elem()
+
+type StepIssueModePtrInput interface {
+	pulumi.Input
+
+	ToStepIssueModePtrOutput() StepIssueModePtrOutput
+	ToStepIssueModePtrOutputWithContext(context.Context) StepIssueModePtrOutput
+}
+
+type stepIssueModePtr string
+
+func StepIssueModePtr(v string) StepIssueModePtrInput {
+	return (*stepIssueModePtr)(&v)
+}
+
+func (*stepIssueModePtr) ElementType() reflect.Type {
+	return stepIssueModePtrType
+}
+
+func (in *stepIssueModePtr) ToStepIssueModePtrOutput() StepIssueModePtrOutput {
+	return pulumi.ToOutput(in).(StepIssueModePtrOutput)
+}
+
+func (in *stepIssueModePtr) ToStepIssueModePtrOutputWithContext(ctx context.Context) StepIssueModePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(StepIssueModePtrOutput)
+}
+
 // `workflow` or `layout`. Changing it replaces the translation.
 type TranslationResourceType string
 
@@ -4448,6 +4614,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*StepFilterJoinPtrInput)(nil)).Elem(), StepFilterJoin("AND"))
 	pulumi.RegisterInputType(reflect.TypeOf((*StepFilterTypeInput)(nil)).Elem(), StepFilterType("BOOLEAN"))
 	pulumi.RegisterInputType(reflect.TypeOf((*StepFilterTypePtrInput)(nil)).Elem(), StepFilterType("BOOLEAN"))
+	pulumi.RegisterInputType(reflect.TypeOf((*StepIssueModeInput)(nil)).Elem(), StepIssueMode("warn"))
+	pulumi.RegisterInputType(reflect.TypeOf((*StepIssueModePtrInput)(nil)).Elem(), StepIssueMode("warn"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TranslationResourceTypeInput)(nil)).Elem(), TranslationResourceType("workflow"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TranslationResourceTypePtrInput)(nil)).Elem(), TranslationResourceType("workflow"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WorkflowStatusInput)(nil)).Elem(), WorkflowStatus("ACTIVE"))
@@ -4501,6 +4669,8 @@ func init() {
 	pulumi.RegisterOutputType(StepFilterJoinPtrOutput{})
 	pulumi.RegisterOutputType(StepFilterTypeOutput{})
 	pulumi.RegisterOutputType(StepFilterTypePtrOutput{})
+	pulumi.RegisterOutputType(StepIssueModeOutput{})
+	pulumi.RegisterOutputType(StepIssueModePtrOutput{})
 	pulumi.RegisterOutputType(TranslationResourceTypeOutput{})
 	pulumi.RegisterOutputType(TranslationResourceTypePtrOutput{})
 	pulumi.RegisterOutputType(WorkflowStatusOutput{})

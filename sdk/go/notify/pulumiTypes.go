@@ -10168,12 +10168,151 @@ func (o WorkflowStepArrayOutput) Index(i pulumi.IntInput) WorkflowStepOutput {
 	}).(WorkflowStepOutput)
 }
 
+// One issue the service reports on a step.
+type WorkflowStepIssue struct {
+	// The service's code: `MISSING_VALUE`, `INVALID_URL`, `ILLEGAL_VARIABLE_IN_CONTROL_VALUE`, `INVALID_FILTER_ARG_IN_VARIABLE`, `TIER_LIMIT_EXCEEDED` or `MISSING_INTEGRATION`.
+	IssueType string `pulumi:"issueType"`
+	// The service's message.
+	Message string `pulumi:"message"`
+	// The variable or control the issue is about, when the service names one.
+	VariableName *string `pulumi:"variableName"`
+}
+
+// One issue the service reports on a step.
+type WorkflowStepIssueOutput struct{ *pulumi.OutputState }
+
+func (WorkflowStepIssueOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*WorkflowStepIssue)(nil)).Elem()
+}
+
+func (o WorkflowStepIssueOutput) ToWorkflowStepIssueOutput() WorkflowStepIssueOutput {
+	return o
+}
+
+func (o WorkflowStepIssueOutput) ToWorkflowStepIssueOutputWithContext(ctx context.Context) WorkflowStepIssueOutput {
+	return o
+}
+
+// The service's code: `MISSING_VALUE`, `INVALID_URL`, `ILLEGAL_VARIABLE_IN_CONTROL_VALUE`, `INVALID_FILTER_ARG_IN_VARIABLE`, `TIER_LIMIT_EXCEEDED` or `MISSING_INTEGRATION`.
+func (o WorkflowStepIssueOutput) IssueType() pulumi.StringOutput {
+	return o.ApplyT(func(v WorkflowStepIssue) string { return v.IssueType }).(pulumi.StringOutput)
+}
+
+// The service's message.
+func (o WorkflowStepIssueOutput) Message() pulumi.StringOutput {
+	return o.ApplyT(func(v WorkflowStepIssue) string { return v.Message }).(pulumi.StringOutput)
+}
+
+// The variable or control the issue is about, when the service names one.
+func (o WorkflowStepIssueOutput) VariableName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v WorkflowStepIssue) *string { return v.VariableName }).(pulumi.StringPtrOutput)
+}
+
+type WorkflowStepIssueArrayOutput struct{ *pulumi.OutputState }
+
+func (WorkflowStepIssueArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]WorkflowStepIssue)(nil)).Elem()
+}
+
+func (o WorkflowStepIssueArrayOutput) ToWorkflowStepIssueArrayOutput() WorkflowStepIssueArrayOutput {
+	return o
+}
+
+func (o WorkflowStepIssueArrayOutput) ToWorkflowStepIssueArrayOutputWithContext(ctx context.Context) WorkflowStepIssueArrayOutput {
+	return o
+}
+
+func (o WorkflowStepIssueArrayOutput) Index(i pulumi.IntInput) WorkflowStepIssueOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) WorkflowStepIssue {
+		return vs[0].([]WorkflowStepIssue)[vs[1].(int)]
+	}).(WorkflowStepIssueOutput)
+}
+
+// What the service says will stop a step from sending; absent when nothing does.
+type WorkflowStepIssues struct {
+	// Issues of the step's controls, by dotted control path (`body`, `primaryAction.label`). Any of them sets the workflow's status to `ERROR`.
+	Controls map[string][]WorkflowStepIssue `pulumi:"controls"`
+	// Issues of the integration the step sends through, by step type: no active (for email and SMS: primary) integration of its channel in the environment.
+	Integration map[string][]WorkflowStepIssue `pulumi:"integration"`
+}
+
+// What the service says will stop a step from sending; absent when nothing does.
+type WorkflowStepIssuesOutput struct{ *pulumi.OutputState }
+
+func (WorkflowStepIssuesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*WorkflowStepIssues)(nil)).Elem()
+}
+
+func (o WorkflowStepIssuesOutput) ToWorkflowStepIssuesOutput() WorkflowStepIssuesOutput {
+	return o
+}
+
+func (o WorkflowStepIssuesOutput) ToWorkflowStepIssuesOutputWithContext(ctx context.Context) WorkflowStepIssuesOutput {
+	return o
+}
+
+// Issues of the step's controls, by dotted control path (`body`, `primaryAction.label`). Any of them sets the workflow's status to `ERROR`.
+func (o WorkflowStepIssuesOutput) Controls() WorkflowStepIssueArrayMapOutput {
+	return o.ApplyT(func(v WorkflowStepIssues) map[string][]WorkflowStepIssue { return v.Controls }).(WorkflowStepIssueArrayMapOutput)
+}
+
+// Issues of the integration the step sends through, by step type: no active (for email and SMS: primary) integration of its channel in the environment.
+func (o WorkflowStepIssuesOutput) Integration() WorkflowStepIssueArrayMapOutput {
+	return o.ApplyT(func(v WorkflowStepIssues) map[string][]WorkflowStepIssue { return v.Integration }).(WorkflowStepIssueArrayMapOutput)
+}
+
+type WorkflowStepIssuesPtrOutput struct{ *pulumi.OutputState }
+
+func (WorkflowStepIssuesPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**WorkflowStepIssues)(nil)).Elem()
+}
+
+func (o WorkflowStepIssuesPtrOutput) ToWorkflowStepIssuesPtrOutput() WorkflowStepIssuesPtrOutput {
+	return o
+}
+
+func (o WorkflowStepIssuesPtrOutput) ToWorkflowStepIssuesPtrOutputWithContext(ctx context.Context) WorkflowStepIssuesPtrOutput {
+	return o
+}
+
+func (o WorkflowStepIssuesPtrOutput) Elem() WorkflowStepIssuesOutput {
+	return o.ApplyT(func(v *WorkflowStepIssues) WorkflowStepIssues {
+		if v != nil {
+			return *v
+		}
+		var ret WorkflowStepIssues
+		return ret
+	}).(WorkflowStepIssuesOutput)
+}
+
+// Issues of the step's controls, by dotted control path (`body`, `primaryAction.label`). Any of them sets the workflow's status to `ERROR`.
+func (o WorkflowStepIssuesPtrOutput) Controls() WorkflowStepIssueArrayMapOutput {
+	return o.ApplyT(func(v *WorkflowStepIssues) map[string][]WorkflowStepIssue {
+		if v == nil {
+			return nil
+		}
+		return v.Controls
+	}).(WorkflowStepIssueArrayMapOutput)
+}
+
+// Issues of the integration the step sends through, by step type: no active (for email and SMS: primary) integration of its channel in the environment.
+func (o WorkflowStepIssuesPtrOutput) Integration() WorkflowStepIssueArrayMapOutput {
+	return o.ApplyT(func(v *WorkflowStepIssues) map[string][]WorkflowStepIssue {
+		if v == nil {
+			return nil
+		}
+		return v.Integration
+	}).(WorkflowStepIssueArrayMapOutput)
+}
+
 // A step of a workflow as the service holds it: the declared step plus its ids.
 type WorkflowStepOutputType struct {
 	// Control values of the step kind, e.g. `{ subject, body }` for email (also `from`, `replyTo`, `preheader`, `useProviderDefaults`), `{ body, editorType }` for chat, `{ method, url, headers?, body?, responseBodySchema?, enforceSchemaValidation?, continueOnFailure? }` for http_request, `{ type, amount, unit }` for throttle (unit `minutes`, `hours` or `days`).
 	ControlValues map[string]interface{} `pulumi:"controlValues"`
 	// The step's database id (`_id`).
 	DatabaseId string `pulumi:"databaseId"`
+	// What the service says will stop the step from sending; absent when nothing does. Read on every create, update and refresh.
+	Issues *WorkflowStepIssues `pulumi:"issues"`
 	// Step name; also what identifies the step across updates when no `stepId` is given.
 	Name string `pulumi:"name"`
 	// The step's id (a slug), given or generated from the name.
@@ -10205,6 +10344,11 @@ func (o WorkflowStepOutputTypeOutput) ControlValues() pulumi.MapOutput {
 // The step's database id (`_id`).
 func (o WorkflowStepOutputTypeOutput) DatabaseId() pulumi.StringOutput {
 	return o.ApplyT(func(v WorkflowStepOutputType) string { return v.DatabaseId }).(pulumi.StringOutput)
+}
+
+// What the service says will stop the step from sending; absent when nothing does. Read on every create, update and refresh.
+func (o WorkflowStepOutputTypeOutput) Issues() WorkflowStepIssuesPtrOutput {
+	return o.ApplyT(func(v WorkflowStepOutputType) *WorkflowStepIssues { return v.Issues }).(WorkflowStepIssuesPtrOutput)
 }
 
 // Step name; also what identifies the step across updates when no `stepId` is given.
@@ -10874,6 +11018,26 @@ func (o WorkflowSummaryUpdatedByPtrOutput) LastName() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+type WorkflowStepIssueArrayMapOutput struct{ *pulumi.OutputState }
+
+func (WorkflowStepIssueArrayMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string][]WorkflowStepIssue)(nil)).Elem()
+}
+
+func (o WorkflowStepIssueArrayMapOutput) ToWorkflowStepIssueArrayMapOutput() WorkflowStepIssueArrayMapOutput {
+	return o
+}
+
+func (o WorkflowStepIssueArrayMapOutput) ToWorkflowStepIssueArrayMapOutputWithContext(ctx context.Context) WorkflowStepIssueArrayMapOutput {
+	return o
+}
+
+func (o WorkflowStepIssueArrayMapOutput) MapIndex(k pulumi.StringInput) WorkflowStepIssueArrayOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) []WorkflowStepIssue {
+		return vs[0].(map[string][]WorkflowStepIssue)[vs[1].(string)]
+	}).(WorkflowStepIssueArrayOutput)
+}
+
 type WorkflowSummaryStepsIssuesControlsArrayMapOutput struct{ *pulumi.OutputState }
 
 func (WorkflowSummaryStepsIssuesControlsArrayMapOutput) ElementType() reflect.Type {
@@ -11111,6 +11275,10 @@ func init() {
 	pulumi.RegisterOutputType(WorkflowPreferencesPtrOutput{})
 	pulumi.RegisterOutputType(WorkflowStepOutput{})
 	pulumi.RegisterOutputType(WorkflowStepArrayOutput{})
+	pulumi.RegisterOutputType(WorkflowStepIssueOutput{})
+	pulumi.RegisterOutputType(WorkflowStepIssueArrayOutput{})
+	pulumi.RegisterOutputType(WorkflowStepIssuesOutput{})
+	pulumi.RegisterOutputType(WorkflowStepIssuesPtrOutput{})
 	pulumi.RegisterOutputType(WorkflowStepOutputTypeOutput{})
 	pulumi.RegisterOutputType(WorkflowStepOutputTypeArrayOutput{})
 	pulumi.RegisterOutputType(WorkflowSummaryOutput{})
@@ -11127,6 +11295,7 @@ func init() {
 	pulumi.RegisterOutputType(WorkflowSummaryStepsIssuesIntegrationArrayOutput{})
 	pulumi.RegisterOutputType(WorkflowSummaryUpdatedByOutput{})
 	pulumi.RegisterOutputType(WorkflowSummaryUpdatedByPtrOutput{})
+	pulumi.RegisterOutputType(WorkflowStepIssueArrayMapOutput{})
 	pulumi.RegisterOutputType(WorkflowSummaryStepsIssuesControlsArrayMapOutput{})
 	pulumi.RegisterOutputType(WorkflowSummaryStepsIssuesIntegrationArrayMapOutput{})
 }

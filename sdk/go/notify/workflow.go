@@ -40,7 +40,7 @@ type Workflow struct {
 	Severity SeverityOutput `pulumi:"severity"`
 	// The service's slug of the workflow.
 	Slug pulumi.StringOutput `pulumi:"slug"`
-	// `ACTIVE`, `INACTIVE` or `ERROR`.
+	// `ACTIVE`, `INACTIVE` or `ERROR` (active, but a step has control issues: see each step's `issues`).
 	Status pulumi.StringOutput `pulumi:"status"`
 	// The steps, in order.
 	Steps WorkflowStepOutputTypeArrayOutput `pulumi:"steps"`
@@ -117,6 +117,8 @@ type workflowArgs struct {
 	Preferences *WorkflowPreferences `pulumi:"preferences"`
 	// `high`, `medium`, `low` or `none`.
 	Severity *Severity `pulumi:"severity"`
+	// What the steps' issues (what the service says will stop a step from sending) do to this workflow: `warn` shows each as a warning, `error` also fails the `pulumi up` that writes it (the workflow is kept in the stack, and the next up retries). Default: the provider's `stepIssues` setting.
+	StepIssues *StepIssueMode `pulumi:"stepIssues"`
 	// The steps, in order.
 	Steps []WorkflowStep `pulumi:"steps"`
 	// Tags (at most 16) to group and find workflows.
@@ -145,6 +147,8 @@ type WorkflowArgs struct {
 	Preferences WorkflowPreferencesPtrInput
 	// `high`, `medium`, `low` or `none`.
 	Severity SeverityPtrInput
+	// What the steps' issues (what the service says will stop a step from sending) do to this workflow: `warn` shows each as a warning, `error` also fails the `pulumi up` that writes it (the workflow is kept in the stack, and the next up retries). Default: the provider's `stepIssues` setting.
+	StepIssues StepIssueModePtrInput
 	// The steps, in order.
 	Steps WorkflowStepArrayInput
 	// Tags (at most 16) to group and find workflows.
@@ -252,7 +256,7 @@ func (o WorkflowOutput) Slug() pulumi.StringOutput {
 	return o.ApplyT(func(v *Workflow) pulumi.StringOutput { return v.Slug }).(pulumi.StringOutput)
 }
 
-// `ACTIVE`, `INACTIVE` or `ERROR`.
+// `ACTIVE`, `INACTIVE` or `ERROR` (active, but a step has control issues: see each step's `issues`).
 func (o WorkflowOutput) Status() pulumi.StringOutput {
 	return o.ApplyT(func(v *Workflow) pulumi.StringOutput { return v.Status }).(pulumi.StringOutput)
 }

@@ -51,3 +51,14 @@ Object.defineProperty(exports, "requestTimeoutMs", {
     enumerable: true,
 });
 
+/**
+ * What a workflow step the service says cannot send (its step issues) does: `warn` shows a warning, `error` also fails `pulumi up`; a workflow's `stepIssues` input overrides it; one of `warn`, `error` (default warn). Also read from NOTIFY_STEP_ISSUES.
+ */
+export declare const stepIssues: string | undefined;
+Object.defineProperty(exports, "stepIssues", {
+    get() {
+        return __config.get("stepIssues");
+    },
+    enumerable: true,
+});
+

@@ -2445,6 +2445,38 @@ export interface WorkflowPreferences {
 }
 
 /**
+ * One issue the service reports on a step.
+ */
+export interface WorkflowStepIssue {
+    /**
+     * The service's code: `MISSING_VALUE`, `INVALID_URL`, `ILLEGAL_VARIABLE_IN_CONTROL_VALUE`, `INVALID_FILTER_ARG_IN_VARIABLE`, `TIER_LIMIT_EXCEEDED` or `MISSING_INTEGRATION`.
+     */
+    issueType: string;
+    /**
+     * The service's message.
+     */
+    message: string;
+    /**
+     * The variable or control the issue is about, when the service names one.
+     */
+    variableName?: string;
+}
+
+/**
+ * What the service says will stop a step from sending; absent when nothing does.
+ */
+export interface WorkflowStepIssues {
+    /**
+     * Issues of the step's controls, by dotted control path (`body`, `primaryAction.label`). Any of them sets the workflow's status to `ERROR`.
+     */
+    controls?: {[key: string]: outputs.WorkflowStepIssue[]};
+    /**
+     * Issues of the integration the step sends through, by step type: no active (for email and SMS: primary) integration of its channel in the environment.
+     */
+    integration?: {[key: string]: outputs.WorkflowStepIssue[]};
+}
+
+/**
  * A step of a workflow as the service holds it: the declared step plus its ids.
  */
 export interface WorkflowStepOutput {
@@ -2456,6 +2488,10 @@ export interface WorkflowStepOutput {
      * The step's database id (`_id`).
      */
     databaseId: string;
+    /**
+     * What the service says will stop the step from sending; absent when nothing does. Read on every create, update and refresh.
+     */
+    issues?: outputs.WorkflowStepIssues;
     /**
      * Step name; also what identifies the step across updates when no `stepId` is given.
      */

@@ -29,6 +29,7 @@ __all__ = [
     'Severity',
     'StepFilterJoin',
     'StepFilterType',
+    'StepIssueMode',
     'TranslationResourceType',
     'WorkflowStatus',
     'WorkflowStepKind',
@@ -275,6 +276,15 @@ class StepFilterType(_builtins.str, Enum):
     LIST = "LIST"
     MULTILIST = "MULTI_LIST"
     GROUP = "GROUP"
+
+
+@pulumi.type_token("notify:index:StepIssueMode")
+class StepIssueMode(_builtins.str, Enum):
+    """
+    What step issues do: `warn` shows each as a warning, `error` also fails the `pulumi up` that writes the workflow.
+    """
+    WARN = "warn"
+    ERROR = "error"
 
 
 @pulumi.type_token("notify:index:TranslationResourceType")

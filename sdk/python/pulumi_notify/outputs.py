@@ -96,6 +96,8 @@ __all__ = [
     'TopicSummary',
     'TranslationResult',
     'WorkflowPreferences',
+    'WorkflowStepIssue',
+    'WorkflowStepIssues',
     'WorkflowStepOutput',
     'WorkflowSummary',
     'WorkflowSummaryLastPublishedBy',
@@ -7150,6 +7152,107 @@ class WorkflowPreferences(dict):
 
 
 @pulumi.output_type
+class WorkflowStepIssue(dict):
+    """
+    One issue the service reports on a step.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "issueType":
+            suggest = "issue_type"
+        elif key == "variableName":
+            suggest = "variable_name"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in WorkflowStepIssue. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        WorkflowStepIssue.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        WorkflowStepIssue.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 issue_type: _builtins.str,
+                 message: _builtins.str,
+                 variable_name: Optional[_builtins.str] = None):
+        """
+        One issue the service reports on a step.
+
+        :param _builtins.str issue_type: The service's code: `MISSING_VALUE`, `INVALID_URL`, `ILLEGAL_VARIABLE_IN_CONTROL_VALUE`, `INVALID_FILTER_ARG_IN_VARIABLE`, `TIER_LIMIT_EXCEEDED` or `MISSING_INTEGRATION`.
+        :param _builtins.str message: The service's message.
+        :param _builtins.str variable_name: The variable or control the issue is about, when the service names one.
+        """
+        pulumi.set(__self__, "issue_type", issue_type)
+        pulumi.set(__self__, "message", message)
+        if variable_name is not None:
+            pulumi.set(__self__, "variable_name", variable_name)
+
+    @_builtins.property
+    @pulumi.getter(name="issueType")
+    def issue_type(self) -> _builtins.str:
+        """
+        The service's code: `MISSING_VALUE`, `INVALID_URL`, `ILLEGAL_VARIABLE_IN_CONTROL_VALUE`, `INVALID_FILTER_ARG_IN_VARIABLE`, `TIER_LIMIT_EXCEEDED` or `MISSING_INTEGRATION`.
+        """
+        return pulumi.get(self, "issue_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def message(self) -> _builtins.str:
+        """
+        The service's message.
+        """
+        return pulumi.get(self, "message")
+
+    @_builtins.property
+    @pulumi.getter(name="variableName")
+    def variable_name(self) -> Optional[_builtins.str]:
+        """
+        The variable or control the issue is about, when the service names one.
+        """
+        return pulumi.get(self, "variable_name")
+
+
+@pulumi.output_type
+class WorkflowStepIssues(dict):
+    """
+    What the service says will stop a step from sending; absent when nothing does.
+    """
+    def __init__(__self__, *,
+                 controls: Optional[Mapping[str, Sequence['outputs.WorkflowStepIssue']]] = None,
+                 integration: Optional[Mapping[str, Sequence['outputs.WorkflowStepIssue']]] = None):
+        """
+        What the service says will stop a step from sending; absent when nothing does.
+
+        :param Mapping[str, Sequence['WorkflowStepIssue']] controls: Issues of the step's controls, by dotted control path (`body`, `primaryAction.label`). Any of them sets the workflow's status to `ERROR`.
+        :param Mapping[str, Sequence['WorkflowStepIssue']] integration: Issues of the integration the step sends through, by step type: no active (for email and SMS: primary) integration of its channel in the environment.
+        """
+        if controls is not None:
+            pulumi.set(__self__, "controls", controls)
+        if integration is not None:
+            pulumi.set(__self__, "integration", integration)
+
+    @_builtins.property
+    @pulumi.getter
+    def controls(self) -> Optional[Mapping[str, Sequence['outputs.WorkflowStepIssue']]]:
+        """
+        Issues of the step's controls, by dotted control path (`body`, `primaryAction.label`). Any of them sets the workflow's status to `ERROR`.
+        """
+        return pulumi.get(self, "controls")
+
+    @_builtins.property
+    @pulumi.getter
+    def integration(self) -> Optional[Mapping[str, Sequence['outputs.WorkflowStepIssue']]]:
+        """
+        Issues of the integration the step sends through, by step type: no active (for email and SMS: primary) integration of its channel in the environment.
+        """
+        return pulumi.get(self, "integration")
+
+
+@pulumi.output_type
 class WorkflowStepOutput(dict):
     """
     A step of a workflow as the service holds it: the declared step plus its ids.
@@ -7180,7 +7283,8 @@ class WorkflowStepOutput(dict):
                  name: _builtins.str,
                  step_id: _builtins.str,
                  type: 'WorkflowStepKind',
-                 control_values: Optional[Mapping[str, Any]] = None):
+                 control_values: Optional[Mapping[str, Any]] = None,
+                 issues: Optional['outputs.WorkflowStepIssues'] = None):
         """
         A step of a workflow as the service holds it: the declared step plus its ids.
 
@@ -7189,6 +7293,7 @@ class WorkflowStepOutput(dict):
         :param _builtins.str step_id: The step's id (a slug), given or generated from the name.
         :param 'WorkflowStepKind' type: `in_app`, `email`, `sms`, `chat`, `push`, `delay`, `digest`, `throttle`, `custom` or `http_request`.
         :param Mapping[str, Any] control_values: Control values of the step kind, e.g. `{ subject, body }` for email (also `from`, `replyTo`, `preheader`, `useProviderDefaults`), `{ body, editorType }` for chat, `{ method, url, headers?, body?, responseBodySchema?, enforceSchemaValidation?, continueOnFailure? }` for http_request, `{ type, amount, unit }` for throttle (unit `minutes`, `hours` or `days`).
+        :param 'WorkflowStepIssues' issues: What the service says will stop the step from sending; absent when nothing does. Read on every create, update and refresh.
         """
         pulumi.set(__self__, "database_id", database_id)
         pulumi.set(__self__, "name", name)
@@ -7196,6 +7301,8 @@ class WorkflowStepOutput(dict):
         pulumi.set(__self__, "type", type)
         if control_values is not None:
             pulumi.set(__self__, "control_values", control_values)
+        if issues is not None:
+            pulumi.set(__self__, "issues", issues)
 
     @_builtins.property
     @pulumi.getter(name="databaseId")
@@ -7236,6 +7343,14 @@ class WorkflowStepOutput(dict):
         Control values of the step kind, e.g. `{ subject, body }` for email (also `from`, `replyTo`, `preheader`, `useProviderDefaults`), `{ body, editorType }` for chat, `{ method, url, headers?, body?, responseBodySchema?, enforceSchemaValidation?, continueOnFailure? }` for http_request, `{ type, amount, unit }` for throttle (unit `minutes`, `hours` or `days`).
         """
         return pulumi.get(self, "control_values")
+
+    @_builtins.property
+    @pulumi.getter
+    def issues(self) -> Optional['outputs.WorkflowStepIssues']:
+        """
+        What the service says will stop the step from sending; absent when nothing does. Read on every create, update and refresh.
+        """
+        return pulumi.get(self, "issues")
 
 
 @pulumi.output_type

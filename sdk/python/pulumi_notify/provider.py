@@ -22,7 +22,8 @@ class ProviderArgs:
                  allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
-                 request_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None):
+                 request_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
+                 step_issues: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Provider resource.
 
@@ -30,6 +31,7 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] api_key: API key of the environment to manage. Also read from NOTIFY_API_KEY.
         :param pulumi.Input[_builtins.str] api_url: Address of the notification service (https://...). Also read from NOTIFY_API_URL.
         :param pulumi.Input[_builtins.int] request_timeout_ms: Per-attempt request timeout in milliseconds, 100 to 600000 (default 30000). Also read from NOTIFY_REQUEST_TIMEOUT_MS.
+        :param pulumi.Input[_builtins.str] step_issues: What a workflow step the service says cannot send (its step issues) does: `warn` shows a warning, `error` also fails `pulumi up`; a workflow's `stepIssues` input overrides it; one of `warn`, `error` (default warn). Also read from NOTIFY_STEP_ISSUES.
         """
         if allow_insecure_http is not None:
             pulumi.set(__self__, "allow_insecure_http", allow_insecure_http)
@@ -39,6 +41,8 @@ class ProviderArgs:
             pulumi.set(__self__, "api_url", api_url)
         if request_timeout_ms is not None:
             pulumi.set(__self__, "request_timeout_ms", request_timeout_ms)
+        if step_issues is not None:
+            pulumi.set(__self__, "step_issues", step_issues)
 
     @_builtins.property
     @pulumi.getter(name="allowInsecureHttp")
@@ -88,6 +92,18 @@ class ProviderArgs:
     def request_timeout_ms(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "request_timeout_ms", value)
 
+    @_builtins.property
+    @pulumi.getter(name="stepIssues")
+    def step_issues(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        What a workflow step the service says cannot send (its step issues) does: `warn` shows a warning, `error` also fails `pulumi up`; a workflow's `stepIssues` input overrides it; one of `warn`, `error` (default warn). Also read from NOTIFY_STEP_ISSUES.
+        """
+        return pulumi.get(self, "step_issues")
+
+    @step_issues.setter
+    def step_issues(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "step_issues", value)
+
 
 @pulumi.type_token("pulumi:providers:notify")
 class Provider(pulumi.ProviderResource):
@@ -99,6 +115,7 @@ class Provider(pulumi.ProviderResource):
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  request_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
+                 step_issues: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         The provider type for the notify package: the connection to one environment of the notification service. By default the stack config `notify:*` (or the environment variables) configures it; an explicit instance takes the same settings as its arguments.
@@ -109,6 +126,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] api_key: API key of the environment to manage. Also read from NOTIFY_API_KEY.
         :param pulumi.Input[_builtins.str] api_url: Address of the notification service (https://...). Also read from NOTIFY_API_URL.
         :param pulumi.Input[_builtins.int] request_timeout_ms: Per-attempt request timeout in milliseconds, 100 to 600000 (default 30000). Also read from NOTIFY_REQUEST_TIMEOUT_MS.
+        :param pulumi.Input[_builtins.str] step_issues: What a workflow step the service says cannot send (its step issues) does: `warn` shows a warning, `error` also fails `pulumi up`; a workflow's `stepIssues` input overrides it; one of `warn`, `error` (default warn). Also read from NOTIFY_STEP_ISSUES.
         """
         ...
     @overload
@@ -138,6 +156,7 @@ class Provider(pulumi.ProviderResource):
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  request_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
+                 step_issues: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -151,6 +170,7 @@ class Provider(pulumi.ProviderResource):
             __props__.__dict__["api_key"] = None if api_key is None else pulumi.Output.secret(api_key)
             __props__.__dict__["api_url"] = api_url
             __props__.__dict__["request_timeout_ms"] = pulumi.Output.from_input(request_timeout_ms).apply(pulumi.runtime.to_json) if request_timeout_ms is not None else None
+            __props__.__dict__["step_issues"] = step_issues
         super(Provider, __self__).__init__(
             'notify',
             resource_name,

@@ -32,6 +32,7 @@ class WorkflowArgs:
                  payload_schema: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  preferences: pulumi.Input[Optional['WorkflowPreferencesArgs']] = None,
                  severity: pulumi.Input[Optional['Severity']] = None,
+                 step_issues: pulumi.Input[Optional['StepIssueMode']] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  validate_payload: pulumi.Input[Optional[_builtins.bool]] = None):
         """
@@ -47,6 +48,7 @@ class WorkflowArgs:
         :param pulumi.Input[Mapping[str, Any]] payload_schema: JSON Schema of the trigger payload.
         :param pulumi.Input['WorkflowPreferencesArgs'] preferences: `{ user?, workflow? }`, each `{ all: { enabled, readOnly }, channels: { email?: { enabled }, ... } }`.
         :param pulumi.Input['Severity'] severity: `high`, `medium`, `low` or `none`.
+        :param pulumi.Input['StepIssueMode'] step_issues: What the steps' issues (what the service says will stop a step from sending) do to this workflow: `warn` shows each as a warning, `error` also fails the `pulumi up` that writes it (the workflow is kept in the stack, and the next up retries). Default: the provider's `stepIssues` setting.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags (at most 16) to group and find workflows.
         :param pulumi.Input[_builtins.bool] validate_payload: Whether triggers are checked against `payloadSchema`.
         """
@@ -67,6 +69,8 @@ class WorkflowArgs:
             pulumi.set(__self__, "preferences", preferences)
         if severity is not None:
             pulumi.set(__self__, "severity", severity)
+        if step_issues is not None:
+            pulumi.set(__self__, "step_issues", step_issues)
         if tags is not None:
             pulumi.set(__self__, "tags", tags)
         if validate_payload is not None:
@@ -193,6 +197,18 @@ class WorkflowArgs:
         pulumi.set(self, "severity", value)
 
     @_builtins.property
+    @pulumi.getter(name="stepIssues")
+    def step_issues(self) -> pulumi.Input[Optional['StepIssueMode']]:
+        """
+        What the steps' issues (what the service says will stop a step from sending) do to this workflow: `warn` shows each as a warning, `error` also fails the `pulumi up` that writes it (the workflow is kept in the stack, and the next up retries). Default: the provider's `stepIssues` setting.
+        """
+        return pulumi.get(self, "step_issues")
+
+    @step_issues.setter
+    def step_issues(self, value: pulumi.Input[Optional['StepIssueMode']]):
+        pulumi.set(self, "step_issues", value)
+
+    @_builtins.property
     @pulumi.getter
     def tags(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
@@ -231,6 +247,7 @@ class Workflow(pulumi.CustomResource):
                  payload_schema: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  preferences: pulumi.Input[Optional[Union['WorkflowPreferencesArgs', 'WorkflowPreferencesArgsDict']]] = None,
                  severity: pulumi.Input[Optional['Severity']] = None,
+                 step_issues: pulumi.Input[Optional['StepIssueMode']] = None,
                  steps: pulumi.Input[Optional[Sequence[pulumi.Input[Union['WorkflowStepArgs', 'WorkflowStepArgsDict']]]]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  validate_payload: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -249,6 +266,7 @@ class Workflow(pulumi.CustomResource):
         :param pulumi.Input[Mapping[str, Any]] payload_schema: JSON Schema of the trigger payload.
         :param pulumi.Input[Union['WorkflowPreferencesArgs', 'WorkflowPreferencesArgsDict']] preferences: `{ user?, workflow? }`, each `{ all: { enabled, readOnly }, channels: { email?: { enabled }, ... } }`.
         :param pulumi.Input['Severity'] severity: `high`, `medium`, `low` or `none`.
+        :param pulumi.Input['StepIssueMode'] step_issues: What the steps' issues (what the service says will stop a step from sending) do to this workflow: `warn` shows each as a warning, `error` also fails the `pulumi up` that writes it (the workflow is kept in the stack, and the next up retries). Default: the provider's `stepIssues` setting.
         :param pulumi.Input[Sequence[pulumi.Input[Union['WorkflowStepArgs', 'WorkflowStepArgsDict']]]] steps: The steps, in order.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags (at most 16) to group and find workflows.
         :param pulumi.Input[_builtins.bool] validate_payload: Whether triggers are checked against `payloadSchema`.
@@ -286,6 +304,7 @@ class Workflow(pulumi.CustomResource):
                  payload_schema: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  preferences: pulumi.Input[Optional[Union['WorkflowPreferencesArgs', 'WorkflowPreferencesArgsDict']]] = None,
                  severity: pulumi.Input[Optional['Severity']] = None,
+                 step_issues: pulumi.Input[Optional['StepIssueMode']] = None,
                  steps: pulumi.Input[Optional[Sequence[pulumi.Input[Union['WorkflowStepArgs', 'WorkflowStepArgsDict']]]]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  validate_payload: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -309,6 +328,7 @@ class Workflow(pulumi.CustomResource):
             __props__.__dict__["payload_schema"] = payload_schema
             __props__.__dict__["preferences"] = preferences
             __props__.__dict__["severity"] = severity
+            __props__.__dict__["step_issues"] = step_issues
             if steps is None and not opts.urn:
                 raise TypeError("Missing required property 'steps'")
             __props__.__dict__["steps"] = steps
@@ -464,7 +484,7 @@ class Workflow(pulumi.CustomResource):
     @pulumi.getter
     def status(self) -> pulumi.Output[_builtins.str]:
         """
-        `ACTIVE`, `INACTIVE` or `ERROR`.
+        `ACTIVE`, `INACTIVE` or `ERROR` (active, but a step has control issues: see each step's `issues`).
         """
         return pulumi.get(self, "status")
 

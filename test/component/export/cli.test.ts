@@ -16,7 +16,7 @@ import { exportEnvironment } from "../../../export";
 import { ROOT } from "../../helpers/pulumi";
 import { API_KEY, startTestEmulator, type TestEmulator } from "../../helpers/emulator";
 import { linkProjectDir } from "../../../scripts/workspace";
-import { CONNECTION_SETTINGS } from "../../../provider/client/settings";
+import { TOOL_SETTINGS } from "../../../provider/cliConnection";
 import { refusedKeyHint, UNAUTHORIZED_HINT } from "../../../provider/config";
 
 const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { name: string; version: string; bin: Record<string, string>; files: string[] };
@@ -72,7 +72,7 @@ describe("notify-export with bad input", () => {
 
   it("takes the provider's connection settings as options, each named in --help with its environment variable", async () => {
     const help = await cli(["--help"]);
-    for (const s of CONNECTION_SETTINGS) expect(help.stdout).toContain(s.env);
+    for (const s of TOOL_SETTINGS) expect(help.stdout).toContain(s.env);
     expect(help.stdout).toContain("--api-url");
     const r = await cli(["--language", "go", "--out", dir("flags"), "--api-url", emu.url, "--api-key", API_KEY]);
     expect(r.code).toBe(0);

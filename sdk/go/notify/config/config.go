@@ -30,3 +30,8 @@ func GetApiUrl(ctx *pulumi.Context) string {
 func GetRequestTimeoutMs(ctx *pulumi.Context) int {
 	return config.GetInt(ctx, "notify:requestTimeoutMs")
 }
+
+// What a workflow step the service says cannot send (its step issues) does: `warn` shows a warning, `error` also fails `pulumi up`; a workflow's `stepIssues` input overrides it; one of `warn`, `error` (default warn). Also read from NOTIFY_STEP_ISSUES.
+func GetStepIssues(ctx *pulumi.Context) string {
+	return config.Get(ctx, "notify:stepIssues")
+}

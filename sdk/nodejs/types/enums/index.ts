@@ -266,6 +266,16 @@ export const StepFilterType = {
  */
 export type StepFilterType = (typeof StepFilterType)[keyof typeof StepFilterType];
 
+export const StepIssueMode = {
+    Warn: "warn",
+    Error: "error",
+} as const;
+
+/**
+ * What step issues do: `warn` shows each as a warning, `error` also fails the `pulumi up` that writes the workflow.
+ */
+export type StepIssueMode = (typeof StepIssueMode)[keyof typeof StepIssueMode];
+
 export const TranslationResourceType = {
     Workflow: "workflow",
     Layout: "layout",

@@ -48,3 +48,10 @@ class _ExportableConfig(types.ModuleType):
         """
         return __config__.get_int('requestTimeoutMs')
 
+    @_builtins.property
+    def step_issues(self) -> Optional[str]:
+        """
+        What a workflow step the service says cannot send (its step issues) does: `warn` shows a warning, `error` also fails `pulumi up`; a workflow's `stepIssues` input overrides it; one of `warn`, `error` (default warn). Also read from NOTIFY_STEP_ISSUES.
+        """
+        return __config__.get('stepIssues')
+
