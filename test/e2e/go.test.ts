@@ -4,7 +4,11 @@
  * secret credential), a Workflow with its Translation (the workflow's output as its resource id),
  * SubscriberCredentials, a Context, a Domain with a route and a Layout through the default provider, calls
  * getSubscriber, and declares an explicit provider instance (`notify.NewProvider`) for a second
- * environment of the same emulator (a second API key) with an Integration made through it. The
+ * environment of the same emulator (a second API key) with an Integration made through it. Beside
+ * them, the kinds of issue #38, each taking the others' outputs: a Subscriber with its
+ * SubscriberCredentials and SubscriberPreferences, a Topic and a TopicSubscription, a shared
+ * ChannelConnection (its token a secret of the stack config) and a ChannelEndpoint through it, an
+ * Agent linked to the Slack integration with a domain route to it; and each one's read function. The
  * native plugin is found through the project's `plugins.providers` path. Steps: up, a preview with
  * no changes, drift made through the emulator's API shown field by field by `preview --refresh`
  * (secrets masked), up restoring the declared values, destroy leaving nothing in either
@@ -33,7 +37,18 @@ const SECOND_SENDGRID_KEY = "SG.go-second-tenant-sendgrid-key";
 const SECOND_API_KEY = "second-env-api-key-9876543210";
 /** A credential set through the API behind the engine's back. */
 const DRIFTED_KEY = "SG.drifted-by-hand-key";
-const SECRETS = [SENDGRID_KEY, SLACK_HOOK, SECOND_SENDGRID_KEY, SECOND_API_KEY, API_KEY, DRIFTED_KEY];
+// As in test/e2e/go/main.go.
+const ONCALL_HOOK = "https://hooks.slack.example/services/T000/B000/go-oncall-hook";
+/** The shared Slack workspace's access token: the stack config secret `slackToken`, never in the program. */
+const SLACK_TOKEN = "xoxb-go-acme-workspace-token";
+const SECRETS = [SENDGRID_KEY, SLACK_HOOK, SECOND_SENDGRID_KEY, SECOND_API_KEY, API_KEY, DRIFTED_KEY, ONCALL_HOOK, SLACK_TOKEN];
+const CRITICAL = { "==": [{ var: "payload.severity" }, "critical"] };
+const SCHEDULE = { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: "09:00 AM", end: "05:00 PM" }] } } };
+/**
+ * The default provider's environment. Development: the service takes an agent's integration links
+ * only in environments of type development (docs/agents.md; add-agent-integration.usecase.ts).
+ */
+const FIRST = "Development";
 const TRANSLATION = { greeting: "Bonjour {{subscriber.firstName}}", email: { subject: "Bienvenue" } };
 const CONTEXT_DATA = { name: "Acme", plan: "pro" };
 const DOMAIN = "go-mail.example.com";
@@ -49,6 +64,8 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
   let bin: string;
   let envA: string;
   let envB: string;
+  /** The first up's stack outputs. */
+  let upOutputs: Record<string, { value: any; secret: boolean }>;
 
   /**
    * Runs one operation of the program; resolves with its JSON result, and the CLI's output (what
@@ -57,7 +74,7 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
   const run = (op: Op) => runGoProgram(bin, op, { ...process.env, ...cliEnv(dir) }, {
     workDir: dir,
     pulumiRoot: path.dirname(path.dirname(cliPath())),
-    config: emu.stackConfig(),
+    config: { ...emu.stackConfig(), "notify-go:slackToken": { value: SLACK_TOKEN, secret: true } },
     second: { apiUrl: emu.url, apiKey: SECOND_API_KEY },
   });
 
@@ -76,8 +93,8 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
     process.stderr.write(`test/e2e/go.test.ts: go build took ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 
     // Two keys of one emulator, each its own environment; credentials shown, so their drift is seen.
-    emu = await startTestEmulator({ apiKeys: [`${API_KEY}=go-a`, `${SECOND_API_KEY}=go-b`], hideCredentials: false });
-    [envA, envB] = ["env_go-a", "env_go-b"];
+    emu = await startTestEmulator({ apiKeys: [`${API_KEY}=${FIRST}`, `${SECOND_API_KEY}=go-b`], hideCredentials: false });
+    [envA, envB] = [`env_${FIRST}`, "env_go-b"];
     await emu.api("POST", "/v2/subscribers", { subscriberId: "alice", firstName: "Alice" });
     dir = mkdtempSync(path.join(os.tmpdir(), "notify-go-"));
     for (const sub of [stateDir(dir), path.join(dir, "home")]) mkdirSync(sub, { recursive: true });
@@ -97,6 +114,7 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
 
   it("up creates everything in the right environment through the SDK, serves the invoke, and keeps every secret out of the checkpoint", async () => {
     const { result: up, cli } = await run("up");
+    upOutputs = up.outputs;
     expect(up.changes).toEqual({ create: GO_PROGRAM_RESOURCES });
     const state = await emu.state();
     // Each environment holds its own objects only.
@@ -140,7 +158,6 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
     expect(state.contexts.map((c) => [c.key, c.data, c._environmentId])).toEqual([["tenant:go-acme", CONTEXT_DATA, envA]]);
     expect(o.contextKey.value).toBe("tenant:go-acme");
     expect(state.domains.map((d) => [d.name, d.status, d.data, d._environmentId])).toEqual([[DOMAIN, "pending", { owner: "ops" }, envA]]);
-    expect(state.domainRoutes.map((r) => [r.address, r.type])).toEqual([["support", "webhook"]]);
     expect(o.domainStatus.value).toBe("pending");
     expect(o.domainRecords.value).toEqual([{ type: "MX", name: DOMAIN, content: "inbound.notify-emulator.test", ttl: "Auto", priority: 10 }]);
     // The domain is pending: a warning on it says which records to add.
@@ -161,6 +178,59 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
     }
   });
 
+  it("up made the kinds of issue #38 with their declared values, linked through the outputs, and their functions read them", async () => {
+    const o = upOutputs;
+    const state = await emu.state();
+    const ofA = <T extends { _environmentId: string }>(list: T[]) => list.filter((x) => x._environmentId === envA);
+    const slack = state.integrations.find((i) => i.identifier === "go-slack" && !i.deleted);
+    const welcome = state.workflows.find((w) => w.workflowId === "go-welcome");
+    // The subscriber, and its credentials and preferences made through its SubscriberId output.
+    const oncall = state.subscribers.find((x) => x.subscriberId === "go-oncall" && !x.deleted);
+    expect(oncall).toMatchObject({ firstName: "On-call", email: "oncall@example.com", timezone: "Europe/Paris", data: { team: "ops" }, _environmentId: envA });
+    expect(oncall.channels.map((c: any) => [c.providerId, c._integrationId, c.credentials.webhookUrl])).toEqual([["slack", slack._id, ONCALL_HOOK]]);
+    expect(o.oncallId.value).toBe("go-oncall");
+    expect(state.subscriberPreferences.filter((p) => p._subscriberId === oncall._id).map((p) => [p._templateId, p.channels, p.schedule])).toEqual([[undefined, { email: false }, SCHEDULE]]);
+    // The topic, and the subscription to it through its Key output, with the workflow's output in its preference.
+    expect(ofA(state.topics).map((t) => [t.key, t.name])).toEqual([["go-incidents", "Incidents (Go)"]]);
+    const sub = state.subscriptions.find((x) => x.identifier === "go-oncall-critical");
+    expect(sub).toMatchObject({ topicKey: "go-incidents", subscriberId: "go-oncall", name: "On-call, critical only", contextKeys: [], _environmentId: envA });
+    expect(state.subscriptionPreferences.filter((p) => p._topicSubscriptionId === sub._id).map((p) => [p._templateId, p.condition])).toEqual([[welcome._id, CRITICAL]]);
+    expect(o.subscriptionId.value).toBe("go-incidents/go-oncall-critical");
+    // The shared workspace of the declared context (its output), its token from the stack config, and the endpoint through it.
+    expect(ofA(state.channelConnections).map((c) => [c.identifier, c.integrationIdentifier, c.subscriberId, c.contextKeys, c.workspace, c.auth])).toEqual([
+      ["go-acme-slack", "go-slack", undefined, ["tenant:go-acme"], { id: "T0GO", name: "Acme (Go)" }, { accessToken: SLACK_TOKEN }],
+    ]);
+    expect(ofA(state.channelEndpoints).map((e) => [e.identifier, e.subscriberId, e.integrationIdentifier, e.connectionIdentifier, e.contextKeys, e.type, e.endpoint])).toEqual([
+      ["go-oncall-alerts", "go-oncall", "go-slack", "go-acme-slack", ["tenant:go-acme"], "slack_channel", { channelId: "C0GO" }],
+    ]);
+    // The agent, linked to the Slack integration, and the domain's route to it (stored by the agent's database id, as the service does).
+    const bot = ofA(state.agents).find((a) => a.identifier === "go-support-bot");
+    expect(bot).toMatchObject({ name: "Support bot (Go)", bridgeUrl: "https://bots.example.com/go", behavior: { subscriberAccess: "restricted" }, active: true });
+    expect(state.agentLinks.map((l) => [l._agentId, l._integrationId])).toEqual([[bot._id, slack._id]]);
+    const routes = state.domainRoutes.map((r) => [r.address, r.type, r.agentId]).sort(([a], [b]) => a.localeCompare(b));
+    expect(routes).toEqual([["bot", "agent", bot._id], ["support", "webhook", undefined]]);
+    // What the program exported: the token secret, and each read function's result.
+    expect(o.workspaceAuth).toEqual({ value: { accessToken: SLACK_TOKEN }, secret: true });
+    expect(o.agents.value).toEqual([expect.objectContaining({
+      identifier: "go-support-bot", name: "Support bot (Go)", bridgeUrl: "https://bots.example.com/go", behavior: { subscriberAccess: "restricted" },
+      integrations: [expect.objectContaining({ identifier: "go-slack", integrationId: slack._id })],
+    })]);
+    // Email is shown (the active workflow welcome has an email step) and off, as declared.
+    expect(o.oncallPreferences.value).toMatchObject({ channels: { email: false }, schedule: SCHEDULE });
+    expect(o.incidentSubscriptions.value).toEqual([expect.objectContaining({
+      identifier: "go-oncall-critical", topic: "go-incidents", subscriber: "go-oncall", name: "On-call, critical only", plain: false,
+      preferences: [{ workflowId: "go-welcome", condition: CRITICAL, enabled: true }],
+    })]);
+    // Secret as a whole: the connections hold the token in clear (docs/channels.md).
+    expect(o.slackConnections.secret).toBe(true);
+    expect(o.slackConnections.value).toEqual([expect.objectContaining({
+      identifier: "go-acme-slack", integrationIdentifier: "go-slack", contextKeys: ["tenant:go-acme"], workspace: { id: "T0GO", name: "Acme (Go)" }, auth: { accessToken: SLACK_TOKEN },
+    })]);
+    expect(o.workspaceEndpoints.value).toEqual([expect.objectContaining({
+      identifier: "go-oncall-alerts", subscriberId: "go-oncall", connectionIdentifier: "go-acme-slack", contextKeys: ["tenant:go-acme"], type: "slack_channel", endpoint: { channelId: "C0GO" },
+    })]);
+  });
+
   it("a second preview has no changes", async () => {
     const { result: preview } = await run("preview");
     expect(Object.keys(preview.changes)).toEqual(["same"]);
@@ -172,10 +242,10 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
     // A rename and a changed secret credential on the default provider's integration.
     await emu.api("PUT", `/v1/integrations/${integ._id}`, { name: "Renamed by hand", credentials: { apiKey: DRIFTED_KEY, from: "no-reply@example.com" } });
     // A workflow field. The PUT replaces the workflow, so it carries what it does not change, as
-    // the dashboard's does (left out, isTranslationEnabled would go back to off).
+    // the dashboard's does (left out, isTranslationEnabled and active would go back to off).
     const wf = (await emu.api("GET", "/v2/workflows/go-welcome")).body;
     const put = await emu.api("PUT", `/v2/workflows/${wf._id}`, {
-      name: wf.name, description: "Edited by hand", origin: wf.origin, preferences: {}, isTranslationEnabled: wf.isTranslationEnabled,
+      name: wf.name, description: "Edited by hand", origin: wf.origin, preferences: {}, isTranslationEnabled: wf.isTranslationEnabled, active: wf.active,
       steps: wf.steps.map((s: any) => ({ _id: s._id, name: s.name, type: s.type, controlValues: s.controlValues })),
     });
     expect(put.status).toBe(200);
@@ -225,7 +295,7 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
     expect(state.integrations.find((i) => i.identifier === "go-second-sendgrid" && !i.deleted)).toMatchObject({ name: "SendGrid (second environment)", _environmentId: envB });
     expect(state.translations.map((t) => t.content)).toEqual([TRANSLATION]);
     expect(state.contexts.map((c) => c.data)).toEqual([CONTEXT_DATA]);
-    expect(state.domainRoutes.map((r) => r.address)).toEqual(["support"]);
+    expect(state.domainRoutes.map((r) => r.address).sort()).toEqual(["bot", "support"]);
     const { result: preview } = await run("preview-refresh");
     expect(preview.diffs).toEqual({});
     expect(Object.keys(preview.changes)).toEqual(["same"]);
@@ -243,6 +313,10 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
     expect(state.subscribers.find((s) => s.subscriberId === "alice").channels).toEqual([]);
     expect([state.translations, state.contexts, state.domains, state.domainRoutes]).toEqual([[], [], [], []]);
     expect(await apiB("GET", "/v1/integrations")).toEqual([]);
+    // The kinds of issue #38: nothing left, and of the subscribers only alice, whom the program never declared.
+    expect(state.subscribers.filter((x) => !x.deleted).map((x) => x.subscriberId)).toEqual(["alice"]);
+    const left = { topics: state.topics, subscriptions: state.subscriptions, subscriptionPreferences: state.subscriptionPreferences, subscriberPreferences: state.subscriberPreferences, channelConnections: state.channelConnections, channelEndpoints: state.channelEndpoints, agents: state.agents, agentLinks: state.agentLinks };
+    expect(left).toEqual(Object.fromEntries(Object.keys(left).map((k) => [k, []])));
     const resources = JSON.parse(readFileSync(checkpointFile(dir, "notify-go", "test"), "utf8")).checkpoint.latest?.resources ?? [];
     expect(resources).toEqual([]);
   });

@@ -11,6 +11,13 @@
 // goes to stderr. The environment (PULUMI_HOME, backend, passphrase, PATH with Node for the plugin)
 // is the caller's.
 //
+// Beside the integrations, workflow, translation, credentials, context, domain and layout, the
+// program declares the kinds of issue #38, each referring to the others by their outputs as a user
+// writes them: a subscriber with its credentials and preferences, a topic and a subscription to it,
+// the context's shared Slack workspace (its token the stack config secret notify-go:slackToken) and
+// an endpoint through it, and an agent linked to the Slack integration that the domain routes an
+// address to; it calls each one's read function and exports the result.
+//
 // There is no Go language host: the program runs in this process (auto.UpsertStackInlineSource).
 package main
 
@@ -29,6 +36,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 )
 
 // Secrets the program declares; test/e2e/go.test.ts checks that none is stored or printed in clear.
@@ -36,6 +44,7 @@ const (
 	SendgridKey = "SG.go-secret-sendgrid-key"
 	SlackHook   = "https://hooks.slack.example/services/T000/B000/go-hook"
 	SecondKey   = "SG.go-second-tenant-sendgrid-key"
+	OncallHook  = "https://hooks.slack.example/services/T000/B000/go-oncall-hook"
 )
 
 type settings struct {
@@ -79,6 +88,9 @@ func program(s settings) pulumi.RunFunc {
 			WorkflowId:  pulumi.String("go-welcome"),
 			Name:        pulumi.String("Welcome (Go)"),
 			Description: pulumi.String("Declared by the Go program"),
+			// Active: the service shows a subscriber's preference of a channel only while an active
+			// workflow has a step of it, so the on-call's email preference below is compared.
+			Active: pulumi.Bool(true),
 			// On: the program declares its French translation below.
 			IsTranslationEnabled: pulumi.Bool(true),
 			Steps: notify.WorkflowStepArray{
@@ -125,10 +137,109 @@ func program(s settings) pulumi.RunFunc {
 		}); err != nil {
 			return err
 		}
+
+		// A subscriber kept in code: its credentials and preferences take its SubscriberId output,
+		// so the engine makes it first (the service refuses either for a subscriber it does not know).
+		oncall, err := notify.NewSubscriber(ctx, "oncall", &notify.SubscriberArgs{
+			SubscriberId: pulumi.String("go-oncall"),
+			FirstName:    pulumi.String("On-call"),
+			Email:        pulumi.String("oncall@example.com"),
+			Timezone:     pulumi.String("Europe/Paris"),
+			Data:         pulumi.Map{"team": pulumi.String("ops")},
+		})
+		if err != nil {
+			return err
+		}
+		if _, err := notify.NewSubscriberCredentials(ctx, "oncall-slack", &notify.SubscriberCredentialsArgs{
+			SubscriberId:          oncall.SubscriberId,
+			ProviderId:            pulumi.String("slack"),
+			IntegrationIdentifier: slack.Identifier,
+			Credentials:           &notify.ChannelCredentialsArgs{WebhookUrl: pulumi.String(OncallHook)},
+		}); err != nil {
+			return err
+		}
+		// No e-mail, office hours on Mondays.
+		preferences, err := notify.NewSubscriberPreferences(ctx, "oncall-global", &notify.SubscriberPreferencesArgs{
+			SubscriberId: oncall.SubscriberId,
+			Channels:     &notify.SubscriberPreferencesChannelsArgs{Email: pulumi.Bool(false)},
+			Schedule: &notify.PreferenceScheduleArgs{
+				IsEnabled: pulumi.Bool(true),
+				WeeklySchedule: &notify.PreferenceScheduleWeeklyScheduleArgs{
+					Monday: &notify.PreferenceDayScheduleArgs{
+						IsEnabled: pulumi.Bool(true),
+						Hours:     notify.PreferenceTimeRangeArray{&notify.PreferenceTimeRangeArgs{Start: pulumi.String("09:00 AM"), End: pulumi.String("05:00 PM")}},
+					},
+				},
+			},
+		})
+		if err != nil {
+			return err
+		}
+		incidents, err := notify.NewTopic(ctx, "incidents", &notify.TopicArgs{
+			Key:  pulumi.String("go-incidents"),
+			Name: pulumi.String("Incidents (Go)"),
+		})
+		if err != nil {
+			return err
+		}
+		// Only the critical incidents of the welcome workflow reach the on-call.
+		subscription, err := notify.NewTopicSubscription(ctx, "oncall-incidents", &notify.TopicSubscriptionArgs{
+			Topic:      incidents.Key,
+			Subscriber: oncall.SubscriberId,
+			Identifier: pulumi.String("go-oncall-critical"),
+			Name:       pulumi.String("On-call, critical only"),
+			Preferences: notify.TopicSubscriptionPreferenceArray{&notify.TopicSubscriptionPreferenceArgs{
+				WorkflowId: welcome.WorkflowId,
+				Condition:  pulumi.Map{"==": pulumi.Array{pulumi.Map{"var": pulumi.String("payload.severity")}, pulumi.String("critical")}},
+			}},
+		})
+		if err != nil {
+			return err
+		}
+		// The tenant's Slack workspace, shared by the context (its id the Context's output, so the
+		// context is the declared one, not one the service would make), and the on-call's channel in it.
+		workspace, err := notify.NewChannelConnection(ctx, "acme-slack", &notify.ChannelConnectionArgs{
+			Identifier:            pulumi.String("go-acme-slack"),
+			IntegrationIdentifier: slack.Identifier,
+			ConnectionMode:        notify.ChannelConnectionConnectionModeShared,
+			Context:               pulumi.StringMap{"tenant": acme.ContextId},
+			Workspace:             &notify.ChannelConnectionWorkspaceArgs{Id: pulumi.String("T0GO"), Name: pulumi.String("Acme (Go)")},
+			Auth:                  &notify.ChannelConnectionAuthArgs{AccessToken: config.RequireSecret(ctx, "slackToken")},
+		})
+		if err != nil {
+			return err
+		}
+		endpoint, err := notify.NewChannelEndpoint(ctx, "oncall-alerts", &notify.ChannelEndpointArgs{
+			Identifier:            pulumi.String("go-oncall-alerts"),
+			SubscriberId:          oncall.SubscriberId,
+			IntegrationIdentifier: slack.Identifier,
+			ConnectionIdentifier:  workspace.Identifier,
+			Context:               pulumi.StringMap{"tenant": acme.ContextId},
+			Type:                  notify.ChannelEndpointTypeSlackChannel,
+			Endpoint:              &notify.ChannelEndpointEndpointArgs{ChannelId: pulumi.String("C0GO")},
+		})
+		if err != nil {
+			return err
+		}
+		// An agent answering on the Slack integration, and the domain's `bot` address routed to it
+		// (the environment is Development: the service takes agent links only there).
+		bot, err := notify.NewAgent(ctx, "support-bot", &notify.AgentArgs{
+			Identifier:   pulumi.String("go-support-bot"),
+			Name:         pulumi.String("Support bot (Go)"),
+			BridgeUrl:    pulumi.String("https://bots.example.com/go"),
+			Behavior:     &notify.AgentBehaviorArgs{SubscriberAccess: notify.AgentBehaviorSubscriberAccessRestricted},
+			Integrations: pulumi.StringArray{slack.Identifier},
+		})
+		if err != nil {
+			return err
+		}
 		mail, err := notify.NewDomain(ctx, "mail", &notify.DomainArgs{
-			Name:   pulumi.String("go-mail.example.com"),
-			Data:   pulumi.StringMap{"owner": pulumi.String("ops")},
-			Routes: notify.DomainRoutesMap{"support": &notify.DomainRoutesArgs{Type: notify.DomainRoutesTypeWebhook}},
+			Name: pulumi.String("go-mail.example.com"),
+			Data: pulumi.StringMap{"owner": pulumi.String("ops")},
+			Routes: notify.DomainRoutesMap{
+				"support": &notify.DomainRoutesArgs{Type: notify.DomainRoutesTypeWebhook},
+				"bot":     &notify.DomainRoutesArgs{Type: notify.DomainRoutesTypeAgent, AgentId: bot.Identifier},
+			},
 		})
 		if err != nil {
 			return err
@@ -174,6 +285,25 @@ func program(s settings) pulumi.RunFunc {
 		ctx.Export("contextKey", acme.Key)
 		ctx.Export("domainStatus", mail.Status)
 		ctx.Export("domainRecords", mail.ExpectedDnsRecords)
+		ctx.Export("oncallId", oncall.ID())
+		ctx.Export("subscriptionId", subscription.ID())
+		ctx.Export("workspaceAuth", workspace.Auth)
+		// Each new kind's read function, given the declared resource's output, so it reads after the write.
+		// An AgentSummary cannot be a stack output whole: the generated Go struct holds the service's
+		// `_id` as an unexported field (`_id`), which the SDK's marshalling panics on. So the program
+		// exports the fields it reads.
+		agents := notify.GetAgentsOutput(ctx, notify.GetAgentsOutputArgs{Identifier: bot.Identifier}).Agents()
+		ctx.Export("agents", agents.ApplyT(func(list []notify.AgentSummary) []map[string]interface{} {
+			out := make([]map[string]interface{}, len(list))
+			for i, a := range list {
+				out[i] = map[string]interface{}{"identifier": a.Identifier, "name": a.Name, "bridgeUrl": a.BridgeUrl, "behavior": a.Behavior, "integrations": a.Integrations}
+			}
+			return out
+		}))
+		ctx.Export("oncallPreferences", notify.LookupSubscriberPreferencesOutput(ctx, notify.LookupSubscriberPreferencesOutputArgs{SubscriberId: preferences.SubscriberId}).Global())
+		ctx.Export("incidentSubscriptions", notify.GetTopicSubscriptionsOutput(ctx, notify.GetTopicSubscriptionsOutputArgs{TopicKey: subscription.Topic}).Subscriptions())
+		ctx.Export("slackConnections", notify.GetChannelConnectionsOutput(ctx, notify.GetChannelConnectionsOutputArgs{IntegrationIdentifier: workspace.IntegrationIdentifier}).Connections())
+		ctx.Export("workspaceEndpoints", notify.GetChannelEndpointsOutput(ctx, notify.GetChannelEndpointsOutputArgs{ConnectionIdentifier: endpoint.ConnectionIdentifier}).Endpoints())
 		return nil
 	}
 }
