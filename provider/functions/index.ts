@@ -37,7 +37,7 @@ function connection(): ConnectionSettings {
 }
 
 function validate<T extends z.ZodType>(fn: string, schema: T, args: unknown): z.infer<T> {
-  const r = schema.safeParse(args ?? {});
+  const r = schema.safeParse(unsetNulls(args ?? {}));
   if (r.success) return r.data;
   const msgs = r.error.issues.map((i) => {
     const p = propertyPath(i.path);
@@ -46,6 +46,16 @@ function validate<T extends z.ZodType>(fn: string, schema: T, args: unknown): z.
     return p ? `${p}: ${reason}` : reason;
   });
   throw new NotifyConfigError(`${fn}: invalid arguments: ${msgs.join("; ")}`);
+}
+
+/**
+ * An argument given as null is not set, as Pulumi reads a null input: the Go SDK sends an optional
+ * argument whose Output resolved to nil as null. Only top-level arguments; nothing below them is
+ * touched.
+ */
+function unsetNulls(args: unknown): unknown {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return args;
+  return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null));
 }
 
 /**
