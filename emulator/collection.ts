@@ -59,7 +59,7 @@ export type ListStyle<R> =
 
 /** A declared kind: its place in the store, its paths and key, its messages, its answer, and its special rules as hooks. */
 export interface CollectionSpec<N extends ListName, P extends keyof paths, I extends keyof paths, KF extends FieldOf<RecordOf<N>>, M extends "PATCH" | "PUT"> {
-  /** The store's list (records.ts `emptyLists`). */
+  /** The store's list (one of the kind's own, see kind.ts). */
   store: N;
   /** The collection's path as `spec/openapi.json` writes it: its list and create operations. */
   path: P;

@@ -1,8 +1,18 @@
 /**
- * What the emulated service stores, one interface per record kind. Enumerations are plain
- * strings on purpose: production adds step kinds, channels and providers over time, and seeded
- * records (see the seed control) may carry values this emulator does not know yet.
+ * What the emulated service stores that more than one module reads: the records several kinds
+ * share, and the store's lists by name. A record only its own kind reads lives in that kind's
+ * route module, beside its routes. Enumerations are plain strings on purpose: production adds
+ * step kinds, channels and providers over time, and seeded records (see the seed control) may
+ * carry values this emulator does not know yet.
  */
+
+/**
+ * The store's lists by name, each typed by its record. Empty here on purpose: each kind's route
+ * module adds its own lists (`declare module "../records"`, see kind.ts), so that this file, and
+ * the store that imports it, import no route module. kinds.ts checks that every list added here
+ * is one a registered kind makes.
+ */
+export interface StoredLists {}
 
 /** Where a record lives; every stored record carries both. */
 export interface Scoped {
@@ -224,19 +234,6 @@ export interface LayoutRecord extends Scoped {
   [extra: string]: unknown;
 }
 
-/** A variable of the organisation, with one value per environment (stored in clear here). */
-export interface EnvironmentVariableRecord {
-  _id: string;
-  _organizationId: string;
-  key: string;
-  type: string;
-  isSecret: boolean;
-  values: { _environmentId: string; value: string }[];
-  createdAt: string;
-  updatedAt: string;
-  _updatedBy?: string;
-}
-
 /** A topic (production-notes.md, Third pass §4): per environment, unique key. */
 export interface TopicRecord extends Scoped {
   key: string;
@@ -273,42 +270,6 @@ export interface ContextRecord extends Scoped {
   [extra: string]: unknown;
 }
 
-/** A translation (`/v2/translations`): one locale's content of a workflow or layout, per environment. */
-export interface TranslationRecord extends Scoped {
-  resourceType: "workflow" | "layout";
-  /** The resource's identifier (workflowId or layoutId). */
-  resourceId: string;
-  /** The resource's database `_id`: the translations go with that object. */
-  _resourceInternalId: string;
-  /** Normalised to `_` separators (`en_US`). */
-  locale: string;
-  content: JsonObject;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** An inbound-email domain (`/v1/domains`): unique by name across the whole service, per environment. */
-export interface DomainRecord extends Scoped {
-  /** Lower-cased. */
-  name: string;
-  status: "pending" | "verified";
-  mxRecordConfigured: boolean;
-  data?: Record<string, string>;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** An address of a domain routed to a webhook or an agent. */
-export interface DomainRouteRecord extends Scoped {
-  _domainId: string;
-  address: string;
-  type: "agent" | "webhook";
-  agentId?: string;
-  data?: Record<string, string>;
-  createdAt: string;
-  updatedAt: string;
-}
-
 /** An agent (`/v1/agents`): per environment, addressed by its identifier. */
 export interface AgentRecord extends Scoped {
   identifier: string;
@@ -321,119 +282,6 @@ export interface AgentRecord extends Scoped {
   devBridgeActive?: boolean;
   runtime: "self-hosted" | "managed";
   managedRuntime?: JsonObject;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** A link of an agent to an integration of its environment (`/v1/agents/{identifier}/integrations`). */
-export interface AgentLinkRecord extends Scoped {
-  _agentId: string;
-  _integrationId: string;
-  connectedAt: null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/**
- * A subscriber's own preferences (production's preferences of type SUBSCRIBER_GLOBAL, or
- * SUBSCRIBER_WORKFLOW for one workflow): the channels the subscriber chose, and (global only) the
- * delivery schedule. Only what was chosen is stored; the rest comes from the workflow's defaults.
- */
-export interface SubscriberPreferenceRecord extends Scoped {
-  /** The subscriber's database `_id`. */
-  _subscriberId: string;
-  /** The workflow's database `_id`; absent for the global preferences. */
-  _templateId?: string;
-  channels: Record<string, boolean>;
-  schedule?: JsonObject;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/**
- * One workflow's preference of a topic subscription (a preferences entity of type
- * `SUBSCRIPTION_SUBSCRIBER_WORKFLOW` in the service): `all.enabled` and the JSON Logic `all.condition`.
- */
-export interface SubscriptionPreferenceRecord extends Scoped {
-  /** The subscription's `_id`. */
-  _topicSubscriptionId: string;
-  _subscriberId: string;
-  /** The workflow's `_id`. */
-  _templateId: string;
-  enabled: boolean;
-  condition?: JsonObject;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/**
- * Every list the store holds, each typed by its record: one line per kind. The store takes its
- * shape, its reset and its state file from here, so a new kind adds its line here and leaves
- * store.ts alone.
- */
-export function emptyLists() {
-  return {
-    integrations: list<IntegrationRecord>(),
-    subscribers: list<SubscriberRecord>(),
-    workflows: list<WorkflowRecord>(),
-    events: list<EventRecord>(),
-    messages: list<MessageRecord>(),
-    /** The organisations' environments (the tenants API keys belong to). */
-    environments: list<EnvironmentRecord>(),
-    environmentVariables: list<EnvironmentVariableRecord>(),
-    layouts: list<LayoutRecord>(),
-    topics: list<TopicRecord>(),
-    subscriptions: list<SubscriptionRecord>(),
-    contexts: list<ContextRecord>(),
-    translations: list<TranslationRecord>(),
-    domains: list<DomainRecord>(),
-    domainRoutes: list<DomainRouteRecord>(),
-    agents: list<AgentRecord>(),
-    agentLinks: list<AgentLinkRecord>(),
-    channelConnections: list<ChannelConnectionRecord>(),
-    channelEndpoints: list<ChannelEndpointRecord>(),
-    subscriberPreferences: list<SubscriberPreferenceRecord>(),
-    subscriptionPreferences: list<SubscriptionPreferenceRecord>(),
-  };
-}
-
-function list<R>(): R[] {
-  return [];
-}
-
-/** The store's lists by name. */
-export type StoredLists = ReturnType<typeof emptyLists>;
-
-/**
- * A channel connection (`/v1/channel-connections`): a workspace's authorisation for one
- * integration, per environment, addressed by its identifier. The token is kept as given (the
- * service encrypts it at rest and answers it in clear).
- */
-export interface ChannelConnectionRecord extends Scoped {
-  identifier: string;
-  integrationIdentifier: string;
-  providerId: string;
-  channel: string | null;
-  /** Absent on a shared connection. */
-  subscriberId?: string;
-  contextKeys: string[];
-  workspace: JsonObject;
-  auth: JsonObject;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** A channel endpoint (`/v1/channel-endpoints`): where a subscriber is reached, per environment, addressed by its identifier. */
-export interface ChannelEndpointRecord extends Scoped {
-  identifier: string;
-  subscriberId: string;
-  integrationIdentifier: string;
-  providerId: string;
-  channel: string | null;
-  connectionIdentifier?: string;
-  contextKeys: string[];
-  type: string;
-  endpoint: JsonObject;
   createdAt: string;
   updatedAt: string;
 }

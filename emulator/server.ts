@@ -13,25 +13,8 @@ import {
 } from "./errors";
 import { decideFault, sendHostile, type FaultDecision } from "./faults";
 import { seedEnvironments, startingEnvironments, tenantOfKey } from "./environments";
+import { emptyLists, ROUTES } from "./kinds";
 import type { EnvironmentRecord } from "./records";
-import { environmentRoutes } from "./routes/environments";
-import { environmentVariableRoutes } from "./routes/environmentVariables";
-import { eventRoutes } from "./routes/events";
-import { integrationRoutes } from "./routes/integrations";
-import { layoutRoutes } from "./routes/layouts";
-import { messageRoutes } from "./routes/messages";
-import { subscriberRoutes } from "./routes/subscribers";
-import { topicRoutes } from "./routes/topics";
-import { contextRoutes } from "./routes/contexts";
-import { translationRoutes } from "./routes/translations";
-import { domainRoutes } from "./routes/domains";
-import { agentRoutes } from "./routes/agents";
-import { topicSubscriptionRoutes } from "./routes/topicSubscriptions";
-import { previewRoutes } from "./routes/previews";
-import { subscriberPreferenceRoutes } from "./routes/subscriberPreferences";
-import { workflowRoutes } from "./routes/workflows";
-import { channelConnectionRoutes } from "./routes/channelConnections";
-import { channelEndpointRoutes } from "./routes/channelEndpoints";
 import { Store, type Tenant } from "./store";
 import type { Behaviour, Faults, LoggedRequest, Reply, Route } from "./types";
 import { seededRandom, stableHash, TokenBucket } from "./util";
@@ -44,17 +27,8 @@ const LOG_LIMIT = 200_000;
 const LOG_BODY_LIMIT = 64 * 1024;
 const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 
-/** Every API operation the emulator serves, one table per resource. */
-export const ROUTES: readonly Route[] = [
-  ...integrationRoutes, ...subscriberRoutes, ...workflowRoutes, ...eventRoutes, ...messageRoutes,
-  ...environmentRoutes, ...environmentVariableRoutes,
-  ...layoutRoutes, ...topicRoutes, ...contextRoutes, ...translationRoutes, ...domainRoutes, ...agentRoutes,
-  ...previewRoutes,
-  ...channelConnectionRoutes,
-  ...channelEndpointRoutes,
-  ...subscriberPreferenceRoutes,
-  ...topicSubscriptionRoutes,
-];
+/** Every API operation the emulator serves (kinds.ts, from the registry routes/index.ts). */
+export { ROUTES };
 
 interface CompiledRoute { route: Route; pattern: RegExp; names: string[] }
 
@@ -109,7 +83,7 @@ export class EmulatorApp implements ControlTarget {
 
   constructor(opts: { apiKeys: string[]; behaviour: Behaviour; statePath?: string }) {
     this.behaviour = opts.behaviour;
-    this.store = new Store(opts.statePath);
+    this.store = new Store(emptyLists, opts.statePath);
     this.startingEnvironments = startingEnvironments(opts.apiKeys);
     seedEnvironments(this.store, this.startingEnvironments);
   }

@@ -1,6 +1,6 @@
 /** The emulator's in-memory store, optionally saved to a JSON file. */
 import { readFileSync, writeFileSync, renameSync, existsSync } from "node:fs";
-import { emptyLists, type StoredLists } from "./records";
+import type { StoredLists } from "./records";
 
 /** An API key and where its records live. */
 export interface Tenant {
@@ -12,14 +12,12 @@ export type Json = Record<string, unknown>;
 
 /**
  * Everything the service holds, across environments (records carry `_environmentId`): the lists of
- * records.ts, and what is not a list of records.
+ * the registered kinds (records.ts `StoredLists`), and what is not a list of records.
  */
 export type StoreData = StoredLists & {
   /** The emulator's stand-in for public DNS: the MX host each domain name points at (set by a test control). */
   dnsMx: Record<string, string>;
 };
-
-const empty = (): StoreData => ({ ...emptyLists(), dnsMx: {} });
 
 /**
  * The records of the caller's environment: the one tenant filter every route uses. Integrations
@@ -42,17 +40,29 @@ export function dropTranslationsOf(store: Store, resourceInternalId: string): vo
   store.data.translations = store.data.translations.filter((t) => t._resourceInternalId !== resourceInternalId);
 }
 
-/** Holds the records; `version` changes on every write so derived indexes can be cached. */
+/**
+ * Holds the records; `version` changes on every write so derived indexes can be cached.
+ *
+ * The store is given its empty lists (kinds.ts `emptyLists`, from the registry of kinds) rather
+ * than importing them: the route modules that declare the lists import this file.
+ */
 export class Store {
-  data: StoreData = empty();
+  data: StoreData;
   version = 0;
   private saveTimer?: NodeJS.Timeout;
 
-  constructor(private readonly path?: string) {
+  constructor(private readonly emptyLists: () => StoredLists, private readonly path?: string) {
+    this.data = this.empty();
     if (path && existsSync(path)) {
+      // The file's lists in the file's order, so that a file saved again is the same bytes; then,
+      // empty, the lists the file predates.
       const loaded = JSON.parse(readFileSync(path, "utf8")) as Partial<StoreData>;
-      this.data = { ...empty(), ...loaded };
+      this.data = { ...loaded, ...this.data, ...loaded };
     }
+  }
+
+  private empty(): StoreData {
+    return { ...this.emptyLists(), dnsMx: {} };
   }
 
   /** Marks a write: bumps the version and schedules a save. */
@@ -76,7 +86,7 @@ export class Store {
 
   /** Empties the store. */
   reset(): void {
-    this.data = empty();
+    this.data = this.empty();
     this.touch();
   }
 }

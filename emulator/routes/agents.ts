@@ -20,10 +20,20 @@
 import { randomBytes } from "node:crypto";
 import { cursorPage, defineCollection } from "../collection";
 import { badRequest, conflict, forbidden, notFound, validationFailed } from "../errors";
-import type { AgentLinkRecord, AgentRecord, JsonObject } from "../records";
+import { emulatorKind, list } from "../kind";
+import type { AgentRecord, JsonObject, Scoped } from "../records";
 import { ofTenant } from "../store";
 import type { RequestContext, Route } from "../types";
 import { objectId } from "../util";
+
+/** A link of an agent to an integration of its environment (`/v1/agents/{identifier}/integrations`). */
+export interface AgentLinkRecord extends Scoped {
+  _agentId: string;
+  _integrationId: string;
+  connectedAt: null;
+  createdAt: string;
+  updatedAt: string;
+}
 
 /** The slug rule of an identifier (packages/shared/src/consts/slug-identifier.ts). */
 const SLUG = /^[a-zA-Z0-9]+(?:[-_.][a-zA-Z0-9]+)*$/;
@@ -237,3 +247,12 @@ export const findAgent = (c: RequestContext, identifier: string): AgentRecord | 
   agents.all(c).find((a) => a.identifier === identifier);
 
 export const agentRoutes: Route[] = [...agents.routes, ...linkRoutes];
+
+/** The store's lists of this kind, each typed by its record. */
+const lists = () => ({ agents: list<AgentRecord>(), agentLinks: list<AgentLinkRecord>() });
+declare module "../records" {
+  interface StoredLists extends ReturnType<typeof lists> {}
+}
+
+/** Agents and their integration links: a kind of the emulator, registered in ./index.ts. */
+export const kind = emulatorKind({ lists, routes: agentRoutes });

@@ -17,12 +17,32 @@
 import { randomBytes } from "node:crypto";
 import { defineCollection } from "../collection";
 import { badRequest, conflict, notFound, validationFailed } from "../errors";
+import { emulatorKind, list } from "../kind";
 import { ParamReader, sameSet } from "../params";
-import type { ChannelConnectionRecord, ContextRecord, IntegrationRecord, JsonObject } from "../records";
+import type { ContextRecord, IntegrationRecord, JsonObject, Scoped } from "../records";
 import { ofTenant } from "../store";
 import type { RequestContext } from "../types";
 import { objectId } from "../util";
 import { liveSubscriber } from "./subscribers";
+
+/**
+ * A channel connection (`/v1/channel-connections`): a workspace's authorisation for one
+ * integration, per environment, addressed by its identifier. The token is kept as given (the
+ * service encrypts it at rest and answers it in clear).
+ */
+export interface ChannelConnectionRecord extends Scoped {
+  identifier: string;
+  integrationIdentifier: string;
+  providerId: string;
+  channel: string | null;
+  /** Absent on a shared connection. */
+  subscriberId?: string;
+  contextKeys: string[];
+  workspace: JsonObject;
+  auth: JsonObject;
+  createdAt: string;
+  updatedAt: string;
+}
 
 /** The service's `IsValidContextPayload({ maxCount: 5 })` on connections and endpoints. */
 const MAX_CONTEXTS = 5;
@@ -173,3 +193,12 @@ const connections = defineCollection({
 });
 
 export const channelConnectionRoutes = connections.routes;
+
+/** The store's lists of this kind, each typed by its record. */
+const lists = () => ({ channelConnections: list<ChannelConnectionRecord>() });
+declare module "../records" {
+  interface StoredLists extends ReturnType<typeof lists> {}
+}
+
+/** Channel connections: a kind of the emulator, registered in ./index.ts. */
+export const kind = emulatorKind({ lists, routes: channelConnectionRoutes });

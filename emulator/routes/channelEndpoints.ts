@@ -18,11 +18,27 @@
  */
 import { defineCollection } from "../collection";
 import { badRequest, notFound, validationFailed } from "../errors";
+import { emulatorKind, list } from "../kind";
 import { ParamReader, sameSet } from "../params";
-import type { ChannelEndpointRecord, JsonObject } from "../records";
+import type { JsonObject, Scoped } from "../records";
 import { ofTenant } from "../store";
 import type { RequestContext } from "../types";
 import { checkContextPayload, generatedIdentifier, integrationNamed, requireSubscriber, resolveContexts } from "./channelConnections";
+
+/** A channel endpoint (`/v1/channel-endpoints`): where a subscriber is reached, per environment, addressed by its identifier. */
+export interface ChannelEndpointRecord extends Scoped {
+  identifier: string;
+  subscriberId: string;
+  integrationIdentifier: string;
+  providerId: string;
+  channel: string | null;
+  connectionIdentifier?: string;
+  contextKeys: string[];
+  type: string;
+  endpoint: JsonObject;
+  createdAt: string;
+  updatedAt: string;
+}
 
 const isString = (v: unknown): v is string => typeof v === "string";
 const nonEmpty = (v: unknown) => isString(v) && v.length > 0;
@@ -155,3 +171,12 @@ const endpoints = defineCollection({
 });
 
 export const channelEndpointRoutes = endpoints.routes;
+
+/** The store's lists of this kind, each typed by its record. */
+const lists = () => ({ channelEndpoints: list<ChannelEndpointRecord>() });
+declare module "../records" {
+  interface StoredLists extends ReturnType<typeof lists> {}
+}
+
+/** Channel endpoints: a kind of the emulator, registered in ./index.ts. */
+export const kind = emulatorKind({ lists, routes: channelEndpointRoutes });

@@ -6,6 +6,8 @@
  * { data }`); get, update and delete of a missing context answer 404; `data` is at most 64 KiB as
  * JSON (validators/data-size.validator.ts).
  */
+import { emulatorKind, list } from "../kind";
+import type { ContextRecord } from "../records";
 import { defineCollection } from "../collection";
 import { validationFailed } from "../errors";
 
@@ -52,3 +54,12 @@ const contexts = defineCollection({
 });
 
 export const contextRoutes = contexts.routes;
+
+/** The store's lists of this kind, each typed by its record. */
+const lists = () => ({ contexts: list<ContextRecord>() });
+declare module "../records" {
+  interface StoredLists extends ReturnType<typeof lists> {}
+}
+
+/** Contexts: a kind of the emulator, registered in ./index.ts. */
+export const kind = emulatorKind({ lists, routes: contextRoutes });

@@ -19,11 +19,34 @@
  */
 import { cursorPage, defineCollection } from "../collection";
 import { HttpError, badRequest, conflict, notFound, validationFailed } from "../errors";
-import type { DomainRecord, DomainRouteRecord, JsonObject } from "../records";
+import { emulatorKind, list } from "../kind";
+import type { JsonObject, Scoped } from "../records";
 import { agentByIdentifier } from "../shared";
 import { ofTenant } from "../store";
 import type { Reply, RequestContext, Route } from "../types";
 import { objectId } from "../util";
+
+/** An inbound-email domain (`/v1/domains`): unique by name across the whole service, per environment. */
+export interface DomainRecord extends Scoped {
+  /** Lower-cased. */
+  name: string;
+  status: "pending" | "verified";
+  mxRecordConfigured: boolean;
+  data?: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An address of a domain routed to a webhook or an agent. */
+export interface DomainRouteRecord extends Scoped {
+  _domainId: string;
+  address: string;
+  type: "agent" | "webhook";
+  agentId?: string;
+  data?: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}
 
 /** The host the expected MX record names (the service's MAIL_SERVER_DOMAIN setting). */
 export const EMULATOR_MAIL_SERVER = "inbound.notify-emulator.test";
@@ -195,3 +218,12 @@ export const domainRoutes: Route[] = [
     },
   },
 ];
+
+/** The store's lists of this kind, each typed by its record. */
+const lists = () => ({ domains: list<DomainRecord>(), domainRoutes: list<DomainRouteRecord>() });
+declare module "../records" {
+  interface StoredLists extends ReturnType<typeof lists> {}
+}
+
+/** Domains and their routes: a kind of the emulator, registered in ./index.ts. */
+export const kind = emulatorKind({ lists, routes: domainRoutes });

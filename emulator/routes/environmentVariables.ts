@@ -7,9 +7,23 @@
  */
 import { defineCollection } from "../collection";
 import { HttpError, badRequest, forbidden, notFound, validationFailed } from "../errors";
-import type { EnvironmentVariableRecord, JsonObject } from "../records";
+import { emulatorKind, list } from "../kind";
+import type { JsonObject } from "../records";
 import type { RequestContext } from "../types";
 import { byCreatedDesc } from "../params";
+
+/** A variable of the organisation, with one value per environment (stored in clear here). */
+export interface EnvironmentVariableRecord {
+  _id: string;
+  _organizationId: string;
+  key: string;
+  type: string;
+  isSecret: boolean;
+  values: { _environmentId: string; value: string }[];
+  createdAt: string;
+  updatedAt: string;
+  _updatedBy?: string;
+}
 
 /** What every read shows instead of a secret value: eight U+2022 (the service's SECRET_MASK). */
 export const SECRET_MASK = "\u2022".repeat(8);
@@ -110,3 +124,12 @@ const environmentVariables = defineCollection({
 });
 
 export const environmentVariableRoutes = environmentVariables.routes;
+
+/** The store's lists of this kind, each typed by its record. */
+const lists = () => ({ environmentVariables: list<EnvironmentVariableRecord>() });
+declare module "../records" {
+  interface StoredLists extends ReturnType<typeof lists> {}
+}
+
+/** Environment variables: a kind of the emulator, registered in ./index.ts. */
+export const kind = emulatorKind({ lists, routes: environmentVariableRoutes });

@@ -6,6 +6,7 @@
  */
 import { HttpError, badRequest, forbidden, notFound, paymentRequired, unprocessable, validationFailed } from "../errors";
 import { encryptedKey, environmentSlug, isProtected, newApiKey, newIdentifier } from "../environments";
+import { emulatorKind, list } from "../kind";
 import type { EnvironmentRecord, JsonObject } from "../records";
 import type { RequestContext, Route } from "../types";
 import { bodyOf, objectId } from "../util";
@@ -150,3 +151,12 @@ export const environmentRoutes: Route[] = [
     },
   },
 ];
+
+/** The store's lists of this kind, each typed by its record. */
+const lists = () => ({ environments: list<EnvironmentRecord>() });
+declare module "../records" {
+  interface StoredLists extends ReturnType<typeof lists> {}
+}
+
+/** Environments: a kind of the emulator, registered in ./index.ts. */
+export const kind = emulatorKind({ lists, routes: environmentRoutes });

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { enumValues } from "../contract";
 import { notFound, unprocessable, validationFailed } from "../errors";
+import { emulatorKind, list } from "../kind";
 import { ParamReader, byCreatedDesc, sameSet } from "../params";
 import type { EventRecord, JobRecord, JsonObject, MessageRecord, SubscriberRecord } from "../records";
 import { newSubscriber } from "../shared";
@@ -143,3 +144,12 @@ export const eventRoutes: Route[] = [
     },
   },
 ];
+
+/** The store's lists of this kind, each typed by its record. */
+const lists = () => ({ events: list<EventRecord>() });
+declare module "../records" {
+  interface StoredLists extends ReturnType<typeof lists> {}
+}
+
+/** Events: a kind of the emulator, registered in ./index.ts. */
+export const kind = emulatorKind({ lists, routes: eventRoutes });

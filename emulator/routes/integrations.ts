@@ -3,6 +3,7 @@
  * `/{integrationId}/set-primary`, and `/active` (active ones, with a `selected` flag).
  */
 import { conflict, notFound, validationFailed } from "../errors";
+import { emulatorKind, list } from "../kind";
 import type { IntegrationRecord, JsonObject } from "../records";
 import { ofTenant } from "../store";
 import type { Behaviour, RequestContext, Route } from "../types";
@@ -120,3 +121,12 @@ export const integrationRoutes: Route[] = [
     },
   },
 ];
+
+/** The store's lists of this kind, each typed by its record. */
+const lists = () => ({ integrations: list<IntegrationRecord>() });
+declare module "../records" {
+  interface StoredLists extends ReturnType<typeof lists> {}
+}
+
+/** Integrations: a kind of the emulator, registered in ./index.ts. */
+export const kind = emulatorKind({ lists, routes: integrationRoutes });

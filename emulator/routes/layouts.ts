@@ -6,6 +6,7 @@
  * removes it from the email steps that named it.
  */
 import { HttpError, badRequest, conflict, notFound, validationFailed } from "../errors";
+import { emulatorKind, list } from "../kind";
 import { ParamReader } from "../params";
 import type { JsonObject, LayoutRecord, WorkflowRecord } from "../records";
 import { EMULATOR_ORIGIN, liveLayouts } from "../shared";
@@ -209,3 +210,12 @@ export const layoutRoutes: Route[] = [
     },
   },
 ];
+
+/** The store's lists of this kind, each typed by its record. */
+const lists = () => ({ layouts: list<LayoutRecord>() });
+declare module "../records" {
+  interface StoredLists extends ReturnType<typeof lists> {}
+}
+
+/** Layouts: a kind of the emulator, registered in ./index.ts. */
+export const kind = emulatorKind({ lists, routes: layoutRoutes });

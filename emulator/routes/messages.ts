@@ -1,4 +1,6 @@
 /** Messages: `GET /v1/messages`, the messages triggers made, newest first, page by page. */
+import { emulatorKind, list } from "../kind";
+import type { MessageRecord } from "../records";
 import { enumValues } from "../contract";
 import { ParamReader, byCreatedDesc, sameSet } from "../params";
 import { ofTenant } from "../store";
@@ -34,3 +36,12 @@ export const messageRoutes: Route[] = [
     },
   },
 ];
+
+/** The store's lists of this kind, each typed by its record. */
+const lists = () => ({ messages: list<MessageRecord>() });
+declare module "../records" {
+  interface StoredLists extends ReturnType<typeof lists> {}
+}
+
+/** Messages: a kind of the emulator, registered in ./index.ts. */
+export const kind = emulatorKind({ lists, routes: messageRoutes });

@@ -6,6 +6,7 @@
  * error but an empty preview; a template that does not render gives an empty `preview` with the
  * rest filled; an unknown layout is a 404. Rendering is `../render.ts`.
  */
+import { emulatorKind } from "../kind";
 import { LAYOUT_CONTENT_VARIABLE, renderStep, type LayoutLookup, type RenderVariables } from "../render";
 import type { JsonObject, StepRecord, WorkflowRecord } from "../records";
 import { liveLayouts, resolveStepLayoutId } from "../shared";
@@ -207,3 +208,6 @@ export const previewRoutes: Route[] = [
   { method: "POST", path: "/v2/workflows/{workflowId}/step/{stepId}/preview", handler: previewStep },
   { method: "POST", path: "/v2/layouts/{layoutId}/preview", handler: previewLayout },
 ];
+
+/** Step previews (no list of their own): a kind of the emulator, registered in ./index.ts. */
+export const kind = emulatorKind({ routes: previewRoutes });

@@ -22,14 +22,31 @@
  * - The subscriber's delete removes its preferences (routes/subscribers.ts).
  */
 import { notFound } from "../errors";
+import { emulatorKind, list } from "../kind";
 import { ParamReader } from "../params";
-import type { JsonObject, SubscriberPreferenceRecord, SubscriberRecord, WorkflowRecord } from "../records";
+import type { JsonObject, Scoped, SubscriberRecord, WorkflowRecord } from "../records";
 import { DEFAULT_WORKFLOW_PREFERENCES } from "../shared";
 import { ofTenant } from "../store";
 import type { RequestContext, Route } from "../types";
 import { bodyOf, objectId } from "../util";
 import { liveSubscriber } from "./subscribers";
 import { findWorkflow } from "./workflows";
+
+/**
+ * A subscriber's own preferences (production's preferences of type SUBSCRIBER_GLOBAL, or
+ * SUBSCRIBER_WORKFLOW for one workflow): the channels the subscriber chose, and (global only) the
+ * delivery schedule. Only what was chosen is stored; the rest comes from the workflow's defaults.
+ */
+export interface SubscriberPreferenceRecord extends Scoped {
+  /** The subscriber's database `_id`. */
+  _subscriberId: string;
+  /** The workflow's database `_id`; absent for the global preferences. */
+  _templateId?: string;
+  channels: Record<string, boolean>;
+  schedule?: JsonObject;
+  createdAt: string;
+  updatedAt: string;
+}
 
 /** The channel types a subscriber chooses (ChannelTypeEnum of spec/openapi.json). */
 const CHANNEL_TYPES = ["in_app", "email", "sms", "chat", "push"] as const;
@@ -148,3 +165,12 @@ export const subscriberPreferenceRoutes: Route[] = [
     },
   },
 ];
+
+/** The store's lists of this kind, each typed by its record. */
+const lists = () => ({ subscriberPreferences: list<SubscriberPreferenceRecord>() });
+declare module "../records" {
+  interface StoredLists extends ReturnType<typeof lists> {}
+}
+
+/** Subscribers' preferences: a kind of the emulator, registered in ./index.ts. */
+export const kind = emulatorKind({ lists, routes: subscriberPreferenceRoutes });

@@ -3,6 +3,7 @@
  * delete) and their channel credentials under `/v1/subscribers/{subscriberId}/credentials`.
  */
 import { HttpError, badRequest, conflict, notFound } from "../errors";
+import { emulatorKind, list } from "../kind";
 import { ParamReader } from "../params";
 import type { ChannelEntry, IntegrationRecord, JsonObject, StoredCredentials, SubscriberRecord } from "../records";
 import { ofTenant, type Store, type Tenant } from "../store";
@@ -233,3 +234,12 @@ export const subscriberRoutes: Route[] = [
     },
   },
 ];
+
+/** The store's lists of this kind, each typed by its record. */
+const lists = () => ({ subscribers: list<SubscriberRecord>() });
+declare module "../records" {
+  interface StoredLists extends ReturnType<typeof lists> {}
+}
+
+/** Subscribers: a kind of the emulator, registered in ./index.ts. */
+export const kind = emulatorKind({ lists, routes: subscriberRoutes });

@@ -19,11 +19,28 @@
  *   (utils/subscriptions.ts `stripContextFromIdentifier`, create-subscriptions.usecase.ts).
  */
 import { notFound } from "../errors";
-import type { ContextRecord, JsonObject, SubscriberRecord, SubscriptionPreferenceRecord, SubscriptionRecord, TopicRecord, WorkflowRecord } from "../records";
+import { emulatorKind, list } from "../kind";
+import type { ContextRecord, JsonObject, Scoped, SubscriberRecord, SubscriptionRecord, TopicRecord, WorkflowRecord } from "../records";
 import { ofTenant, type Store } from "../store";
 import type { Reply, RequestContext, Route } from "../types";
 import type { RequestBody } from "../../spec/operations";
 import { bodyOf, objectId } from "../util";
+
+/**
+ * One workflow's preference of a topic subscription (a preferences entity of type
+ * `SUBSCRIPTION_SUBSCRIBER_WORKFLOW` in the service): `all.enabled` and the JSON Logic `all.condition`.
+ */
+export interface SubscriptionPreferenceRecord extends Scoped {
+  /** The subscription's `_id`. */
+  _topicSubscriptionId: string;
+  _subscriberId: string;
+  /** The workflow's `_id`. */
+  _templateId: string;
+  enabled: boolean;
+  condition?: JsonObject;
+  createdAt: string;
+  updatedAt: string;
+}
 
 /** A preference as the service's use cases hold one: which workflows it is for, and its values. */
 export interface GroupFilter {
@@ -210,3 +227,12 @@ export const topicSubscriptionRoutes: Route[] = [
   { method: "GET", path: "/v2/topics/{topicKey}/subscriptions/{identifier}", handler: getSubscription },
   { method: "PATCH", path: "/v2/topics/{topicKey}/subscriptions/{identifier}", handler: updateSubscription },
 ];
+
+/** The store's lists of this kind, each typed by its record. */
+const lists = () => ({ subscriptionPreferences: list<SubscriptionPreferenceRecord>() });
+declare module "../records" {
+  interface StoredLists extends ReturnType<typeof lists> {}
+}
+
+/** Single topic subscriptions and their preferences: a kind of the emulator, registered in ./index.ts. */
+export const kind = emulatorKind({ lists, routes: topicSubscriptionRoutes });

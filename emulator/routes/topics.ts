@@ -9,6 +9,7 @@
  */
 import { cursorPage } from "../collection";
 import { HttpError, conflict, notFound, validationFailed } from "../errors";
+import { emulatorKind, list } from "../kind";
 import { ParamReader, sameSet } from "../params";
 import type { JsonObject, SubscriberRecord, SubscriptionRecord, TopicRecord } from "../records";
 import { ofTenant } from "../store";
@@ -249,3 +250,12 @@ export const topicRoutes: Route[] = [
   { method: "GET", path: "/v2/topics/{topicKey}/subscriptions", handler: listSubscriptions },
   { method: "DELETE", path: "/v2/topics/{topicKey}/subscriptions", handler: unsubscribe },
 ];
+
+/** The store's lists of this kind, each typed by its record. */
+const lists = () => ({ topics: list<TopicRecord>(), subscriptions: list<SubscriptionRecord>() });
+declare module "../records" {
+  interface StoredLists extends ReturnType<typeof lists> {}
+}
+
+/** Topics and their subscriptions: a kind of the emulator, registered in ./index.ts. */
+export const kind = emulatorKind({ lists, routes: topicRoutes });

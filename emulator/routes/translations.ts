@@ -14,12 +14,27 @@
  * - the feature needs the Business plan or above: a lower plan answers 402.
  */
 import { HttpError, badRequest, notFound, paymentRequired, validationFailed } from "../errors";
-import type { JsonObject, TranslationRecord } from "../records";
+import { emulatorKind, list } from "../kind";
+import type { JsonObject, Scoped } from "../records";
 import { ofTenant } from "../store";
 import type { Reply, RequestContext, Route } from "../types";
 import { objectId } from "../util";
 import { findLayout } from "./layouts";
 import { findWorkflow } from "./workflows";
+
+/** A translation (`/v2/translations`): one locale's content of a workflow or layout, per environment. */
+export interface TranslationRecord extends Scoped {
+  resourceType: "workflow" | "layout";
+  /** The resource's identifier (workflowId or layoutId). */
+  resourceId: string;
+  /** The resource's database `_id`: the translations go with that object. */
+  _resourceInternalId: string;
+  /** Normalised to `_` separators (`en_US`). */
+  locale: string;
+  content: JsonObject;
+  createdAt: string;
+  updatedAt: string;
+}
 
 /** A locale code: a language, then region or script parts (`en_US`, `zh_Hans_CN`), `-` or `_` between. */
 const LOCALE = /^[a-z]{2,3}(?:[_-][A-Za-z0-9]{2,8})*$/;
@@ -139,3 +154,12 @@ export const translationRoutes: Route[] = [
     },
   },
 ];
+
+/** The store's lists of this kind, each typed by its record. */
+const lists = () => ({ translations: list<TranslationRecord>() });
+declare module "../records" {
+  interface StoredLists extends ReturnType<typeof lists> {}
+}
+
+/** Translations: a kind of the emulator, registered in ./index.ts. */
+export const kind = emulatorKind({ lists, routes: translationRoutes });

@@ -1,6 +1,7 @@
 /** Workflows: `/v2/workflows` (create, list) and `/v2/workflows/{workflowId}` (get, update, patch, delete). */
 import { openApiDocument } from "../contract";
 import { badRequest, conflict, notFound, validationFailed } from "../errors";
+import { emulatorKind, list } from "../kind";
 import { ParamReader } from "../params";
 import type { IntegrationRecord, JsonObject, StepIssue, StepRecord, WorkflowRecord } from "../records";
 import { DEFAULT_WORKFLOW_PREFERENCES, EMULATOR_ORIGIN, resolveStepLayoutId } from "../shared";
@@ -331,3 +332,12 @@ export const workflowRoutes: Route[] = [
     },
   },
 ];
+
+/** The store's lists of this kind, each typed by its record. */
+const lists = () => ({ workflows: list<WorkflowRecord>() });
+declare module "../records" {
+  interface StoredLists extends ReturnType<typeof lists> {}
+}
+
+/** Workflows: a kind of the emulator, registered in ./index.ts. */
+export const kind = emulatorKind({ lists, routes: workflowRoutes });

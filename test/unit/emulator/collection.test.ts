@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { defineCollection } from "../../../emulator/collection";
 import { HttpError, badRequest, validationFailed } from "../../../emulator/errors";
 import type { ContextRecord } from "../../../emulator/records";
+import { emptyLists } from "../../../emulator/kinds";
 import { Store, type Tenant } from "../../../emulator/store";
 import type { Behaviour, Reply, RequestContext, Route } from "../../../emulator/types";
 
@@ -98,7 +99,7 @@ describe("defineCollection", () => {
   });
 
   it("creates with the body's key (normalised), the caller's environment and organisation, and answers 201", () => {
-    const store = new Store();
+    const store = new Store(emptyLists);
     const reply = create(store, DEV, { type: "Tenant", id: "Acme", data: { a: 1 } });
     expect(reply).toEqual({ status: 201, body: { type: "tenant", id: "acme", data: { a: 1 }, owner: "env_dev" } });
     const [rec] = store.data.contexts as ContextRecord[];
@@ -108,14 +109,14 @@ describe("defineCollection", () => {
   });
 
   it("answers the 409 template for a key the caller's environment holds, and not for one another environment holds", () => {
-    const store = new Store();
+    const store = new Store(emptyLists);
     create(store, DEV, { type: "tenant", id: "acme" });
     expect(refusal(() => create(store, DEV, { type: "TENANT", id: "acme" }))).toEqual({ status: 409, message: "tenant/acme taken" });
     expect(create(store, PROD, { type: "tenant", id: "acme" }).status).toBe(201);
   });
 
   it("runs check before the duplicate check and build after it, as the service's use cases order their refusals", () => {
-    const store = new Store();
+    const store = new Store(emptyLists);
     create(store, DEV, { type: "tenant", id: "acme" });
     ran = [];
     expect(refusal(() => create(store, DEV, { type: "tenant", id: "acme", data: { refuseBefore: true } })).status).toBe(422);
@@ -126,14 +127,14 @@ describe("defineCollection", () => {
   });
 
   it("finds by the path's key, normalised, in the caller's environment only; else the 404 template", () => {
-    const store = new Store();
+    const store = new Store(emptyLists);
     create(store, DEV, { type: "tenant", id: "acme" });
     expect(call(things.routes, store, DEV, "GET", ITEM, { type: "TENANT", id: "Acme" }).body).toMatchObject({ id: "acme" });
     expect(refusal(() => call(things.routes, store, PROD, "GET", ITEM, { type: "tenant", id: "acme" }))).toEqual({ status: 404, message: "no tenant/acme" });
   });
 
   it("updates through apply after check and the 404, and leaves updatedAt when apply changes nothing", async () => {
-    const store = new Store();
+    const store = new Store(emptyLists);
     create(store, DEV, { type: "tenant", id: "acme", data: { a: 1 } });
     const rec = (store.data.contexts as ContextRecord[])[0]!;
     const params = { type: "tenant", id: "acme" };
@@ -148,7 +149,7 @@ describe("defineCollection", () => {
   });
 
   it("deletes with a 204, taking with it what cascade names, and a second delete is the 404", () => {
-    const store = new Store();
+    const store = new Store(emptyLists);
     create(store, DEV, { type: "tenant", id: "acme" });
     create(store, PROD, { type: "tenant", id: "acme" });
     ran = [];
@@ -159,7 +160,7 @@ describe("defineCollection", () => {
   });
 
   it("lists the caller's records in the declared order", () => {
-    const store = new Store();
+    const store = new Store(emptyLists);
     for (const id of ["b", "c", "a"]) create(store, DEV, { type: "t", id });
     create(store, PROD, { type: "t", id: "z" });
     expect((call(things.routes, store, DEV, "GET", "/v2/contexts").body as { id: string }[]).map((x) => x.id)).toEqual(["a", "b", "c"]);
@@ -172,7 +173,7 @@ describe("defineCollection", () => {
       notFound: (k) => `no ${k.variableKey}`, conflict: (k) => `${k.variableKey} taken`, out: (v) => ({ key: v.key, org: v._organizationId }),
       create: { build: () => ({ type: "string", isSecret: false, values: [] }), status: 200 },
     });
-    const store = new Store();
+    const store = new Store(emptyLists);
     const post = (t: Tenant, key: string) => call(variables.routes, store, t, "POST", "/v1/environment-variables", {}, { key });
     expect(post(DEV, "A")).toEqual({ status: 200, body: { key: "A", org: "org_a" } });
     expect(store.data.environmentVariables[0]).not.toHaveProperty("_environmentId");
