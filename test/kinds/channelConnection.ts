@@ -128,4 +128,25 @@ export const channelConnectionKind: KindDescriptor<"ChannelConnection"> = {
       workspace: { id: "T0SCENARIO", name: "Scenario" }, auth: { accessToken: "xoxb-scenario" },
     },
   },
+  openapiCases: {
+    "POST /v1/channel-connections": (c) => c.call(201, "/v1/channel-connections", {
+      identifier: "conn-made", integrationIdentifier: "slack-main", connectionMode: "shared", context: { tenant: "acme" }, workspace: { id: "T1", name: "Acme" }, auth: { accessToken: "xoxb-1" },
+    }),
+    "GET /v1/channel-connections": async (c) => {
+      await c.api("POST", "/v1/channel-connections", { identifier: "conn-listed", integrationIdentifier: "slack-main", subscriberId: "alice", workspace: { id: "T2" }, auth: { accessToken: "xoxb-2" } });
+      return c.call(200, "/v1/channel-connections?limit=1&subscriberId=alice");
+    },
+    "GET /v1/channel-connections/{identifier}": async (c) => {
+      await c.api("POST", "/v1/channel-connections", { identifier: "conn-read", integrationIdentifier: "slack-main", subscriberId: "alice", context: { app: "read" }, workspace: { id: "T3" }, auth: { accessToken: "xoxb-3" } });
+      return c.call(200, "/v1/channel-connections/conn-read");
+    },
+    "PATCH /v1/channel-connections/{identifier}": async (c) => {
+      await c.api("POST", "/v1/channel-connections", { identifier: "conn-patched", integrationIdentifier: "slack-main", subscriberId: "alice", context: { app: "patch" }, workspace: { id: "T4" }, auth: { accessToken: "xoxb-4" } });
+      return c.call(200, "/v1/channel-connections/conn-patched", { workspace: { id: "T4", name: "Renamed" }, auth: { accessToken: "xoxb-4b" } });
+    },
+    "DELETE /v1/channel-connections/{identifier}": async (c) => {
+      await c.api("POST", "/v1/channel-connections", { identifier: "conn-doomed", integrationIdentifier: "slack-main", subscriberId: "alice", context: { app: "doomed" }, workspace: { id: "T5" }, auth: { accessToken: "xoxb-5" } });
+      return c.call(204, "/v1/channel-connections/conn-doomed");
+    },
+  },
 };

@@ -154,4 +154,25 @@ export const channelEndpointKind: KindDescriptor<"ChannelEndpoint"> = {
       context: { team: "channel-scenario" }, type: "slack_channel", endpoint: { channelId: "C0SCENARIO" },
     },
   },
+  openapiCases: {
+    "POST /v1/channel-endpoints": (c) => c.call(201, "/v1/channel-endpoints", {
+      identifier: "endp-made", subscriberId: "alice", integrationIdentifier: "slack-main", type: "slack_channel", endpoint: { channelId: "C1" }, context: { tenant: "acme" },
+    }),
+    "GET /v1/channel-endpoints": async (c) => {
+      await c.api("POST", "/v1/channel-endpoints", { identifier: "endp-listed", subscriberId: "alice", integrationIdentifier: "slack-main", type: "webhook", endpoint: { url: "https://h.example.com/x" } });
+      return c.call(200, "/v1/channel-endpoints?limit=1&subscriberId=alice");
+    },
+    "GET /v1/channel-endpoints/{identifier}": async (c) => {
+      await c.api("POST", "/v1/channel-endpoints", { identifier: "endp-read", subscriberId: "alice", integrationIdentifier: "slack-main", type: "phone", endpoint: { phoneNumber: "+14155550123" } });
+      return c.call(200, "/v1/channel-endpoints/endp-read");
+    },
+    "PATCH /v1/channel-endpoints/{identifier}": async (c) => {
+      await c.api("POST", "/v1/channel-endpoints", { identifier: "endp-patched", subscriberId: "alice", integrationIdentifier: "slack-main", type: "slack_user", endpoint: { userId: "U1" } });
+      return c.call(200, "/v1/channel-endpoints/endp-patched", { endpoint: { userId: "U2" } });
+    },
+    "DELETE /v1/channel-endpoints/{identifier}": async (c) => {
+      await c.api("POST", "/v1/channel-endpoints", { identifier: "endp-doomed", subscriberId: "alice", integrationIdentifier: "slack-main", type: "slack_channel", endpoint: { channelId: "C9" } });
+      return c.call(204, "/v1/channel-endpoints/endp-doomed");
+    },
+  },
 };

@@ -59,4 +59,26 @@ export const context: KindDescriptor<"Context"> = {
   exportSoak: { max: 2, unique: (c) => `${String(c.type)}:${String(c.contextId)}` },
   bench: { per: 20, args: (i) => ({ type: "tenant", contextId: `bench-${i}`, data: { name: `Tenant ${i}`, plan: i % 2 ? "pro" : "free" } }) },
   scenario: { declared: { type: "tenant", contextId: "scenario", data: { plan: "pro" } } },
+  openapiCases: {
+    "POST /v2/contexts": async (c) => {
+      await c.call(201, "/v2/contexts", { type: "tenant", id: "bare" });
+      return c.call(201, "/v2/contexts", { type: "tenant", id: "case", data: { plan: "pro" } });
+    },
+    "GET /v2/contexts": async (c) => {
+      await c.api("POST", "/v2/contexts", { type: "tenant", id: "listed" });
+      return c.call(200, "/v2/contexts?limit=1");
+    },
+    "GET /v2/contexts/{type}/{id}": async (c) => {
+      await c.api("POST", "/v2/contexts", { type: "tenant", id: "acme", data: { plan: "pro" } });
+      return c.call(200, "/v2/contexts/tenant/acme");
+    },
+    "PATCH /v2/contexts/{type}/{id}": async (c) => {
+      await c.api("POST", "/v2/contexts", { type: "tenant", id: "patched" });
+      return c.call(200, "/v2/contexts/tenant/patched", { data: { plan: "enterprise" } });
+    },
+    "DELETE /v2/contexts/{type}/{id}": async (c) => {
+      await c.api("POST", "/v2/contexts", { type: "tenant", id: "doomed" });
+      return c.call(204, "/v2/contexts/tenant/doomed");
+    },
+  },
 };

@@ -102,6 +102,36 @@ export interface Scenario {
   declared: Obj;
 }
 
+/**
+ * What a case of test/conformance/openapi.test.ts has: a call whose answer is validated against
+ * its operation's response in spec/openapi.json, a raw call for setting up, and the objects that
+ * test makes before every case.
+ */
+export interface OpenapiContext {
+  /** Calls `path` (of the case's operation) with the operation's method, expects `status`, validates the body against the operation's response; returns the body. */
+  call(status: number, path: string, body?: unknown): Promise<any>;
+  /** A raw call, for setting up (no validation). */
+  api: TestEmulator["api"];
+  mode: Mode;
+  /**
+   * Made before the cases: the integration slack-main (Slack, chat), the subscribers alice and
+   * carol, the workflow welcome (a chat step, then an in_app one; triggered once to alice), the
+   * layout base and the topic news.
+   */
+  made: {
+    integrationId: string;
+    workflowId: string;
+    /** The welcome workflow as its create answered it. */
+    workflowBody: { _id: string; steps: { _id: string; name: string; type: string; controlValues: unknown }[] };
+    notificationId: string;
+  };
+  /** The test runner's `expect`, for an answer the document does not describe (the descriptors load no test runner). */
+  expect(actual: unknown, message?: string): { toBe(expected: unknown): void; toEqual(expected: unknown): void };
+}
+
+/** One operation's case, keyed `METHOD /path` as spec/openapi.json and the emulator's route table write it. */
+export type OpenapiCases = Readonly<Record<string, (c: OpenapiContext) => Promise<unknown>>>;
+
 /** Everything outside the provider needs of one resource kind. */
 export interface KindDescriptor<K extends ResourceKind = ResourceKind> {
   kind: K;
@@ -138,6 +168,8 @@ export interface KindDescriptor<K extends ResourceKind = ResourceKind> {
   /** Its share of the bench mix (one in `per`, or the rest) and the arguments of its i-th resource. */
   bench: { per: number | "rest"; args: (i: number, r: BenchRefs) => Obj };
   scenario: Scenario;
+  /** The cases of test/conformance/openapi.test.ts of the operations of the kind's API. */
+  openapiCases: OpenapiCases;
 }
 
 /** Fails on a status of 300 and above; the body otherwise. */
@@ -173,4 +205,5 @@ export const PARTS = {
   exportSoak: "test/property/export.test.ts",
   bench: "bench/programs.ts",
   scenario: "test/e2e/kinds.test.ts",
+  openapiCases: "test/conformance/openapi.test.ts",
 } as const satisfies Record<keyof KindDescriptor, string>;

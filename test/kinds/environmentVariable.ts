@@ -58,4 +58,20 @@ export const environmentVariable: KindDescriptor<"EnvironmentVariable"> = {
   /** A value for the bench key's own environment (`env_env0` in the emulator). */
   bench: { per: 20, args: (i) => ({ key: `BENCH_${i}`, values: { env_env0: `value-${i}` } }) },
   scenario: { declared: { key: "SCENARIO_URL", values: { env_env0: "https://scenario.example" } } },
+  openapiCases: {
+    "GET /v1/environment-variables": (c) => c.call(200, "/v1/environment-variables"),
+    "POST /v1/environment-variables": (c) => c.call(200, "/v1/environment-variables", { key: "BASE_URL", values: [{ _environmentId: "env_env0", value: "https://x" }] }),
+    "GET /v1/environment-variables/{variableKey}": async (c) => {
+      await c.api("POST", "/v1/environment-variables", { key: "READ_ME" });
+      return c.call(200, "/v1/environment-variables/READ_ME");
+    },
+    "PATCH /v1/environment-variables/{variableKey}": async (c) => {
+      await c.api("POST", "/v1/environment-variables", { key: "PATCH_ME" });
+      return c.call(200, "/v1/environment-variables/PATCH_ME", { isSecret: true });
+    },
+    "DELETE /v1/environment-variables/{variableKey}": async (c) => {
+      await c.api("POST", "/v1/environment-variables", { key: "DOOMED" });
+      return c.call(204, "/v1/environment-variables/DOOMED");
+    },
+  },
 };

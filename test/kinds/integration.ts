@@ -128,4 +128,15 @@ export const integration: KindDescriptor<"Integration"> = {
     }),
   },
   scenario: { declared: { identifier: "scenario-sendgrid", name: "Scenario", providerId: "sendgrid", channel: "email", active: true } },
+  openapiCases: {
+    "GET /v1/integrations": (c) => c.call(200, "/v1/integrations"),
+    "GET /v1/integrations/active": (c) => c.call(200, "/v1/integrations/active"),
+    "POST /v1/integrations": (c) => c.call(201, "/v1/integrations", { identifier: "sendgrid-case", providerId: "sendgrid", channel: "email", credentials: { apiKey: "k" } }),
+    "PUT /v1/integrations/{integrationId}": (c) => c.call(200, `/v1/integrations/${c.made.integrationId}`, { name: "Slack" }),
+    "DELETE /v1/integrations/{integrationId}": async (c) => {
+      const i = (await c.api("POST", "/v1/integrations", { identifier: "doomed", providerId: "twilio", channel: "sms", credentials: {} })).body;
+      return c.call(200, `/v1/integrations/${i._id}`);
+    },
+    "POST /v1/integrations/{integrationId}/set-primary": (c) => c.call(200, `/v1/integrations/${c.made.integrationId}/set-primary`),
+  },
 };

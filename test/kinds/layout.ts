@@ -88,4 +88,14 @@ export const layout: KindDescriptor<"Layout"> = {
   },
   /** The environment's first layout, hence its default: destroy leaves it (`remains` leaves it out). */
   scenario: { declared: { layoutId: "scenario-frame", name: "Scenario frame" } },
+  openapiCases: {
+    "POST /v2/layouts": (c) => c.call(201, "/v2/layouts", { layoutId: "case-layout", name: "Case" }),
+    "GET /v2/layouts": (c) => c.call(200, "/v2/layouts?limit=10"),
+    "GET /v2/layouts/{layoutId}": (c) => c.call(200, "/v2/layouts/base"),
+    "PUT /v2/layouts/{layoutId}": (c) => c.call(200, "/v2/layouts/base", { name: "Base", controlValues: { email: { body: "<html><body><div>{{content}}</div></body></html>", editorType: "html" } } }),
+    "DELETE /v2/layouts/{layoutId}": async (c) => {
+      await c.api("POST", "/v2/layouts", { layoutId: "doomed", name: "Doomed" });
+      return c.call(204, "/v2/layouts/doomed");
+    },
+  },
 };

@@ -102,4 +102,12 @@ export const subscriberCredentials: KindDescriptor<"SubscriberCredentials"> = {
   scenario: {
     declared: { subscriberId: "scenario-sub", providerId: "slack", integrationIdentifier: "int-slack", credentials: { webhookUrl: "https://hooks.slack.example/services/scenario" } },
   },
+  openapiCases: {
+    "PUT /v1/subscribers/{subscriberId}/credentials": (c) => c.call(200, "/v1/subscribers/alice/credentials", { providerId: "slack", credentials: { webhookUrl: "https://h.example/x" } }),
+    "PATCH /v1/subscribers/{subscriberId}/credentials": (c) => c.call(200, "/v1/subscribers/alice/credentials", { providerId: "slack", credentials: { webhookUrl: "https://h.example/y" } }),
+    "DELETE /v1/subscribers/{subscriberId}/credentials/{providerId}": async (c) => {
+      await c.api("PUT", "/v1/subscribers/alice/credentials", { providerId: "discord", credentials: { webhookUrl: "https://d.example/x" } });
+      return c.call(204, "/v1/subscribers/alice/credentials/discord");
+    },
+  },
 };

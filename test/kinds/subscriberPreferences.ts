@@ -123,4 +123,17 @@ export const subscriberPreferencesKind: KindDescriptor<"SubscriberPreferences"> 
   exportSoak: { without: "the exporter reads preferences only of the subscribers it is given (--subscriber)" },
   bench: { per: 20, args: (i) => ({ subscriberId: `bench-sub-${i}`, channels: { sms: false, ...(i % 2 ? {} : { push: false }) } }) },
   scenario: { declared: { subscriberId: "scenario-prefs", channels: { email: false, sms: true } } },
+  openapiCases: {
+    "GET /v2/subscribers/{subscriberId}/preferences": async (c) => {
+      await c.api("PATCH", "/v2/subscribers/alice/preferences", { workflowId: c.made.workflowId, channels: { chat: false } });
+      await c.call(200, "/v2/subscribers/alice/preferences?criticality=all");
+      return c.call(200, "/v2/subscribers/alice/preferences");
+    },
+    "PATCH /v2/subscribers/{subscriberId}/preferences": async (c) => {
+      await c.call(200, "/v2/subscribers/alice/preferences", {
+        channels: { email: false }, schedule: { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: "09:00 AM", end: "05:00 PM" }] } } },
+      });
+      return c.call(200, "/v2/subscribers/alice/preferences", { workflowId: c.made.workflowId, channels: { in_app: false } });
+    },
+  },
 };

@@ -147,4 +147,17 @@ export const topicSubscriptionKind: KindDescriptor<"TopicSubscription"> = {
       preferences: [{ workflowId: SUBSCRIPTION_WORKFLOWS[0], condition: CONDITIONS[0] }],
     },
   },
+  openapiCases: {
+    "GET /v2/topics/{topicKey}/subscriptions/{identifier}": async (c) => {
+      await c.api("POST", "/v2/topics/news/subscriptions", { subscriptions: [{ subscriberId: "alice", identifier: "alice-read", name: "Read" }] });
+      await c.api("PATCH", "/v2/topics/news/subscriptions/alice-read", { preferences: [{ filter: { workflowIds: [c.made.workflowId] }, enabled: false }] });
+      return c.call(200, "/v2/topics/news/subscriptions/alice-read");
+    },
+    "PATCH /v2/topics/{topicKey}/subscriptions/{identifier}": async (c) => {
+      await c.api("POST", "/v2/topics/news/subscriptions", { subscriptions: [{ subscriberId: "alice", identifier: "alice-patched" }] });
+      return c.call(200, "/v2/topics/news/subscriptions/alice-patched", {
+        name: "Patched", preferences: [{ filter: { workflowIds: [c.made.workflowId] }, condition: { "==": [{ var: "payload.tier" }, "premium"] } }],
+      });
+    },
+  },
 };

@@ -4,6 +4,9 @@ import { opt, text, slug, strip, jsonObject } from "./generate";
 import type { TestEmulator } from "../helpers/emulator";
 import { ok, without, type Apply, type KindDescriptor, type Obj } from "./descriptor";
 
+/** A workflow of a chat step and an in_app step, for the OpenAPI cases. */
+const CASE_WORKFLOW = { name: "Case", active: true, steps: [{ name: "Chat", type: "chat", controlValues: { body: "hi" } }, { name: "Inbox", type: "in_app", controlValues: { body: "hi" } }] };
+
 const redirect = fc.record({ url: fc.constantFrom("/inbox", "https://example.com/a", "{{payload.url}}"), target: opt(fc.constantFrom("_self", "_blank")) }, { requiredKeys: ["url"] });
 const action = fc.record({ label: opt(text(1, 20)), redirect: opt(redirect) }, { requiredKeys: [] });
 const timeUnit = fc.constantFrom("seconds", "minutes", "hours", "days", "weeks", "months");
@@ -160,4 +163,18 @@ export const workflow: KindDescriptor<"Workflow"> = {
     }),
   },
   scenario: { declared: { workflowId: "scenario-welcome", name: "Scenario", steps: [STEPS[0]] } },
+  openapiCases: {
+    "POST /v2/workflows": (c) => c.call(201, "/v2/workflows", { ...CASE_WORKFLOW, workflowId: "welcome-case" }),
+    "GET /v2/workflows": (c) => c.call(200, "/v2/workflows"),
+    "GET /v2/workflows/{workflowId}": (c) => c.call(200, `/v2/workflows/${c.made.workflowId}`),
+    "PUT /v2/workflows/{workflowId}": (c) => c.call(200, `/v2/workflows/${c.made.workflowBody._id}`, {
+      name: "Welcome 2", preferences: {}, origin: "platform-cloud",
+      steps: c.made.workflowBody.steps.map((s) => ({ _id: s._id, name: s.name, type: s.type, controlValues: s.controlValues })),
+    }),
+    "PATCH /v2/workflows/{workflowId}": (c) => c.call(200, `/v2/workflows/${c.made.workflowId}`, { description: "patched" }),
+    "DELETE /v2/workflows/{workflowId}": async (c) => {
+      await c.api("POST", "/v2/workflows", { ...CASE_WORKFLOW, workflowId: "doomed" });
+      return c.call(204, "/v2/workflows/doomed");
+    },
+  },
 };
