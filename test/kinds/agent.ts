@@ -153,4 +153,20 @@ export const agentKind: KindDescriptor<"Agent"> = {
       return c.call(204, `/v1/agents/unlink/integrations/${link.body._id}`);
     },
   },
+  // Create with a link to slack-main and settings, read, update (the link removed, settings changed), adopt, delete; the client's list.
+  requests: {
+    run: async ({ moduleOf, created, client }) => {
+      const agent = moduleOf("agent");
+      const bot = await created(agent, { identifier: "support-bot", name: "Support", behavior: { subscriberAccess: "open" }, bridgeUrl: "https://bots.example.com/a", integrations: ["slack-main"] });
+      await agent.provider.read(bot.id, bot.outs);
+      await agent.provider.update(bot.id, bot.outs, { ...bot.inputs, name: "Support desk", integrations: [] });
+      await client.agents.create({ identifier: "existing-bot", name: "Existing" });
+      const adopted = await created(agent, { identifier: "existing-bot", name: "Existing bot", adopt: true });
+      await client.agents.list({ identifier: "support-bot" });
+      return async () => {
+        for (const r of [bot, adopted]) await agent.provider.delete(r.id, r.outs);
+      };
+    },
+    refused: [],
+  },
 };

@@ -149,4 +149,26 @@ export const channelConnectionKind: KindDescriptor<"ChannelConnection"> = {
       return c.call(204, "/v1/channel-connections/conn-doomed");
     },
   },
+  // Connections of slack-main, alice's and a shared one: create, read, update (the token), adopt, list, delete; getChannelConnections.
+  requests: {
+    run: async ({ moduleOf, created, client, fns }) => {
+      const connection = moduleOf("channelConnection");
+      const aliceSlack = await created(connection, { identifier: "alice-slack", integrationIdentifier: "slack-main", subscriberId: "alice", workspace: { id: "T1" }, auth: { accessToken: "xoxb-1" } });
+      const acmeSlack = await created(connection, {
+        identifier: "acme-slack", integrationIdentifier: "slack-main", connectionMode: "shared", context: { tenant: "acme" }, workspace: { id: "T2", name: "Acme" }, auth: { accessToken: "xoxb-2" },
+      });
+      await connection.provider.read(aliceSlack.id, aliceSlack.outs);
+      await connection.provider.update(acmeSlack.id, acmeSlack.outs, { ...acmeSlack.inputs, auth: { accessToken: "xoxb-2b" } });
+      await client.channelConnections.create({ identifier: "existing-slack", integrationIdentifier: "slack-main", connectionMode: "shared", context: { team: "ops" }, workspace: { id: "T3" }, auth: { accessToken: "xoxb-3" } });
+      const adopted = await created(connection, {
+        identifier: "existing-slack", integrationIdentifier: "slack-main", connectionMode: "shared", context: { team: "ops" }, workspace: { id: "T3" }, auth: { accessToken: "xoxb-3" }, adopt: true,
+      });
+      await client.channelConnections.list({ subscriberId: "alice", integrationIdentifier: "slack-main", channel: "chat", providerId: "slack", contextKeys: ["tenant:acme"] });
+      await fns.getChannelConnections({ subscriberId: "alice", integrationIdentifier: "slack-main", channel: "chat", providerId: "slack", contextKeys: ["tenant:acme"], maxResults: 10 });
+      return async () => {
+        for (const r of [aliceSlack, acmeSlack, adopted]) await connection.provider.delete(r.id, r.outs);
+      };
+    },
+    refused: [],
+  },
 };

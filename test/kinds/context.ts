@@ -81,4 +81,20 @@ export const context: KindDescriptor<"Context"> = {
       return c.call(204, "/v2/contexts/tenant/doomed");
     },
   },
+  // Create, read, update, adopt, delete; getContexts.
+  requests: {
+    run: async ({ moduleOf, created, client, fns }) => {
+      const context = moduleOf("context");
+      const acme = await created(context, { type: "tenant", contextId: "acme", data: { plan: "pro" } });
+      await context.provider.read(acme.id, acme.outs);
+      await context.provider.update(acme.id, acme.outs, { ...acme.inputs, data: { plan: "enterprise" } });
+      await client.contexts.create({ type: "tenant", id: "existing" });
+      const adopted = await created(context, { type: "tenant", contextId: "existing", data: {}, adopt: true });
+      await fns.getContexts({ contextId: "acme", search: "tenant:", orderDirection: "ASC", maxResults: 10 });
+      return async () => {
+        for (const r of [acme, adopted]) await context.provider.delete(r.id, r.outs);
+      };
+    },
+    refused: [],
+  },
 };

@@ -167,4 +167,20 @@ export const domain: KindDescriptor<"Domain"> = {
       return c.call(204, "/v1/domains/mail.example.com/routes/doomed");
     },
   },
+  // Create with routes, read, update (data, a route changed, one removed, one added), adopt, delete; getDomains.
+  requests: {
+    run: async ({ moduleOf, created, client, fns }) => {
+      const domain = moduleOf("domain");
+      const mail = await created(domain, { name: "mail.example.com", data: { owner: "ops" }, routes: { support: { type: "webhook" }, old: { type: "webhook" } } });
+      await domain.provider.read(mail.id, mail.outs);
+      await domain.provider.update(mail.id, mail.outs, { ...mail.inputs, data: { owner: "dev" }, routes: { support: { type: "webhook", data: { a: "b" } }, fresh: { type: "webhook" } } });
+      await client.domains.create({ name: "existing.example.com" });
+      const adopted = await created(domain, { name: "existing.example.com", adopt: true });
+      await fns.getDomains({ name: "example", maxResults: 10 });
+      return async () => {
+        for (const r of [mail, adopted]) await domain.provider.delete(r.id, r.outs);
+      };
+    },
+    refused: [],
+  },
 };

@@ -75,4 +75,20 @@ export const environment: KindDescriptor<"Environment"> = {
       return c.call(200, `/v1/environments/${e._id}`);
     },
   },
+  // Create (with parentId), read, update, adopt, delete; getEnvironments.
+  requests: {
+    run: async ({ moduleOf, created, client, fns }) => {
+      const environment = moduleOf("environment");
+      const staging = await created(environment, { name: "Staging", color: "#3498db", parentId: "env_env0" });
+      await environment.provider.read(staging.id, staging.outs);
+      await environment.provider.update(staging.id, staging.outs, { ...staging.inputs, name: "Stage", color: "#000000" });
+      await client.environments.create({ name: "Existing", color: "#111111" });
+      const adopted = await created(environment, { name: "Existing", color: "#222222", adopt: true });
+      await fns.getEnvironments({ name: "Development" });
+      return async () => {
+        for (const r of [staging, adopted]) await environment.provider.delete(r.id, r.outs);
+      };
+    },
+    refused: [],
+  },
 };

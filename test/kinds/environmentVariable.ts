@@ -74,4 +74,20 @@ export const environmentVariable: KindDescriptor<"EnvironmentVariable"> = {
       return c.call(204, "/v1/environment-variables/DOOMED");
     },
   },
+  // Create, read, update, adopt, delete; the client's list by key.
+  requests: {
+    run: async ({ moduleOf, created, client }) => {
+      const variable = moduleOf("environmentVariable");
+      const baseUrl = await created(variable, { key: "BASE_URL", type: "string", isSecret: true, values: { env_env0: "https://dev.example.com" } });
+      await variable.provider.read(baseUrl.id, baseUrl.outs);
+      await variable.provider.update(baseUrl.id, baseUrl.outs, { ...baseUrl.inputs, isSecret: false, values: { env_env0: "https://dev2.example.com" } });
+      await client.environmentVariables.create({ key: "EXISTING" });
+      const adopted = await created(variable, { key: "EXISTING", values: { env_env0: "x" }, adopt: true });
+      await client.environmentVariables.list("base");
+      return async () => {
+        for (const r of [baseUrl, adopted]) await variable.provider.delete(r.id, r.outs);
+      };
+    },
+    refused: [],
+  },
 };

@@ -96,4 +96,21 @@ export const subscriberKind: KindDescriptor<"Subscriber"> = {
       return c.call(200, "/v2/subscribers/doomed");
     },
   },
+  // Create (failIfExists), read, update, adopt, delete; getSubscriber and getSubscribers.
+  requests: {
+    run: async ({ moduleOf, created, client, fns }) => {
+      const subscriber = moduleOf("subscriber");
+      const oncall = await created(subscriber, { subscriberId: "ops-oncall", firstName: "On-call", email: "oncall@example.com", locale: "en-US", timezone: "Europe/Paris", data: { team: "ops" } });
+      await subscriber.provider.read(oncall.id, oncall.outs);
+      await subscriber.provider.update(oncall.id, oncall.outs, { ...oncall.inputs, lastName: "Desk", data: { team: "sre" } });
+      await client.subscribers.create({ subscriberId: "existing-subscriber", firstName: "Existing" });
+      const adopted = await created(subscriber, { subscriberId: "existing-subscriber", firstName: "Adopted", adopt: true });
+      await fns.getSubscriber({ subscriberId: "alice" });
+      await fns.getSubscribers({ email: "alice@example.com", orderBy: "createdAt", orderDirection: "ASC", limit: 10, maxResults: 10 });
+      return async () => {
+        for (const r of [oncall, adopted]) await subscriber.provider.delete(r.id, r.outs);
+      };
+    },
+    refused: [],
+  },
 };

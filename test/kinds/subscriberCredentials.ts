@@ -110,4 +110,21 @@ export const subscriberCredentials: KindDescriptor<"SubscriberCredentials"> = {
       return c.call(204, "/v1/subscribers/alice/credentials/discord");
     },
   },
+  // Alice's Slack credentials of slack-main: create, read, update, adopt, delete.
+  requests: {
+    run: async ({ moduleOf, created }) => {
+      const credentials = moduleOf("subscriberCredentials");
+      const hook = await created(credentials, {
+        subscriberId: "alice", providerId: "slack", integrationIdentifier: "slack-main", credentials: { webhookUrl: "https://hooks.example.com/a" },
+      });
+      await credentials.provider.read(hook.id, hook.outs);
+      await credentials.provider.update(hook.id, hook.outs, { ...hook.inputs, credentials: { webhookUrl: "https://hooks.example.com/b" } });
+      const readopted = await created(credentials, {
+        subscriberId: "alice", providerId: "slack", integrationIdentifier: "slack-main", credentials: { webhookUrl: "https://hooks.example.com/c" }, adopt: true,
+      });
+      // The adopted object is the one made first: one delete.
+      return async () => credentials.provider.delete(readopted.id, readopted.outs);
+    },
+    refused: [],
+  },
 };

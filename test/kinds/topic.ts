@@ -94,4 +94,20 @@ export const topicKind: KindDescriptor<"Topic"> = {
       return c.call(200, "/v2/topics/news/subscriptions", { subscriptions: ["carol"] });
     },
   },
+  // Create with subscribers, read, update (rename, one added, one removed), adopt, delete; getTopics.
+  requests: {
+    run: async ({ moduleOf, created, client, fns }) => {
+      const topic = moduleOf("topic");
+      const news = await created(topic, { key: "news:daily", name: "News", subscribers: ["alice"] });
+      await topic.provider.read(news.id, news.outs);
+      await topic.provider.update(news.id, news.outs, { ...news.inputs, name: "Daily news", subscribers: ["bob"] });
+      await client.topics.create({ key: "existing-topic" });
+      const adopted = await created(topic, { key: "existing-topic", name: "Adopted", subscribers: ["alice"], adopt: true });
+      await fns.getTopics({ key: "news", name: "Daily", orderDirection: "ASC", maxResults: 10 });
+      return async () => {
+        for (const r of [news, adopted]) await topic.provider.delete(r.id, r.outs);
+      };
+    },
+    refused: [],
+  },
 };

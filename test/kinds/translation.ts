@@ -110,4 +110,17 @@ export const translation: KindDescriptor<"Translation"> = {
       return c.call(204, "/v2/translations/workflow/greet-group-doomed");
     },
   },
+  // The welcome workflow's fr_FR translation: create, read, update, delete; getTranslations.
+  requests: {
+    run: async ({ moduleOf, created, fns }) => {
+      const translation = moduleOf("translation");
+      const fr = await created(translation, { resourceType: "workflow", resourceId: "welcome", locale: "fr_FR", content: { hello: "Bonjour" } });
+      await translation.provider.read(fr.id, fr.outs);
+      await translation.provider.update(fr.id, fr.outs, { ...fr.inputs, content: { hello: "Salut" } });
+      await fns.getTranslations({ resourceType: "workflow", resourceId: "welcome" });
+      return async () => translation.provider.delete(fr.id, fr.outs);
+    },
+    // A translation's create looks first whether or not it adopts (the service's write is an upsert).
+    refused: ["GET /v2/translations/workflow/welcome/fr_FR 404"],
+  },
 };
