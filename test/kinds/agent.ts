@@ -113,4 +113,60 @@ export const agentKind: KindDescriptor<"Agent"> = {
   bench: { per: 20, args: (i) => ({ identifier: `bench-agent-${i}`, name: `Agent ${i}`, behavior: { subscriberAccess: "restricted" } }) },
   /** Linked to a chat integration `setup` makes. */
   scenario: { declared: { identifier: "scenario-bot", name: "Scenario bot", integrations: [LINKABLE[0]] } },
+  openapiCases: {
+    "POST /v1/agents": (c) => c.call(201, "/v1/agents", { identifier: "made", name: "Made", description: "d", active: true }),
+    "GET /v1/agents": async (c) => {
+      await c.api("POST", "/v1/agents", { identifier: "listed", name: "Listed" });
+      return c.call(200, "/v1/agents?limit=1");
+    },
+    "GET /v1/agents/{identifier}": async (c) => {
+      await c.api("POST", "/v1/agents", { identifier: "read", name: "Read" });
+      await c.api("POST", "/v1/agents/read/integrations", { integrationIdentifier: "slack-main" });
+      return c.call(200, "/v1/agents/read");
+    },
+    "PATCH /v1/agents/{identifier}": async (c) => {
+      await c.api("POST", "/v1/agents", { identifier: "patched", name: "Patched" });
+      return c.call(200, "/v1/agents/patched", { name: "Patched 2", behavior: { subscriberAccess: "open" }, bridgeUrl: "https://bots.example.com/p" });
+    },
+    "DELETE /v1/agents/{identifier}": async (c) => {
+      await c.api("POST", "/v1/agents", { identifier: "doomed", name: "Doomed" });
+      return c.call(204, "/v1/agents/doomed?deleteFromProvider=false");
+    },
+    // The agent's links to integrations (its `integrations` input).
+    "POST /v1/agents/{identifier}/integrations": async (c) => {
+      await c.api("POST", "/v1/agents", { identifier: "linker", name: "Linker" });
+      return c.call(201, "/v1/agents/linker/integrations", { integrationIdentifier: "slack-main" });
+    },
+    "GET /v1/agents/{identifier}/integrations": async (c) => {
+      await c.api("POST", "/v1/agents", { identifier: "lister", name: "Lister" });
+      await c.api("POST", "/v1/agents/lister/integrations", { integrationIdentifier: "slack-main" });
+      return c.call(200, "/v1/agents/lister/integrations");
+    },
+    "PATCH /v1/agents/{identifier}/integrations/{agentIntegrationId}": async (c) => {
+      await c.api("POST", "/v1/agents", { identifier: "repoint", name: "Repoint" });
+      const link = await c.api("POST", "/v1/agents/repoint/integrations", { integrationIdentifier: "slack-main" });
+      return c.call(200, `/v1/agents/repoint/integrations/${link.body._id}`, { integrationIdentifier: "slack-main" });
+    },
+    "DELETE /v1/agents/{identifier}/integrations/{agentIntegrationId}": async (c) => {
+      await c.api("POST", "/v1/agents", { identifier: "unlink", name: "Unlink" });
+      const link = await c.api("POST", "/v1/agents/unlink/integrations", { integrationIdentifier: "slack-main" });
+      return c.call(204, `/v1/agents/unlink/integrations/${link.body._id}`);
+    },
+  },
+  // Create with a link to slack-main and settings, read, update (the link removed, settings changed), adopt, delete; the client's list.
+  requests: {
+    run: async ({ moduleOf, created, client }) => {
+      const agent = moduleOf("agent");
+      const bot = await created(agent, { identifier: "support-bot", name: "Support", behavior: { subscriberAccess: "open" }, bridgeUrl: "https://bots.example.com/a", integrations: ["slack-main"] });
+      await agent.provider.read(bot.id, bot.outs);
+      await agent.provider.update(bot.id, bot.outs, { ...bot.inputs, name: "Support desk", integrations: [] });
+      await client.agents.create({ identifier: "existing-bot", name: "Existing" });
+      const adopted = await created(agent, { identifier: "existing-bot", name: "Existing bot", adopt: true });
+      await client.agents.list({ identifier: "support-bot" });
+      return async () => {
+        for (const r of [bot, adopted]) await agent.provider.delete(r.id, r.outs);
+      };
+    },
+    refused: [],
+  },
 };

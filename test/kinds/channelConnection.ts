@@ -128,4 +128,47 @@ export const channelConnectionKind: KindDescriptor<"ChannelConnection"> = {
       workspace: { id: "T0SCENARIO", name: "Scenario" }, auth: { accessToken: "xoxb-scenario" },
     },
   },
+  openapiCases: {
+    "POST /v1/channel-connections": (c) => c.call(201, "/v1/channel-connections", {
+      identifier: "conn-made", integrationIdentifier: "slack-main", connectionMode: "shared", context: { tenant: "acme" }, workspace: { id: "T1", name: "Acme" }, auth: { accessToken: "xoxb-1" },
+    }),
+    "GET /v1/channel-connections": async (c) => {
+      await c.api("POST", "/v1/channel-connections", { identifier: "conn-listed", integrationIdentifier: "slack-main", subscriberId: "alice", workspace: { id: "T2" }, auth: { accessToken: "xoxb-2" } });
+      return c.call(200, "/v1/channel-connections?limit=1&subscriberId=alice");
+    },
+    "GET /v1/channel-connections/{identifier}": async (c) => {
+      await c.api("POST", "/v1/channel-connections", { identifier: "conn-read", integrationIdentifier: "slack-main", subscriberId: "alice", context: { app: "read" }, workspace: { id: "T3" }, auth: { accessToken: "xoxb-3" } });
+      return c.call(200, "/v1/channel-connections/conn-read");
+    },
+    "PATCH /v1/channel-connections/{identifier}": async (c) => {
+      await c.api("POST", "/v1/channel-connections", { identifier: "conn-patched", integrationIdentifier: "slack-main", subscriberId: "alice", context: { app: "patch" }, workspace: { id: "T4" }, auth: { accessToken: "xoxb-4" } });
+      return c.call(200, "/v1/channel-connections/conn-patched", { workspace: { id: "T4", name: "Renamed" }, auth: { accessToken: "xoxb-4b" } });
+    },
+    "DELETE /v1/channel-connections/{identifier}": async (c) => {
+      await c.api("POST", "/v1/channel-connections", { identifier: "conn-doomed", integrationIdentifier: "slack-main", subscriberId: "alice", context: { app: "doomed" }, workspace: { id: "T5" }, auth: { accessToken: "xoxb-5" } });
+      return c.call(204, "/v1/channel-connections/conn-doomed");
+    },
+  },
+  // Connections of slack-main, alice's and a shared one: create, read, update (the token), adopt, list, delete; getChannelConnections.
+  requests: {
+    run: async ({ moduleOf, created, client, fns }) => {
+      const connection = moduleOf("channelConnection");
+      const aliceSlack = await created(connection, { identifier: "alice-slack", integrationIdentifier: "slack-main", subscriberId: "alice", workspace: { id: "T1" }, auth: { accessToken: "xoxb-1" } });
+      const acmeSlack = await created(connection, {
+        identifier: "acme-slack", integrationIdentifier: "slack-main", connectionMode: "shared", context: { tenant: "acme" }, workspace: { id: "T2", name: "Acme" }, auth: { accessToken: "xoxb-2" },
+      });
+      await connection.provider.read(aliceSlack.id, aliceSlack.outs);
+      await connection.provider.update(acmeSlack.id, acmeSlack.outs, { ...acmeSlack.inputs, auth: { accessToken: "xoxb-2b" } });
+      await client.channelConnections.create({ identifier: "existing-slack", integrationIdentifier: "slack-main", connectionMode: "shared", context: { team: "ops" }, workspace: { id: "T3" }, auth: { accessToken: "xoxb-3" } });
+      const adopted = await created(connection, {
+        identifier: "existing-slack", integrationIdentifier: "slack-main", connectionMode: "shared", context: { team: "ops" }, workspace: { id: "T3" }, auth: { accessToken: "xoxb-3" }, adopt: true,
+      });
+      await client.channelConnections.list({ subscriberId: "alice", integrationIdentifier: "slack-main", channel: "chat", providerId: "slack", contextKeys: ["tenant:acme"] });
+      await fns.getChannelConnections({ subscriberId: "alice", integrationIdentifier: "slack-main", channel: "chat", providerId: "slack", contextKeys: ["tenant:acme"], maxResults: 10 });
+      return async () => {
+        for (const r of [aliceSlack, acmeSlack, adopted]) await connection.provider.delete(r.id, r.outs);
+      };
+    },
+    refused: [],
+  },
 };

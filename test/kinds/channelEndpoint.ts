@@ -154,4 +154,55 @@ export const channelEndpointKind: KindDescriptor<"ChannelEndpoint"> = {
       context: { team: "channel-scenario" }, type: "slack_channel", endpoint: { channelId: "C0SCENARIO" },
     },
   },
+  openapiCases: {
+    "POST /v1/channel-endpoints": (c) => c.call(201, "/v1/channel-endpoints", {
+      identifier: "endp-made", subscriberId: "alice", integrationIdentifier: "slack-main", type: "slack_channel", endpoint: { channelId: "C1" }, context: { tenant: "acme" },
+    }),
+    "GET /v1/channel-endpoints": async (c) => {
+      await c.api("POST", "/v1/channel-endpoints", { identifier: "endp-listed", subscriberId: "alice", integrationIdentifier: "slack-main", type: "webhook", endpoint: { url: "https://h.example.com/x" } });
+      return c.call(200, "/v1/channel-endpoints?limit=1&subscriberId=alice");
+    },
+    "GET /v1/channel-endpoints/{identifier}": async (c) => {
+      await c.api("POST", "/v1/channel-endpoints", { identifier: "endp-read", subscriberId: "alice", integrationIdentifier: "slack-main", type: "phone", endpoint: { phoneNumber: "+14155550123" } });
+      return c.call(200, "/v1/channel-endpoints/endp-read");
+    },
+    "PATCH /v1/channel-endpoints/{identifier}": async (c) => {
+      await c.api("POST", "/v1/channel-endpoints", { identifier: "endp-patched", subscriberId: "alice", integrationIdentifier: "slack-main", type: "slack_user", endpoint: { userId: "U1" } });
+      return c.call(200, "/v1/channel-endpoints/endp-patched", { endpoint: { userId: "U2" } });
+    },
+    "DELETE /v1/channel-endpoints/{identifier}": async (c) => {
+      await c.api("POST", "/v1/channel-endpoints", { identifier: "endp-doomed", subscriberId: "alice", integrationIdentifier: "slack-main", type: "slack_channel", endpoint: { channelId: "C9" } });
+      return c.call(204, "/v1/channel-endpoints/endp-doomed");
+    },
+  },
+  // Alice's endpoints of slack-main: create (with a connection and contexts, and without), read, update, adopt, list, delete;
+  // getChannelEndpoints. Updated are types the document's PATCH body lists (it leaves out ms_teams_*, telegram_chat and
+  // line_user, which production takes).
+  requests: {
+    run: async ({ moduleOf, created, client, fns }) => {
+      const endpoint = moduleOf("channelEndpoint");
+      // A connection of its own (the ChannelConnection part's are that part's), shared in a context no other part's connection has.
+      await client.channelConnections.create({
+        identifier: "endpoints-slack", integrationIdentifier: "slack-main", connectionMode: "shared", context: { tenant: "globex" }, workspace: { id: "T9" }, auth: { accessToken: "xoxb-9" },
+      });
+      const alerts = await created(endpoint, {
+        identifier: "alice-alerts", subscriberId: "alice", integrationIdentifier: "slack-main", connectionIdentifier: "endpoints-slack", context: { tenant: "acme" },
+        type: "slack_channel", endpoint: { channelId: "C1" },
+      });
+      const aliceHook = await created(endpoint, { identifier: "alice-hook", subscriberId: "alice", integrationIdentifier: "slack-main", type: "webhook", endpoint: { url: "https://h.example.com/a", channel: "ops" } });
+      await endpoint.provider.read(alerts.id, alerts.outs);
+      await endpoint.provider.update(aliceHook.id, aliceHook.outs, { ...aliceHook.inputs, endpoint: { url: "https://h.example.com/b" } });
+      await client.channelEndpoints.create({ identifier: "existing-teams", subscriberId: "alice", integrationIdentifier: "slack-main", type: "ms_teams_user", endpoint: { userId: "29:1" } });
+      const adopted = await created(endpoint, {
+        identifier: "existing-teams", subscriberId: "alice", integrationIdentifier: "slack-main", type: "ms_teams_user", endpoint: { userId: "29:1" }, adopt: true,
+      });
+      await client.channelEndpoints.list({ subscriberId: "alice", integrationIdentifier: "slack-main", connectionIdentifier: "endpoints-slack", channel: "chat", providerId: "slack", contextKeys: ["tenant:acme"] });
+      await fns.getChannelEndpoints({ subscriberId: "alice", connectionIdentifier: "endpoints-slack", contextKeys: ["tenant:acme"], maxResults: 10 });
+      return async () => {
+        for (const r of [alerts, aliceHook, adopted]) await endpoint.provider.delete(r.id, r.outs);
+        await client.channelConnections.delete("endpoints-slack");
+      };
+    },
+    refused: [],
+  },
 };

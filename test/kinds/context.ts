@@ -59,4 +59,42 @@ export const context: KindDescriptor<"Context"> = {
   exportSoak: { max: 2, unique: (c) => `${String(c.type)}:${String(c.contextId)}` },
   bench: { per: 20, args: (i) => ({ type: "tenant", contextId: `bench-${i}`, data: { name: `Tenant ${i}`, plan: i % 2 ? "pro" : "free" } }) },
   scenario: { declared: { type: "tenant", contextId: "scenario", data: { plan: "pro" } } },
+  openapiCases: {
+    "POST /v2/contexts": async (c) => {
+      await c.call(201, "/v2/contexts", { type: "tenant", id: "bare" });
+      return c.call(201, "/v2/contexts", { type: "tenant", id: "case", data: { plan: "pro" } });
+    },
+    "GET /v2/contexts": async (c) => {
+      await c.api("POST", "/v2/contexts", { type: "tenant", id: "listed" });
+      return c.call(200, "/v2/contexts?limit=1");
+    },
+    "GET /v2/contexts/{type}/{id}": async (c) => {
+      await c.api("POST", "/v2/contexts", { type: "tenant", id: "acme", data: { plan: "pro" } });
+      return c.call(200, "/v2/contexts/tenant/acme");
+    },
+    "PATCH /v2/contexts/{type}/{id}": async (c) => {
+      await c.api("POST", "/v2/contexts", { type: "tenant", id: "patched" });
+      return c.call(200, "/v2/contexts/tenant/patched", { data: { plan: "enterprise" } });
+    },
+    "DELETE /v2/contexts/{type}/{id}": async (c) => {
+      await c.api("POST", "/v2/contexts", { type: "tenant", id: "doomed" });
+      return c.call(204, "/v2/contexts/tenant/doomed");
+    },
+  },
+  // Create, read, update, adopt, delete; getContexts.
+  requests: {
+    run: async ({ moduleOf, created, client, fns }) => {
+      const context = moduleOf("context");
+      const acme = await created(context, { type: "tenant", contextId: "acme", data: { plan: "pro" } });
+      await context.provider.read(acme.id, acme.outs);
+      await context.provider.update(acme.id, acme.outs, { ...acme.inputs, data: { plan: "enterprise" } });
+      await client.contexts.create({ type: "tenant", id: "existing" });
+      const adopted = await created(context, { type: "tenant", contextId: "existing", data: {}, adopt: true });
+      await fns.getContexts({ contextId: "acme", search: "tenant:", orderDirection: "ASC", maxResults: 10 });
+      return async () => {
+        for (const r of [acme, adopted]) await context.provider.delete(r.id, r.outs);
+      };
+    },
+    refused: [],
+  },
 };

@@ -7,6 +7,8 @@
  * with the package's sources) loads them too.
  */
 import type fc from "fast-check";
+import type { NotifyClient } from "../../provider/client/index";
+import type * as Functions from "../../provider/functions/index";
 import type { ResourceKind } from "../../provider/resources/index";
 import type { TestEmulator } from "../helpers/emulator";
 
@@ -102,6 +104,90 @@ export interface Scenario {
   declared: Obj;
 }
 
+/**
+ * What a case of test/conformance/openapi.test.ts has: a call whose answer is validated against
+ * its operation's response in spec/openapi.json, a raw call for setting up, and the objects that
+ * test makes before every case.
+ */
+export interface OpenapiContext {
+  /** Calls `path` (of the case's operation) with the operation's method, expects `status`, validates the body against the operation's response; returns the body. */
+  call(status: number, path: string, body?: unknown): Promise<any>;
+  /** A raw call, for setting up (no validation). */
+  api: TestEmulator["api"];
+  mode: Mode;
+  /**
+   * Made before the cases: the integration slack-main (Slack, chat), the subscribers alice and
+   * carol, the workflow welcome (a chat step, then an in_app one; triggered once to alice), the
+   * layout base and the topic news.
+   */
+  made: {
+    integrationId: string;
+    workflowId: string;
+    /** The welcome workflow as its create answered it. */
+    workflowBody: { _id: string; steps: { _id: string; name: string; type: string; controlValues: unknown }[] };
+    notificationId: string;
+  };
+  /** The test runner's `expect`, for an answer the document does not describe (the descriptors load no test runner). */
+  expect(actual: unknown, message?: string): { toBe(expected: unknown): void; toEqual(expected: unknown): void };
+}
+
+/** One operation's case, keyed `METHOD /path` as spec/openapi.json and the emulator's route table write it. */
+export type OpenapiCases = Readonly<Record<string, (c: OpenapiContext) => Promise<unknown>>>;
+
+/** A resource's implementation module (provider/resources/<module>.ts), as the engine's plugins call it. */
+export interface ResourceModule {
+  provider: {
+    check(olds: Obj, news: Obj): Promise<{ inputs: Obj; failures: unknown[] }>;
+    diff(id: string, olds: Obj, news: Obj): Promise<{ changed: string[] }>;
+    create(inputs: Obj): Promise<{ id: string; outs: Obj }>;
+    read(id: string, props: Obj): Promise<{ id: string; props: Obj }>;
+    update(id: string, olds: Obj, news: Obj): Promise<{ outs: Obj }>;
+    delete(id: string, props: Obj): Promise<void>;
+  };
+}
+
+/** An object a requests part made: its checked inputs, its id and its outputs. */
+export interface Made {
+  inputs: Obj;
+  id: string;
+  outs: Obj;
+}
+
+/**
+ * What a kind's requests part is given by test/conformance/requests.test.ts, which makes before
+ * every part the subscribers alice (with a first name and data, as the demo does) and bob, the
+ * integration slack-main (Slack, chat, active) and the workflow welcome (an in_app step and a chat
+ * step, translation off), and triggers welcome once; no layout (the first a part makes is the
+ * environment's default).
+ */
+export interface RequestsHelpers {
+  /** The implementation module `provider/resources/<module>.ts`, from source. */
+  moduleOf(module: string): ResourceModule;
+  /** `check` (no failure allowed), then `create`. */
+  created(mod: ResourceModule, inputs: Obj): Promise<Made>;
+  /** A client of the emulator: what makes an object the way the dashboard or another tool would (to adopt it). */
+  client: NotifyClient;
+  /** The provider's functions, connected to the emulator. */
+  fns: typeof Functions;
+  emu: TestEmulator;
+}
+
+/**
+ * One kind's part of test/conformance/requests.test.ts, whose every request is validated against
+ * spec/openapi.json's request schemas, read closed: the kind's check, create, read, update, adopt
+ * and delete, its functions and the client calls only it uses, so that together the parts send
+ * every operation of the client.
+ */
+export interface RequestsPart {
+  /**
+   * Sends the kind's requests but its deletes, and answers them: the test runs every kind's
+   * deletes after every kind's part, kinds in the reverse order of their registration.
+   */
+  run(h: RequestsHelpers): Promise<() => Promise<void>>;
+  /** The requests of the part the service refuses, `METHOD path status`, each with why. */
+  refused: readonly string[];
+}
+
 /** Everything outside the provider needs of one resource kind. */
 export interface KindDescriptor<K extends ResourceKind = ResourceKind> {
   kind: K;
@@ -138,6 +224,10 @@ export interface KindDescriptor<K extends ResourceKind = ResourceKind> {
   /** Its share of the bench mix (one in `per`, or the rest) and the arguments of its i-th resource. */
   bench: { per: number | "rest"; args: (i: number, r: BenchRefs) => Obj };
   scenario: Scenario;
+  /** The cases of test/conformance/openapi.test.ts of the operations of the kind's API. */
+  openapiCases: OpenapiCases;
+  /** Its requests, validated against the service's contract. */
+  requests: RequestsPart;
 }
 
 /** Fails on a status of 300 and above; the body otherwise. */
@@ -173,4 +263,6 @@ export const PARTS = {
   exportSoak: "test/property/export.test.ts",
   bench: "bench/programs.ts",
   scenario: "test/e2e/kinds.test.ts",
+  openapiCases: "test/conformance/openapi.test.ts",
+  requests: "test/conformance/requests.test.ts",
 } as const satisfies Record<keyof KindDescriptor, string>;

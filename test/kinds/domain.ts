@@ -2,7 +2,13 @@
 import fc from "fast-check";
 import { opt, strip } from "./generate";
 import { routeAddress } from "../../provider/resources/domain";
-import { ok, type KindDescriptor, type Obj } from "./descriptor";
+import { ok, type KindDescriptor, type Obj, type OpenapiContext } from "./descriptor";
+
+/** The domain mail.example.com (made once; a second create is a 409) with a webhook route `address` (set-up of an OpenAPI case). */
+async function routed(c: OpenapiContext, address: string): Promise<void> {
+  await c.api("POST", "/v1/domains", { name: "mail.example.com" });
+  await c.api("POST", "/v1/domains/mail.example.com/routes", { address, type: "webhook" });
+}
 
 const domainData = fc.dictionary(fc.stringMatching(/^[a-z][a-z0-9]{0,7}$/), fc.string({ maxLength: 20 }), { maxKeys: 4 });
 const addressArb = fc.oneof(fc.constant("*"), fc.stringMatching(/^[a-z0-9][a-z0-9+_-]{0,10}$/));
@@ -117,4 +123,64 @@ export const domain: KindDescriptor<"Domain"> = {
     }),
   },
   scenario: { declared: { name: "scenario.example.com", data: { team: "ops" }, routes: { support: { type: "webhook" } } } },
+  openapiCases: {
+    "POST /v1/domains": (c) => c.call(201, "/v1/domains", { name: "case.example.com", data: { team: "ops" } }),
+    "GET /v1/domains": async (c) => {
+      await c.api("POST", "/v1/domains", { name: "listed.example.com" });
+      return c.call(200, "/v1/domains");
+    },
+    "GET /v1/domains/{domain}": async (c) => {
+      await c.api("POST", "/v1/domains", { name: "mail.example.com" });
+      return c.call(200, "/v1/domains/mail.example.com");
+    },
+    "PATCH /v1/domains/{domain}": async (c) => {
+      await c.api("POST", "/v1/domains", { name: "mail.example.com" });
+      return c.call(200, "/v1/domains/mail.example.com", { data: {} });
+    },
+    "DELETE /v1/domains/{domain}": async (c) => {
+      await c.api("POST", "/v1/domains", { name: "doomed.example.com" });
+      return c.call(204, "/v1/domains/doomed.example.com");
+    },
+    "POST /v1/domains/{domain}/verify": async (c) => {
+      await c.api("POST", "/v1/domains", { name: "mail.example.com" });
+      return c.call(200, "/v1/domains/mail.example.com/verify");
+    },
+    // The domain's routes (its `routes` input).
+    "POST /v1/domains/{domain}/routes": async (c) => {
+      await c.api("POST", "/v1/domains", { name: "mail.example.com" });
+      return c.call(201, "/v1/domains/mail.example.com/routes", { address: "support", type: "webhook" });
+    },
+    "GET /v1/domains/{domain}/routes": async (c) => {
+      await routed(c, "listed");
+      return c.call(200, "/v1/domains/mail.example.com/routes");
+    },
+    "GET /v1/domains/{domain}/routes/{address}": async (c) => {
+      await routed(c, "read");
+      return c.call(200, "/v1/domains/mail.example.com/routes/read");
+    },
+    "PATCH /v1/domains/{domain}/routes/{address}": async (c) => {
+      await routed(c, "patched");
+      return c.call(200, "/v1/domains/mail.example.com/routes/patched", { data: { a: "b" } });
+    },
+    "DELETE /v1/domains/{domain}/routes/{address}": async (c) => {
+      await routed(c, "doomed");
+      return c.call(204, "/v1/domains/mail.example.com/routes/doomed");
+    },
+  },
+  // Create with routes, read, update (data, a route changed, one removed, one added), adopt, delete; getDomains.
+  requests: {
+    run: async ({ moduleOf, created, client, fns }) => {
+      const domain = moduleOf("domain");
+      const mail = await created(domain, { name: "mail.example.com", data: { owner: "ops" }, routes: { support: { type: "webhook" }, old: { type: "webhook" } } });
+      await domain.provider.read(mail.id, mail.outs);
+      await domain.provider.update(mail.id, mail.outs, { ...mail.inputs, data: { owner: "dev" }, routes: { support: { type: "webhook", data: { a: "b" } }, fresh: { type: "webhook" } } });
+      await client.domains.create({ name: "existing.example.com" });
+      const adopted = await created(domain, { name: "existing.example.com", adopt: true });
+      await fns.getDomains({ name: "example", maxResults: 10 });
+      return async () => {
+        for (const r of [mail, adopted]) await domain.provider.delete(r.id, r.outs);
+      };
+    },
+    refused: [],
+  },
 };

@@ -58,4 +58,37 @@ export const environment: KindDescriptor<"Environment"> = {
   exportSoak: { without: "the exporter lists environments only when asked (--environments), and an API key writes only its own" },
   bench: { per: 100, args: (i) => ({ name: `Bench ${i}`, color: "#3498db" }) },
   scenario: { declared: { name: "Scenario QA", color: "#8e44ad" } },
+  openapiCases: {
+    "GET /v1/environments": (c) => c.call(200, "/v1/environments"),
+    "POST /v1/environments": (c) => c.call(201, "/v1/environments", { name: "Staging", color: "#3498db" }),
+    "PUT /v1/environments/{environmentId}": async (c) => {
+      const e = (await c.api("POST", "/v1/environments", { name: "Renamed", color: "#000000" })).body;
+      if (c.mode === "spec") return c.call(200, `/v1/environments/${e._id}`, { color: "#222222" });
+      // Production answers the database's update counters, not the environment the document
+      // describes (apps/api/src/app/environments-v1/usecases/update-environment/update-environment.usecase.ts).
+      const r = await c.api("PUT", `/v1/environments/${e._id}`, { color: "#222222" });
+      c.expect(r.status).toBe(200);
+      c.expect(Object.keys(r.body).sort()).toEqual(["matched", "modified"]);
+    },
+    "DELETE /v1/environments/{environmentId}": async (c) => {
+      const e = (await c.api("POST", "/v1/environments", { name: "Doomed", color: "#000000" })).body;
+      return c.call(200, `/v1/environments/${e._id}`);
+    },
+  },
+  // Create (with parentId), read, update, adopt, delete; getEnvironments.
+  requests: {
+    run: async ({ moduleOf, created, client, fns }) => {
+      const environment = moduleOf("environment");
+      const staging = await created(environment, { name: "Staging", color: "#3498db", parentId: "env_env0" });
+      await environment.provider.read(staging.id, staging.outs);
+      await environment.provider.update(staging.id, staging.outs, { ...staging.inputs, name: "Stage", color: "#000000" });
+      await client.environments.create({ name: "Existing", color: "#111111" });
+      const adopted = await created(environment, { name: "Existing", color: "#222222", adopt: true });
+      await fns.getEnvironments({ name: "Development" });
+      return async () => {
+        for (const r of [staging, adopted]) await environment.provider.delete(r.id, r.outs);
+      };
+    },
+    refused: [],
+  },
 };

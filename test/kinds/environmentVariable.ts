@@ -58,4 +58,36 @@ export const environmentVariable: KindDescriptor<"EnvironmentVariable"> = {
   /** A value for the bench key's own environment (`env_env0` in the emulator). */
   bench: { per: 20, args: (i) => ({ key: `BENCH_${i}`, values: { env_env0: `value-${i}` } }) },
   scenario: { declared: { key: "SCENARIO_URL", values: { env_env0: "https://scenario.example" } } },
+  openapiCases: {
+    "GET /v1/environment-variables": (c) => c.call(200, "/v1/environment-variables"),
+    "POST /v1/environment-variables": (c) => c.call(200, "/v1/environment-variables", { key: "BASE_URL", values: [{ _environmentId: "env_env0", value: "https://x" }] }),
+    "GET /v1/environment-variables/{variableKey}": async (c) => {
+      await c.api("POST", "/v1/environment-variables", { key: "READ_ME" });
+      return c.call(200, "/v1/environment-variables/READ_ME");
+    },
+    "PATCH /v1/environment-variables/{variableKey}": async (c) => {
+      await c.api("POST", "/v1/environment-variables", { key: "PATCH_ME" });
+      return c.call(200, "/v1/environment-variables/PATCH_ME", { isSecret: true });
+    },
+    "DELETE /v1/environment-variables/{variableKey}": async (c) => {
+      await c.api("POST", "/v1/environment-variables", { key: "DOOMED" });
+      return c.call(204, "/v1/environment-variables/DOOMED");
+    },
+  },
+  // Create, read, update, adopt, delete; the client's list by key.
+  requests: {
+    run: async ({ moduleOf, created, client }) => {
+      const variable = moduleOf("environmentVariable");
+      const baseUrl = await created(variable, { key: "BASE_URL", type: "string", isSecret: true, values: { env_env0: "https://dev.example.com" } });
+      await variable.provider.read(baseUrl.id, baseUrl.outs);
+      await variable.provider.update(baseUrl.id, baseUrl.outs, { ...baseUrl.inputs, isSecret: false, values: { env_env0: "https://dev2.example.com" } });
+      await client.environmentVariables.create({ key: "EXISTING" });
+      const adopted = await created(variable, { key: "EXISTING", values: { env_env0: "x" }, adopt: true });
+      await client.environmentVariables.list("base");
+      return async () => {
+        for (const r of [baseUrl, adopted]) await variable.provider.delete(r.id, r.outs);
+      };
+    },
+    refused: [],
+  },
 };

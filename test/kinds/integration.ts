@@ -128,4 +128,37 @@ export const integration: KindDescriptor<"Integration"> = {
     }),
   },
   scenario: { declared: { identifier: "scenario-sendgrid", name: "Scenario", providerId: "sendgrid", channel: "email", active: true } },
+  openapiCases: {
+    "GET /v1/integrations": (c) => c.call(200, "/v1/integrations"),
+    "GET /v1/integrations/active": (c) => c.call(200, "/v1/integrations/active"),
+    "POST /v1/integrations": (c) => c.call(201, "/v1/integrations", { identifier: "sendgrid-case", providerId: "sendgrid", channel: "email", credentials: { apiKey: "k" } }),
+    "PUT /v1/integrations/{integrationId}": (c) => c.call(200, `/v1/integrations/${c.made.integrationId}`, { name: "Slack" }),
+    "DELETE /v1/integrations/{integrationId}": async (c) => {
+      const i = (await c.api("POST", "/v1/integrations", { identifier: "doomed", providerId: "twilio", channel: "sms", credentials: {} })).body;
+      return c.call(200, `/v1/integrations/${i._id}`);
+    },
+    "POST /v1/integrations/{integrationId}/set-primary": (c) => c.call(200, `/v1/integrations/${c.made.integrationId}/set-primary`),
+  },
+  // Create with set-primary, create without credentials, read, update, adopt, delete; getIntegrations.
+  requests: {
+    run: async ({ moduleOf, created, client, fns }) => {
+      const integration = moduleOf("integration");
+      const sendgrid = await created(integration, {
+        identifier: "sendgrid-main", name: "SendGrid", providerId: "sendgrid", channel: "email", active: true, primary: true,
+        credentials: { apiKey: "SG.key", from: "no-reply@example.com" },
+        conditions: [{ isNegated: false, type: "BOOLEAN", value: "AND", children: [{ field: "plan", value: "pro", operator: "EQUAL", on: "subscriber" }] }],
+        configurations: { inboundWebhookEnabled: true, inboundWebhookSigningKey: "whsec" },
+      });
+      await integration.provider.read(sendgrid.id, sendgrid.outs);
+      await integration.provider.update(sendgrid.id, sendgrid.outs, { ...sendgrid.inputs, name: "SendGrid (main)", credentials: { apiKey: "SG.rotated" } });
+      const slack = await created(integration, { identifier: "slack-support", providerId: "slack", channel: "chat", active: true });
+      await client.integrations.create({ identifier: "twilio-existing", providerId: "twilio", channel: "sms", active: false, check: false });
+      const adopted = await created(integration, { identifier: "twilio-existing", providerId: "twilio", channel: "sms", active: true, adopt: true });
+      await fns.getIntegrations({ channel: "email", activeOnly: true });
+      return async () => {
+        for (const r of [sendgrid, slack, adopted]) await integration.provider.delete(r.id, r.outs);
+      };
+    },
+    refused: [],
+  },
 };

@@ -88,4 +88,41 @@ export const layout: KindDescriptor<"Layout"> = {
   },
   /** The environment's first layout, hence its default: destroy leaves it (`remains` leaves it out). */
   scenario: { declared: { layoutId: "scenario-frame", name: "Scenario frame" } },
+  openapiCases: {
+    "POST /v2/layouts": (c) => c.call(201, "/v2/layouts", { layoutId: "case-layout", name: "Case" }),
+    "GET /v2/layouts": (c) => c.call(200, "/v2/layouts?limit=10"),
+    "GET /v2/layouts/{layoutId}": (c) => c.call(200, "/v2/layouts/base"),
+    "PUT /v2/layouts/{layoutId}": (c) => c.call(200, "/v2/layouts/base", { name: "Base", controlValues: { email: { body: "<html><body><div>{{content}}</div></body></html>", editorType: "html" } } }),
+    "DELETE /v2/layouts/{layoutId}": async (c) => {
+      await c.api("POST", "/v2/layouts", { layoutId: "doomed", name: "Doomed" });
+      return c.call(204, "/v2/layouts/doomed");
+    },
+  },
+  // Create (the environment's first layout, its default), create with control values, read,
+  // update, adopt, an email step naming one, delete; getLayouts.
+  requests: {
+    run: async ({ moduleOf, created, client, fns }) => {
+      const layout = moduleOf("layout");
+      const workflow = moduleOf("workflow");
+      const frame = await created(layout, { layoutId: "frame", name: "Frame" });
+      const brand = await created(layout, {
+        layoutId: "brand", name: "Brand", isTranslationEnabled: false,
+        controlValues: { email: { body: "<html><body>{{ content }}</body></html>", editorType: "html" } },
+      });
+      await layout.provider.read(brand.id, brand.outs);
+      await layout.provider.update(brand.id, brand.outs, { ...brand.inputs, name: "Brand 2" });
+      await client.layouts.create({ layoutId: "existing-layout", name: "Existing" });
+      const adopted = await created(layout, { layoutId: "existing-layout", name: "Adopted", adopt: true });
+      const framed = await created(workflow, {
+        workflowId: "framed", name: "Framed", steps: [{ name: "Email", type: "email", controlValues: { subject: "S", body: "B", layoutId: "brand" } }],
+      });
+      await fns.getLayouts({ query: "b", orderBy: "name", orderDirection: "ASC", maxResults: 10 });
+      return async () => {
+        await workflow.provider.delete(framed.id, framed.outs);
+        for (const r of [brand, adopted, frame]) await layout.provider.delete(r.id, r.outs);
+      };
+    },
+    // The environment's default layout (its first), which the service never deletes.
+    refused: ["DELETE /v2/layouts/frame 409"],
+  },
 };

@@ -82,4 +82,35 @@ export const subscriberKind: KindDescriptor<"Subscriber"> = {
   exportSoak: { without: "the exporter reads only the subscribers it is given (--subscriber), not the environment's users" },
   bench: { per: 20, args: (i) => ({ subscriberId: `bench-person-${i}`, firstName: `Person ${i}`, email: `person-${i}@example.com`, data: { rota: i % 7 } }) },
   scenario: { declared: { subscriberId: "scenario-person", firstName: "Scenario", email: "scenario@example.com", timezone: "Europe/Paris", data: { team: "ops" } } },
+  openapiCases: {
+    "POST /v2/subscribers": async (c) => {
+      await c.call(201, "/v2/subscribers", { subscriberId: "bob", email: "b@example.com" });
+      await c.call(201, "/v2/subscribers", { subscriberId: "bob", lastName: "B" });
+      return c.call(409, "/v2/subscribers?failIfExists=true", { subscriberId: "bob" });
+    },
+    "GET /v2/subscribers": (c) => c.call(200, "/v2/subscribers?limit=5"),
+    "GET /v2/subscribers/{subscriberId}": (c) => c.call(200, "/v2/subscribers/alice"),
+    "PATCH /v2/subscribers/{subscriberId}": (c) => c.call(200, "/v2/subscribers/alice", { firstName: "Alice" }),
+    "DELETE /v2/subscribers/{subscriberId}": async (c) => {
+      await c.api("POST", "/v2/subscribers", { subscriberId: "doomed" });
+      return c.call(200, "/v2/subscribers/doomed");
+    },
+  },
+  // Create (failIfExists), read, update, adopt, delete; getSubscriber and getSubscribers.
+  requests: {
+    run: async ({ moduleOf, created, client, fns }) => {
+      const subscriber = moduleOf("subscriber");
+      const oncall = await created(subscriber, { subscriberId: "ops-oncall", firstName: "On-call", email: "oncall@example.com", locale: "en-US", timezone: "Europe/Paris", data: { team: "ops" } });
+      await subscriber.provider.read(oncall.id, oncall.outs);
+      await subscriber.provider.update(oncall.id, oncall.outs, { ...oncall.inputs, lastName: "Desk", data: { team: "sre" } });
+      await client.subscribers.create({ subscriberId: "existing-subscriber", firstName: "Existing" });
+      const adopted = await created(subscriber, { subscriberId: "existing-subscriber", firstName: "Adopted", adopt: true });
+      await fns.getSubscriber({ subscriberId: "alice" });
+      await fns.getSubscribers({ email: "alice@example.com", orderBy: "createdAt", orderDirection: "ASC", limit: 10, maxResults: 10 });
+      return async () => {
+        for (const r of [oncall, adopted]) await subscriber.provider.delete(r.id, r.outs);
+      };
+    },
+    refused: [],
+  },
 };

@@ -102,4 +102,29 @@ export const subscriberCredentials: KindDescriptor<"SubscriberCredentials"> = {
   scenario: {
     declared: { subscriberId: "scenario-sub", providerId: "slack", integrationIdentifier: "int-slack", credentials: { webhookUrl: "https://hooks.slack.example/services/scenario" } },
   },
+  openapiCases: {
+    "PUT /v1/subscribers/{subscriberId}/credentials": (c) => c.call(200, "/v1/subscribers/alice/credentials", { providerId: "slack", credentials: { webhookUrl: "https://h.example/x" } }),
+    "PATCH /v1/subscribers/{subscriberId}/credentials": (c) => c.call(200, "/v1/subscribers/alice/credentials", { providerId: "slack", credentials: { webhookUrl: "https://h.example/y" } }),
+    "DELETE /v1/subscribers/{subscriberId}/credentials/{providerId}": async (c) => {
+      await c.api("PUT", "/v1/subscribers/alice/credentials", { providerId: "discord", credentials: { webhookUrl: "https://d.example/x" } });
+      return c.call(204, "/v1/subscribers/alice/credentials/discord");
+    },
+  },
+  // Alice's Slack credentials of slack-main: create, read, update, adopt, delete.
+  requests: {
+    run: async ({ moduleOf, created }) => {
+      const credentials = moduleOf("subscriberCredentials");
+      const hook = await created(credentials, {
+        subscriberId: "alice", providerId: "slack", integrationIdentifier: "slack-main", credentials: { webhookUrl: "https://hooks.example.com/a" },
+      });
+      await credentials.provider.read(hook.id, hook.outs);
+      await credentials.provider.update(hook.id, hook.outs, { ...hook.inputs, credentials: { webhookUrl: "https://hooks.example.com/b" } });
+      const readopted = await created(credentials, {
+        subscriberId: "alice", providerId: "slack", integrationIdentifier: "slack-main", credentials: { webhookUrl: "https://hooks.example.com/c" }, adopt: true,
+      });
+      // The adopted object is the one made first: one delete.
+      return async () => credentials.provider.delete(readopted.id, readopted.outs);
+    },
+    refused: [],
+  },
 };

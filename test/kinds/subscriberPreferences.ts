@@ -123,4 +123,38 @@ export const subscriberPreferencesKind: KindDescriptor<"SubscriberPreferences"> 
   exportSoak: { without: "the exporter reads preferences only of the subscribers it is given (--subscriber)" },
   bench: { per: 20, args: (i) => ({ subscriberId: `bench-sub-${i}`, channels: { sms: false, ...(i % 2 ? {} : { push: false }) } }) },
   scenario: { declared: { subscriberId: "scenario-prefs", channels: { email: false, sms: true } } },
+  openapiCases: {
+    "GET /v2/subscribers/{subscriberId}/preferences": async (c) => {
+      await c.api("PATCH", "/v2/subscribers/alice/preferences", { workflowId: c.made.workflowId, channels: { chat: false } });
+      await c.call(200, "/v2/subscribers/alice/preferences?criticality=all");
+      return c.call(200, "/v2/subscribers/alice/preferences");
+    },
+    "PATCH /v2/subscribers/{subscriberId}/preferences": async (c) => {
+      await c.call(200, "/v2/subscribers/alice/preferences", {
+        channels: { email: false }, schedule: { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: "09:00 AM", end: "05:00 PM" }] } } },
+      });
+      return c.call(200, "/v2/subscribers/alice/preferences", { workflowId: c.made.workflowId, channels: { in_app: false } });
+    },
+  },
+  // Global (channels and schedule) and one workflow's: create, read, update, adopt, delete; getSubscriberPreferences.
+  requests: {
+    run: async ({ moduleOf, created, client, fns }) => {
+      const preferences = moduleOf("subscriberPreferences");
+      const aliceGlobal = await created(preferences, {
+        subscriberId: "alice", channels: { sms: false }, schedule: { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: "09:00 AM", end: "05:00 PM" }] } } },
+      });
+      await preferences.provider.read(aliceGlobal.id, aliceGlobal.outs);
+      await preferences.provider.update(aliceGlobal.id, aliceGlobal.outs, { ...aliceGlobal.inputs, channels: { sms: true, push: false } });
+      const aliceWelcome = await created(preferences, { subscriberId: "alice", workflowId: "welcome", channels: { chat: false } });
+      await preferences.provider.read(aliceWelcome.id, aliceWelcome.outs);
+      await preferences.provider.update(aliceWelcome.id, aliceWelcome.outs, { ...aliceWelcome.inputs, channels: { chat: true, in_app: false } });
+      await client.subscribers.updatePreferences("bob", { channels: { chat: false } });
+      const adopted = await created(preferences, { subscriberId: "bob", channels: { chat: false }, adopt: true });
+      await fns.getSubscriberPreferences({ subscriberId: "alice", criticality: "all" });
+      return async () => {
+        for (const r of [aliceWelcome, aliceGlobal, adopted]) await preferences.provider.delete(r.id, r.outs);
+      };
+    },
+    refused: [],
+  },
 };

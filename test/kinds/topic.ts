@@ -77,4 +77,37 @@ export const topicKind: KindDescriptor<"Topic"> = {
   bench: { per: 20, args: (i) => ({ key: `bench-topic-${i}`, name: `Bench ${i}`, subscribers: [`bench-sub-${i}`, `bench-sub-${i + 1}`] }) },
   /** Its subscriber made by `setup`. */
   scenario: { declared: { key: "scenario-news", name: "Scenario news", subscribers: [TOPIC_SUBSCRIBERS[0]] } },
+  openapiCases: {
+    "POST /v2/topics": (c) => c.call(201, "/v2/topics", { key: "case-topic", name: "Case" }),
+    "GET /v2/topics": (c) => c.call(200, "/v2/topics?limit=10"),
+    "GET /v2/topics/{topicKey}": (c) => c.call(200, "/v2/topics/news"),
+    "PATCH /v2/topics/{topicKey}": (c) => c.call(200, "/v2/topics/news", { name: "News" }),
+    "DELETE /v2/topics/{topicKey}": async (c) => {
+      await c.api("POST", "/v2/topics", { key: "doomed", name: "Doomed" });
+      return c.call(200, "/v2/topics/doomed");
+    },
+    // The topic's subscribers (its `subscribers` input).
+    "POST /v2/topics/{topicKey}/subscriptions": (c) => c.call(201, "/v2/topics/news/subscriptions", { subscriptions: ["alice"] }),
+    "GET /v2/topics/{topicKey}/subscriptions": (c) => c.call(200, "/v2/topics/news/subscriptions?limit=10"),
+    "DELETE /v2/topics/{topicKey}/subscriptions": async (c) => {
+      await c.api("POST", "/v2/topics/news/subscriptions", { subscriptions: ["carol"] });
+      return c.call(200, "/v2/topics/news/subscriptions", { subscriptions: ["carol"] });
+    },
+  },
+  // Create with subscribers, read, update (rename, one added, one removed), adopt, delete; getTopics.
+  requests: {
+    run: async ({ moduleOf, created, client, fns }) => {
+      const topic = moduleOf("topic");
+      const news = await created(topic, { key: "news:daily", name: "News", subscribers: ["alice"] });
+      await topic.provider.read(news.id, news.outs);
+      await topic.provider.update(news.id, news.outs, { ...news.inputs, name: "Daily news", subscribers: ["bob"] });
+      await client.topics.create({ key: "existing-topic" });
+      const adopted = await created(topic, { key: "existing-topic", name: "Adopted", subscribers: ["alice"], adopt: true });
+      await fns.getTopics({ key: "news", name: "Daily", orderDirection: "ASC", maxResults: 10 });
+      return async () => {
+        for (const r of [news, adopted]) await topic.provider.delete(r.id, r.outs);
+      };
+    },
+    refused: [],
+  },
 };

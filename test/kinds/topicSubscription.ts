@@ -147,4 +147,39 @@ export const topicSubscriptionKind: KindDescriptor<"TopicSubscription"> = {
       preferences: [{ workflowId: SUBSCRIPTION_WORKFLOWS[0], condition: CONDITIONS[0] }],
     },
   },
+  openapiCases: {
+    "GET /v2/topics/{topicKey}/subscriptions/{identifier}": async (c) => {
+      await c.api("POST", "/v2/topics/news/subscriptions", { subscriptions: [{ subscriberId: "alice", identifier: "alice-read", name: "Read" }] });
+      await c.api("PATCH", "/v2/topics/news/subscriptions/alice-read", { preferences: [{ filter: { workflowIds: [c.made.workflowId] }, enabled: false }] });
+      return c.call(200, "/v2/topics/news/subscriptions/alice-read");
+    },
+    "PATCH /v2/topics/{topicKey}/subscriptions/{identifier}": async (c) => {
+      await c.api("POST", "/v2/topics/news/subscriptions", { subscriptions: [{ subscriberId: "alice", identifier: "alice-patched" }] });
+      return c.call(200, "/v2/topics/news/subscriptions/alice-patched", {
+        name: "Patched", preferences: [{ filter: { workflowIds: [c.made.workflowId] }, condition: { "==": [{ var: "payload.tier" }, "premium"] } }],
+      });
+    },
+  },
+  // Create with a name, preferences and (context preferences on) a context, read, update, adopt, delete; getTopicSubscriptions.
+  requests: {
+    run: async ({ moduleOf, created, client, fns, emu }) => {
+      const subscription = moduleOf("topicSubscription");
+      await client.topics.create({ key: "alerts" });
+      await ok(emu.api("POST", "/__emulator/behaviour", { contextPreferences: true }), "context preferences on");
+      const aliceAlerts = await created(subscription, {
+        topic: "alerts", subscriber: "alice", identifier: "alice-alerts", name: "Alice", contextKeys: ["tenant:acme"],
+        preferences: [{ workflowId: "welcome", condition: { "==": [{ var: "payload.tier" }, "premium"] } }],
+      });
+      await ok(emu.api("POST", "/__emulator/behaviour", { contextPreferences: false }), "context preferences off");
+      await subscription.provider.read(aliceAlerts.id, aliceAlerts.outs);
+      await subscription.provider.update(aliceAlerts.id, aliceAlerts.outs, { ...aliceAlerts.inputs, name: "Alice on call", preferences: [{ workflowId: "welcome", enabled: false }] });
+      await client.topicSubscriptions.create("alerts", { subscriptions: [{ subscriberId: "bob", identifier: "bob-alerts" }] });
+      const adopted = await created(subscription, { topic: "alerts", subscriber: "bob", identifier: "bob-alerts", name: "Bob", adopt: true });
+      await fns.getTopicSubscriptions({ topicKey: "alerts", subscriberId: "alice", maxResults: 10 });
+      return async () => {
+        for (const r of [aliceAlerts, adopted]) await subscription.provider.delete(r.id, r.outs);
+      };
+    },
+    refused: [],
+  },
 };

@@ -2,7 +2,16 @@
 import fc from "fast-check";
 import type { TestEmulator } from "../helpers/emulator";
 import { strip, jsonObject } from "./generate";
-import { ok, without, type KindDescriptor, type Obj } from "./descriptor";
+import { ok, without, type KindDescriptor, type Obj, type OpenapiContext } from "./descriptor";
+
+/** A workflow with translation on, for the OpenAPI cases. */
+const GREET = { name: "Greet", isTranslationEnabled: true, steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "hi" } }] };
+
+/** A workflow `workflowId` with translation on and its fr_FR translation (set-up of an OpenAPI case, not validated). */
+async function translated(c: OpenapiContext, workflowId: string): Promise<void> {
+  await c.api("POST", "/v2/workflows", { ...GREET, workflowId });
+  await c.api("POST", "/v2/translations", { resourceId: workflowId, resourceType: "workflow", locale: "fr_FR", content: { hi: "Salut" } });
+}
 
 /** The workflow a translation of `translationInputs(suffix)` belongs to; {@link createTranslationTarget} makes it. */
 export const translationTarget = (suffix: string) => `tr-${suffix}`;
@@ -79,4 +88,39 @@ export const translation: KindDescriptor<"Translation"> = {
   },
   /** Its workflow made by `prepare`. */
   scenario: { declared: { resourceType: "workflow", resourceId: translationTarget("scenario"), locale: "de_DE", content: { hello: "Hallo" } } },
+  openapiCases: {
+    "POST /v2/translations": async (c) => {
+      await c.api("POST", "/v2/workflows", { ...GREET, workflowId: "greet-post" });
+      return c.call(200, "/v2/translations", { resourceId: "greet-post", resourceType: "workflow", locale: "fr_FR", content: { hi: "Salut" } });
+    },
+    "GET /v2/translations/group/{resourceType}/{resourceId}": async (c) => {
+      await translated(c, "greet-group");
+      return c.call(200, "/v2/translations/group/workflow/greet-group");
+    },
+    "GET /v2/translations/{resourceType}/{resourceId}/{locale}": async (c) => {
+      await translated(c, "greet-one");
+      return c.call(200, "/v2/translations/workflow/greet-one/fr_FR");
+    },
+    "DELETE /v2/translations/{resourceType}/{resourceId}/{locale}": async (c) => {
+      await translated(c, "greet-doomed");
+      return c.call(204, "/v2/translations/workflow/greet-doomed/fr_FR");
+    },
+    "DELETE /v2/translations/{resourceType}/{resourceId}": async (c) => {
+      await translated(c, "greet-group-doomed");
+      return c.call(204, "/v2/translations/workflow/greet-group-doomed");
+    },
+  },
+  // The welcome workflow's fr_FR translation: create, read, update, delete; getTranslations.
+  requests: {
+    run: async ({ moduleOf, created, fns }) => {
+      const translation = moduleOf("translation");
+      const fr = await created(translation, { resourceType: "workflow", resourceId: "welcome", locale: "fr_FR", content: { hello: "Bonjour" } });
+      await translation.provider.read(fr.id, fr.outs);
+      await translation.provider.update(fr.id, fr.outs, { ...fr.inputs, content: { hello: "Salut" } });
+      await fns.getTranslations({ resourceType: "workflow", resourceId: "welcome" });
+      return async () => translation.provider.delete(fr.id, fr.outs);
+    },
+    // A translation's create looks first whether or not it adopts (the service's write is an upsert).
+    refused: ["GET /v2/translations/workflow/welcome/fr_FR 404"],
+  },
 };

@@ -4,6 +4,33 @@ import { opt, text, slug, strip, jsonObject } from "./generate";
 import type { TestEmulator } from "../helpers/emulator";
 import { ok, without, type Apply, type KindDescriptor, type Obj } from "./descriptor";
 
+/** A workflow of a chat step and an in_app step, for the OpenAPI cases. */
+const CASE_WORKFLOW = { name: "Case", active: true, steps: [{ name: "Chat", type: "chat", controlValues: { body: "hi" } }, { name: "Inbox", type: "in_app", controlValues: { body: "hi" } }] };
+
+/** A step of every kind, the email step with the newer controls and the chat step with its editor type. */
+const EVERY_STEP = [
+  { name: "Inbox", type: "in_app", controlValues: { body: "Hi {{subscriber.firstName}}", primaryAction: { label: "Open", redirect: { url: "/inbox" } } } },
+  { name: "Wait", type: "delay", stepId: "pause", controlValues: { type: "regular", amount: 1, unit: "hours" } },
+  { name: "Digest", type: "digest", controlValues: { amount: 5, unit: "minutes", digestKey: "payload.thread" } },
+  { name: "Throttle", type: "throttle", controlValues: { type: "fixed", amount: 1, unit: "hours", threshold: 3 } },
+  {
+    name: "Email", type: "email", controlValues: {
+      subject: "Welcome", body: "<p>Hi</p>", editorType: "html", from: { email: "team@example.com", name: "Team" },
+      replyTo: "help@example.com", preheader: "Hello", useProviderDefaults: false,
+    },
+  },
+  { name: "Chat", type: "chat", controlValues: { body: "Hi", editorType: "text" } },
+  { name: "SMS", type: "sms", controlValues: { body: "Hi" } },
+  { name: "Push", type: "push", controlValues: { subject: "Hi", body: "There" } },
+  {
+    name: "Webhook", type: "http_request", controlValues: {
+      method: "POST", url: "https://hooks.example.com/notify", headers: [{ key: "x-source", value: "notify" }],
+      body: [{ key: "user", value: "{{subscriber.subscriberId}}" }], continueOnFailure: true,
+    },
+  },
+  { name: "Custom", type: "custom", controlValues: {} },
+];
+
 const redirect = fc.record({ url: fc.constantFrom("/inbox", "https://example.com/a", "{{payload.url}}"), target: opt(fc.constantFrom("_self", "_blank")) }, { requiredKeys: ["url"] });
 const action = fc.record({ label: opt(text(1, 20)), redirect: opt(redirect) }, { requiredKeys: [] });
 const timeUnit = fc.constantFrom("seconds", "minutes", "hours", "days", "weeks", "months");
@@ -163,4 +190,42 @@ export const workflow: KindDescriptor<"Workflow"> = {
     }),
   },
   scenario: { declared: { workflowId: "scenario-welcome", name: "Scenario", steps: [STEPS[0]] } },
+  openapiCases: {
+    "POST /v2/workflows": (c) => c.call(201, "/v2/workflows", { ...CASE_WORKFLOW, workflowId: "welcome-case" }),
+    "GET /v2/workflows": (c) => c.call(200, "/v2/workflows"),
+    "GET /v2/workflows/{workflowId}": (c) => c.call(200, `/v2/workflows/${c.made.workflowId}`),
+    "PUT /v2/workflows/{workflowId}": (c) => c.call(200, `/v2/workflows/${c.made.workflowBody._id}`, {
+      name: "Welcome 2", preferences: {}, origin: "platform-cloud",
+      steps: c.made.workflowBody.steps.map((s) => ({ _id: s._id, name: s.name, type: s.type, controlValues: s.controlValues })),
+    }),
+    "PATCH /v2/workflows/{workflowId}": (c) => c.call(200, `/v2/workflows/${c.made.workflowId}`, { description: "patched" }),
+    "DELETE /v2/workflows/{workflowId}": async (c) => {
+      await c.api("POST", "/v2/workflows", { ...CASE_WORKFLOW, workflowId: "doomed" });
+      return c.call(204, "/v2/workflows/doomed");
+    },
+  },
+  // Every step kind, the newer email and chat controls: create, read, update (the steps reordered; a PATCH), a preview, adopt,
+  // delete; getWorkflows.
+  requests: {
+    run: async ({ moduleOf, created, client, fns }) => {
+      const workflow = moduleOf("workflow");
+      const onboarding = await created(workflow, {
+        workflowId: "onboarding", name: "Onboarding", description: "d", tags: ["onboarding"], active: true, validatePayload: false,
+        payloadSchema: { type: "object" }, isTranslationEnabled: false, severity: "high",
+        preferences: { workflow: { all: { enabled: true, readOnly: false }, channels: { email: { enabled: true } } } }, steps: EVERY_STEP,
+      });
+      await workflow.provider.read(onboarding.id, onboarding.outs);
+      await workflow.provider.update(onboarding.id, onboarding.outs, { ...onboarding.inputs, name: "Onboarding 2", steps: [...EVERY_STEP].reverse() });
+      await workflow.provider.update(onboarding.id, onboarding.outs, { ...onboarding.inputs, description: "patched" });
+      await client.workflows.create({ workflowId: "existing", name: "Existing", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "x" } }] });
+      // notify-preview's call: a step rendered with planned control values and a payload.
+      await client.workflows.preview("existing", "inbox", { controlValues: { body: "{{ payload.n }}" }, previewPayload: { payload: { n: 1 } } });
+      const adopted = await created(workflow, { workflowId: "existing", name: "Existing", adopt: true, steps: EVERY_STEP.slice(0, 2) });
+      await fns.getWorkflows({ query: "onb", tags: ["onboarding"], status: ["ACTIVE"], orderBy: "name", orderDirection: "ASC" });
+      return async () => {
+        for (const r of [onboarding, adopted]) await workflow.provider.delete(r.id, r.outs);
+      };
+    },
+    refused: [],
+  },
 };

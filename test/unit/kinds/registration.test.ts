@@ -24,6 +24,15 @@ describe("the kinds' registration", () => {
     expect(Object.keys(PARTS).filter((p) => (d as unknown as Record<string, unknown>)[p] === undefined)).toEqual([]);
   });
 
+  // The compiler requires both parts but not that they hold anything: an empty table of cases
+  // would leave the kind's operations to the conformance test's "no case for" alone, which names
+  // the operation but not the kind.
+  it.each(Object.entries(DESCRIPTORS))("%s: its OpenAPI cases are operations, one at least", (kind, d) => {
+    const operations = Object.keys(d.openapiCases);
+    expect(operations.length, `${kind} gives no case of test/conformance/openapi.test.ts (openapiCases)`).toBeGreaterThan(0);
+    expect(operations.filter((o) => !/^(GET|POST|PUT|PATCH|DELETE) \/\S*$/.test(o)), `${kind}'s openapiCases keys, each "METHOD /path"`).toEqual([]);
+  });
+
   it("refuses a kind it does not know", () => {
     expect(() => descriptorOf("Unknown")).toThrow(/no descriptor for resource kind Unknown/);
   });
