@@ -1,6 +1,7 @@
 /** Starts the emulator from source for a test, with a small raw API helper for drift and checks. */
 import { startEmulator } from "../../emulator";
 import type * as EmulatorModule from "../../emulator";
+import type { StoredLists } from "../../emulator/records";
 
 export const API_KEY = "test-api-key-0123456789";
 
@@ -15,7 +16,8 @@ export interface TestEmulator {
   /** The request log, each entry with its parsed JSON `body` (see LoggedRequest). */
   requests(): Promise<EmulatorModule.LoggedRequest[]>;
   clearRequests(): Promise<void>;
-  state(): Promise<{ integrations: any[]; subscribers: any[]; workflows: any[]; events: any[]; messages: any[]; environments: any[]; environmentVariables: any[]; layouts: any[]; topics: any[]; subscriptions: any[]; contexts: any[] }>;
+  /** Every list of the store (each kind's, from its route module), loosely typed for the tests' probing. */
+  state(): Promise<{ [K in keyof StoredLists]: any[] }>;
   /** Stack config that connects the provider to this emulator (the key secret), plus `extra` as plain values. */
   stackConfig(extra?: Record<string, string>): Record<string, { value: string; secret?: boolean }>;
   /**
