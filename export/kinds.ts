@@ -457,8 +457,10 @@ export const EXPORT = {
         if (inputs.connectionMode === "subscriber") delete inputs.connectionMode;
         // The token, which the service answers in clear, becomes a stack config secret with its value.
         m.secretInputs("ChannelConnection", c.identifier, inputs, (f) => `${f} of channel connection ${c.identifier}`);
-        const integration = c.integrationIdentifier;
+        // Its integration and subscriber as the exported resources' outputs, so the engine makes them first.
+        const integration = c.integrationIdentifier, subscriber = c.subscriberId;
         if (integration && m.has(`Integration/${integration}`)) inputs.integrationIdentifier = new Ref(`Integration/${integration}`, "identifier");
+        if (subscriber && m.has(`Subscriber/${subscriber}`)) inputs.subscriberId = new Ref(`Subscriber/${subscriber}`, "subscriberId");
         m.add("ChannelConnection", c.identifier, c.identifier, inputs);
       }
     },
@@ -475,10 +477,11 @@ export const EXPORT = {
     declare: (raw, m) => {
       for (const e of m.sortBy(raw.channelEndpoints ?? [], (x) => x.identifier)) {
         const inputs = m.pick("ChannelEndpoint", toChannelEndpointOutputs(e));
-        // Its integration and connection as the exported resources' outputs, so the engine makes them first.
-        const integration = e.integrationIdentifier, connection = e.connectionIdentifier;
+        // Its integration, connection and subscriber as the exported resources' outputs, so the engine makes them first.
+        const integration = e.integrationIdentifier, connection = e.connectionIdentifier, subscriber = e.subscriberId;
         if (integration && m.has(`Integration/${integration}`)) inputs.integrationIdentifier = new Ref(`Integration/${integration}`, "identifier");
         if (connection && m.has(`ChannelConnection/${connection}`)) inputs.connectionIdentifier = new Ref(`ChannelConnection/${connection}`, "identifier");
+        if (subscriber && m.has(`Subscriber/${subscriber}`)) inputs.subscriberId = new Ref(`Subscriber/${subscriber}`, "subscriberId");
         m.add("ChannelEndpoint", e.identifier, e.identifier, inputs);
       }
     },
