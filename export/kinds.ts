@@ -43,8 +43,9 @@ import type { ReadContext } from "./read";
 export interface KindExport<Raw extends object> {
   /**
    * Reads the kind's objects through the client (nothing is written) and prints its progress line;
-   * returns its fields of the reading. `r.raw` holds what the kinds read before it read: data
-   * several kinds use is read once, by the first of them, and its field is that kind's.
+   * returns its fields of the reading. `r.raw` holds the fields of the kinds read before it (see
+   * {@link readOrder}): data several kinds use is read once, by the first of them, and its field
+   * is that kind's.
    */
   read(r: ReadContext): Promise<Raw>;
   /**
@@ -53,8 +54,8 @@ export interface KindExport<Raw extends object> {
    */
   declare(raw: RawEnvironment, m: ModelBuilder): void;
   /**
-   * Read later than its place in the declaration order: right after this kind (which must come
-   * after it there, so that a read still sees every kind declared before it).
+   * Read later than its place in the record: right after this kind, which comes after it there.
+   * The kinds it is moved past are read without its fields.
    */
   readAfter?: ResourceKind;
 }
@@ -590,24 +591,29 @@ export interface RawEnvironment extends KindFields {
 export const KIND_ORDER = Object.keys(EXPORT) as readonly ResourceKind[];
 
 /**
- * The order the kinds are read in: {@link KIND_ORDER}, each kind with `readAfter` moved to right
- * after that kind. Only ever later, so that a read sees every kind declared before it.
+ * The order of `kinds` (the declaration order) with each kind that `readAfter` names a later kind
+ * moved to right after it. Only ever later, so that a kind is read after every kind declared
+ * before it, save those moved past it: a `readAfter` naming a kind not after it is refused, with
+ * the kinds it may name.
  */
-export const READ_ORDER: readonly ResourceKind[] = (() => {
-  for (const k of KIND_ORDER) {
-    const after = KINDS[k].readAfter;
-    if (after !== undefined && KIND_ORDER.indexOf(after) <= KIND_ORDER.indexOf(k)) {
-      throw new Error(`EXPORT.${k}.readAfter: ${after} is declared before ${k}; readAfter only moves a read later (allowed: ${KIND_ORDER.slice(KIND_ORDER.indexOf(k) + 1).join(", ")})`);
+export function readOrder<K extends string>(kinds: readonly K[], readAfter: (k: K) => K | undefined): K[] {
+  for (const k of kinds) {
+    const after = readAfter(k);
+    if (after !== undefined && !kinds.slice(kinds.indexOf(k) + 1).includes(after)) {
+      throw new Error(`EXPORT.${k}.readAfter: ${after} is not declared after ${k}, and readAfter only moves a read later; allowed: ${kinds.slice(kinds.indexOf(k) + 1).join(", ") || "(none)"}`);
     }
   }
-  const order: ResourceKind[] = [];
-  const visit = (k: ResourceKind): void => {
+  const order: K[] = [];
+  const visit = (k: K): void => {
     order.push(k);
-    for (const later of KIND_ORDER) if (KINDS[later].readAfter === k) visit(later);
+    for (const later of kinds) if (readAfter(later) === k) visit(later);
   };
-  for (const k of KIND_ORDER) if (KINDS[k].readAfter === undefined) visit(k);
+  for (const k of kinds) if (readAfter(k) === undefined) visit(k);
   return order;
-})();
+}
+
+/** The order the kinds are read in (see {@link readOrder}). */
+export const READ_ORDER: readonly ResourceKind[] = readOrder(KIND_ORDER, (k) => KINDS[k].readAfter);
 
 /** Reads every kind, in {@link READ_ORDER}, into `r.raw`. */
 export async function readKinds(r: ReadContext): Promise<void> {
