@@ -76,6 +76,37 @@ describe("the model of channel connections", () => {
   });
 });
 
+describe("the channel kinds beside an exported subscriber", () => {
+  // Exported with --subscriber alice: the connection and endpoint of alice name her by the
+  // Subscriber's output, as her credentials and preferences do, so the engine makes (or imports) her
+  // first; bob, not exported, stays a plain string.
+  const alice = { _id: "s1", subscriberId: "alice", _environmentId: ENV, _organizationId: "o", createdAt: now, updatedAt: now };
+  const model = buildModel({
+    ...raw(),
+    subscribers: [alice],
+    channelConnections: [connection("alice-slack", { subscriberId: "alice" }), connection("bob-slack", { subscriberId: "bob" })],
+    channelEndpoints: [endpoint("alice-dm", {}), endpoint("bob-dm", { subscriberId: "bob" })],
+  } as unknown as RawEnvironment);
+  const inputsOf = (key: string) => model.resources.find((r) => r.key === key)!.inputs;
+
+  it("names an exported subscriber by the Subscriber's subscriberId output", () => {
+    expect(inputsOf("ChannelConnection/alice-slack").subscriberId).toEqual(new Ref("Subscriber/alice", "subscriberId"));
+    expect(inputsOf("ChannelEndpoint/alice-dm").subscriberId).toEqual(new Ref("Subscriber/alice", "subscriberId"));
+    expect(inputsOf("ChannelConnection/bob-slack").subscriberId).toBe("bob");
+    expect(inputsOf("ChannelEndpoint/bob-dm").subscriberId).toBe("bob");
+  });
+
+  it("writes the reference in every language's program", () => {
+    for (const language of ["typescript", "python", "go", "yaml"] as const) {
+      const files = projectFiles(model, language, { frontEnd: "native", project: "p", packageVersion: "1.0.0", pulumiVersion: "3.0.0" });
+      const text = Object.entries(files).filter(([f]) => f !== "README.md").map(([, t]) => t).join("\n");
+      // One reference from each of alice's connection and endpoint; bob's stay literals.
+      const refs = text.match(language === "yaml" ? /\$\{alice\.subscriberId\}/g : language === "go" ? /alice\.SubscriberId/g : language === "python" ? /alice\.subscriber_id/g : /alice\.subscriberId/g);
+      expect(refs?.length, language).toBe(2);
+    }
+  });
+});
+
 describe("reading channel connections", () => {
   it("lists every connection and endpoint of the environment through the client", async () => {
     const calls: string[] = [];
