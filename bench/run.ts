@@ -26,7 +26,7 @@
  * versions and date). `BENCH_SIZES=200,1000` limits the scale runs; `BENCH_REPEATS` sets how many
  * interleaved runs of N <= 200 the medians come from (default 3), `BENCH_REPEATS_LARGE` how many
  * of larger N (default 1); `BENCH_ENGINE_PROFILE=1` adds a CPU profile of the engine (needs Go,
- * which builds the CLI here).
+ * which builds the CLI here), `BENCH_PROVIDER_PROFILE=1` one of the dynamic-provider process.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -40,6 +40,7 @@ import { scaleProgram, nativeScaleProgram, baselineProgram, wideBaselineProgram,
 import type { RequestCounts } from "../test/kinds/descriptor";
 import { exportEnvironment } from "../export";
 import { runInfo } from "../scripts/runInfo";
+import { summarize, type CpuProfile, type Frame } from "./cpuProfile";
 
 const KEY = "bench-api-key-0123456789";
 /** Latency the emulator adds to each request of the scale runs (BENCH_LATENCY_MS, default 20). */
@@ -661,6 +662,90 @@ async function binary(emu: RunningEmulator): Promise<void> {
   }
 }
 
+/**
+ * What the dynamic-provider process of a `preview --refresh` is doing in its CPU profile (a
+ * sample counts in each activity one of whose frames is on its stack): the plugin's own start
+ * (its entry module and all it loads, @pulumi/pulumi's runtime included, before any request);
+ * loading modules at any time (at the start, and the `__provider` modules with what they require);
+ * the provider's implementation (this package's modules, zod and undici: checks, diffs, reads,
+ * their requests and the validation of the answers); turning the engine's protobuf structs into
+ * objects and back; gRPC; and the garbage collector.
+ */
+const PROVIDER_ACTIVITIES: Record<string, (f: Frame) => boolean> = {
+  pluginStart: (f) => f.functionName === "executeUserEntryPoint",
+  // Module._load until Node 22, wrapModuleLoad (around an anonymous Module._load) since.
+  loading: (f) => f.url.startsWith("node:internal/modules/cjs/") && (f.functionName === "Module._load" || f.functionName === "wrapModuleLoad"),
+  implementation: (f) => /\/dist\/provider\/|\/node_modules\/(zod|undici)\//.test(f.url),
+  protobuf: (f) => f.url.includes("/google-protobuf/") || f.url.includes("/@pulumi/pulumi/proto/"),
+  grpc: (f) => f.url.includes("/@grpc/grpc-js/"),
+  garbageCollector: (f) => f.functionName === "(garbage collector)",
+};
+
+/** Whether a profile is of the dynamic-provider plugin (not of its launch script's `node -e`). */
+const isProviderProfile = (p: CpuProfile) => p.nodes.some((n) => n.callFrame.url.includes("/cmd/dynamic-provider/"));
+
+/**
+ * BENCH_PROVIDER_PROFILE=1: where the dynamic-provider process's CPU goes on a `preview
+ * --refresh` of N = 200 (BENCH_PROFILE_N), for the provider's dynamic front end and the wide
+ * baseline (the same arguments, no request): the CLI runs with NODE_OPTIONS=--cpu-prof while the
+ * refresh is measured, so each Node.js process it starts writes a V8 profile when it exits (made
+ * to exit on the signal the engine stops it with); those of the plugin (the engine starts two) are
+ * summed ({@link summarize}). The samples are taken on a wall clock, so on a loaded machine a
+ * process waiting for a core counts too: read the shares, not the milliseconds. Separate from the
+ * scale runs, since profiling itself costs. BENCH_PROFILE_DIR keeps the profiles (open one in
+ * Chrome's DevTools, Performance tab).
+ */
+async function providerProfile(emu: RunningEmulator): Promise<void> {
+  const n = Number(process.env.BENCH_PROFILE_N ?? 200);
+  const keep = process.env.BENCH_PROFILE_DIR;
+  const work = keep ?? mkdtempSync(path.join(os.tmpdir(), "notify-bench-provider-profile-"));
+  mkdirSync(work, { recursive: true });
+  // The engine ends a plugin with a signal, and Node writes the profile only when it exits: exit on it.
+  const exitOnSignal = path.join(work, "exit-on-signal.js");
+  writeFileSync(exitOnSignal, `for (const s of ["SIGINT", "SIGTERM"]) process.on(s, () => process.exit(0));\n`);
+  const config = stackConfig(emu);
+  say(`\ndynamic-provider CPU profile of preview --refresh, N = ${n} (the V8 samples of the plugin's processes, ms, by activity and by place)`);
+  try {
+    for (const [kind, program, cfg] of [["notify", scaleProgram(n), config], ["wide", wideBaselineProgram(n), {}]] as const) {
+      if (kind === "notify") {
+        await prepareService(emu, Math.ceil(n / 4));
+        await api(emu, "POST", "/__emulator/faults", { latencyMs: [LATENCY_MS, LATENCY_MS] });
+      }
+      const dir = path.join(work, `${kind}-refresh-preview`);
+      let providerCpuMs = 0;
+      rmSync(dir, { recursive: true, force: true });
+      await withStack(`provider-profile-${kind}`, program, cfg, async (stack) => {
+        await stack.up();
+        stack.workspace.envVars.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${dir} --require ${exitOnSignal}`;
+        const watch = new CpuWatch(stack.name);
+        try {
+          await stack.preview({ refresh: true, expectNoChanges: true });
+        } finally {
+          providerCpuMs = watch.stop().providerCpuMs;
+          delete stack.workspace.envVars.NODE_OPTIONS;
+        }
+        await stack.destroy();
+      });
+      await api(emu, "POST", "/__emulator/faults", {});
+      const profiles = (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")) : [])
+        .map((f) => JSON.parse(readFileSync(path.join(dir, f), "utf8")) as CpuProfile).filter(isProviderProfile);
+      if (!profiles.length) throw new Error(`no CPU profile of the dynamic-provider plugin was written for ${kind}`);
+      const sums = profiles.map((p) => summarize(p, PROVIDER_ACTIVITIES));
+      const byPlace = new Map<string, number>();
+      for (const s of sums) for (const [p, ms] of s.byPlace) byPlace.set(p, (byPlace.get(p) ?? 0) + ms);
+      const activities = Object.fromEntries(Object.keys(PROVIDER_ACTIVITIES).map((a) => [a, sums.reduce((t, s) => t + s.activities[a]!, 0)]));
+      const sampledMs = sums.reduce((t, s) => t + s.sampledMs, 0);
+      const places = [...byPlace].sort((a, b) => b[1] - a[1]).slice(0, 12);
+      record({ bench: "provider-profile", n, stack: kind, op: "refresh-preview", processes: profiles.length, providerCpuMs, sampledMs, ...activities, byPlace: Object.fromEntries(places) });
+      say(`${kind.padEnd(7)} ${providerCpuMs} ms CPU (/proc, profiling on), ${sampledMs} ms sampled in ${profiles.length} plugin processes; ${Object.entries(activities).map(([a, ms]) => `${a} ${ms}`).join(", ")}`);
+      say(`        self time by place: ${places.map(([p, ms]) => `${p} ${ms}`).join(", ")}`);
+    }
+  } finally {
+    if (keep) say(`profiles kept in ${keep}`);
+    else rmSync(work, { recursive: true, force: true });
+  }
+}
+
 // --------------------------------------------------------------------------------- export
 
 /**
@@ -724,6 +809,7 @@ async function main(): Promise<void> {
     if (want("functions")) await functions(emu);
     if (want("binary")) await binary(emu);
     if (process.env.BENCH_ENGINE_PROFILE === "1") await engineProfile(emu);
+    if (process.env.BENCH_PROVIDER_PROFILE === "1") await providerProfile(emu);
   } finally {
     await emu.close();
   }

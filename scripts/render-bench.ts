@@ -28,11 +28,29 @@ const ABOUT: Record<string, string> = {
   functions: "A function over many seeded objects.",
   "emulator-throughput": "The emulator's own throughput on simple reads.",
   "engine-profile": "The engine's CPU profile.",
+  "provider-profile": "The dynamic-provider plugin's CPU on a `preview --refresh` (`BENCH_PROVIDER_PROFILE=1`), for the provider's dynamic front end and the wide baseline: `providerCpuMs` from /proc with profiling on, `sampledMs` the V8 samples of the plugin's processes, and the milliseconds of the samples with a frame of each activity on their stack (`pluginStart` the plugin's own start, `loading` modules loaded at any time, `implementation` this package's modules with zod and undici). The samples follow the wall clock: compare the shares.",
   "binary-size": "The plugin as one executable (`npm run plugin-binary`) against the folder plugin it replaces: bytes of the executable, its archive and the folder.",
   "binary-start": "Milliseconds from starting the plugin to its port on stdout (the engine's wait at every start), median of the starts, wall and CPU.",
   "binary-refresh-preview": "A native `preview --refresh` of N resources with each plugin, median of the runs: the wall time, and the CPU time of the plugin process alone (sampled from /proc), which the engine's share of the wall time and the machine's load hide.",
   export: "`notify-export` of an environment of N objects: wall time, and its requests against the least the service allows (every listing page, one read per workflow and per layout).",
 };
+
+/**
+ * Where the dynamic front end's provider process spends its CPU on a refresh, as the provider
+ * profile (`BENCH_PROVIDER_PROFILE=1`) showed it: what is measured is in the run's figures, this
+ * says what the profile's parts are and what was tried against them.
+ */
+const PROVIDER_CPU = [
+  "## Where the dynamic front end's provider process spends its CPU",
+  "",
+  "`BENCH_PROVIDER_PROFILE=1 BENCH_ONLY=none npm run bench` profiles the engine's dynamic-provider plugin on a `preview --refresh` of the provider's resources and of the wide baseline (`provider-profile` below, when published). What its profiles showed:",
+  "",
+  "- The engine starts the plugin twice on a `preview --refresh`, and each start loads `@pulumi/pulumi`'s runtime (its closure serializer brings the TypeScript compiler and npm's package readers) before the first request. The wide baseline pays the same: it is the largest part of both.",
+  "- Each kind's one-line `__provider` is evaluated once per process (the plugin keeps the provider by its text) and its implementation module loaded once: no read loads a module, evaluates a provider or builds a schema again. Loading the kinds' modules (zod and the API's schemas), and at the first read the HTTP client (undici), is a cost per process, not per read.",
+  "- What the provider adds to the baseline is its work: each read's request through undici and the validation of the answer against its zod schema, and each check's validation of the inputs. At N = 200 most of it is the first run of cold code (each kind's path, zod's generated parsers, undici's HTTP parser): the same reads run again in the same process cost far less.",
+  "- Tried, without a gain in the process's total CPU above this machine's noise: loading undici's `Pool` alone instead of its entry point, zod without its generated parsers (`jitless`), and Node's compile cache for this package's modules. The compile cache shortens the plugin's own start most, which only the environment of `pulumi` can turn on (`NODE_COMPILE_CACHE`).",
+  "",
+];
 
 const scalar = (v: unknown) => v === null || ["string", "number", "boolean"].includes(typeof v);
 
@@ -50,6 +68,7 @@ export function renderBenchmarks(data: Measurement[]): string {
     "",
     "`npm run bench` (outside `npm test`) measures the provider against the emulator. `bench/run.ts` says how each figure is taken; `BENCH_SIZES`, `BENCH_ONLY`, `BENCH_LATENCY_MS` and `BENCH_REPEATS` narrow a run.",
     "",
+    ...PROVIDER_CPU,
   ];
   if (data.length === 0) return [...head, "No run is published yet.", ""].join("\n");
   const benches = [...new Set(data.map((m) => m.bench))];
