@@ -124,9 +124,8 @@ const MAX_ROUTES = 1000;
  */
 function routeMap(live: LiveRoutes, declared: Record<string, RouteInput> | undefined): Record<string, RouteInput> {
   const out: Record<string, RouteInput> = {};
-  const resolved = live.agentsResolved === true;
-  for (const r of live) {
-    const agentId = r.type === "agent" ? (resolved ? r.agentId : declared?.[r.address]?.agentId ?? r.agentId) : undefined;
+  for (const r of live.routes) {
+    const agentId = r.type === "agent" ? (live.agentsResolved ? r.agentId : declared?.[r.address]?.agentId ?? r.agentId) : undefined;
     // The service holds no data and `{}` alike; a declared `{}` reads back as declared.
     const empty = declared?.[r.address]?.data !== undefined && Object.keys(declared[r.address]!.data!).length === 0 ? {} : undefined;
     out[r.address] = stripUndefined({ type: r.type as RouteInput["type"], agentId, data: r.data && Object.keys(r.data).length ? r.data : empty }) as RouteInput;
@@ -134,8 +133,14 @@ function routeMap(live: LiveRoutes, declared: Record<string, RouteInput> | undef
   return out;
 }
 
-/** A domain's routes as read: `agentsResolved` when each agent route's `agentId` was mapped to the agent's identifier. */
-type LiveRoutes = readonly ApiRoute[] & { agentsResolved?: boolean };
+/**
+ * A domain's routes, and whether each agent route's `agentId` was mapped to the agent's identifier
+ * (false for routes as a write answers them, with the agent's `_id`).
+ */
+interface LiveRoutes { routes: readonly ApiRoute[]; agentsResolved: boolean }
+
+/** Routes as the service's writes answer them: agent routes name the agent by its `_id`. */
+const asWritten = (routes: readonly ApiRoute[]): LiveRoutes => ({ routes, agentsResolved: false });
 
 /**
  * Each agent route's `agentId` as the agent's identifier: the service writes a route with the
@@ -144,18 +149,18 @@ type LiveRoutes = readonly ApiRoute[] & { agentsResolved?: boolean };
  * routes; a service without the agents API (404) leaves the ids as they are.
  */
 async function withAgentIdentifiers(client: NotifyClient, routes: ApiRoute[]): Promise<LiveRoutes> {
-  if (!routes.some((r) => r.type === "agent" && r.agentId)) return routes;
+  if (!routes.some((r) => r.type === "agent" && r.agentId)) return asWritten(routes);
   let agents: { _id: string; identifier: string }[];
   try {
     agents = await client.agents.list();
   } catch (err) {
-    if (err instanceof NotifyApiError && err.status === 404) return routes;
+    if (err instanceof NotifyApiError && err.status === 404) return asWritten(routes);
     throw err;
   }
   const identifierOf = new Map(agents.map((a) => [a._id, a.identifier]));
   // An id no agent has (the agent deleted) stays as it is: unlike any identifier, it shows as a change.
   const mapped = routes.map((r) => (r.type === "agent" && r.agentId && identifierOf.has(r.agentId) ? { ...r, agentId: identifierOf.get(r.agentId) } : r));
-  return Object.assign(mapped, { agentsResolved: true });
+  return { routes: mapped, agentsResolved: true };
 }
 
 async function liveRoutes(client: NotifyClient, domain: string): Promise<LiveRoutes> {
@@ -304,7 +309,7 @@ export const provider = {
     if (made) {
       // Made here: the create's answer and the routes' are the domain as it is.
       await warnPending(made);
-      return { id: made.name, outs: outputsFor(made, routes, raw, keys) };
+      return { id: made.name, outs: outputsFor(made, asWritten(routes), raw, keys) };
     }
     try {
       const { d, routes: live } = await readDomain(client, inputs.name);
@@ -338,7 +343,7 @@ export const provider = {
         expectedDnsRecords: olds.expectedDnsRecords as ApiDomain["expectedDnsRecords"], data: olds.data as ApiDomain["data"], createdAt: olds.createdAt as string | undefined,
       };
       await warnPending(d);
-      return { outs: outputsFor(d, routes, news, keys) };
+      return { outs: outputsFor(d, asWritten(routes), news, keys) };
     } catch (err) {
       throw failure(`update domain "${id}"`, err);
     }
