@@ -162,6 +162,55 @@ describe.each(["production", "spec"] as const)("the official TypeScript SDK agre
     expect((await api("GET", "/v1/channel-endpoints/alice-ops")).status).toBe(404);
   });
 
+  // Every endpoint type answers in the shape the SDK's union of response DTOs has for it (sample data
+  // per type as in channelEndpoints.test.ts; webex types need a webex-messaging integration and a
+  // connection of it).
+  it("reads back an endpoint of each type in the shape the SDK has for that type", async () => {
+    await chatIntegration("slack-ops");
+    await api("POST", "/v1/integrations", { identifier: "webex-ops", providerId: "webex-messaging", channel: "chat", active: true, check: false });
+    await novu.subscribers.create({ subscriberId: "alice" });
+    await novu.channelConnections.create({ identifier: "webex-alice", subscriberId: "alice", integrationIdentifier: "webex-ops", workspace: { id: "W1" }, auth: { accessToken: "t" } });
+    const samples: [string, Record<string, string>][] = [
+      ["slack_user", { userId: "U1" }], ["webhook", { url: "https://h.example.com/x", channel: "ops" }], ["phone", { phoneNumber: "+14155550123" }],
+      ["ms_teams_channel", { teamId: "t", channelId: "c" }], ["ms_teams_user", { userId: "u" }], ["telegram_chat", { chatId: "123" }],
+      ["line_user", { userId: "U1" }], ["webex_room", { roomId: "r", parentId: "p" }], ["webex_person", { personEmail: "p@example.com" }],
+    ];
+    for (const [i, [type, endpoint]] of samples.entries()) {
+      const webex = type.startsWith("webex_") ? { integrationIdentifier: "webex-ops", connectionIdentifier: "webex-alice" } : { integrationIdentifier: "slack-ops" };
+      const body = { identifier: `e${i}`, subscriberId: "alice", ...webex, type, endpoint } as Parameters<Novu["channelEndpoints"]["create"]>[0];
+      const made = await novu.channelEndpoints.create(body);
+      expect(made.result, type).toMatchObject({ type, endpoint });
+      expect((await novu.channelEndpoints.retrieve(`e${i}`)).result, type).toEqual(made.result);
+    }
+    expect((await novu.channelEndpoints.list({ subscriberId: "alice", limit: 100 })).result.data.map((e) => e.type).sort()).toEqual(samples.map(([t]) => t).sort());
+  });
+
+  // Production's channel-endpoint.schema.ts (libs/application-generic/src/schemas/channel-endpoint/)
+  // takes `tenantId` beside `userId` for ms_teams_user ("allow it as a second key for multi-tenant
+  // delivery"), and channelEndpoints.test.ts holds the emulator to it; the SDK's MsTeamsUserEndpointDto
+  // has only `userId`, so its schemas drop `tenantId` both from what it sends and from what it reads.
+  it("SDK deviation: the SDK drops an MS Teams user endpoint's tenantId, which production keeps", async () => {
+    await chatIntegration("teams-ops");
+    await novu.subscribers.create({ subscriberId: "alice" });
+    const endpoint = { userId: "u", tenantId: "t" };
+    await novu.channelEndpoints.create({ identifier: "sent", subscriberId: "alice", integrationIdentifier: "teams-ops", type: "ms_teams_user", endpoint });
+    expect((await api("GET", "/v1/channel-endpoints/sent")).body.endpoint).toEqual({ userId: "u" });
+    await api("POST", "/v1/channel-endpoints", { identifier: "stored", subscriberId: "alice", integrationIdentifier: "teams-ops", type: "ms_teams_user", endpoint });
+    expect((await api("GET", "/v1/channel-endpoints/stored")).body.endpoint).toEqual(endpoint);
+    expect((await novu.channelEndpoints.retrieve("stored")).result.endpoint).toEqual({ userId: "u" });
+  });
+
+  it("creates a shared channel connection with its contexts, and reads it back", async () => {
+    await chatIntegration("slack-ops");
+    const made = await novu.channelConnections.create({
+      identifier: "shared", connectionMode: "shared", context: { tenant: "acme", region: { id: "eu", data: { dc: "fra" } } },
+      integrationIdentifier: "slack-ops", workspace: { id: "T1" }, auth: { accessToken: "xoxb-1" },
+    });
+    expect(made.result).toMatchObject({ identifier: "shared", subscriberId: null, contextKeys: ["tenant:acme", "region:eu"] });
+    // The list's contextKeys filter matches the whole set (channelConnections.test.ts).
+    expect((await novu.channelConnections.list({ contextKeys: ["tenant:acme", "region:eu"] })).result.data.map((c) => c.identifier)).toEqual(["shared"]);
+  });
+
   it("creates, reads, searches, patches and deletes v2 subscribers", async () => {
     const made = await novu.subscribers.create({ subscriberId: "alice", firstName: "Alice", email: "alice@example.com", data: { team: "sre" } });
     expect(made.result).toMatchObject({ subscriberId: "alice", firstName: "Alice", email: "alice@example.com", data: { team: "sre" } });
@@ -187,6 +236,13 @@ describe.each(["production", "spec"] as const)("the official TypeScript SDK agre
     expect(perWorkflow.result.workflows.find((w) => w.workflow.identifier === "digest")?.channels).toMatchObject({ inApp: false });
   });
 
+  it("stores a subscriber's schedule through the SDK and reads it back", async () => {
+    await novu.subscribers.create({ subscriberId: "alice" });
+    const schedule = { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: "09:00 AM", end: "05:00 PM" }] } } };
+    expect((await novu.subscribers.preferences.update({ schedule }, "alice")).result.global.schedule).toEqual(schedule);
+    expect((await novu.subscribers.preferences.list({ subscriberId: "alice" })).result.global.schedule).toEqual(schedule);
+  });
+
   it("subscribes, reads, updates, lists and unsubscribes a single topic subscription", async () => {
     await novu.subscribers.create({ subscriberId: "alice" });
     await novu.topics.create({ key: "news", name: "News" });
@@ -202,11 +258,32 @@ describe.each(["production", "spec"] as const)("the official TypeScript SDK agre
     expect(gone.result.data.map((s) => s.identifier)).toEqual(["alice-news"]);
   });
 
+  it("reads a subscription's workflow preferences as the SDK's preference DTOs", async () => {
+    for (const workflowId of ["digest", "alerts"]) {
+      await novu.workflows.create({ workflowId, name: workflowId, active: true, steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "hi" } }] });
+    }
+    await novu.subscribers.create({ subscriberId: "alice" });
+    await novu.topics.subscriptions.create({ subscriptions: [{ subscriberId: "alice", identifier: "alice-news" }] }, "news");
+    const r = await novu.topics.subscriptions.update({
+      topicKey: "news", identifier: "alice-news",
+      updateTopicSubscriptionRequestDto: { preferences: [{ filter: { workflowIds: ["alerts"] }, enabled: false }, "digest"] },
+    });
+    const enabled = Object.fromEntries((r.result.preferences ?? []).map((p) => [p.workflow?.identifier, p.enabled]));
+    expect(enabled).toEqual({ digest: true, alerts: false });
+    expect((await novu.topics.subscriptions.getSubscription("news", "alice-news")).result.preferences).toEqual(r.result.preferences);
+  });
+
   it("reads a workflow's step issues and status", async () => {
     const made = await novu.workflows.create({ workflowId: "missing", name: "missing", active: true, steps: [{ name: "Text", type: "sms", controlValues: {} }] });
     expect(made.result.status).toBe("ERROR");
     const got = await novu.workflows.get("missing");
     expect(got.result.status).toBe("ERROR");
     expect(got.result.steps[0]?.issues?.controls).toEqual({ body: [{ issueType: "MISSING_VALUE", variableName: "body", message: "Body is required" }] });
+    // A step without an integration of its channel has an integration issue, and the workflow stays ACTIVE.
+    const email = await novu.workflows.create({ workflowId: "mail", name: "mail", active: true, steps: [{ name: "Mail", type: "email", controlValues: { subject: "S", body: "B" } }] });
+    expect(email.result.status).toBe("ACTIVE");
+    const issues = (await novu.workflows.get("mail")).result.steps[0]?.issues;
+    expect(issues?.integration).toEqual(email.result.steps[0]?.issues?.integration);
+    expect(Object.keys(issues?.integration ?? {})).not.toEqual([]);
   });
 });
