@@ -20,10 +20,22 @@ import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
  * The workflow origin as the service spells it (ResourceOriginEnum of the SDK and of the service's
  * document: `novu-cloud`), where this project's documents write the service's name as `platform`
  * (production-notes.md, top) and the emulator writes that spelling (emulator/shared.ts). The SDK's
- * enum refuses the stand-in, so the answers the SDK reads here carry the service's spelling; the
- * emulator accepts both back (test/conformance/production.test.ts).
+ * enum refuses the stand-in (the test "refuses the emulator's stand-in spelling ..."), so the
+ * answers the SDK reads elsewhere carry the service's spelling; the emulator accepts both back
+ * (test/conformance/production.test.ts).
  */
 const SERVICE_ORIGIN = EMULATOR_ORIGIN.replace(/^platform-/, "novu-");
+
+/** Writes the service's spelling of the origin in place of the emulator's (see SERVICE_ORIGIN). */
+function serviceOrigin(_path: string, body: unknown): void {
+  const visit = (node: unknown): void => {
+    if (!node || typeof node !== "object") return;
+    const o = node as Record<string, unknown>;
+    if (o.origin === EMULATOR_ORIGIN) o.origin = SERVICE_ORIGIN;
+    Object.values(o).forEach(visit);
+  };
+  visit(body);
+}
 
 /**
  * Gives each agent in an answer about agents (not their links) the empty `behavior` the SDK
@@ -43,6 +55,17 @@ function payload(body: unknown): Record<string, unknown> {
   return Object.keys(b).length === 1 && "data" in b ? (b.data as Record<string, unknown>) : b;
 }
 
+/**
+ * Whether every issue of a zod error is about a property named `key`, a union's issue counting as
+ * such when one of its branches has only such issues (the branch of the answer's own type).
+ */
+function onlyIssuesOf(error: unknown, key: string): boolean {
+  type Issue = { path: (string | number)[]; unionErrors?: { issues: Issue[] }[] };
+  const only = (issues: Issue[]): boolean =>
+    issues.every((i) => (i.unionErrors ? i.unionErrors.some((u) => only(u.issues)) : i.path.at(-1) === key));
+  return only((error as { issues: Issue[] }).issues);
+}
+
 /** The value the SDK requires for the agent create's `novu-analytics-source` header. */
 const ANALYTICS_SOURCE = "pulumi-notify-conformance";
 
@@ -52,17 +75,18 @@ describe.each(["production", "spec"] as const)("the official TypeScript SDK agre
   const api = (method: string, path: string, body?: unknown) => emu.api(method, path, body);
   /**
    * An SDK on the emulator: no retries (a test is decided by the first answer), the SDK's own
-   * validation, and `edit` applied to each JSON answer (with the path it answers) before the SDK reads it.
+   * validation, and each of `edits` applied to each JSON answer (with the path it answers) before the SDK reads it.
    */
-  const sdk = (edit: (path: string, body: unknown) => void = () => {}) => new Novu({
+  const sdk = (...edits: ((path: string, body: unknown) => void)[]) => new Novu({
     secretKey: emu.key, serverURL: emu.url, retryConfig: { strategy: "none" },
     httpClient: new HTTPClient({
       fetcher: async (input, init) => {
         const res = await fetch(input, init);
         const text = await res.text();
         if (!res.headers.get("content-type")?.includes("json") || !text) return new Response(text || null, { status: res.status, headers: res.headers });
-        const body: unknown = JSON.parse(text.replaceAll(`"${EMULATOR_ORIGIN}"`, `"${SERVICE_ORIGIN}"`));
-        edit(new URL(input instanceof Request ? input.url : String(input)).pathname, body);
+        const body: unknown = JSON.parse(text);
+        const path = new URL(input instanceof Request ? input.url : String(input)).pathname;
+        for (const edit of edits) edit(path, body);
         return new Response(JSON.stringify(body), { status: res.status, headers: res.headers });
       },
     }),
@@ -71,7 +95,7 @@ describe.each(["production", "spec"] as const)("the official TypeScript SDK agre
 
   beforeAll(async () => {
     emu = await startTestEmulator({ mode });
-    novu = sdk(giveAgentsBehavior);
+    novu = sdk(serviceOrigin, giveAgentsBehavior);
   });
   afterAll(async () => { await emu.close(); });
   beforeEach(async () => { await api("POST", "/__emulator/reset"); });
@@ -81,6 +105,14 @@ describe.each(["production", "spec"] as const)("the official TypeScript SDK agre
     const dropSubscriberId = (_path: string, body: unknown) => { delete payload(body).subscriberId; };
     await expect(sdk(dropSubscriberId).subscribers.retrieve("alice")).rejects.toBeInstanceOf(ResponseValidationError);
     await expect(sdk().subscribers.retrieve("alice")).resolves.toBeDefined();
+  });
+
+  it("refuses the emulator's stand-in spelling of a workflow's origin, and nothing else of the workflow", async () => {
+    await api("POST", "/v2/workflows", { workflowId: "w", name: "w", active: true, steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "hi" } }] });
+    const refused = await sdk().workflows.get("w").catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ResponseValidationError);
+    expect(onlyIssuesOf((refused as ResponseValidationError).cause, "origin")).toBe(true);
+    expect((await sdk(serviceOrigin).workflows.get("w")).result.origin).toBe(SERVICE_ORIGIN);
   });
 
   // The SDK's AgentResponseDto requires `behavior`; production's (apps/api/src/app/agents/dtos/
