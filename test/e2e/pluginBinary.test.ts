@@ -37,6 +37,7 @@ import { archiveName, buildPluginArchives, EXECUTABLE, packageVersion, TARGETS, 
 import { installedPlugins, serveArchives, userEnv, type PluginMirror } from "../helpers/pluginMirror";
 import { stateDir } from "../../scripts/workspace";
 import { startPrintingPort } from "../helpers/portPrinter";
+import { programSecrets } from "../helpers/programSecrets";
 
 const VERSION = packageVersion();
 const TARGET_NAMES = Object.keys(TARGETS) as Target[];
@@ -178,7 +179,8 @@ describe("the engine fetches and installs the plugin binary for a Python and a G
 
   beforeAll(async () => {
     mirror = await serveArchives(Object.values(built).map((a) => a.archive));
-    emu = await startTestEmulator({ apiKeys: [`${API_KEY}=first`, "binary-second-key=second"], hideCredentials: false });
+    // Development: the programs link an agent's integrations, which the service takes only in environments of type development.
+    emu = await startTestEmulator({ apiKeys: [`${API_KEY}=Development`, "binary-second-key=second"], hideCredentials: false });
     await emu.api("POST", "/v2/subscribers", { subscriberId: "alice", firstName: "Alice" });
   });
   afterAll(async () => {
@@ -200,7 +202,7 @@ describe("the engine fetches and installs the plugin binary for a Python and a G
     let dir: string;
     let env: Record<string, string>;
     const run = (op: "up" | "preview" | "preview-refresh" | "destroy") =>
-      runPython(python, program, op, dir, { config: emu.stackConfig(), second: { url: emu.url, key: "binary-second-key" } }, env);
+      runPython(python, program, op, dir, { config: { ...emu.stackConfig(), ...programSecrets("notify-python") }, second: { url: emu.url, key: "binary-second-key" } }, env);
 
     beforeAll(() => {
       python = venvPython();
@@ -249,7 +251,7 @@ describe("the engine fetches and installs the plugin binary for a Python and a G
     const run = async (op: "up" | "preview" | "preview-refresh" | "destroy") => (await runGoProgram(bin, op, env, {
       workDir: dir,
       pulumiRoot: path.dirname(path.dirname(cliPath())),
-      config: emu.stackConfig(),
+      config: { ...emu.stackConfig(), ...programSecrets("notify-go") },
       second: { apiUrl: emu.url, apiKey: "binary-second-key" },
     })).result;
 

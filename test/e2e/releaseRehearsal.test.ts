@@ -51,6 +51,7 @@ import { runs, toolchain } from "../helpers/toolchain";
 import { currentVersion, installCommands, releaseTools, splitComment, type ReleaseManifest } from "../../scripts/release";
 import { stateDir } from "../../scripts/workspace";
 import { PLUGIN_DOWNLOAD_URL } from "../../scripts/schema";
+import { programSecrets } from "../helpers/programSecrets";
 
 const FILE = "test/e2e/releaseRehearsal.test.ts";
 const VERSION = currentVersion();
@@ -68,7 +69,6 @@ const EXPORT_KEY = "rehearsal-export-key";
  * providers'): the same programs ran after a release in the first, and an environment's first
  * layout is its default, which the service never deletes (so a second create of it would conflict).
  */
-const BEFORE_KEY = "rehearsal-before-key";
 const BEFORE_SECOND_KEY = "rehearsal-before-second-key";
 
 const hasGo = toolchain(FILE, runs("go", ["version"]), "go is not on PATH");
@@ -211,9 +211,13 @@ describe.skipIf(!enabled)("the release, rehearsed against registries on loopback
     forgetCachedGoModule(manifest.go.module, VERSION);
 
     emu = await startTestEmulator({
-      apiKeys: [`${API_KEY}=first`, `${SECOND_KEY}=second`, `${EXPORT_KEY}=export`, `${BEFORE_KEY}=before`, `${BEFORE_SECOND_KEY}=before-second`], hideCredentials: false,
+      apiKeys: [`${API_KEY}=Development`, `${SECOND_KEY}=second`, `${EXPORT_KEY}=export`, `${BEFORE_SECOND_KEY}=before-second`], hideCredentials: false,
     });
-    for (const key of [API_KEY, BEFORE_KEY]) await emu.apiAs(key, "POST", "/v2/subscribers", { subscriberId: "alice", firstName: "Alice" });
+    await emu.api("POST", "/v2/subscribers", { subscriberId: "alice", firstName: "Alice" });
+    // The programs link an agent's integrations, which the service takes only in the one environment of type development, so
+    // both rehearsals run them there, one after the other; a layout made first is the default, so the programs' layouts are
+    // not, and each destroy leaves nothing that the next up would meet.
+    await emu.api("POST", "/v2/layouts", { layoutId: "house-default", name: "House default" });
   });
 
   afterAll(async () => {
@@ -299,12 +303,12 @@ describe.skipIf(!enabled)("the release, rehearsed against registries on loopback
   }
 
   /** The stack config of the environment of `key`. */
-  const configOf = (key: string) => ({ "notify:apiUrl": { value: emu.url }, "notify:apiKey": { value: key, secret: true } });
+  const configOf = (key: string, project: string) => ({ "notify:apiUrl": { value: emu.url }, "notify:apiKey": { value: key, secret: true }, ...programSecrets(project) });
   /** The Python program's operations in `dir`, in the environments of `keys`, the engine getting the plugin as `env` says. */
   const pythonRun = (python: string, dir: string, env: Record<string, string>, keys = [API_KEY, SECOND_KEY]) => (op: "up" | "preview" | "destroy") =>
-    runPython(python, path.join(ROOT, "test/e2e/python/inline_program.py"), op, dir, { config: configOf(keys[0]!), second: { url: emu.url, key: keys[1]! } }, env);
+    runPython(python, path.join(ROOT, "test/e2e/python/inline_program.py"), op, dir, { config: configOf(keys[0]!, "notify-rehearsal-python"), second: { url: emu.url, key: keys[1]! } }, env);
   const goRun = (bin: string, dir: string, env: Record<string, string>, keys = [API_KEY, SECOND_KEY]) => async (op: "up" | "preview" | "destroy") => (await runGoProgram(bin, op, env, {
-    workDir: dir, pulumiRoot: path.dirname(path.dirname(cliPath())), config: configOf(keys[0]!), second: { apiUrl: emu.url, apiKey: keys[1]! },
+    workDir: dir, pulumiRoot: path.dirname(path.dirname(cliPath())), config: configOf(keys[0]!, "notify-rehearsal-go"), second: { apiUrl: emu.url, apiKey: keys[1]! },
   })).result;
 
   /** up creates `count` resources, a preview finds no change, destroy deletes them. */
@@ -479,7 +483,7 @@ describe.skipIf(!enabled)("the release, rehearsed against registries on loopback
       writeFileSync(path.join(dir, "Pulumi.yaml"), stringify({ name: "notify-rehearsal-python", runtime: "python", backend: { url: `file://${stateDir(dir)}` } }));
       mkdirSync(stateDir(dir), { recursive: true });
       const runEnv = { ...pluginEnv(dir), PATH: `${path.join(dir, "venv/bin")}${path.delimiter}${path.dirname(cliPath())}` };
-      await cycle(pythonRun(python, dir, runEnv, [BEFORE_KEY, BEFORE_SECOND_KEY]), PYTHON_PROGRAM_RESOURCES);
+      await cycle(pythonRun(python, dir, runEnv, [API_KEY, BEFORE_SECOND_KEY]), PYTHON_PROGRAM_RESOURCES);
     });
 
     it("Go: the module replaced by the checkout's sdk/go and tidied; the installed plugin; up, no-change preview, destroy", async () => {
@@ -494,7 +498,7 @@ describe.skipIf(!enabled)("the release, rehearsed against registries on loopback
       await shOk("go build -o program .", dir, env);
       writeFileSync(path.join(dir, "Pulumi.yaml"), stringify({ name: "notify-rehearsal-go", runtime: "go", backend: { url: `file://${stateDir(dir)}` } }));
       mkdirSync(stateDir(dir), { recursive: true });
-      await cycle(goRun(path.join(dir, "program"), dir, pluginEnv(dir), [BEFORE_KEY, BEFORE_SECOND_KEY]), GO_PROGRAM_RESOURCES);
+      await cycle(goRun(path.join(dir, "program"), dir, pluginEnv(dir), [API_KEY, BEFORE_SECOND_KEY]), GO_PROGRAM_RESOURCES);
     });
   });
 });

@@ -187,7 +187,8 @@ describe("examples/quickstart-yaml, each step a `pulumi` process", () => {
   it("a hand edit through the API shows in pulumi preview --refresh as the field it changed, and fails --expect-no-changes", async () => {
     await editWorkflowByHand(api(), "welcome", (body) => ({ ...body, name: "Welcome (edited by hand)" }));
     const preview = await ok(["preview", "--refresh"], dir, env());
-    expect(resourceLines(preview.stdout, "notify:index:Workflow", workflow[0])).toContain(`~ notify:index:Workflow ${workflow[0]} update [diff: ~name]`);
+    // The line may end with the count of the workflow's warnings (its in-app step's issue: no Inbox connected).
+    expect(resourceLines(preview.stdout, "notify:index:Workflow", workflow[0]).some((l) => l.startsWith(`~ notify:index:Workflow ${workflow[0]} update [diff: ~name]`))).toBe(true);
     expect(resourceLines(preview.stdout, "notify:index:Integration", integration[0]).filter((l) => /update|replace/.test(l))).toEqual([]);
     expect(preview.stdout).toMatch(/^\s*~ 1 to update$/m);
     // With --diff, the values: the service's on the left, the program's on the right.
@@ -241,12 +242,19 @@ describe("every Pulumi YAML program of the documentation", () => {
     subscriberId: (id) => ({ subscribers: [{ subscriberId: id, email: `${id}@example.com` }] }),
     notificationId: (id) => ({ events: [{ _id: id }] }),
   };
+  /** The same for objects the seed does not make: made through the API, as the reader's dashboard did. */
+  const MADE: Record<string, (id: string) => Promise<{ status: number }>> = {
+    topicKey: (id) => emu.api("POST", "/v2/topics", { key: id, name: id }),
+  };
 
   beforeAll(async () => {
     const named = programs.flatMap((p) => Object.values((parseYaml(p.yaml) as { variables?: Record<string, { "fn::invoke"?: { arguments?: Record<string, unknown> } }> }).variables ?? {}))
       .flatMap((v) => Object.entries(v["fn::invoke"]?.arguments ?? {}));
     const seeds = [...new Map(named.filter(([k]) => k in SEEDS).map(([k, id]) => [`${k}=${String(id)}`, SEEDS[k]!(String(id))])).values()];
     for (const seed of seeds) expect((await emu.api("POST", "/__emulator/seed", seed)).status).toBe(200);
+    for (const [k, id] of new Map(named.filter(([k]) => k in MADE).map(([k, id]) => [`${k}=${String(id)}`, [k, String(id)] as const])).values()) {
+      expect((await MADE[k]!(id)).status, `${k} ${id}`).toBeLessThan(300);
+    }
     dir = mkdtempSync(path.join(os.tmpdir(), "notify-yaml-docs-"));
     dirs.push(dir);
   });

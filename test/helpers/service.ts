@@ -27,7 +27,13 @@ export async function expectExactlyDeclared(emu: TestEmulator, n: number): Promi
   const layouts = s.layouts.filter((l) => !l.deleted && (counts.Layout > 0 || !l.isDefault)).map((l) => l.identifier).sort();
   expect(layouts).toEqual(names("bench-layout-", counts.Layout));
   expect(s.topics.map((t) => t.key).sort()).toEqual(names("bench-topic-", counts.Topic));
-  expect(s.subscriptions).toHaveLength(2 * counts.Topic);
+  // Each topic's two plain members, and the mix's topic subscriptions (of other subscribers).
+  expect(s.subscriptions).toHaveLength(2 * counts.Topic + counts.TopicSubscription);
+  expect(s.subscribers.filter((x) => String(x.subscriberId).startsWith("bench-person-")).map((x) => x.subscriberId).sort()).toEqual(names("bench-person-", counts.Subscriber));
+  expect(s.subscriberPreferences).toHaveLength(counts.SubscriberPreferences);
+  expect(s.agents.map((a) => a.identifier).sort()).toEqual(names("bench-agent-", counts.Agent));
+  expect(s.channelConnections).toHaveLength(counts.ChannelConnection);
+  expect(s.channelEndpoints).toHaveLength(counts.ChannelEndpoint);
   expect(s.contexts.map((c) => c.key).sort()).toEqual(names("tenant:bench-", counts.Context));
   expect(s.environmentVariables.map((v) => v.key).sort()).toEqual(names("BENCH_", counts.EnvironmentVariable));
   expect(s.environments.filter((e) => e.name.startsWith("Bench ")).map((e) => e.name).sort()).toEqual(names("Bench ", counts.Environment));
