@@ -11,11 +11,11 @@ export async function demoProgram(): Promise<Record<string, unknown>> {
   const secret = (key: string, fallback: string) => cfg.getSecret(key) ?? pulumi.secret(fallback);
 
   const email = new notify.Integration("sendgrid", {
-    identifier: "sendgrid-main", name: "SendGrid", providerId: "sendgrid", channel: "email", active: true,
+    identifier: "sendgrid-main", name: "SendGrid", providerId: "sendgrid", channel: "email", active: true, primary: true,
     credentials: { apiKey: secret("sendgridKey", "SG.demo-key"), from: "no-reply@example.com", senderName: "Example" },
   });
   const sms = new notify.Integration("twilio", {
-    identifier: "twilio-main", name: "Twilio", providerId: "twilio", channel: "sms", active: true,
+    identifier: "twilio-main", name: "Twilio", providerId: "twilio", channel: "sms", active: true, primary: true,
     credentials: { accountSid: "AC-demo", token: secret("twilioToken", "demo-token"), from: "+15550000000" },
   });
   const slack = new notify.Integration("slack", {
