@@ -63,14 +63,23 @@ const stackSpec: fc.Arbitrary<StackSpec> = fc.constant(null).chain(() => {
     pick,
     resources: KINDS.flatMap((k) => kinds[k.kind]!.map((inputs, n) => ({ name: `${k.kind}-${n}`, kind: k.kind, inputs }))),
   }));
-}).filter((s) => s.resources.length > 0);
+}).filter((s) => s.resources.some((r) => descriptorOf(r.kind).undeletable === null || fieldEdits(r, s.mode).length > 0));
 
-/** The edit a stack's pick names: a field edit when the resource has one, else a deletion. */
+/**
+ * The edit a stack's pick names: a field edit when the resource has one, else a deletion; a
+ * resource with neither (no declared field a hand edit changes, and a deletion the service does not
+ * do) passes the pick to the next resource of the stack.
+ */
 function editOf(spec: StackSpec): Edit {
-  const r = spec.resources[spec.pick.resource % spec.resources.length]!;
-  const edits = fieldEdits(r, spec.mode);
-  const removable = descriptorOf(r.kind).undeletable === null;
-  return removable && (spec.pick.remove || edits.length === 0) ? deletion(r) : edits[spec.pick.edit % edits.length]!;
+  for (let i = 0; i < spec.resources.length; i++) {
+    const r = spec.resources[(spec.pick.resource + i) % spec.resources.length]!;
+    const edits = fieldEdits(r, spec.mode);
+    const removable = descriptorOf(r.kind).undeletable === null;
+    if (removable && (spec.pick.remove || edits.length === 0)) return deletion(r);
+    if (edits.length) return edits[spec.pick.edit % edits.length]!;
+  }
+  // The stacks are drawn with at least one such resource.
+  throw new Error(`no resource of the stack has a hand edit or a deletion: ${spec.resources.map((r) => r.kind).join(" ")}`);
 }
 
 interface Outcome { spurious: string[]; missed: string[]; edit?: string }
