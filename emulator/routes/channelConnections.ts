@@ -129,6 +129,17 @@ function connectionOut(x: ChannelConnectionRecord): JsonObject {
   };
 }
 
+/** The exact filters the channel connection and endpoint listings share (list-channel-connections.usecase.ts, list-channel-endpoints.usecase.ts). */
+export const CHANNEL_FILTERS = ["subscriberId", "channel", "providerId", "integrationIdentifier"] as const;
+
+/** A listing's filter: each of `fields` given in the query matched exactly, the contexts (`contextKeys`) as an exact set. */
+export function channelListFilter(query: URLSearchParams, fields: readonly string[]): (x: { contextKeys: string[] }) => boolean {
+  const p = new ParamReader(query);
+  const contextKeys = p.contextKeys();
+  p.done();
+  return (x) => fields.every((f) => !query.get(f) || (x as unknown as Record<string, unknown>)[f] === query.get(f)) && (!contextKeys || sameSet(contextKeys, x.contextKeys));
+}
+
 /** Channel connections, declared (see ../collection.ts); the create's rules run in `build`, in the use case's order. */
 const connections = defineCollection({
   store: "channelConnections",
@@ -142,15 +153,7 @@ const connections = defineCollection({
   list: {
     style: "cursor",
     // list-channel-connections.usecase.ts: each filter exact, the contexts an exact set.
-    filter: (c) => {
-      const p = new ParamReader(c.query);
-      const contextKeys = p.contextKeys();
-      p.done();
-      const q = (n: string) => c.query.get(n);
-      return (x) => (!q("subscriberId") || x.subscriberId === q("subscriberId")) && (!q("channel") || x.channel === q("channel")) &&
-        (!q("providerId") || x.providerId === q("providerId")) && (!q("integrationIdentifier") || x.integrationIdentifier === q("integrationIdentifier")) &&
-        (!contextKeys || sameSet(contextKeys, x.contextKeys));
-    },
+    filter: (c) => channelListFilter(c.query, CHANNEL_FILTERS),
   },
   create: {
     check: (c, b) => {

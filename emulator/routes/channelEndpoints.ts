@@ -19,11 +19,11 @@
 import { defineCollection } from "../collection";
 import { badRequest, notFound, validationFailed } from "../errors";
 import { emulatorKind, list } from "../kind";
-import { ParamReader, sameSet } from "../params";
+import { sameSet } from "../params";
 import type { JsonObject, Scoped } from "../records";
 import { ofTenant } from "../store";
 import type { RequestContext } from "../types";
-import { checkContextPayload, generatedIdentifier, integrationNamed, requireSubscriber, resolveContexts } from "./channelConnections";
+import { CHANNEL_FILTERS, channelListFilter, checkContextPayload, generatedIdentifier, integrationNamed, requireSubscriber, resolveContexts } from "./channelConnections";
 
 /** A channel endpoint (`/v1/channel-endpoints`): where a subscriber is reached, per environment, addressed by its identifier. */
 export interface ChannelEndpointRecord extends Scoped {
@@ -127,16 +127,8 @@ const endpoints = defineCollection({
   out: endpointOut,
   list: {
     style: "cursor",
-    // list-channel-endpoints.usecase.ts: each filter exact, the contexts an exact set.
-    filter: (c) => {
-      const p = new ParamReader(c.query);
-      const contextKeys = p.contextKeys();
-      p.done();
-      const q = (n: string) => c.query.get(n);
-      return (x) => (!q("subscriberId") || x.subscriberId === q("subscriberId")) && (!q("channel") || x.channel === q("channel")) &&
-        (!q("providerId") || x.providerId === q("providerId")) && (!q("integrationIdentifier") || x.integrationIdentifier === q("integrationIdentifier")) &&
-        (!q("connectionIdentifier") || x.connectionIdentifier === q("connectionIdentifier")) && (!contextKeys || sameSet(contextKeys, x.contextKeys));
-    },
+    // list-channel-endpoints.usecase.ts: the connections' filters and the connection, each exact, the contexts an exact set.
+    filter: (c) => channelListFilter(c.query, [...CHANNEL_FILTERS, "connectionIdentifier"]),
   },
   create: {
     check: (c, body) => {
