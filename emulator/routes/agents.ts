@@ -246,7 +246,7 @@ const linkRoutes: Route[] = [
 export const findAgent = (c: RequestContext, identifier: string): AgentRecord | undefined =>
   agents.all(c).find((a) => a.identifier === identifier);
 
-export const agentRoutes: Route[] = [...agents.routes, ...linkRoutes];
+const agentRoutes: Route[] = [...agents.routes, ...linkRoutes];
 
 /** The store's lists of this kind, each typed by its record. */
 const lists = () => ({ agents: list<AgentRecord>(), agentLinks: list<AgentLinkRecord>() });

@@ -195,7 +195,7 @@ const connections = defineCollection({
   remove: true,
 });
 
-export const channelConnectionRoutes = connections.routes;
+const channelConnectionRoutes = connections.routes;
 
 /** The store's lists of this kind, each typed by its record. */
 const lists = () => ({ channelConnections: list<ChannelConnectionRecord>() });

@@ -162,7 +162,7 @@ const endpoints = defineCollection({
   remove: true,
 });
 
-export const channelEndpointRoutes = endpoints.routes;
+const channelEndpointRoutes = endpoints.routes;
 
 /** The store's lists of this kind, each typed by its record. */
 const lists = () => ({ channelEndpoints: list<ChannelEndpointRecord>() });

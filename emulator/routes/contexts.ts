@@ -53,7 +53,7 @@ const contexts = defineCollection({
   remove: true,
 });
 
-export const contextRoutes = contexts.routes;
+const contextRoutes = contexts.routes;
 
 /** The store's lists of this kind, each typed by its record. */
 const lists = () => ({ contexts: list<ContextRecord>() });

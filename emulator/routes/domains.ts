@@ -182,7 +182,7 @@ function createRoute(c: RequestContext): Reply {
   return { status: 201, body: routeOut(r) };
 }
 
-export const domainRoutes: Route[] = [
+const domainRoutes: Route[] = [
   ...domains.routes,
   { method: "POST", path: "/v1/domains/{domain}/verify", handler: verifyDomain },
   { method: "POST", path: "/v1/domains/{domain}/routes", handler: createRoute },

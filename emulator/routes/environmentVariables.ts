@@ -123,7 +123,7 @@ const environmentVariables = defineCollection({
   remove: true,
 });
 
-export const environmentVariableRoutes = environmentVariables.routes;
+const environmentVariableRoutes = environmentVariables.routes;
 
 /** The store's lists of this kind, each typed by its record. */
 const lists = () => ({ environmentVariables: list<EnvironmentVariableRecord>() });

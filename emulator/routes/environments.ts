@@ -52,7 +52,7 @@ function scopeCheck(c: RequestContext, environmentId: string): void {
   }
 }
 
-export const environmentRoutes: Route[] = [
+const environmentRoutes: Route[] = [
   {
     method: "GET", path: "/v1/environments",
     handler: (c) => {

@@ -132,7 +132,7 @@ function listEvents(c: RequestContext) {
   return { status: 200, bare: true, body: { data: list.slice(page * limit, page * limit + limit), hasMore: (page + 1) * limit < list.length, pageSize: limit, page } };
 }
 
-export const eventRoutes: Route[] = [
+const eventRoutes: Route[] = [
   { method: "POST", path: "/v1/events/trigger", handler: trigger },
   { method: "GET", path: "/v1/notifications", handler: listEvents },
   {

@@ -44,7 +44,7 @@ function selectedIds(active: IntegrationRecord[]): Set<string> {
   return new Set([...chosen.values()].map((i) => i._id));
 }
 
-export const integrationRoutes: Route[] = [
+const integrationRoutes: Route[] = [
   {
     method: "GET", path: "/v1/integrations",
     handler: (c) => ({

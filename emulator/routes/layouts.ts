@@ -148,7 +148,7 @@ function checkName(name: string): void {
   if (name.length < 1 || name.length > 128) throw validationFailed(["name: must be 1 to 128 characters"]);
 }
 
-export const layoutRoutes: Route[] = [
+const layoutRoutes: Route[] = [
   {
     method: "POST", path: "/v2/layouts",
     handler: (c) => {

@@ -9,7 +9,7 @@ import type { Route } from "../types";
 /** The channels a step sends a message on (the document's `ChannelTypeEnum`). */
 export const messageChannels = (): string[] => enumValues("ChannelTypeEnum");
 
-export const messageRoutes: Route[] = [
+const messageRoutes: Route[] = [
   {
     method: "GET", path: "/v1/messages",
     handler: (c) => {

@@ -204,7 +204,7 @@ async function previewLayout(c: RequestContext) {
   }
 }
 
-export const previewRoutes: Route[] = [
+const previewRoutes: Route[] = [
   { method: "POST", path: "/v2/workflows/{workflowId}/step/{stepId}/preview", handler: previewStep },
   { method: "POST", path: "/v2/layouts/{layoutId}/preview", handler: previewLayout },
 ];

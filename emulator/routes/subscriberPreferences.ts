@@ -134,7 +134,7 @@ function store(c: RequestContext, s: SubscriberRecord, templateId: string | unde
   own.updatedAt = now;
 }
 
-export const subscriberPreferenceRoutes: Route[] = [
+const subscriberPreferenceRoutes: Route[] = [
   {
     method: "GET", path: "/v2/subscribers/{subscriberId}/preferences",
     handler: (c) => {

@@ -193,7 +193,7 @@ function putCredentials(c: RequestContext, tokens: "replace" | "append") {
   return { status: 200, body: s };
 }
 
-export const subscriberRoutes: Route[] = [
+const subscriberRoutes: Route[] = [
   { method: "POST", path: "/v2/subscribers", handler: upsertSubscriber },
   { method: "GET", path: "/v2/subscribers", handler: searchSubscribers },
   { method: "GET", path: "/v2/subscribers/{subscriberId}", handler: (c) => ({ status: 200, body: findSubscriber(c) }) },

@@ -223,7 +223,7 @@ function updateSubscription(c: RequestContext): Reply {
   return { status: 200, body: subscriptionOut(sub, t, s, workflows.length ? preferencesOut(c, sub, workflows) : undefined) };
 }
 
-export const topicSubscriptionRoutes: Route[] = [
+const topicSubscriptionRoutes: Route[] = [
   { method: "GET", path: "/v2/topics/{topicKey}/subscriptions/{identifier}", handler: getSubscription },
   { method: "PATCH", path: "/v2/topics/{topicKey}/subscriptions/{identifier}", handler: updateSubscription },
 ];

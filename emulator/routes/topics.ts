@@ -219,7 +219,7 @@ function listSubscriptions(c: RequestContext): Reply {
   });
 }
 
-export const topicRoutes: Route[] = [
+const topicRoutes: Route[] = [
   { method: "POST", path: "/v2/topics", handler: upsertTopic },
   { method: "GET", path: "/v2/topics", handler: listTopics },
   { method: "GET", path: "/v2/topics/{topicKey}", handler: (c) => ({ status: 200, body: topicOut(findTopic(c, c.params.topicKey!)) }) },

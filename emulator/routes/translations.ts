@@ -100,7 +100,7 @@ function one(c: RequestContext): { t: TranslationRecord | undefined; locale: str
 
 const missing = (c: RequestContext, locale: string) => notFound(`Translation for locale ${locale} of ${c.params.resourceType} ${c.params.resourceId} not found`);
 
-export const translationRoutes: Route[] = [
+const translationRoutes: Route[] = [
   { method: "POST", path: "/v2/translations", handler: upsert },
   // Before the locale route, which would take `group` for a resource type.
   {

@@ -254,7 +254,7 @@ function listWorkflows(c: RequestContext) {
   return { status: 200, body: { workflows: list.slice(offset, offset + limit).map(workflowListItem), totalCount: list.length } };
 }
 
-export const workflowRoutes: Route[] = [
+const workflowRoutes: Route[] = [
   {
     method: "POST", path: "/v2/workflows",
     handler: (c) => {
