@@ -28,6 +28,7 @@ import { checkpointFile, NATIVE_PLUGINS, stateDir } from "../../scripts/workspac
 import { buildGoProgram, GO_PROGRAM_RESOURCES, runGoProgram } from "../helpers/go";
 import { defaultLayoutWarning } from "../../provider/resources/layout";
 import { pendingWarning } from "../../provider/resources/domain";
+import { programSecrets } from "../helpers/programSecrets";
 
 // As in test/e2e/go/main.go.
 const SENDGRID_KEY = "SG.go-secret-sendgrid-key";
@@ -74,7 +75,7 @@ describe.skipIf(!hasGo)("a Go inline program on the generated SDK and the native
   const run = (op: Op) => runGoProgram(bin, op, { ...process.env, ...cliEnv(dir) }, {
     workDir: dir,
     pulumiRoot: path.dirname(path.dirname(cliPath())),
-    config: { ...emu.stackConfig(), "notify-go:slackToken": { value: SLACK_TOKEN, secret: true } },
+    config: { ...emu.stackConfig(), ...programSecrets("notify-go", SLACK_TOKEN) },
     second: { apiUrl: emu.url, apiKey: SECOND_API_KEY },
   });
 

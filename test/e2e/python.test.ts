@@ -23,6 +23,7 @@ import { hasPython, PYTHON_PROGRAM, PYTHON_PROGRAM_RESOURCES, pythonProjectDir, 
 import { checkpointFile } from "../../scripts/workspace";
 import { defaultLayoutWarning } from "../../provider/resources/layout";
 import { pendingWarning } from "../../provider/resources/domain";
+import { programSecrets } from "../helpers/programSecrets";
 
 const SENDGRID_KEY = "SG.python-secret-sendgrid-key"; // as in inline_program.py
 const SLACK_HOOK = "https://hooks.slack.example/services/T000/B000/python-hook"; // as in inline_program.py
@@ -51,7 +52,7 @@ describe.skipIf(!hasPython("test/e2e/python.test.ts"))("a Python inline program 
   let upOutputs: Record<string, { value: any; secret: boolean }>;
 
   const run = (op: PythonOp) => runPython(python, PYTHON_PROGRAM, op, dir, {
-    config: { ...emu.stackConfig(), "notify-python:slackToken": { value: SLACK_TOKEN, secret: true } },
+    config: { ...emu.stackConfig(), ...programSecrets("notify-python", SLACK_TOKEN) },
     second: { url: emu.url, key: SECOND_KEY },
   });
 
