@@ -752,7 +752,7 @@ async function providerProfile(emu: RunningEmulator): Promise<void> {
  * notify-export of N objects: a fifth integrations, two fifths workflows (three steps each), a
  * tenth layouts, a tenth topics (five subscribers each), a fifth variables; the requests it makes
  * set against the floor (the listing pages at 100 a page, the subscription pages of each topic,
- * one read per workflow and per layout).
+ * one read per workflow and per layout; no subscriber is named, so none is read).
  */
 async function exportBench(): Promise<void> {
   const n = Number(process.env.BENCH_EXPORT_N ?? 500);
@@ -780,7 +780,8 @@ async function exportBench(): Promise<void> {
     const pages = (k: number) => Math.max(1, Math.ceil(k / 100));
     // Contexts and domains: none here, but one page each says so (no workflow or layout has translation on: no translation reads).
     const floor = 1 /* environments */ + 1 /* integrations */ + pages(counts.layouts) + pages(counts.workflows) + pages(counts.topics) + 1 /* variables */ +
-      1 /* contexts */ + 1 /* domains */ + counts.topics /* one subscription page each */ + counts.workflows + counts.layouts;
+      1 /* contexts */ + 1 /* domains */ + 1 /* agents */ + 1 /* channel connections */ + 1 /* channel endpoints */ +
+      counts.topics /* one subscription page each, for Topic and TopicSubscription */ + counts.workflows + counts.layouts;
     const [result, ms] = await timed(() => exportEnvironment({ language: "typescript", out: path.join(out, "program"), connection: { apiUrl: emu.url, apiKey: KEY } }));
     await call("POST", "/__emulator/faults", {});
     const requests = result.requests.length;

@@ -73,14 +73,24 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t: T) => 
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
 }
-/** Every subscriberId with a plain membership of a topic (what a Topic's `subscribers` declares), following the cursor. */
-async function topicSubscribers(client: NotifyClient, key: string): Promise<string[]> {
-  const ids: string[] = [];
+/**
+ * A topic's subscriptions, following the cursor, in one pass for both kinds that declare them: the
+ * subscriberIds of its plain memberships (a Topic's `subscribers`) and every other subscription
+ * with its identifier (a TopicSubscription, read whole later: the listing leaves out its name and
+ * preferences).
+ */
+async function topicSubscriptions(client: NotifyClient, key: string): Promise<{ subscribers: string[]; others: { subscriber: string; identifier: string }[] }> {
+  const subscribers: string[] = [];
+  const others: { subscriber: string; identifier: string }[] = [];
   let after: string | undefined;
   for (;;) {
     const page = await client.topics.listSubscriptions(key, { limit: 100, after });
-    for (const s of page.data) if (s.subscriber && isPlainMembership(key, s)) ids.push(s.subscriber.subscriberId);
-    if (!page.next || page.data.length === 0) return ids;
+    for (const s of page.data) {
+      if (!s.subscriber) continue;
+      if (isPlainMembership(key, s)) subscribers.push(s.subscriber.subscriberId);
+      else if (s.identifier) others.push({ subscriber: s.subscriber.subscriberId, identifier: s.identifier });
+    }
+    if (!page.next || page.data.length === 0) return { subscribers, others };
     after = page.next;
   }
 }
@@ -275,11 +285,11 @@ export const EXPORT = {
   },
   Topic: {
     read: async ({ client, limit, progress }): Promise<{
-      /** Each topic with the subscriberIds of its plain memberships. */
-      topics: { topic: Topic; subscribers: string[] }[];
+      /** Each topic with the subscriberIds of its plain memberships and its other subscriptions (TopicSubscription's to read). */
+      topics: { topic: Topic; subscribers: string[]; others: { subscriber: string; identifier: string }[] }[];
     }> => {
       const topicItems: Topic[] = await collect(paginateTopics(client.topics, { limit: 100 }, Number.MAX_SAFE_INTEGER));
-      const topics = await mapLimit(topicItems, limit, async (topic) => ({ topic, subscribers: await topicSubscribers(client, topic.key) }));
+      const topics = await mapLimit(topicItems, limit, async (topic) => ({ topic, ...(await topicSubscriptions(client, topic.key)) }));
       progress(`topics: ${topics.length} (${topics.reduce((n, t) => n + t.subscribers.length, 0)} subscriptions)`);
       return { topics };
     },
@@ -518,27 +528,13 @@ export const EXPORT = {
     },
   },
   TopicSubscription: {
-    // After the topics: each topic's subscriptions other than plain memberships, each read whole (the listing leaves out name and preferences).
+    // After the topics, from their listings: each subscription other than a plain membership, read whole (the listing leaves out name and preferences).
     read: async ({ client, limit, progress, raw }): Promise<{
       /** The topics' subscriptions other than plain memberships; `plainToo` when the subscriber has the topic's plain membership as well. */
       topicSubscriptions?: { topic: string; subscriber: string; identifier: string; plainToo: boolean; subscription: SubscriptionDetails }[];
     }> => {
-      const listed = (await mapLimit(raw.topics, limit, async ({ topic }) => {
-        const own: { topic: string; subscriber: string; identifier: string; plainToo: boolean }[] = [];
-        const plain = new Set<string>();
-        let after: string | undefined;
-        for (;;) {
-          const page = await client.topics.listSubscriptions(topic.key, { limit: 100, after });
-          for (const s of page.data) {
-            if (!s.subscriber) continue;
-            if (isPlainMembership(topic.key, s)) plain.add(s.subscriber.subscriberId);
-            else if (s.identifier) own.push({ topic: topic.key, subscriber: s.subscriber.subscriberId, identifier: s.identifier, plainToo: false });
-          }
-          if (!page.next || page.data.length === 0) break;
-          after = page.next;
-        }
-        return own.map((o) => ({ ...o, plainToo: plain.has(o.subscriber) }));
-      })).flat();
+      const listed = raw.topics.flatMap(({ topic, subscribers, others }) =>
+        others.map((o) => ({ topic: topic.key, ...o, plainToo: subscribers.includes(o.subscriber) })));
       const read = await mapLimit(listed, limit, async (l) => ({ ...l, subscription: await client.topicSubscriptions.get(l.topic, l.identifier) }));
       const topicSubscriptions = read.flatMap((r) => (r.subscription ? [{ ...r, subscription: r.subscription }] : []));
       progress(`topic subscriptions: ${topicSubscriptions.length}`);

@@ -37,7 +37,7 @@ describe("the read order", () => {
 });
 
 describe("data several kinds use", () => {
-  it("is read once: each named subscriber once for Subscriber, SubscriberCredentials and SubscriberPreferences; the topics once for Topic and TopicSubscription", async () => {
+  it("is read once: each named subscriber once for Subscriber, SubscriberCredentials and SubscriberPreferences; the topics and each topic's subscriptions once for Topic and TopicSubscription", async () => {
     const calls: string[] = [];
     const api: Record<string, unknown> = {
       environments: { list: async () => [{ _id: ENV, name: "Alpha", apiKeys: [{ key: "k" }] }] },
@@ -45,7 +45,7 @@ describe("data several kinds use", () => {
       workflows: { list: async () => ({ workflows: [], totalCount: 0 }) },
       topics: {
         list: async () => { calls.push("topics"); return { data: [{ _id: "t1", key: "news", name: "News", createdAt: now }], next: null }; },
-        listSubscriptions: async () => ({ data: [], next: null }),
+        listSubscriptions: async (key: string) => { calls.push(`subscriptions of ${key}`); return { data: [], next: null }; },
       },
       contexts: { list: async () => ({ data: [], next: null }) },
       domains: { list: async () => ({ data: [], next: null }) },
@@ -60,7 +60,7 @@ describe("data several kinds use", () => {
     const empty = { list: async () => [] };
     const client = new Proxy(api, { get: (t, k) => (k in t ? t[k as string] : empty) }) as unknown as NotifyClient;
     const raw = await readEnvironment(client, { apiKey: "k", subscribers: ["alice", "bob"] });
-    expect(calls.sort()).toEqual(["subscriber alice", "subscriber bob", "topics"]);
+    expect(calls.sort()).toEqual(["subscriber alice", "subscriber bob", "subscriptions of news", "topics"]);
     expect(buildModel(raw).resources.map((r) => r.key)).toEqual([
       "Topic/news", "Subscriber/alice", "Subscriber/bob", "SubscriberPreferences/alice-preferences", "SubscriberPreferences/bob-preferences",
     ]);
