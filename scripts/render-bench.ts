@@ -52,6 +52,98 @@ const PROVIDER_CPU = [
   "",
 ];
 
+/** A `scale` record, as bench/run.ts writes it (the fields the goals read). */
+interface ScaleRow extends Measurement {
+  n: number;
+  op: string;
+  notifyMs: number;
+  nativeMs: number;
+  wideBaselineMs: number;
+  ratio: number;
+  ratioToWideBaseline: number;
+  msPerResource: number;
+  requests: number;
+  requestFloor: number;
+  providerPeakRssMiB?: number;
+  baselineProviderPeakRssMiB?: number;
+}
+
+/** What a goal shows of a run: the figure at each N (or across them) and whether it is met. */
+interface Verdict {
+  shown: string;
+  met: boolean;
+}
+
+const byN = (rows: ScaleRow[], op: string) => rows.filter((r) => r.op === op).sort((a, b) => a.n - b.n);
+const fixed = (x: number) => Number(x.toFixed(2));
+
+/** `value` of each N's `op` against `limit` (at most). */
+function atEachN(op: string, value: (r: ScaleRow) => number | undefined, limit: number): (rows: ScaleRow[]) => Verdict | undefined {
+  return (rows) => {
+    const xs = byN(rows, op).flatMap((r) => { const v = value(r); return v === undefined || !Number.isFinite(v) ? [] : [[r.n, fixed(v)] as const]; });
+    if (xs.length === 0) return undefined;
+    return { shown: xs.map(([n, v]) => `${n}: ${v}`).join(", "), met: xs.every(([, v]) => v <= limit) };
+  };
+}
+
+/** `op`'s milliseconds per resource at the largest N over the smallest, at most 1.2. */
+function growth(op: string): (rows: ScaleRow[]) => Verdict | undefined {
+  return (rows) => {
+    const xs = byN(rows, op);
+    if (xs.length < 2) return undefined;
+    const first = xs[0]!, last = xs.at(-1)!;
+    const g = fixed(last.msPerResource / first.msPerResource);
+    return { shown: `${first.msPerResource} ms at ${first.n}, ${last.msPerResource} ms at ${last.n}: ${g}`, met: g <= 1.2 };
+  };
+}
+
+/** The provider process's peak memory from the smallest N to the largest, against the engine's plugin alone (the baseline's). */
+function memoryGrowth(op: string): (rows: ScaleRow[]) => Verdict | undefined {
+  return (rows) => {
+    const xs = byN(rows, op).filter((r) => r.providerPeakRssMiB !== undefined && r.baselineProviderPeakRssMiB !== undefined);
+    if (xs.length < 2) return undefined;
+    const first = xs[0]!, last = xs.at(-1)!;
+    const own = fixed(last.providerPeakRssMiB! - first.providerPeakRssMiB!), engine = fixed(last.baselineProviderPeakRssMiB! - first.baselineProviderPeakRssMiB!);
+    return { shown: `${own} MiB from ${first.n} to ${last.n} (the baseline's plugin: ${engine} MiB)`, met: own <= Math.max(engine, 0) * 1.2 + 10 };
+  };
+}
+
+/**
+ * The goals the scale figures are held to, each computed from the published run: requests at
+ * their floor, refresh near the engine's own cost, cost per resource that does not grow with N.
+ * A figure the run lacks (one N only, a run published before a field existed) leaves its goal out.
+ */
+const GOALS: [string, (rows: ScaleRow[]) => Verdict | undefined][] = [
+  ["`up` requests at most 1.05 times the floor", atEachN("up", (r) => r.requests / r.requestFloor, 1.05)],
+  ["`destroy` requests at most 1.05 times the floor", atEachN("destroy", (r) => r.requests / r.requestFloor, 1.05)],
+  ["`preview --refresh` requests at most the floor (one read a resource, a topic's and a domain's listings)", atEachN("refresh-preview", (r) => r.requests / r.requestFloor, 1)],
+  ["an update of one field of every resource: requests a resource at most 1", atEachN("update", (r) => r.requests / r.n, 1)],
+  ["dynamic `preview --refresh` at most 1.1 times the wide baseline's time", atEachN("refresh-preview", (r) => r.ratioToWideBaseline, 1.1)],
+  ["dynamic `preview --refresh` at most 1.4 times the baseline's time", atEachN("refresh-preview", (r) => r.ratio, 1.4)],
+  ["plugin `preview --refresh` at most the wide baseline's time", atEachN("refresh-preview", (r) => r.nativeMs / r.wideBaselineMs, 1)],
+  ["`up`: time a resource at the largest N within 20% of the smallest", growth("up")],
+  ["`preview --refresh`: time a resource at the largest N within 20% of the smallest", growth("refresh-preview")],
+  ["`destroy`: time a resource at the largest N within 20% of the smallest", growth("destroy")],
+  ["the provider process's peak memory grows with N no more than the engine's plugin's (1.2 times, 10 MiB of noise)", memoryGrowth("refresh-preview")],
+];
+
+/** The goals section of the page, computed from the run's `scale` records; empty without them. */
+export function goalsSection(data: Measurement[]): string[] {
+  const rows = data.filter((m) => m.bench === "scale") as ScaleRow[];
+  const verdicts = GOALS.flatMap(([goal, f]) => { const v = f(rows); return v ? [[goal, v] as const] : []; });
+  if (verdicts.length === 0) return [];
+  return [
+    "## Goals",
+    "",
+    "Each goal the `scale` figures below are held to, computed from them (N: value): the requests against their floor, the time against the baselines', and cost and memory as N grows.",
+    "",
+    "| goal | measured | met |",
+    "|---|---|---|",
+    ...verdicts.map(([goal, v]) => `| ${goal} | ${v.shown} | ${v.met ? "yes" : "**no**"} |`),
+    "",
+  ];
+}
+
 const scalar = (v: unknown) => v === null || ["string", "number", "boolean"].includes(typeof v);
 
 function table(rows: Measurement[]): string {
@@ -68,6 +160,7 @@ export function renderBenchmarks(data: Measurement[]): string {
     "",
     "`npm run bench` (outside `npm test`) measures the provider against the emulator. `bench/run.ts` says how each figure is taken; `BENCH_SIZES`, `BENCH_ONLY`, `BENCH_LATENCY_MS` and `BENCH_REPEATS` narrow a run.",
     "",
+    ...goalsSection(data),
     ...PROVIDER_CPU,
   ];
   if (data.length === 0) return [...head, "No run is published yet.", ""].join("\n");

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { BENCH_PAGE, benchmarksPage, publish, renderBenchmarks } from "../../../scripts/render-bench";
+import { BENCH_PAGE, benchmarksPage, goalsSection, publish, renderBenchmarks } from "../../../scripts/render-bench";
 import { REPO_ROOT } from "../../../scripts/workspace";
 
 describe("docs/benchmarks.md", () => {
@@ -25,5 +25,32 @@ describe("docs/benchmarks.md", () => {
     const page = renderBenchmarks(merged);
     expect(page.indexOf("`aaaaaaa`")).toBeGreaterThan(page.indexOf("## state"));
     expect(page.indexOf("`bbbbbbb`")).toBeGreaterThan(page.indexOf("## scale"));
+  });
+});
+
+describe("docs/benchmarks.md goals", () => {
+  const row = (n: number, op: string, o: Record<string, number> = {}) => ({
+    bench: "scale", n, op, notifyMs: 1000, nativeMs: 800, wideBaselineMs: 1000, ratio: 1.2, ratioToWideBaseline: 1, msPerResource: 10,
+    requests: n, requestFloor: n, providerPeakRssMiB: 200, baselineProviderPeakRssMiB: 150, ...o,
+  });
+  const goal = (lines: string[], text: string) => lines.find((l) => l.startsWith(`| ${text}`));
+
+  it("computes each goal from the scale records: the figure at each N and whether it is met", () => {
+    const lines = goalsSection([
+      row(200, "up", { requests: 210, requestFloor: 200 }), row(2000, "up", { requests: 2000, requestFloor: 2000, msPerResource: 13 }),
+      row(200, "refresh-preview", { ratioToWideBaseline: 1.29 }), row(2000, "refresh-preview", { msPerResource: 11, providerPeakRssMiB: 400, baselineProviderPeakRssMiB: 170 }),
+    ]);
+    expect(goal(lines, "`up` requests at most 1.05 times the floor")).toBe("| `up` requests at most 1.05 times the floor | 200: 1.05, 2000: 1 | yes |");
+    expect(goal(lines, "dynamic `preview --refresh` at most 1.1 times the wide")).toContain("| 200: 1.29, 2000: 1 | **no** |");
+    expect(goal(lines, "`up`: time a resource")).toContain("10 ms at 200, 13 ms at 2000: 1.3 | **no** |");
+    expect(goal(lines, "`preview --refresh`: time a resource")).toContain(": 1.1 | yes |");
+    expect(goal(lines, "the provider process's peak memory")).toContain("200 MiB from 200 to 2000 (the baseline's plugin: 20 MiB) | **no** |");
+    // A goal whose figures the run lacks is left out (no destroy or update ran here).
+    expect(goal(lines, "`destroy` requests")).toBeUndefined();
+  });
+
+  it("leaves the section out of a page whose run has no scale records", () => {
+    expect(goalsSection([{ bench: "functions", ms: 1 }])).toEqual([]);
+    expect(renderBenchmarks([{ bench: "functions", ms: 1 }])).not.toContain("## Goals");
   });
 });
