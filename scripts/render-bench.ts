@@ -48,6 +48,8 @@ const PROVIDER_CPU = [
   "- The engine starts the plugin twice on a `preview --refresh`, and each start loads `@pulumi/pulumi`'s runtime (its closure serializer brings the TypeScript compiler and npm's package readers) before the first request. The wide baseline pays the same: it is the largest part of both.",
   "- Each kind's one-line `__provider` is evaluated once per process (the plugin keeps the provider by its text) and its implementation module loaded once: no read loads a module, evaluates a provider or builds a schema again. Loading the kinds' modules (zod and the API's schemas), and at the first read the HTTP client (undici), is a cost per process, not per read.",
   "- What the provider adds to the baseline is its work: each read's request through undici and the validation of the answer against its zod schema, and each check's validation of the inputs. At N = 200 most of it is the first run of cold code (each kind's path, zod's generated parsers, undici's HTTP parser): the same reads run again in the same process cost far less.",
+  "- The plugin makes the same requests at the same latency, and its `preview --refresh` stays near the wide baseline's time (`nativeMs` in `scale`): the requests' wait is not what separates the dynamic front end from the baseline; the CPU of its provider process is.",
+  "- Bundling the kinds' modules with zod and undici into one file, as the plugin's executable is built, shortens only the part of `loading` that is this package's (`provider-profile`: `loading` of notify less the wide baseline's), not the reads, and the package would ship zod and undici twice. Not done.",
   "- Tried, without a gain in the process's total CPU above this machine's noise: loading undici's `Pool` alone instead of its entry point, zod without its generated parsers (`jitless`), and Node's compile cache for this package's modules. The compile cache shortens the plugin's own start most, which only the environment of `pulumi` can turn on (`NODE_COMPILE_CACHE`).",
   "",
 ];
@@ -61,11 +63,11 @@ interface ScaleRow extends Measurement {
   wideBaselineMs: number;
   ratio: number;
   ratioToWideBaseline: number;
-  msPerResource: number;
   requests: number;
   requestFloor: number;
   providerPeakRssMiB?: number;
   baselineProviderPeakRssMiB?: number;
+  baselineMs: number;
 }
 
 /** What a goal shows of a run: the figure at each N (or across them) and whether it is met. */
@@ -86,14 +88,20 @@ function atEachN(op: string, value: (r: ScaleRow) => number | undefined, limit: 
   };
 }
 
-/** `op`'s milliseconds per resource at the largest N over the smallest, at most 1.2. */
-function growth(op: string): (rows: ScaleRow[]) => Verdict | undefined {
+/**
+ * `op`'s milliseconds per resource at the largest N over the smallest, beside the baseline's (the
+ * engine's own growth): at most 1.2, or (`beyondEngine`) at most 1.2 times the baseline's.
+ */
+function growth(op: string, beyondEngine = false): (rows: ScaleRow[]) => Verdict | undefined {
   return (rows) => {
-    const xs = byN(rows, op);
+    const xs = byN(rows, op).filter((r) => typeof r.baselineMs === "number");
     if (xs.length < 2) return undefined;
     const first = xs[0]!, last = xs.at(-1)!;
-    const g = fixed(last.msPerResource / first.msPerResource);
-    return { shown: `${first.msPerResource} ms at ${first.n}, ${last.msPerResource} ms at ${last.n}: ${g}`, met: g <= 1.2 };
+    const per = (r: ScaleRow, ms: number) => fixed(ms / r.n);
+    const g = fixed(per(last, last.notifyMs) / per(first, first.notifyMs));
+    const b = fixed(per(last, last.baselineMs) / per(first, first.baselineMs));
+    const shown = `${per(first, first.notifyMs)} ms at ${first.n}, ${per(last, last.notifyMs)} ms at ${last.n}: ${g} (baseline: ${per(first, first.baselineMs)}, ${per(last, last.baselineMs)}: ${b})`;
+    return beyondEngine ? { shown: `${g} / ${b} = ${fixed(g / b)}`, met: g / b <= 1.2 } : { shown, met: g <= 1.2 };
   };
 }
 
@@ -122,8 +130,11 @@ const GOALS: [string, (rows: ScaleRow[]) => Verdict | undefined][] = [
   ["dynamic `preview --refresh` at most 1.4 times the baseline's time", atEachN("refresh-preview", (r) => r.ratio, 1.4)],
   ["plugin `preview --refresh` at most the wide baseline's time", atEachN("refresh-preview", (r) => r.nativeMs / r.wideBaselineMs, 1)],
   ["`up`: time a resource at the largest N within 20% of the smallest", growth("up")],
+  ["`up`: that growth at most 1.2 times the baseline's (the engine's own)", growth("up", true)],
   ["`preview --refresh`: time a resource at the largest N within 20% of the smallest", growth("refresh-preview")],
+  ["`preview --refresh`: that growth at most 1.2 times the baseline's (the engine's own)", growth("refresh-preview", true)],
   ["`destroy`: time a resource at the largest N within 20% of the smallest", growth("destroy")],
+  ["`destroy`: that growth at most 1.2 times the baseline's (the engine's own)", growth("destroy", true)],
   ["the provider process's peak memory grows with N no more than the engine's plugin's (1.2 times, 10 MiB of noise)", memoryGrowth("refresh-preview")],
 ];
 

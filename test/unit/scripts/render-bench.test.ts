@@ -30,20 +30,21 @@ describe("docs/benchmarks.md", () => {
 
 describe("docs/benchmarks.md goals", () => {
   const row = (n: number, op: string, o: Record<string, number> = {}) => ({
-    bench: "scale", n, op, notifyMs: 1000, nativeMs: 800, wideBaselineMs: 1000, ratio: 1.2, ratioToWideBaseline: 1, msPerResource: 10,
+    bench: "scale", n, op, notifyMs: 10 * n, baselineMs: 8 * n, nativeMs: 800, wideBaselineMs: 1000, ratio: 1.2, ratioToWideBaseline: 1, msPerResource: 10,
     requests: n, requestFloor: n, providerPeakRssMiB: 200, baselineProviderPeakRssMiB: 150, ...o,
   });
   const goal = (lines: string[], text: string) => lines.find((l) => l.startsWith(`| ${text}`));
 
   it("computes each goal from the scale records: the figure at each N and whether it is met", () => {
     const lines = goalsSection([
-      row(200, "up", { requests: 210, requestFloor: 200 }), row(2000, "up", { requests: 2000, requestFloor: 2000, msPerResource: 13 }),
-      row(200, "refresh-preview", { ratioToWideBaseline: 1.29 }), row(2000, "refresh-preview", { msPerResource: 11, providerPeakRssMiB: 400, baselineProviderPeakRssMiB: 170 }),
+      row(200, "up", { requests: 210, requestFloor: 200 }), row(2000, "up", { requests: 2000, requestFloor: 2000, notifyMs: 26000, baselineMs: 20000 }),
+      row(200, "refresh-preview", { ratioToWideBaseline: 1.29 }), row(2000, "refresh-preview", { notifyMs: 22000, providerPeakRssMiB: 400, baselineProviderPeakRssMiB: 170 }),
     ]);
     expect(goal(lines, "`up` requests at most 1.05 times the floor")).toBe("| `up` requests at most 1.05 times the floor | 200: 1.05, 2000: 1 | yes |");
     expect(goal(lines, "dynamic `preview --refresh` at most 1.1 times the wide")).toContain("| 200: 1.29, 2000: 1 | **no** |");
-    expect(goal(lines, "`up`: time a resource")).toContain("10 ms at 200, 13 ms at 2000: 1.3 | **no** |");
-    expect(goal(lines, "`preview --refresh`: time a resource")).toContain(": 1.1 | yes |");
+    expect(goal(lines, "`up`: time a resource")).toContain("| 10 ms at 200, 13 ms at 2000: 1.3 (baseline: 8, 10: 1.25) | **no** |");
+    expect(goal(lines, "`up`: that growth")).toContain("| 1.3 / 1.25 = 1.04 | yes |");
+    expect(goal(lines, "`preview --refresh`: time a resource")).toContain(": 1.1 (baseline: 8, 8: 1) | yes |");
     expect(goal(lines, "the provider process's peak memory")).toContain("200 MiB from 200 to 2000 (the baseline's plugin: 20 MiB) | **no** |");
     // A goal whose figures the run lacks is left out (no destroy or update ran here).
     expect(goal(lines, "`destroy` requests")).toBeUndefined();
