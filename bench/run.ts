@@ -23,9 +23,10 @@
  *              or control values)
  *
  * Prints a table and writes bench/results.json (one object per measurement, with the machine,
- * versions and date). `BENCH_SIZES=200,1000` limits the scale runs; `BENCH_REPEATS` sets how many
+ * versions and date), after each measurement. `BENCH_SIZES=200,1000` limits the scale runs; `BENCH_REPEATS` sets how many
  * interleaved runs of N <= 200 the medians come from (default 3), `BENCH_REPEATS_LARGE` how many
- * of larger N (default 1); `BENCH_ENGINE_PROFILE=1` adds a CPU profile of the engine (needs Go,
+ * of larger N (default 1); `BENCH_SKIP_CHECKPOINTS=1` runs the scale stacks with the state saved
+ * once per operation (bench `scale-final-checkpoint`); `BENCH_ENGINE_PROFILE=1` adds a CPU profile of the engine (needs Go,
  * which builds the CLI here), `BENCH_PROVIDER_PROFILE=1` one of the dynamic-provider process.
  */
 import { execFileSync, spawn } from "node:child_process";
@@ -52,8 +53,17 @@ interface Measurement {
   [k: string]: unknown;
 }
 const results: Measurement[] = [];
+/** What every measurement carries about the run (machine, versions, date, commit), taken when it starts. */
+let runMeta: ReturnType<typeof runInfo> | undefined;
+const RESULTS_FILE = path.join(REPO_ROOT, "bench/results.json");
+/**
+ * Keeps `m`, and writes bench/results.json with every measurement so far: a run stopped partway
+ * (the largest N of `scale` takes the longest) keeps what it measured.
+ */
 function record(m: Measurement): void {
   results.push(m);
+  mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+  writeFileSync(RESULTS_FILE, JSON.stringify(results.map((r) => ({ ...r, ...runMeta })), null, 2) + "\n");
 }
 
 // --------------------------------------------------------------------------------- emulator
@@ -163,6 +173,7 @@ async function withStack<T>(name: string, program: automation.PulumiFn, config: 
   linkProjectDir(dir);
   try {
     const stack = await localStack({ dir, projectName: "notify-bench", stackName: name, program });
+    if (SKIP_CHECKPOINTS) stack.workspace.envVars.PULUMI_SKIP_CHECKPOINTS = "true";
     if (opts.native) await useNativePlugin(stack, typeof opts.native === "string" ? opts.native : undefined);
     await stack.setAllConfig(config);
     return await f(stack, dir);
@@ -311,6 +322,15 @@ async function runOps(stack: automation.Stack, emu: RunningEmulator | undefined,
  * BENCH_REPEATS_LARGE times (default 1: each round of N = 500 takes about four minutes).
  */
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+/**
+ * BENCH_SKIP_CHECKPOINTS=1: every stack runs with PULUMI_SKIP_CHECKPOINTS=true, so the engine
+ * saves the state once, at the end of an operation, where by default the file backend rewrites the
+ * whole state after every step (a cost that grows with N² for every provider alike: the
+ * baselines' `up` at N = 1000 takes three times as long a resource as at 200). Its figures are the
+ * bench `scale-final-checkpoint`: how the provider's own cost grows with N.
+ */
+const SKIP_CHECKPOINTS = process.env.BENCH_SKIP_CHECKPOINTS === "1";
+const SCALE_BENCH = SKIP_CHECKPOINTS ? "scale-final-checkpoint" : "scale";
 const REPEATS_LARGE = Number(process.env.BENCH_REPEATS_LARGE ?? 1);
 
 function median(xs: number[]): number {
@@ -377,7 +397,7 @@ async function scale(emu: RunningEmulator, sizes: number[]): Promise<void> {
       const msPerResource = Number((a / n).toFixed(1));
       // In the order docs/benchmarks.md shows them: each time beside the baseline's, the requests beside their floor.
       record({
-        bench: "scale", n, op, latencyMs: LATENCY_MS, runs: repeats,
+        bench: SCALE_BENCH, n, op, latencyMs: LATENCY_MS, runs: repeats,
         notifyMs: a, baselineMs: b, wideBaselineMs: w, nativeMs: nat, ratio, ratioToWideBaseline: ratioWide, nativeRatio, msPerResource,
         requests: first.requests, requestFloor, requestsToFloor, nativeRequests: nativeReqs[0], requestsPerResource: first.perResource,
         providerPeakRssMiB: rssOf("notify"), nativeProviderPeakRssMiB: rssOf("native"), baselineProviderPeakRssMiB: rssOf("baseline"),
@@ -796,6 +816,12 @@ async function exportBench(): Promise<void> {
 async function main(): Promise<void> {
   const started = Date.now();
   const cli = pulumiCliPath();
+  // The code measured, taken before the first measurement: docs/benchmarks.md shows it with the
+  // figures (`-dirty` when the tree had changes).
+  const { machine, versions, date, commit } = runInfo(cli);
+  runMeta = { machine, versions, date, commit };
+  mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+  writeFileSync(RESULTS_FILE, "[]\n");
   const sizes = (process.env.BENCH_SIZES ?? "200,1000,2000").split(",").map(Number);
   const only = process.env.BENCH_ONLY?.split(",");
   const want = (b: string) => !only || only.includes(b);
@@ -814,12 +840,8 @@ async function main(): Promise<void> {
   } finally {
     await emu.close();
   }
-  // The code measured: docs/benchmarks.md shows it with the figures (`-dirty` when the tree had changes).
-  const { machine, versions, date, commit } = runInfo(cli);
-  const out = results.map((r) => ({ ...r, machine, versions, date, commit }));
-  mkdirSync(path.join(REPO_ROOT, "bench"), { recursive: true });
-  writeFileSync(path.join(REPO_ROOT, "bench/results.json"), JSON.stringify(out, null, 2) + "\n");
-  say(`\n${out.length} measurements written to bench/results.json in ${Math.round((Date.now() - started) / 1000)} s on ${machine.cpu} (${machine.cores} cores, ${machine.memoryGiB} GiB), Node ${versions.node}, Pulumi ${versions.pulumi}`);
+  const { cpu, cores, memoryGiB } = runMeta.machine;
+  say(`\n${results.length} measurements written to bench/results.json in ${Math.round((Date.now() - started) / 1000)} s on ${cpu} (${cores} cores, ${memoryGiB} GiB), Node ${runMeta.versions.node}, Pulumi ${runMeta.versions.pulumi}`);
 }
 
 main().catch((e: unknown) => {

@@ -55,3 +55,18 @@ describe("docs/benchmarks.md goals", () => {
     expect(renderBenchmarks([{ bench: "functions", ms: 1 }])).not.toContain("## Goals");
   });
 });
+
+describe("docs/benchmarks.md growth goals", () => {
+  const row = (bench: string, n: number, notifyMs: number) => ({
+    bench, n, op: "up", notifyMs, baselineMs: 8 * n, nativeMs: 1, wideBaselineMs: 1, ratio: 1, ratioToWideBaseline: 1, requests: n, requestFloor: n,
+  });
+  const growthLine = (lines: string[]) => lines.find((l) => l.startsWith("| `up`: time a resource"));
+
+  it("come from scale-final-checkpoint when it ran at two sizes or more, and from scale otherwise", () => {
+    const scale = [row("scale", 200, 2000), row("scale", 1000, 30000)];
+    expect(growthLine(goalsSection(scale))).toContain("| 10 ms at 200, 30 ms at 1000: 3");
+    const both = [...scale, row("scale-final-checkpoint", 200, 2000), row("scale-final-checkpoint", 2000, 22000)];
+    expect(growthLine(goalsSection(both))).toMatch(/^\| `up`: time a resource .* \(`scale-final-checkpoint`\) \| 10 ms at 200, 11 ms at 2000: 1\.1 .* \| yes \|$/);
+    expect(growthLine(goalsSection([...scale, row("scale-final-checkpoint", 200, 2000)]))).toContain("30 ms at 1000");
+  });
+});
