@@ -43,7 +43,8 @@ describe("docs/benchmarks.md goals", () => {
     expect(goal(lines, "`up` requests at most 1.05 times the floor")).toBe("| `up` requests at most 1.05 times the floor | 200: 1.05, 2000: 1 | yes |");
     expect(goal(lines, "dynamic `preview --refresh` at most 1.1 times the wide")).toContain("| 200: 1.29, 2000: 1 | **no** |");
     expect(goal(lines, "`up`: time a resource")).toContain("| 10 ms at 200, 13 ms at 2000: 1.3 (baseline: 8, 10: 1.25) | **no** |");
-    expect(goal(lines, "`up`: that growth")).toContain("| 1.3 / 1.25 = 1.04 | yes |");
+    // Two sizes: no cost of an added resource to compare.
+    expect(goal(lines, "`up`: each added resource's time")).toBeUndefined();
     expect(goal(lines, "`preview --refresh`: time a resource")).toContain(": 1.1 (baseline: 8, 8: 1) | yes |");
     expect(goal(lines, "the provider process's peak memory")).toContain("200 MiB from 200 to 2000 (the baseline's plugin: 20 MiB) | **no** |");
     // A goal whose figures the run lacks is left out (no destroy or update ran here).
@@ -68,5 +69,12 @@ describe("docs/benchmarks.md growth goals", () => {
     const both = [...scale, row("scale-final-checkpoint", 200, 2000), row("scale-final-checkpoint", 2000, 22000)];
     expect(growthLine(goalsSection(both))).toMatch(/^\| `up`: time a resource .* \(`scale-final-checkpoint`\) \| 10 ms at 200, 11 ms at 2000: 1\.1 .* \| yes \|$/);
     expect(growthLine(goalsSection([...scale, row("scale-final-checkpoint", 200, 2000)]))).toContain("30 ms at 1000");
+  });
+
+  it("set the cost of each added resource at the largest sizes against that at the smaller: a cost growing faster than N shows", () => {
+    const rows = [row("scale", 200, 4000), row("scale", 1000, 10000), row("scale", 2000, 21000)];
+    // 6000 ms for 800 more resources (7.5 each), then 11000 ms for 1000 more (11 each), while the time a resource falls (20, 10.5).
+    expect(goalsSection(rows).find((l) => l.startsWith("| `up`: each added"))).toContain("| 7.5 ms from 200 to 1000, 11 ms from 1000 to 2000: 1.47 (baseline: 8, 8: 1) | **no** |");
+    expect(growthLine(goalsSection(rows))).toContain("| yes |");
   });
 });
