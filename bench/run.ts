@@ -510,7 +510,7 @@ async function engineProfile(emu: RunningEmulator): Promise<void> {
           const file = readdirSync(work).find((f) => f.startsWith(`${kind}-${op}.`) && f.endsWith(".cpu"));
           if (!file) throw new Error(`no CPU profile was written for ${kind} ${op}`);
           const r = pprofShares(path.join(work, file));
-          record({ bench: "engine-profile", n, stack: kind, op, ...r });
+          record({ bench: "engine-profile", n, stack: kind, op, stateSaved: SKIP_CHECKPOINTS ? "once" : "every step", ...r });
           const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
           say(`${kind.padEnd(8)} ${op.padEnd(16)} ${String(r.sampledMs).padStart(10)} ${pct(r.checkpointSaves).padStart(17)} ${pct(r.automaticLog).padStart(14)} ${pct(r.garbageCollector).padStart(6)}`);
         }

@@ -28,7 +28,7 @@ const ABOUT: Record<string, string> = {
   "rate-limit": "An `up` against a service that limits requests (token bucket).",
   functions: "A function over many seeded objects.",
   "emulator-throughput": "The emulator's own throughput on simple reads.",
-  "engine-profile": "The engine's CPU profile.",
+  "engine-profile": "The engine's CPU profile (`BENCH_ENGINE_PROFILE=1`, at `BENCH_PROFILE_N` resources): the engine's sampled CPU of an `up` and a `preview --refresh` of each stack, and the share of it spent saving the state (`stateSaved`: after every step, or once with `BENCH_SKIP_CHECKPOINTS=1`), writing the CLI's automatic debug log of every RPC, and collecting garbage.",
   "provider-profile": "The dynamic-provider plugin's CPU on a `preview --refresh` (`BENCH_PROVIDER_PROFILE=1`), for the provider's dynamic front end and the wide baseline: `providerCpuMs` from /proc with profiling on, `sampledMs` the V8 samples of the plugin's processes, and the milliseconds of the samples with a frame of each activity on their stack (`pluginStart` the plugin's own start, `loading` modules loaded at any time, `implementation` this package's modules with zod and undici). The samples follow the wall clock: compare the shares.",
   "binary-size": "The plugin as one executable (`npm run plugin-binary`) against the folder plugin it replaces: bytes of the executable, its archive and the folder.",
   "binary-start": "Milliseconds from starting the plugin to its port on stdout (the engine's wait at every start), median of the starts, wall and CPU.",
