@@ -1,5 +1,5 @@
 /**
- * The demo stack: in-app, email, SMS, chat and push integrations, two workflows using several step kinds,
+ * The demo stack: email, SMS, chat and push integrations, two workflows using several step kinds,
  * subscriber credentials, and outputs read back with the functions.
  */
 import * as pulumi from "@pulumi/pulumi";
@@ -26,12 +26,6 @@ export async function demoProgram(): Promise<Record<string, unknown>> {
     credentials: { serviceAccount: secret("fcmServiceAccount", "{\"project_id\":\"demo\"}") },
   });
 
-  // The in-app channel's provider: a workflow's in-app step sends nothing without an active one
-  // (the service reports it as a step issue, and the provider warns).
-  const inbox = new notify.Integration("inbox", {
-    identifier: "inbox-main", name: "Inbox", providerId: "novu", channel: "in_app", active: true,
-  });
-
   const welcome = new notify.Workflow("welcome", {
     workflowId: "welcome", name: "Welcome", active: true, tags: ["onboarding"],
     steps: [
@@ -39,7 +33,7 @@ export async function demoProgram(): Promise<Record<string, unknown>> {
       { name: "Wait", type: "delay", controlValues: { type: "regular", amount: 1, unit: "hours" } },
       { name: "Email", type: "email", controlValues: { subject: "Welcome to Example", body: "<p>Glad you are here.</p>", editorType: "html" } },
     ],
-  }, { dependsOn: [inbox, email] });
+  }, { dependsOn: [email] });
   const digest = new notify.Workflow("activity-digest", {
     workflowId: "activity-digest", name: "Activity digest", active: true, severity: "low", tags: ["engagement"],
     steps: [
