@@ -41,6 +41,7 @@ import { scaleProgram, nativeScaleProgram, baselineProgram, wideBaselineProgram,
 import type { RequestCounts } from "../test/kinds/descriptor";
 import { exportEnvironment } from "../export";
 import { runInfo } from "../scripts/runInfo";
+import { SCALE_BENCHES } from "../scripts/render-bench";
 import { summarize, type CpuProfile, type Frame } from "./cpuProfile";
 
 const KEY = "bench-api-key-0123456789";
@@ -322,16 +323,15 @@ async function runOps(stack: automation.Stack, emu: RunningEmulator | undefined,
  * BENCH_REPEATS_LARGE times (default 1: each round of N = 500 takes about four minutes).
  */
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+const REPEATS_LARGE = Number(process.env.BENCH_REPEATS_LARGE ?? 1);
 /**
  * BENCH_SKIP_CHECKPOINTS=1: every stack runs with PULUMI_SKIP_CHECKPOINTS=true, so the engine
  * saves the state once, at the end of an operation, where by default the file backend rewrites the
- * whole state after every step (a cost that grows with N² for every provider alike: the
- * baselines' `up` at N = 1000 takes three times as long a resource as at 200). Its figures are the
- * bench `scale-final-checkpoint`: how the provider's own cost grows with N.
+ * whole state after every step (a cost that grows with N² for every provider alike). Its scale
+ * figures are published as their own bench: how the provider's own cost grows with N.
  */
 const SKIP_CHECKPOINTS = process.env.BENCH_SKIP_CHECKPOINTS === "1";
-const SCALE_BENCH = SKIP_CHECKPOINTS ? "scale-final-checkpoint" : "scale";
-const REPEATS_LARGE = Number(process.env.BENCH_REPEATS_LARGE ?? 1);
+const SCALE_BENCH = SKIP_CHECKPOINTS ? SCALE_BENCHES.finalCheckpoint : SCALE_BENCHES.everyStep;
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

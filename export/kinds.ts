@@ -73,15 +73,18 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t: T) => 
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
 }
+/** A topic subscription other than a plain membership, as the topic's listing gives it. */
+type ListedSubscription = { subscriber: string; identifier: string };
+
 /**
  * A topic's subscriptions, following the cursor, in one pass for both kinds that declare them: the
  * subscriberIds of its plain memberships (a Topic's `subscribers`) and every other subscription
  * with its identifier (a TopicSubscription, read whole later: the listing leaves out its name and
  * preferences).
  */
-async function topicSubscriptions(client: NotifyClient, key: string): Promise<{ subscribers: string[]; others: { subscriber: string; identifier: string }[] }> {
+async function topicSubscriptions(client: NotifyClient, key: string): Promise<{ subscribers: string[]; others: ListedSubscription[] }> {
   const subscribers: string[] = [];
-  const others: { subscriber: string; identifier: string }[] = [];
+  const others: ListedSubscription[] = [];
   let after: string | undefined;
   for (;;) {
     const page = await client.topics.listSubscriptions(key, { limit: 100, after });
@@ -286,7 +289,7 @@ export const EXPORT = {
   Topic: {
     read: async ({ client, limit, progress }): Promise<{
       /** Each topic with the subscriberIds of its plain memberships and its other subscriptions (TopicSubscription's to read). */
-      topics: { topic: Topic; subscribers: string[]; others: { subscriber: string; identifier: string }[] }[];
+      topics: { topic: Topic; subscribers: string[]; others: ListedSubscription[] }[];
     }> => {
       const topicItems: Topic[] = await collect(paginateTopics(client.topics, { limit: 100 }, Number.MAX_SAFE_INTEGER));
       const topics = await mapLimit(topicItems, limit, async (topic) => ({ topic, ...(await topicSubscriptions(client, topic.key)) }));
