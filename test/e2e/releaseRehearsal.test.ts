@@ -82,9 +82,9 @@ function fill(command: string, values: { checkout: string; apiUrl?: string; apiK
   return out;
 }
 
-/** The README's lines of "Run your own program" that start with `prefix` (its notify-run commands). */
-function readmeLines(section: string, prefix: string): string[] {
-  const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+/** The lines of a page's (by default the README's) section that start with `prefix`, in its ```sh blocks (its notify-run commands, ...). */
+function readmeLines(section: string, prefix: string, page = "README.md"): string[] {
+  const readme = readFileSync(path.join(ROOT, page), "utf8");
   const text = readme.split(/^(?=## )/m).find((s) => s.startsWith(`## ${section}\n`)) ?? "";
   return [...text.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].flatMap((m) => m[1]!.split("\n")).map((l) => splitComment(l).command).filter((l) => l.startsWith(prefix));
 }
@@ -386,11 +386,11 @@ describe.skipIf(!enabled)("the release, rehearsed against registries on loopback
       expect((await api("POST", "/v2/topics", { key: "exported-topic", name: "Exported" })).status).toBeLessThan(300);
       expect((await api("POST", "/v2/workflows", { workflowId: "exported-welcome", name: "Welcome", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "Hi" } }] })).status).toBeLessThan(300);
     });
-    /** `npx notify-export` as the README writes it, from the project where the registry's package is installed, for `language`. */
+    /** `npx notify-export` as docs/export.md writes it, from the project where the registry's package is installed, for `language`. */
     async function exportAs(language: "typescript" | "python" | "go", out: string): Promise<void> {
-      const line = readmeLines("Bring an existing environment under code", "npx notify-export")[0]!;
-      expect(line).toBe("npx notify-export --language typescript --out infra");
-      await shOk(line.replace("typescript", language).replace("infra", out), path.join(tmp, "ts-registry"), exportEnv());
+      const line = readmeLines("The three commands", "npx notify-export", "docs/export.md")[0]!;
+      expect(line).toBe("npx notify-export --language typescript --out notify-prod");
+      await shOk(line.replace("typescript", language).replace("notify-prod", out), path.join(tmp, "ts-registry"), exportEnv());
     }
     const takeOverWrites = async (run: () => Promise<unknown>) => {
       await emu.clearRequests();
