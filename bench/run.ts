@@ -113,7 +113,7 @@ async function emulatorThroughput(): Promise<void> {
 
 // --------------------------------------------------------------------------------- stacks
 
-interface Log { method: string; path: string; status: number; bytesIn: number; bytesOut: number; time: string; fault?: string }
+interface Log { method: string; path: string; status: number; bytesIn: number; bytesOut: number; time: string; inFlight: number; fault?: string }
 
 async function requestLog(emu: RunningEmulator): Promise<Log[]> {
   return (await api(emu, "GET", "/__emulator/requests")).requests as Log[];
@@ -284,7 +284,7 @@ class CpuWatch {
 }
 
 async function runOps(stack: automation.Stack, emu: RunningEmulator | undefined, n: number, dir: string, kind: string, stage: Stage) {
-  const out: Record<string, { ms: number; requests: number; requestsPerSecond: number; eachSecond: number[]; bytes: number; perResource: number; bytesPerResource: number; cpu: ReturnType<CpuWatch["stop"]> }> = {};
+  const out: Record<string, { ms: number; requests: number; requestsPerSecond: number; eachSecond: number[]; peakInFlight: number; bytes: number; perResource: number; bytesPerResource: number; cpu: ReturnType<CpuWatch["stop"]> }> = {};
   let state: ReturnType<typeof stateBytes> | undefined;
   for (const op of OPS) {
     if (emu) await api(emu, "DELETE", "/__emulator/requests");
@@ -311,7 +311,9 @@ async function runOps(stack: automation.Stack, emu: RunningEmulator | undefined,
     const bytes = log.reduce((a, r) => a + r.bytesIn + r.bytesOut, 0);
     const { spanS, eachSecond } = timing(log);
     const requestsPerSecond = spanS > 0 ? Number((log.length / spanS).toFixed(1)) : 0;
-    out[op] = { ms, requests: log.length, requestsPerSecond, eachSecond, bytes, perResource: Number((log.length / n).toFixed(2)), bytesPerResource: Math.round(bytes / n), cpu };
+    // The most requests the service was answering at once: what the engine's parallelism and the client's connections let through.
+    const peakInFlight = log.reduce((a, r) => Math.max(a, r.inFlight), 0);
+    out[op] = { ms, requests: log.length, requestsPerSecond, eachSecond, peakInFlight, bytes, perResource: Number((log.length / n).toFixed(2)), bytesPerResource: Math.round(bytes / n), cpu };
   }
   return { ops: out, state: state! };
 }
@@ -400,6 +402,7 @@ async function scale(emu: RunningEmulator, sizes: number[]): Promise<void> {
         bench: SCALE_BENCH, n, op, latencyMs: LATENCY_MS, runs: repeats,
         notifyMs: a, baselineMs: b, wideBaselineMs: w, nativeMs: nat, ratio, ratioToWideBaseline: ratioWide, nativeRatio, msPerResource,
         requests: first.requests, requestFloor, requestsToFloor, nativeRequests: nativeReqs[0], requestsPerResource: first.perResource,
+        peakInFlight: Math.max(...runs.notify.map((x) => x.ops[op]!.peakInFlight)), nativePeakInFlight: Math.max(...runs.native.map((x) => x.ops[op]!.peakInFlight)),
         providerPeakRssMiB: rssOf("notify"), nativeProviderPeakRssMiB: rssOf("native"), baselineProviderPeakRssMiB: rssOf("baseline"),
         enginePeakRssMiB: Math.max(...runs.notify.map((x) => x.ops[op]!.cpu.enginePeakRssMiB)),
         bytesPerResource, nativeBytesPerResource: median(runs.native.map((x) => x.ops[op]!.bytesPerResource)), requestsPerSecond,

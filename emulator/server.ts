@@ -80,6 +80,8 @@ export class EmulatorApp implements ControlTarget {
   private readonly idempotency = new Map<string, { hash: string; done: boolean; reply?: Reply; at: number }>();
   private log: LoggedRequest[] = [];
   private seq = 0;
+  /** The service's requests being answered now (each log entry's `inFlight` is this on its arrival). */
+  private inFlight = 0;
 
   constructor(opts: { apiKeys: string[]; behaviour: Behaviour; statePath?: string }) {
     this.behaviour = opts.behaviour;
@@ -120,16 +122,23 @@ export class EmulatorApp implements ControlTarget {
     const query = new URLSearchParams(qIndex >= 0 ? rawUrl.slice(qIndex + 1) : "");
     const method = (req.method ?? "GET").toUpperCase();
     const idempotencyKey = headerOf(req, "idempotency-key");
+    // The test controls are not the service's requests: they neither count nor are counted.
+    const counted = !path.startsWith("/__emulator/");
+    if (counted) this.inFlight++;
     const x: Exchange = {
       req, res, method, path, query, idempotencyKey, bodyText: "", params: {}, headers: {}, fault: { kind: "none" },
       entry: {
         seq: ++this.seq, method, path, query: queryObject(query), status: 0, idempotencyKey,
-        time: new Date().toISOString(), bytesIn: 0, bytesOut: 0,
+        time: new Date().toISOString(), inFlight: this.inFlight, bytesIn: 0, bytesOut: 0,
       },
     };
-    for (const step of this.pipeline) {
-      const end = await step(x);
-      if (end) return this.finish(x, end);
+    try {
+      for (const step of this.pipeline) {
+        const end = await step(x);
+        if (end) return this.finish(x, end);
+      }
+    } finally {
+      if (counted) this.inFlight--;
     }
   }
 

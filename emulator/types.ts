@@ -83,6 +83,12 @@ export interface LoggedRequest {
   replay?: boolean;
   fault?: string;
   time: string;
+  /**
+   * How many of the service's requests the emulator was answering when this one arrived, itself
+   * included (its latency counts as answering): the greatest over a run is the most the client
+   * had in flight at once.
+   */
+  inFlight: number;
   bytesIn: number;
   bytesOut: number;
 }

@@ -457,6 +457,23 @@ describe("emulator behaviour (production mode)", () => {
       expect(Date.parse(log[1].time)).toBeGreaterThan(0);
     });
 
+    it("logs how many requests were in flight when each arrived (itself included; the test controls neither count nor are counted)", async () => {
+      await api("DELETE", "/__emulator/requests");
+      await api("GET", "/v1/integrations");
+      // Three at once, each held a second by the latency: they overlap.
+      await api("POST", "/__emulator/faults", { latencyMs: [1000, 1000] });
+      await Promise.all([1, 2, 3].map(() => api("GET", "/v1/integrations")));
+      await api("POST", "/__emulator/faults", {});
+      await api("GET", "/v1/integrations");
+      const log = (await api("GET", "/__emulator/requests")).body.requests as { inFlight: number }[];
+      expect(log).toHaveLength(5);
+      // One at a time: the count went back down after each.
+      expect([log[0]!.inFlight, log[4]!.inFlight]).toEqual([1, 1]);
+      const overlapping = log.slice(1, 4).map((r) => r.inFlight);
+      expect(Math.max(...overlapping)).toBeGreaterThanOrEqual(2);
+      expect(Math.max(...overlapping)).toBeLessThanOrEqual(3);
+    });
+
     it("reset empties the store and the log", async () => {
       await api("POST", "/v2/subscribers", { subscriberId: "r" });
       await api("POST", "/__emulator/reset");

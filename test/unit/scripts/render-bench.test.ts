@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { BENCH_PAGE, benchmarksPage, goalsSection, publish, renderBenchmarks } from "../../../scripts/render-bench";
+import { BENCH_PAGE, benchmarksPage, goalsSection, publish, renderBenchmarks, requestWaitMs } from "../../../scripts/render-bench";
 import { REPO_ROOT } from "../../../scripts/workspace";
 
 describe("docs/benchmarks.md", () => {
@@ -49,6 +49,18 @@ describe("docs/benchmarks.md goals", () => {
     expect(goal(lines, "the provider process's peak memory")).toContain("200 MiB from 200 to 2000 (the baseline's plugin: 20 MiB) | **no** |");
     // A goal whose figures the run lacks is left out (no destroy or update ran here).
     expect(goal(lines, "`destroy` requests")).toBeUndefined();
+  });
+
+  it("sets the refresh's requests' least wait apart: rounds of the most requests in flight at once, one latency each", () => {
+    // 206 requests, 8 at once: 26 rounds of 20 ms, 520 ms; (4240 - 520) / 3364 = 1.11.
+    const measured = row(200, "refresh-preview", { notifyMs: 4240, wideBaselineMs: 3364, requests: 206, peakInFlight: 8, latencyMs: 20 });
+    expect(requestWaitMs(measured as never)).toBe(520);
+    const label = "dynamic `preview --refresh` less its requests' least wait";
+    expect(goal(goalsSection([measured]), label)).toContain("| 200: 1.11 (the wait: 206 requests, at most 8 at once, 20 ms each: 520 ms) | **no** |");
+    expect(goal(goalsSection([{ ...measured, notifyMs: 4100 }]), label)).toContain("| 200: 1.06 (the wait");
+    expect(goal(goalsSection([{ ...measured, notifyMs: 4100 }]), label)).toMatch(/\| yes \|$/);
+    // A run published before the figure was measured leaves the row out.
+    expect(goal(goalsSection([row(200, "refresh-preview")]), label)).toBeUndefined();
   });
 
   it("leaves the section out of a page whose run has no scale records", () => {
