@@ -164,11 +164,17 @@ export function detailedDiff(diff: DiffResult): Map<string, provproto.PropertyDi
 /**
  * The outputs a preview shows before the service is asked: the inputs; what the service fills in
  * is unknown on create, and kept from the old outputs on update (output-only fields) or unknown
- * (input fields the program leaves out).
+ * (input fields the program leaves out). A field the service adds to (a workflow's steps gain
+ * their ids: the table's `output` fact) is unknown too, unless an update leaves it unchanged
+ * (`changed`, the diff's changed keys): then the old outputs hold what the service will.
  */
-export function previewOutputs(table: ResourceTable, news: Props, olds?: Props): Props {
+export function previewOutputs(table: ResourceTable, news: Props, olds?: Props, changed: readonly string[] = []): Props {
   const inputKeys: readonly string[] = table.inputKeys;
   const outs: Props = { ...news };
+  for (const k of inputKeys) {
+    if (table.inputs[k]?.output === undefined || outs[k] === undefined) continue;
+    outs[k] = olds && olds[k] !== undefined && !changed.includes(k) ? olds[k] : UNKNOWN;
+  }
   for (const k of table.outputKeys) {
     if (outs[k] !== undefined) continue;
     outs[k] = olds && !inputKeys.includes(k) && olds[k] !== undefined ? olds[k] : UNKNOWN;
@@ -359,7 +365,9 @@ export function handlers(): Partial<provrpc.IResourceProviderServer> {
       const secret = secretKeys(table, news.secrets);
       const res = new provproto.UpdateResponse();
       if (req.getPreview()) {
-        res.setProperties(toStruct(previewOutputs(table, withoutEngineKeys(news.props), olds.props), secret));
+        const declared = withoutEngineKeys(news.props);
+        const { changed } = await impl.diff(req.getId(), olds.props, declared);
+        res.setProperties(toStruct(previewOutputs(table, declared, olds.props, changed), secret));
         return res;
       }
       const updated = await writing(() => impl.update(req.getId(), olds.props, withoutEngineKeys(news.props)), secret);
