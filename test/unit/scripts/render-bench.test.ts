@@ -59,6 +59,12 @@ describe("docs/benchmarks.md goals", () => {
     expect(goal(goalsSection([measured]), label)).toContain("| 200: 1.11 (the wait: 206 requests, at most 8 at once, 20 ms each: 520 ms) | **no** |");
     expect(goal(goalsSection([{ ...measured, notifyMs: 4100 }]), label)).toContain("| 200: 1.06 (the wait");
     expect(goal(goalsSection([{ ...measured, notifyMs: 4100 }]), label)).toMatch(/\| yes \|$/);
+    // The plugin's row reads the plugin's figures: 210 requests, 7 at once: 30 rounds, 600 ms; (3000 - 600) / 3364 = 0.71.
+    const plugin = { ...measured, nativeMs: 3000, nativeRequests: 210, nativePeakInFlight: 7 };
+    expect(requestWaitMs(plugin as never, "plugin")).toBe(600);
+    expect(goal(goalsSection([plugin]), "plugin `preview --refresh` less its requests' least wait")).toContain("| 200: 0.71 (the wait: 210 requests, at most 7 at once, 20 ms each: 600 ms) | yes |");
+    // (4240 - 520) / 2000 = 1.86 against the baseline.
+    expect(goal(goalsSection([{ ...measured, baselineMs: 2000 }]), "dynamic `preview --refresh` less its requests' least wait at most 1.4")).toContain("| 200: 1.86 (");
     // A run published before the figure was measured leaves the row out.
     expect(goal(goalsSection([row(200, "refresh-preview")]), label)).toBeUndefined();
   });
