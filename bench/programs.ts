@@ -113,7 +113,7 @@ export function scaleProgram(n: number, opts: MixOptions & { adopt?: boolean } =
 
 /**
  * A resource of the native plugin `pulumi-resource-notify`, registered by type token
- * (`notify:index:<name>`) with what the dynamic front end's NotifyResource registers
+ * (`notify:index:<name>`) with what the dynamic front end's classes register (classes.ts dynamicResource)
  * ({@link registration}) but `__provider`.
  */
 class NativeResource extends pulumi.CustomResource {

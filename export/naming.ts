@@ -14,7 +14,7 @@ export const RESERVED: Record<Language, ReadonlySet<string>> = {
     "false", "finally", "for", "function", "if", "import", "in", "instanceof", "new", "null", "return", "super", "switch", "this", "throw",
     "true", "try", "typeof", "var", "void", "while", "with", "as", "implements", "interface", "let", "package", "private", "protected",
     "public", "static", "yield", "await", "any", "boolean", "number", "string", "symbol", "type", "from", "of", "arguments", "eval",
-    "undefined", "NaN", "Infinity", "pulumi", "notify", "config", "output", "NotifyResource", "OUTPUTS", "require", "module", "exports",
+    "undefined", "NaN", "Infinity", "pulumi", "notify", "config", "output", "OUTPUTS", "require", "module", "exports",
   ]),
   python: new Set([
     "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif", "else", "except",

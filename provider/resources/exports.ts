@@ -1,9 +1,12 @@
 /**
  * The resources a program declares, as `provider/index.ts` exports them whole: per kind its class,
- * one line made from its field table by {@link resourceClass}, and its Args type. The JSDoc of
- * each class is what an editor shows on hover.
+ * whose constructor registers what {@link dynamicResource} makes of its field table and whose
+ * outputs are its State's, and its Args type. The JSDoc of each class is what an editor shows on
+ * hover.
  */
-import { resourceClass, type ResourceClass } from "./classes";
+import * as pulumi from "@pulumi/pulumi";
+import { dynamicResource } from "./classes";
+import type { OutputsOf } from "./fields";
 import { INTEGRATION, type IntegrationArgs, type IntegrationState } from "./integration";
 import { WORKFLOW, type WorkflowArgs, type WorkflowState } from "./workflow";
 import { SUBSCRIBER_CREDENTIALS, type SubscriberCredentialsArgs, type SubscriberCredentialsState } from "./subscriberCredentials";
@@ -50,7 +53,12 @@ export type { TopicSubscriptionArgs } from "./topicSubscription";
  *   active: true,
  * });
  */
-export class Integration extends (resourceClass(INTEGRATION) as ResourceClass<IntegrationArgs, IntegrationState>) {}
+export class Integration extends pulumi.CustomResource {
+  constructor(name: string, args: IntegrationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...dynamicResource(INTEGRATION, name, args, opts));
+  }
+}
+export interface Integration extends OutputsOf<IntegrationState> {}
 
 /**
  * A workflow of the notification service: the steps (in-app, email, SMS, chat, push, delay,
@@ -66,7 +74,12 @@ export class Integration extends (resourceClass(INTEGRATION) as ResourceClass<In
  *   ],
  * });
  */
-export class Workflow extends (resourceClass(WORKFLOW) as ResourceClass<WorkflowArgs, WorkflowState>) {}
+export class Workflow extends pulumi.CustomResource {
+  constructor(name: string, args: WorkflowArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...dynamicResource(WORKFLOW, name, args, opts));
+  }
+}
+export interface Workflow extends OutputsOf<WorkflowState> {}
 
 /**
  * A subscriber's credentials for one chat or push provider: a Slack webhook URL, FCM device
@@ -84,7 +97,12 @@ export class Workflow extends (resourceClass(WORKFLOW) as ResourceClass<Workflow
  *   credentials: { webhookUrl: cfg.requireSecret("aliceSlackHook") },
  * });
  */
-export class SubscriberCredentials extends (resourceClass(SUBSCRIBER_CREDENTIALS) as ResourceClass<SubscriberCredentialsArgs, SubscriberCredentialsState>) {}
+export class SubscriberCredentials extends pulumi.CustomResource {
+  constructor(name: string, args: SubscriberCredentialsArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...dynamicResource(SUBSCRIBER_CREDENTIALS, name, args, opts));
+  }
+}
+export interface SubscriberCredentials extends OutputsOf<SubscriberCredentialsState> {}
 
 /**
  * An environment of the organisation: a tenant with its own API keys and objects. Its `apiKeys`
@@ -94,7 +112,12 @@ export class SubscriberCredentials extends (resourceClass(SUBSCRIBER_CREDENTIALS
  * const staging = new notify.Environment("staging", { name: "Staging", color: "#3498db" });
  * export const stagingKey = staging.apiKeys[0];
  */
-export class Environment extends (resourceClass(ENVIRONMENT) as ResourceClass<EnvironmentArgs, EnvironmentState>) {}
+export class Environment extends pulumi.CustomResource {
+  constructor(name: string, args: EnvironmentArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...dynamicResource(ENVIRONMENT, name, args, opts));
+  }
+}
+export interface Environment extends OutputsOf<EnvironmentState> {}
 
 /**
  * A variable of the organisation, referenced in workflows as `{{env.KEY}}`, with one value per
@@ -106,7 +129,12 @@ export class Environment extends (resourceClass(ENVIRONMENT) as ResourceClass<En
  *   key: "BASE_URL", values: { [devEnvironmentId]: "https://dev.example.com" },
  * });
  */
-export class EnvironmentVariable extends (resourceClass(ENVIRONMENT_VARIABLE) as ResourceClass<EnvironmentVariableArgs, EnvironmentVariableState>) {}
+export class EnvironmentVariable extends pulumi.CustomResource {
+  constructor(name: string, args: EnvironmentVariableArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...dynamicResource(ENVIRONMENT_VARIABLE, name, args, opts));
+  }
+}
+export interface EnvironmentVariable extends OutputsOf<EnvironmentVariableState> {}
 
 /**
  * An email layout of the notification service: the frame an email step's content is rendered
@@ -124,7 +152,12 @@ export class EnvironmentVariable extends (resourceClass(ENVIRONMENT_VARIABLE) as
  *   steps: [{ name: "Email", type: "email", controlValues: { subject: "Hi", body: "<p>Hi</p>", editorType: "html", layoutId: brand.layoutId } }],
  * });
  */
-export class Layout extends (resourceClass(LAYOUT) as ResourceClass<LayoutArgs, LayoutState>) {}
+export class Layout extends pulumi.CustomResource {
+  constructor(name: string, args: LayoutArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...dynamicResource(LAYOUT, name, args, opts));
+  }
+}
+export interface Layout extends OutputsOf<LayoutState> {}
 
 /**
  * A topic of the notification service: a key that triggers address, and its subscribers as a set.
@@ -133,7 +166,12 @@ export class Layout extends (resourceClass(LAYOUT) as ResourceClass<LayoutArgs, 
  * @example
  * const news = new notify.Topic("news", { key: "news:daily", name: "Daily news", subscribers: ["alice", "bob"] });
  */
-export class Topic extends (resourceClass(TOPIC) as ResourceClass<TopicArgs, TopicState>) {}
+export class Topic extends pulumi.CustomResource {
+  constructor(name: string, args: TopicArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...dynamicResource(TOPIC, name, args, opts));
+  }
+}
+export interface Topic extends OutputsOf<TopicState> {}
 
 /**
  * A context of the notification service: a tenant, app or workspace known by type and id, with
@@ -143,7 +181,12 @@ export class Topic extends (resourceClass(TOPIC) as ResourceClass<TopicArgs, Top
  * const acme = new notify.Context("acme", { type: "tenant", contextId: "acme", data: { plan: "enterprise", region: "eu" } });
  * // acme.key is "tenant:acme", as triggers name it.
  */
-export class Context extends (resourceClass(CONTEXT) as ResourceClass<ContextArgs, ContextState>) {}
+export class Context extends pulumi.CustomResource {
+  constructor(name: string, args: ContextArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...dynamicResource(CONTEXT, name, args, opts));
+  }
+}
+export interface Context extends OutputsOf<ContextState> {}
 
 /**
  * One locale's translation of a workflow or layout whose `isTranslationEnabled` is on. Its inputs
@@ -153,7 +196,12 @@ export class Context extends (resourceClass(CONTEXT) as ResourceClass<ContextArg
  * const welcome = new notify.Workflow("welcome", { workflowId: "welcome", name: "Welcome", isTranslationEnabled: true, steps: [...] });
  * new notify.Translation("welcome-fr", { resourceType: "workflow", resourceId: welcome.workflowId, locale: "fr_FR", content: { hello: "Bonjour" } });
  */
-export class Translation extends (resourceClass(TRANSLATION) as ResourceClass<TranslationArgs, TranslationState>) {}
+export class Translation extends pulumi.CustomResource {
+  constructor(name: string, args: TranslationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...dynamicResource(TRANSLATION, name, args, opts));
+  }
+}
+export interface Translation extends OutputsOf<TranslationState> {}
 
 /**
  * An inbound-email domain with its routed addresses; its expected DNS records and status are
@@ -163,7 +211,12 @@ export class Translation extends (resourceClass(TRANSLATION) as ResourceClass<Tr
  * const mail = new notify.Domain("mail", { name: "mail.example.com", routes: { support: { type: "webhook" } } });
  * // Declare mail.expectedDnsRecords with your DNS provider; the next refresh shows status "verified".
  */
-export class Domain extends (resourceClass(DOMAIN) as ResourceClass<DomainArgs, DomainState>) {}
+export class Domain extends pulumi.CustomResource {
+  constructor(name: string, args: DomainArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...dynamicResource(DOMAIN, name, args, opts));
+  }
+}
+export interface Domain extends OutputsOf<DomainState> {}
 
 /**
  * A conversational agent: it answers inbound messages on the integrations linked to it, through
@@ -176,7 +229,12 @@ export class Domain extends (resourceClass(DOMAIN) as ResourceClass<DomainArgs, 
  *   behavior: { subscriberAccess: "restricted" }, integrations: [slack.identifier],
  * });
  */
-export class Agent extends (resourceClass(AGENT) as ResourceClass<AgentArgs, AgentState>) {}
+export class Agent extends pulumi.CustomResource {
+  constructor(name: string, args: AgentArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...dynamicResource(AGENT, name, args, opts));
+  }
+}
+export interface Agent extends OutputsOf<AgentState> {}
 
 /**
  * A chat workspace's authorisation for one integration (a Slack or Teams workspace and its access
@@ -191,7 +249,12 @@ export class Agent extends (resourceClass(AGENT) as ResourceClass<AgentArgs, Age
  *   workspace: { id: "T0123456", name: "Acme" }, auth: { accessToken: cfg.requireSecret("acmeSlackToken") },
  * });
  */
-export class ChannelConnection extends (resourceClass(CHANNEL_CONNECTION) as ResourceClass<ChannelConnectionArgs, ChannelConnectionState>) {}
+export class ChannelConnection extends pulumi.CustomResource {
+  constructor(name: string, args: ChannelConnectionArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...dynamicResource(CHANNEL_CONNECTION, name, args, opts));
+  }
+}
+export interface ChannelConnection extends OutputsOf<ChannelConnectionState> {}
 
 /**
  * Where a subscriber is reached on a chat platform or by phone (a Slack channel or user, a Teams
@@ -206,7 +269,12 @@ export class ChannelConnection extends (resourceClass(CHANNEL_CONNECTION) as Res
  *   type: "slack_channel", endpoint: { channelId: "C0123456" },
  * });
  */
-export class ChannelEndpoint extends (resourceClass(CHANNEL_ENDPOINT) as ResourceClass<ChannelEndpointArgs, ChannelEndpointState>) {}
+export class ChannelEndpoint extends pulumi.CustomResource {
+  constructor(name: string, args: ChannelEndpointArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...dynamicResource(CHANNEL_ENDPOINT, name, args, opts));
+  }
+}
+export interface ChannelEndpoint extends OutputsOf<ChannelEndpointState> {}
 
 /**
  * A subscriber the stack keeps in code (an on-call rota, an ops mailbox, a QA user). Its
@@ -221,7 +289,12 @@ export class ChannelEndpoint extends (resourceClass(CHANNEL_ENDPOINT) as Resourc
  *   subscriberId: oncall.subscriberId, providerId: "slack", credentials: { webhookUrl: cfg.requireSecret("opsWebhook") },
  * });
  */
-export class Subscriber extends (resourceClass(SUBSCRIBER) as ResourceClass<SubscriberArgs, SubscriberState>) {}
+export class Subscriber extends pulumi.CustomResource {
+  constructor(name: string, args: SubscriberArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...dynamicResource(SUBSCRIBER, name, args, opts));
+  }
+}
+export interface Subscriber extends OutputsOf<SubscriberState> {}
 
 /**
  * One subscriber's own preferences: global (the channels, and the delivery schedule) or one
@@ -236,7 +309,12 @@ export class Subscriber extends (resourceClass(SUBSCRIBER) as ResourceClass<Subs
  *   subscriberId: oncall.subscriberId, workflowId: incidents.workflowId, channels: { sms: true },
  * }, { dependsOn: [quiet] });
  */
-export class SubscriberPreferences extends (resourceClass(SUBSCRIBER_PREFERENCES) as ResourceClass<SubscriberPreferencesArgs, SubscriberPreferencesState>) {}
+export class SubscriberPreferences extends pulumi.CustomResource {
+  constructor(name: string, args: SubscriberPreferencesArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...dynamicResource(SUBSCRIBER_PREFERENCES, name, args, opts));
+  }
+}
+export interface SubscriberPreferences extends OutputsOf<SubscriberPreferencesState> {}
 
 /**
  * One subscription of a subscriber to a topic, with an identifier of its own, a name, and
@@ -251,4 +329,9 @@ export class SubscriberPreferences extends (resourceClass(SUBSCRIBER_PREFERENCES
  *   preferences: [{ workflowId: "incident-alert", condition: { "==": [{ var: "payload.severity" }, "critical"] } }],
  * });
  */
-export class TopicSubscription extends (resourceClass(TOPIC_SUBSCRIPTION) as ResourceClass<TopicSubscriptionArgs, TopicSubscriptionState>) {}
+export class TopicSubscription extends pulumi.CustomResource {
+  constructor(name: string, args: TopicSubscriptionArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...dynamicResource(TOPIC_SUBSCRIPTION, name, args, opts));
+  }
+}
+export interface TopicSubscription extends OutputsOf<TopicSubscriptionState> {}

@@ -4,6 +4,8 @@
  * against a fresh emulator, must leave the same objects in the service and give the same outputs.
  * An update and a destroy follow, and must agree as well.
  */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type * as pulumiModule from "@pulumi/pulumi";
 import { loadPackage, nativeRequire, type TestStack } from "../helpers/pulumi";
@@ -97,6 +99,16 @@ describe("the dynamic and the native front end, one scenario", () => {
     expect((r.native.outputs as any).welcome.steps.map((s: { stepId: string }) => s.stepId)).toEqual(["inbox", "wait", "email"]);
     expect(r.native.service).toEqual(r.dynamic.service);
     expect(r.native.outputs).toEqual(r.dynamic.outputs);
+  });
+
+  it("the state places each of the package's resources where the program declares it, not in the package", async () => {
+    // The engine records the frame after the resource class's constructor (`Resource.stackTrace(4)`
+    // in @pulumi/pulumi's resource.js: Resource, CustomResource, the class, then its caller).
+    const { resources } = (await runs.dynamic.ts.stack.exportStack()).deployment as { resources: { type: string; sourcePosition?: string }[] };
+    const ours = resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/notify:"));
+    expect(ours).toHaveLength(4);
+    const dynamicMakeLine = readFileSync(fileURLToPath(import.meta.url), "utf8").split("\n").findIndex((l) => l.includes("return new notify[type]!(name, args);")) + 1;
+    for (const r of ours) expect(r.sourcePosition).toMatch(new RegExp(`/test/e2e/parity\\.test\\.ts#${dynamicMakeLine},\\d+$`));
   });
 
   it("an update makes the same change through both", async () => {
