@@ -2,9 +2,10 @@
 /**
  * `notify-run`: runs the Pulumi program of the current directory through the Automation API as
  * an inline program, so that it needs the `pulumi` CLI but no Node.js language host
- * (`pulumi-language-nodejs`). It puts the installed `@pulumi/pulumi` first on `PATH`, where the
- * engine finds the dynamic-provider plugin (`pulumi-resource-pulumi-nodejs`) this package's
- * resources run in.
+ * (`pulumi-language-nodejs`). The engine finds the dynamic-provider plugin
+ * (`pulumi-resource-pulumi-nodejs`) this package's resources run in beside the CLI, where a
+ * release archive ships it; for a CLI without one, notify-run puts the installed `@pulumi/pulumi`,
+ * which has it, first on `PATH`.
  *
  *   notify-run <up|preview|refresh|destroy> [--stack NAME] [--program FILE] [--refresh] [--run-program] [--expect-no-changes]
  *
@@ -15,7 +16,7 @@
  * types): a module that declares resources when loaded, or exports a function that does (its
  * result becomes the stack's outputs).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import type * as automation from "@pulumi/pulumi/automation";
 
@@ -77,10 +78,40 @@ export function programFile(dir: string, options: Pick<RunOptions, "program">, m
   return found;
 }
 
-/** PATH with the directory of the installed `@pulumi/pulumi` first (the engine finds the dynamic-provider plugin there). */
+/** The dynamic-provider plugin's file name, as @pulumi/pulumi and every release archive of the CLI ship it. */
+const DYNAMIC_PLUGIN = process.platform === "win32" ? "pulumi-resource-pulumi-nodejs.cmd" : "pulumi-resource-pulumi-nodejs";
+
+/**
+ * The directory of the first `pulumi` on `current` (a PATH), its links resolved: where the engine
+ * looks for the plugins bundled with it (GetPluginPath in sdk/go/common/workspace/plugins.go).
+ */
+function cliDirectory(current: string): string | undefined {
+  const names = process.platform === "win32" ? ["pulumi.exe", "pulumi"] : ["pulumi"];
+  for (const d of current.split(path.delimiter).filter(Boolean)) {
+    for (const n of names) {
+      const f = path.join(d, n);
+      try {
+        if (statSync(f).isFile()) return path.dirname(realpathSync(f));
+      } catch {
+        // not here
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * PATH for the CLI: with this Node.js first, for the dynamic-provider plugin's `node`, and the
+ * directory of the installed `@pulumi/pulumi` too when the CLI has no dynamic-provider plugin
+ * beside it (a CLI built without its release archive). A normal install has one there, and the
+ * engine, finding another on PATH, would warn "using pulumi-resource-pulumi-nodejs from $PATH" on
+ * every operation.
+ */
 export function pathWithDynamicPlugin(dir: string, current = process.env.PATH ?? ""): string {
+  const cli = cliDirectory(current);
+  const bundled = cli !== undefined && existsSync(path.join(cli, DYNAMIC_PLUGIN));
   const sdk = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [dir, __dirname] }));
-  return [sdk, path.dirname(process.execPath), current].join(path.delimiter);
+  return [...(bundled ? [] : [sdk]), path.dirname(process.execPath), current].join(path.delimiter);
 }
 
 /** Runs one operation; resolves to the process's exit code. */

@@ -65,10 +65,14 @@ export function checkpointFile(dir: string, project: string, stack: string): str
 /** The folder of the pinned Node (the `node` devDependency), first on every CLI process's PATH. */
 export const NODE_BIN = path.join(REPO_ROOT, "node_modules/node/bin");
 
-/** Environment for every CLI process run on `dir`. */
+/**
+ * Environment for every CLI process run on `dir`. The engine finds the Node.js dynamic-provider
+ * plugin beside the CLI, where scripts/ensure-pulumi puts it as a release archive has it; from
+ * PATH it would warn on every operation.
+ */
 export function cliEnv(dir: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
-    PATH: [NODE_BIN, path.join(REPO_ROOT, "node_modules/.bin"), path.join(REPO_ROOT, "node_modules/@pulumi/pulumi"), path.dirname(pulumiCliPath()), process.env.PATH ?? ""].join(path.delimiter),
+    PATH: [NODE_BIN, path.join(REPO_ROOT, "node_modules/.bin"), path.dirname(pulumiCliPath()), process.env.PATH ?? ""].join(path.delimiter),
     PULUMI_HOME: path.join(dir, "home"),
     PULUMI_BACKEND_URL: `file://${stateDir(dir)}`,
     PULUMI_CONFIG_PASSPHRASE: LOCAL_PASSPHRASE,
