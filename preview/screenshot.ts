@@ -4,8 +4,7 @@
  * page gets no network (an email's remote images and fonts are not fetched, so a screenshot is
  * the same offline and on every run) and no scripts (mail clients run none).
  */
-import { accessSync, constants } from "node:fs";
-import path from "node:path";
+import { findOnPath, isExecutable } from "../provider/onPath";
 
 /** The environment variable naming the browser when `--browser` does not. */
 export const BROWSER_ENV = "NOTIFY_PREVIEW_BROWSER";
@@ -19,15 +18,6 @@ export const VIEWPORT = { width: 800, height: 600 } as const;
 /** Where the browser is, or why there is none (for the summary). */
 export type BrowserChoice = { path: string } | { skipped: string };
 
-function executable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The browser to use: `explicit` (the `--browser` option), else {@link BROWSER_ENV}, else the first
  * of {@link BROWSER_NAMES} on `PATH`; `false` when screenshots were turned off.
@@ -35,13 +25,9 @@ function executable(file: string): boolean {
 export function chooseBrowser(explicit: string | false | undefined, env: NodeJS.ProcessEnv = process.env): BrowserChoice {
   if (explicit === false) return { skipped: "--no-screenshots was given" };
   const named = explicit ?? env[BROWSER_ENV];
-  if (named) return executable(named) ? { path: named } : { skipped: `the browser ${named} (from ${explicit ? "--browser" : BROWSER_ENV}) is not an executable file` };
-  for (const dir of (env.PATH ?? "").split(path.delimiter).filter(Boolean)) {
-    for (const name of BROWSER_NAMES) {
-      const file = path.join(dir, name);
-      if (executable(file)) return { path: file };
-    }
-  }
+  if (named) return isExecutable(named) ? { path: named } : { skipped: `the browser ${named} (from ${explicit ? "--browser" : BROWSER_ENV}) is not an executable file` };
+  const found = findOnPath(BROWSER_NAMES, env.PATH ?? "");
+  if (found) return { path: found };
   return { skipped: `no Chromium found: none of ${BROWSER_NAMES.join(", ")} is on PATH, and neither --browser nor ${BROWSER_ENV} names one` };
 }
 

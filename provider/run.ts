@@ -16,9 +16,10 @@
  * types): a module that declares resources when loaded, or exports a function that does (its
  * result becomes the stack's outputs).
  */
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import type * as automation from "@pulumi/pulumi/automation";
+import { findOnPath } from "./onPath";
 
 /** The operations, as the CLI names them. */
 export const OPERATIONS = ["up", "preview", "refresh", "destroy"] as const;
@@ -86,18 +87,8 @@ const DYNAMIC_PLUGIN = process.platform === "win32" ? "pulumi-resource-pulumi-no
  * looks for the plugins bundled with it (GetPluginPath in sdk/go/common/workspace/plugins.go).
  */
 function cliDirectory(current: string): string | undefined {
-  const names = process.platform === "win32" ? ["pulumi.exe", "pulumi"] : ["pulumi"];
-  for (const d of current.split(path.delimiter).filter(Boolean)) {
-    for (const n of names) {
-      const f = path.join(d, n);
-      try {
-        if (statSync(f).isFile()) return path.dirname(realpathSync(f));
-      } catch {
-        // not here
-      }
-    }
-  }
-  return undefined;
+  const cli = findOnPath(process.platform === "win32" ? ["pulumi.exe", "pulumi"] : ["pulumi"], current);
+  return cli === undefined ? undefined : path.dirname(realpathSync(cli));
 }
 
 /**
