@@ -17,9 +17,9 @@ export type Measurement = Record<string, unknown> & { bench: string };
 export const BENCH_DATA = "docs/benchmarks.json";
 export const BENCH_PAGE = "docs/benchmarks.md";
 const RESULTS = "bench/results.json";
-/** What each record carries about the run rather than the measurement. */
 /** The bench names of the scale runs: by default, and with the state saved once per operation (`BENCH_SKIP_CHECKPOINTS=1`). */
 export const SCALE_BENCHES = { everyStep: "scale", finalCheckpoint: "scale-final-checkpoint" } as const;
+/** What each record carries about the run rather than the measurement. */
 const META = new Set(["bench", "machine", "versions", "date", "commit", "source"]);
 
 /** What a bench measures, for the heading of its table. */

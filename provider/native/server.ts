@@ -362,15 +362,15 @@ export function handlers(): Partial<provrpc.IResourceProviderServer> {
       const { table, impl } = resourceOf(typeOf(req));
       const olds = fromStruct(req.getOlds());
       const news = fromStruct(req.getNews());
+      const declared = withoutEngineKeys(news.props);
       const secret = secretKeys(table, news.secrets);
       const res = new provproto.UpdateResponse();
       if (req.getPreview()) {
-        const declared = withoutEngineKeys(news.props);
         const { changed } = await impl.diff(req.getId(), olds.props, declared);
         res.setProperties(toStruct(previewOutputs(table, declared, olds.props, changed), secret));
         return res;
       }
-      const updated = await writing(() => impl.update(req.getId(), olds.props, withoutEngineKeys(news.props)), secret);
+      const updated = await writing(() => impl.update(req.getId(), olds.props, declared), secret);
       res.setProperties(toStruct(updated.outs as Props, secret));
       return res;
     }),
