@@ -8,6 +8,7 @@
 import { z } from "zod";
 import type { RequestBody } from "../../spec/operations";
 import type { HttpTransport } from "./http";
+import { ListedReads } from "./shared";
 
 /** The workspace of a connection (`WorkspaceDto`). */
 export const ChannelWorkspace = z.looseObject({
@@ -56,7 +57,12 @@ export interface ListChannelConnectionsQuery {
 
 /** `/v1/channel-connections` */
 export class ChannelConnectionsApi {
-  constructor(private readonly http: HttpTransport) {}
+  /** The list maps each connection as the read-one route does (dtos/dto.mapper.ts, `auth` decrypted in both), newest first, at most 100 a page. */
+  private readonly listed: ListedReads<ChannelConnection>;
+
+  constructor(private readonly http: HttpTransport) {
+    this.listed = new ListedReads(() => this.list({}, 100), (x) => x.identifier);
+  }
 
   /** Every connection of the environment matching `query` (`GET /v1/channel-connections`, following the cursor), at most `max`. */
   async list(query: ListChannelConnectionsQuery = {}, max = Number.MAX_SAFE_INTEGER): Promise<ChannelConnection[]> {
@@ -80,7 +86,7 @@ export class ChannelConnectionsApi {
    * one's identifier).
    */
   create(body: RequestBody<"ChannelConnectionsController_createChannelConnection">): Promise<ChannelConnection> {
-    return this.http.request({ operation: `create channel connection "${body.identifier ?? "(generated)"}"`, method: "POST", route: "/v1/channel-connections", body, schema: ChannelConnection });
+    return this.listed.writing(() => this.http.request({ operation: `create channel connection "${body.identifier ?? "(generated)"}"`, method: "POST", route: "/v1/channel-connections", body, schema: ChannelConnection }));
   }
 
   /** `GET /v1/channel-connections/{identifier}` */
@@ -90,18 +96,23 @@ export class ChannelConnectionsApi {
     });
   }
 
+  /** The connection for a resource's read: as {@link get} answers, from a listing that reads of others share ({@link ListedReads}). */
+  read(identifier: string): Promise<ChannelConnection> {
+    return this.listed.read(identifier, () => this.get(identifier));
+  }
+
   /** `PATCH /v1/channel-connections/{identifier}`: replaces the workspace and the authorisation (both required). */
   update(identifier: string, body: RequestBody<"ChannelConnectionsController_updateChannelConnection">): Promise<ChannelConnection> {
-    return this.http.request({
+    return this.listed.writing(() => this.http.request({
       operation: `update channel connection "${identifier}"`, method: "PATCH", route: "/v1/channel-connections/{identifier}", params: { identifier }, body,
       schema: ChannelConnection,
-    });
+    }));
   }
 
   /** `DELETE /v1/channel-connections/{identifier}` (the endpoints naming it are left as they are). */
   async delete(identifier: string): Promise<void> {
-    await this.http.request({
+    await this.listed.writing(() => this.http.request({
       operation: `delete channel connection "${identifier}"`, method: "DELETE", route: "/v1/channel-connections/{identifier}", params: { identifier }, schema: undefined,
-    });
+    }));
   }
 }

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import type { RequestBody } from "../../spec/operations";
 import type { HttpTransport } from "./http";
+import { ListedReads } from "./shared";
 
 /** A channel endpoint as the service returns it. */
 export const ChannelEndpoint = z.looseObject({
@@ -46,7 +47,12 @@ export interface ListChannelEndpointsQuery {
 
 /** `/v1/channel-endpoints` */
 export class ChannelEndpointsApi {
-  constructor(private readonly http: HttpTransport) {}
+  /** The list maps each endpoint as the read-one route does (dtos/dto.mapper.ts, the endpoint decrypted in both), newest first, at most 100 a page. */
+  private readonly listed: ListedReads<ChannelEndpoint>;
+
+  constructor(private readonly http: HttpTransport) {
+    this.listed = new ListedReads(() => this.list({}, 100), (x) => x.identifier);
+  }
 
   /** Every endpoint of the environment matching `query` (`GET /v1/channel-endpoints`, following the cursor), at most `max`. */
   async list(query: ListChannelEndpointsQuery = {}, max = Number.MAX_SAFE_INTEGER): Promise<ChannelEndpoint[]> {
@@ -65,7 +71,7 @@ export class ChannelEndpointsApi {
 
   /** `POST /v1/channel-endpoints`: 409 when the identifier is taken (the only thing the service keeps unique). */
   create(body: RequestBody<"ChannelEndpointsController_createChannelEndpoint">): Promise<ChannelEndpoint> {
-    return this.http.request({ operation: `create channel endpoint "${body.identifier ?? "(generated)"}"`, method: "POST", route: "/v1/channel-endpoints", body, schema: ChannelEndpoint });
+    return this.listed.writing(() => this.http.request({ operation: `create channel endpoint "${body.identifier ?? "(generated)"}"`, method: "POST", route: "/v1/channel-endpoints", body, schema: ChannelEndpoint }));
   }
 
   /** `GET /v1/channel-endpoints/{identifier}` */
@@ -75,18 +81,23 @@ export class ChannelEndpointsApi {
     });
   }
 
+  /** The endpoint for a resource's read: as {@link get} answers, from a listing that reads of others share ({@link ListedReads}). */
+  read(identifier: string): Promise<ChannelEndpoint> {
+    return this.listed.read(identifier, () => this.get(identifier));
+  }
+
   /** `PATCH /v1/channel-endpoints/{identifier}`: the endpoint's data, which must fit its type (400 otherwise). */
   update(identifier: string, body: RequestBody<"ChannelEndpointsController_updateChannelEndpoint">): Promise<ChannelEndpoint> {
-    return this.http.request({
+    return this.listed.writing(() => this.http.request({
       operation: `update channel endpoint "${identifier}"`, method: "PATCH", route: "/v1/channel-endpoints/{identifier}", params: { identifier }, body,
       schema: ChannelEndpoint,
-    });
+    }));
   }
 
   /** `DELETE /v1/channel-endpoints/{identifier}` */
   async delete(identifier: string): Promise<void> {
-    await this.http.request({
+    await this.listed.writing(() => this.http.request({
       operation: `delete channel endpoint "${identifier}"`, method: "DELETE", route: "/v1/channel-endpoints/{identifier}", params: { identifier }, schema: undefined,
-    });
+    }));
   }
 }

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { Context, ContextListPage, type OrderDirection } from "../schemas";
 import type { RequestBody } from "../../spec/operations";
 import type { HttpTransport } from "./http";
+import { ListedReads } from "./shared";
 
 /** Query of `GET /v2/contexts`. */
 export interface ListContextsQuery {
@@ -17,7 +18,12 @@ export interface ListContextsQuery {
 
 /** `/v2/contexts` */
 export class ContextsApi {
-  constructor(private readonly http: HttpTransport) {}
+  /** The list maps each context as the read-one route does (dto.mapper.ts), newest first, at most 100 a page. */
+  private readonly listed: ListedReads<Context>;
+
+  constructor(private readonly http: HttpTransport) {
+    this.listed = new ListedReads(async () => (await this.list({ limit: 100 })).data, (c) => `${c.type}:${c.id}`);
+  }
 
   /** `GET /v2/contexts` (cursor pagination). */
   list(query: ListContextsQuery = {}): Promise<ContextListPage> {
@@ -26,7 +32,7 @@ export class ContextsApi {
 
   /** `POST /v2/contexts`: creates the context; 409 when one of that type and id exists (no upsert). */
   create(body: RequestBody<"ContextsController_createContext">): Promise<Context> {
-    return this.http.request({ operation: `create context "${body.type}:${body.id}"`, method: "POST", route: "/v2/contexts", body, schema: Context });
+    return this.listed.writing(() => this.http.request({ operation: `create context "${body.type}:${body.id}"`, method: "POST", route: "/v2/contexts", body, schema: Context }));
   }
 
   /** `GET /v2/contexts/{type}/{id}` */
@@ -34,13 +40,18 @@ export class ContextsApi {
     return this.http.request({ operation: `get context "${type}:${id}"`, method: "GET", route: "/v2/contexts/{type}/{id}", params: { type, id }, schema: Context });
   }
 
+  /** The context for a resource's read: as {@link get} answers, from a listing that reads of other contexts share ({@link ListedReads}). */
+  read(type: string, id: string): Promise<Context> {
+    return this.listed.read(`${type}:${id}`, () => this.get(type, id));
+  }
+
   /** `PATCH /v2/contexts/{type}/{id}`: replaces the data whole. */
   update(type: string, id: string, body: RequestBody<"ContextsController_updateContext">): Promise<Context> {
-    return this.http.request({ operation: `update context "${type}:${id}"`, method: "PATCH", route: "/v2/contexts/{type}/{id}", params: { type, id }, body, schema: Context });
+    return this.listed.writing(() => this.http.request({ operation: `update context "${type}:${id}"`, method: "PATCH", route: "/v2/contexts/{type}/{id}", params: { type, id }, body, schema: Context }));
   }
 
   /** `DELETE /v2/contexts/{type}/{id}` (404 when it does not exist). */
   async delete(type: string, id: string): Promise<void> {
-    await this.http.request({ operation: `delete context "${type}:${id}"`, method: "DELETE", route: "/v2/contexts/{type}/{id}", params: { type, id }, schema: undefined });
+    await this.listed.writing(() => this.http.request({ operation: `delete context "${type}:${id}"`, method: "DELETE", route: "/v2/contexts/{type}/{id}", params: { type, id }, schema: undefined }));
   }
 }

@@ -45,3 +45,36 @@ export class SharedListing<T> {
     }
   }
 }
+
+/**
+ * Reads of one kind that has a read-one route and a listing whose items are the same answer (the
+ * service maps both through one function): the first read of a process asks for its one object;
+ * from the second on, reads share one listing page of the most recent objects (single-flight), and
+ * an object not on it is asked for alone. A refresh of k objects of the kind thus costs 2 requests
+ * rather than k while the environment's newest page holds them, and never more than one request
+ * beyond k: a stack of one object reads it as before, and a page that misses costs one request per
+ * operation. A write through the same client drops the page (see {@link SharedListing.writing}),
+ * and so does any failure of the listing, after which reads ask one by one.
+ */
+export class ListedReads<T> {
+  private readonly page: SharedListing<Map<string, T> | undefined>;
+  private reads = 0;
+
+  /** `firstPage` lists the newest objects, at most one page; `keyOf` gives each its read-one key. */
+  constructor(firstPage: () => Promise<readonly T[]>, keyOf: (item: T) => string) {
+    // A failed listing is no answer for any read: each then asks for its own object.
+    this.page = new SharedListing(() => firstPage().then((items) => new Map(items.map((i) => [keyOf(i), i])), () => undefined));
+  }
+
+  /** The object of `key`: from the shared page when a read before it started one, else `one()`. */
+  async read(key: string, one: () => Promise<T>): Promise<T> {
+    if (this.reads++ === 0) return one();
+    return (await this.page.get())?.get(key) ?? one();
+  }
+
+  /** Runs a write, dropping the page before and after it, and counting reads afresh. */
+  writing<R>(write: () => Promise<R>): Promise<R> {
+    this.reads = 0;
+    return this.page.writing(write);
+  }
+}

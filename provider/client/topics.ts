@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { SubscriptionsResult, Topic, TopicListPage, TopicSubscriptionPage, type OrderDirection } from "../schemas";
 import type { RequestBody } from "../../spec/operations";
 import type { HttpTransport } from "./http";
+import { ListedReads } from "./shared";
 
 /** Query of `GET /v2/topics`. */
 export interface ListTopicsQuery {
@@ -25,7 +26,12 @@ export interface ListTopicSubscriptionsQuery {
 
 /** `/v2/topics` */
 export class TopicsApi {
-  constructor(private readonly http: HttpTransport) {}
+  /** The list maps each topic as the read-one route does (map-topic-entity-to.dto.ts), newest first, at most 100 a page. */
+  private readonly listed: ListedReads<Topic>;
+
+  constructor(private readonly http: HttpTransport) {
+    this.listed = new ListedReads(async () => (await this.list({ limit: 100 })).data, (t) => t.key);
+  }
 
   /** `GET /v2/topics` (cursor pagination). */
   list(query: ListTopicsQuery = {}): Promise<TopicListPage> {
@@ -38,7 +44,7 @@ export class TopicsApi {
    * the update, so this client never relies on that answer.)
    */
   create(body: RequestBody<"TopicsController_upsertTopic">): Promise<Topic> {
-    return this.http.request({ operation: `create topic "${body.key}"`, method: "POST", route: "/v2/topics", query: { failIfExists: true }, body, schema: Topic });
+    return this.listed.writing(() => this.http.request({ operation: `create topic "${body.key}"`, method: "POST", route: "/v2/topics", query: { failIfExists: true }, body, schema: Topic }));
   }
 
   /** `GET /v2/topics/{topicKey}` */
@@ -46,14 +52,19 @@ export class TopicsApi {
     return this.http.request({ operation: `get topic "${topicKey}"`, method: "GET", route: "/v2/topics/{topicKey}", params: { topicKey }, schema: Topic });
   }
 
+  /** The topic for a resource's read: as {@link get} answers, from a listing that reads of other topics share ({@link ListedReads}). */
+  read(topicKey: string): Promise<Topic> {
+    return this.listed.read(topicKey, () => this.get(topicKey));
+  }
+
   /** `PATCH /v2/topics/{topicKey}`: the name (not empty). */
   update(topicKey: string, body: RequestBody<"TopicsController_updateTopic">): Promise<Topic> {
-    return this.http.request({ operation: `rename topic "${topicKey}"`, method: "PATCH", route: "/v2/topics/{topicKey}", params: { topicKey }, body, schema: Topic });
+    return this.listed.writing(() => this.http.request({ operation: `rename topic "${topicKey}"`, method: "PATCH", route: "/v2/topics/{topicKey}", params: { topicKey }, body, schema: Topic }));
   }
 
   /** `DELETE /v2/topics/{topicKey}`: the topic and all its subscriptions. */
   async delete(topicKey: string): Promise<void> {
-    await this.http.request({ operation: `delete topic "${topicKey}"`, method: "DELETE", route: "/v2/topics/{topicKey}", params: { topicKey }, schema: undefined });
+    await this.listed.writing(() => this.http.request({ operation: `delete topic "${topicKey}"`, method: "DELETE", route: "/v2/topics/{topicKey}", params: { topicKey }, schema: undefined }));
   }
 
   /** `GET /v2/topics/{topicKey}/subscriptions` (cursor pagination). */

@@ -227,7 +227,7 @@ export const provider = {
   async read(id: string, props: Props) {
     const keys = declaredKeysOf(props) ?? [];
     return redacting(tokensOf(props), async () => {
-      const live = await readIfPresent(`read channel connection "${id}"`, () => clientFor().channelConnections.get(id));
+      const live = await readIfPresent(`read channel connection "${id}"`, () => clientFor().channelConnections.read(id));
       if (!live) return gone();
       const outs = outputsFor(live, props, keys);
       return { id, props: outs, inputs: readInputs(props, outs, keys, CHANNEL_CONNECTION.controlKeys) };

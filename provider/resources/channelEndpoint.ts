@@ -235,7 +235,7 @@ export const provider = {
 
   async read(ident: string, props: Props) {
     const keys = declaredKeysOf(props) ?? [];
-    const live = await readIfPresent(`read channel endpoint "${ident}"`, () => clientFor().channelEndpoints.get(ident));
+    const live = await readIfPresent(`read channel endpoint "${ident}"`, () => clientFor().channelEndpoints.read(ident));
     if (!live) return gone();
     const outs = outputsFor(live, props, keys);
     return { id: ident, props: outs, inputs: readInputs(props, outs, keys, CHANNEL_ENDPOINT.controlKeys) };

@@ -122,7 +122,7 @@ export const provider = {
     const keys = declaredKeysOf(props) ?? [];
     const parts = parseContextKey(id);
     if (!parts) throw new Error(`Unable to read context "${id}": the id must be the context key \`type:id\` (e.g. \`tenant:acme\`)`);
-    const live = await readIfPresent(`read context "${id}"`, () => clientFor().contexts.get(parts.type, parts.id));
+    const live = await readIfPresent(`read context "${id}"`, () => clientFor().contexts.read(parts.type, parts.id));
     if (!live) return gone();
     const outs = outputsFor(live, props, keys);
     return { id, props: outs, inputs: readInputs(props, outs, keys, CONTEXT.controlKeys) };

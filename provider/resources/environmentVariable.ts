@@ -145,7 +145,7 @@ export const provider = {
 
   async read(id: string, props: Props) {
     const keys = declaredKeysOf(props) ?? [];
-    const v = await readIfPresent(`read environment variable "${id}"`, () => clientFor().environmentVariables.get(id));
+    const v = await readIfPresent(`read environment variable "${id}"`, () => clientFor().environmentVariables.read(id));
     if (!v) return gone();
     const outs = outputsFor(v, props, keys, props);
     return { id, props: outs, inputs: readInputs(props, outs, keys, ENVIRONMENT_VARIABLE.controlKeys) };

@@ -256,7 +256,7 @@ export const provider = {
   async read(id: string, props: Props) {
     const keys = declaredKeysOf(props) ?? [];
     const client = clientFor();
-    const live = await readIfPresent(`read topic ${id}`, () => findIfPresent(async () => ({ topic: await client.topics.get(id), members: await liveMembers(client, id) })));
+    const live = await readIfPresent(`read topic ${id}`, () => findIfPresent(async () => ({ topic: await client.topics.read(id), members: await liveMembers(client, id) })));
     if (!live) return gone();
     const clash = bothWays(id, Array.isArray(props.subscribers) && keys.includes("subscribers") ? (props.subscribers as string[]) : undefined, live.members);
     if (clash) await warn(`topic "${id}": ${clash}`);

@@ -94,6 +94,8 @@ export const channelConnectionKind: KindDescriptor<"ChannelConnection"> = {
     of: () => ({ create: 1, read: 1, update: 1, delete: 1 }),
     change: (i) => ({ ...i, auth: { accessToken: `${String((i.auth as Obj).accessToken)}-rotated` } }),
     listing: null,
+    // The list maps a connection as GET one does (dtos/dto.mapper.ts, `auth` decrypted in both), newest first, 100 a page.
+    listedRead: "GET /v1/channel-connections",
   },
   badInput: [
     ["shared connection without context", conn({ subscriberId: undefined, connectionMode: "shared" }), /context: is required when connectionMode is "shared"/],

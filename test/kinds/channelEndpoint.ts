@@ -124,6 +124,8 @@ export const channelEndpointKind: KindDescriptor<"ChannelEndpoint"> = {
     of: () => ({ create: 1, read: 1, update: 1, delete: 1 }),
     change: (i) => ({ ...i, endpoint: edited(i.endpoint as Obj) }),
     listing: null,
+    // The list maps an endpoint as GET one does (dtos/dto.mapper.ts, decrypted in both), newest first, 100 a page.
+    listedRead: "GET /v1/channel-endpoints",
   },
   badInput: [
     ["slack channel endpoint with a user's key", endp({ endpoint: { channelId: "C1", userId: "U1" } }), /endpoint: "userId" is not a key of type "slack_channel" \(type "slack_channel" takes channelId\)/],

@@ -46,6 +46,8 @@ export const context: KindDescriptor<"Context"> = {
     of: () => ({ create: 1, read: 1, update: 1, delete: 1 }),
     change: (i) => ({ ...i, data: { ...(i.data as Obj | undefined), changed: "yes" } }),
     listing: null,
+    // The list maps a context as GET one does (dto.mapper.ts), newest first, 100 a page.
+    listedRead: "GET /v2/contexts",
   },
   badInput: [
     ["context type with a colon", ctx({ type: "tenant:eu" }), /type: must contain only letters, digits, _ and -/],

@@ -92,6 +92,14 @@ export interface RequestFloor {
   change: (inputs: Obj) => Obj;
   /** The listing a read takes the object from where the service has no read-one route: one request per operation, however many objects read from it. */
   listing: string | null;
+  /**
+   * The listing whose newest page answers one request of each read after a kind's first, where the
+   * service lists the objects as its read-one route answers them (provider/client/shared.ts
+   * `ListedReads`): reads of k objects of the kind cost the first read's requests, one page, and
+   * each other read's requests but that one. One page holds 100: the floor holds while the
+   * objects read are among the kind's newest hundred.
+   */
+  listedRead?: string;
 }
 
 /**

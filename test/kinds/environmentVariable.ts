@@ -46,6 +46,8 @@ export const environmentVariable: KindDescriptor<"EnvironmentVariable"> = {
     of: () => ({ create: 1, read: 1, update: 1, delete: 2 }),
     change: (i) => ({ ...i, values: Object.fromEntries(Object.entries((i.values ?? {}) as Record<string, string>).map(([e, v]) => [e, `${v}-changed`])) }),
     listing: null,
+    // The list is every variable as GET one answers it (get-environment-variables.usecase.ts), unpaginated.
+    listedRead: "GET /v1/environment-variables",
   },
   badInput: [
     ["variable key starting with a digit", envVar({ key: "1URL" }), /key: must start with a letter followed by letters, digits or underscores/],

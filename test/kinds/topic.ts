@@ -63,6 +63,8 @@ export const topicKind: KindDescriptor<"Topic"> = {
     },
     change: (i) => ({ ...i, name: `${String(i.name ?? i.key)} (renamed)`.slice(-100) }),
     listing: null,
+    // The list maps a topic as GET one does (map-topic-entity-to.dto.ts); the subscriptions stay each topic's own pages.
+    listedRead: "GET /v2/topics",
   },
   badInput: [
     ["topic key with a space", topic({ key: "daily news" }), /key: must contain only letters, digits, -, _, : and \./],
