@@ -25,15 +25,30 @@ export function engineAddress(args: readonly string[]): string | undefined {
  * A warning sink that sends each warning to the engine at `address` as a diagnostic of severity
  * warning on the resource whose URN `urnOf` gives at that moment (empty: the stack's). Resolves
  * when the engine has it; rejects when the engine cannot be reached, so the caller falls back.
+ *
+ * The engine is told a warning once per resource: the engine starts a plugin for one operation,
+ * and within it the same text on the same resource is one fact told twice (`up --refresh` reads a
+ * workflow whose step has an issue, then writes it, and the service reports the issue on both
+ * answers). The same text on another resource is still told.
  */
 export function engineWarnings(address: string, urnOf: () => string): WarningSink {
   let client: engrpc.EngineClient | undefined;
+  const told = new Set<string>();
   return (message) => new Promise<void>((resolve, reject) => {
+    const urn = urnOf();
+    const key = `${urn}\n${message}`;
+    if (told.has(key)) return resolve();
+    told.add(key);
     client ??= new engrpc.EngineClient(address, grpc.credentials.createInsecure());
     const req = new engproto.LogRequest();
     req.setSeverity(engproto.LogSeverity.WARNING);
     req.setMessage(message);
-    req.setUrn(urnOf());
-    client.log(req, (err) => (err ? reject(err) : resolve()));
+    req.setUrn(urn);
+    client.log(req, (err) => {
+      if (!err) return resolve();
+      // Not told: the caller's fallback tells it, and a later one tries the engine again.
+      told.delete(key);
+      reject(err);
+    });
   });
 }

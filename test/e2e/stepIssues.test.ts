@@ -45,6 +45,14 @@ describe.each(FRONT_ENDS)("step issues through the %s front end", (frontEnd) => 
     expect(workflowWarnings(refreshed)).toEqual([onWorkflow(MISSING_EMAIL)]);
   });
 
+  it("up --refresh that reads the workflow and then writes it warns once: both answers report the one issue", async () => {
+    spec.name = "Welcome (renamed)";
+    const events: automation.EngineEvent[] = [];
+    const up = await ts.stack.up({ refresh: true, onEvent: (e) => events.push(e) });
+    expect(up.summary.resourceChanges?.update).toBe(1);
+    expect(workflowWarnings(events)).toEqual([onWorkflow(MISSING_EMAIL)]);
+  });
+
   it("with notify:stepIssues error, the up that writes the workflow fails after the write naming the issue, keeps it in the stack, and fails again until the issue is gone", async () => {
     await ts.stack.setConfig("notify:stepIssues", { value: "error" });
     spec.name = "Welcome aboard";

@@ -54,6 +54,29 @@ describe("engineWarnings", () => {
     ]);
   });
 
+  it("tells the engine a warning once per resource: the same text again on the same URN is not sent, on another URN it is", async () => {
+    received.length = 0;
+    let urn = "urn:pulumi:test::p::notify:index:Workflow::welcome";
+    const sink = engineWarnings(address, () => urn);
+    // up --refresh: the refresh's read and the update's write of one workflow report one step issue.
+    await sink("step issue");
+    await sink("step issue");
+    urn = "urn:pulumi:test::p::notify:index:Workflow::welcome-eu";
+    await sink("step issue");
+    expect(received.map((r) => r.urn)).toEqual(["urn:pulumi:test::p::notify:index:Workflow::welcome", "urn:pulumi:test::p::notify:index:Workflow::welcome-eu"]);
+  });
+
+  it("tells a warning the engine did not take again when it comes again", async () => {
+    const closed = new grpc.Server();
+    const port = await new Promise<number>((resolve, reject) => {
+      closed.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
+    });
+    closed.forceShutdown();
+    const sink = engineWarnings(`127.0.0.1:${port}`, () => "");
+    await expect(sink("lost")).rejects.toThrow();
+    await expect(sink("lost")).rejects.toThrow();
+  });
+
   it("rejects when the engine cannot be reached, so the warning falls back to stderr", async () => {
     const closed = new grpc.Server();
     const port = await new Promise<number>((resolve, reject) => {
