@@ -31,7 +31,9 @@ export const context: KindDescriptor<"Context"> = {
   },
   deletePath: (_i, id) => path(id),
   undeletable: null,
-  remains: (state, declared) => state.contexts!.filter((x) => !x.deleted && declared.some((d) => d.contextId === x.id)),
+  // A context is its type and id together: a channel connection's context of another type with the
+  // same id (which the service makes, and which outlives the connection) is not this kind's.
+  remains: (state, declared) => state.contexts!.filter((x) => !x.deleted && declared.some((d) => d.type === x.type && d.contextId === x.id)),
   adopt: {
     seed: async (emu) => void (await ok(emu.api("POST", "/v2/contexts", { type: "tenant", id: "acme", data: { plan: "pro" } }), "seed")),
     equal: { type: "tenant", contextId: "acme", data: { plan: "pro" } },
