@@ -173,6 +173,8 @@ export class HttpTransport {
 
     const started = Date.now();
     let lastError: Error | undefined;
+    // What each failed attempt got, for the message of the error given up on.
+    const outcomes: string[] = [];
     for (let attempt = 1; ; attempt++) {
       await this.pacer.acquire();
       const t0 = Date.now();
@@ -190,6 +192,7 @@ export class HttpTransport {
         const err = this.apiError(spec, status, res.text, get, attempt);
         if (!isRetryableStatus(status, retryAfter !== undefined)) throw err;
         lastError = err;
+        outcomes.push(String(status));
         if (status === 429) {
           const reset = readRateLimitHeaders(get).resetMs;
           waitMs = retryAfter ?? reset;
@@ -202,6 +205,7 @@ export class HttpTransport {
         this.pacer.observe({});
         if (e instanceof NotifyResponseError) throw e;
         const msg = redact(connectionMessage(e, this.timeoutMs), [this.apiKey]);
+        outcomes.push(connectionCode(e));
         this.onRequest?.({ method: spec.method, route: spec.route, attempt, durationMs: Date.now() - t0, error: msg });
         lastError = new NotifyConnectionError(
           `${spec.method} ${spec.route} failed: ${msg}`, { method: spec.method, path: spec.route, attempts: attempt },
@@ -209,7 +213,7 @@ export class HttpTransport {
       }
       const delay = backoffDelay(this.retry, attempt, waitMs);
       if (attempt >= this.retry.maxAttempts || Date.now() + delay - started > this.retry.maxElapsedMs) {
-        throw withAttempts(lastError!, attempt);
+        throw gaveUp(lastError!, attempt, outcomes, Date.now() - started);
       }
       await sleep(delay);
     }
@@ -295,8 +299,13 @@ export class HttpTransport {
   }
 }
 
-function withAttempts(err: Error, attempts: number): Error {
+/**
+ * The last attempt's error, told how many attempts were made; after retries its message ends with
+ * what every attempt got and how long they took, so a failure after retries reads as one.
+ */
+function gaveUp(err: Error, attempts: number, outcomes: string[], elapsedMs: number): Error {
   if ("attempts" in err) (err as { attempts: number }).attempts = attempts;
+  if (attempts > 1) err.message += ` (after ${attempts} attempts in ${(elapsedMs / 1000).toFixed(1)} s: ${outcomes.join(", ")})`;
   return err;
 }
 
@@ -322,12 +331,22 @@ function snippet(text: string, key: string): string {
 
 function connectionMessage(e: unknown, timeoutMs: number): string {
   const err = e as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (err?.name === "TimeoutError" || err?.code === "UND_ERR_HEADERS_TIMEOUT" || err?.code === "UND_ERR_BODY_TIMEOUT") {
-    return `no complete answer within ${timeoutMs} ms`;
-  }
+  if (isTimeout(err)) return `no complete answer within ${timeoutMs} ms`;
   const code = err?.code ?? err?.cause?.code;
   const msg = err?.message ?? String(e);
   return code ? `${code}: ${msg}` : msg;
+}
+
+/** A failed attempt without an answer, in a word: its error code, or `timeout`. */
+function connectionCode(e: unknown): string {
+  const err = e as { name?: string; code?: string; cause?: { code?: string } };
+  if (isTimeout(err)) return "timeout";
+  return err?.code ?? err?.cause?.code ?? err?.name ?? "error";
+}
+
+/** The attempt's own timeout, or undici's for the headers or the body. */
+function isTimeout(err: { name?: string; code?: string }): boolean {
+  return err?.name === "TimeoutError" || err?.code === "UND_ERR_HEADERS_TIMEOUT" || err?.code === "UND_ERR_BODY_TIMEOUT";
 }
 
 function hashKey(key: string): string {

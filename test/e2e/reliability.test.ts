@@ -39,7 +39,15 @@ describe("faults on the wire", () => {
 
   it("destroy converges under the same faults and leaves nothing", async () => {
     await emu.api("POST", "/__emulator/faults", { errorRate: 0.1, rateLimitRate: 0.05, dropRate: 0.02, latencyMs: [0, 100], seed: 11 });
-    await ts.stack.destroy();
+    const failed = await ts.stack.destroy().then(() => undefined, (e: Error) => e);
+    // A failure names, beside what the provider says each attempt got, every request of the
+    // paths whose deletes met a fault, as the emulator answered them: where an attempt was lost.
+    if (failed) {
+      const log = await emu.requests();
+      const faulted = new Set(log.filter((r) => r.method === "DELETE" && r.fault).map((r) => r.path));
+      const answers = log.filter((r) => faulted.has(r.path)).map((r) => `${r.seq} ${r.time} ${r.method} ${r.path} ${r.status} ${r.fault ?? ""}`);
+      throw new Error(`${failed.message}\nthe emulator's answers to the paths of faulted deletes:\n${answers.join("\n")}`);
+    }
     await emu.api("POST", "/__emulator/faults", {});
     // Every kind of the mix is gone but the environment's default layout, which destroy leaves.
     await expectExactlyDeclared(emu, 0);

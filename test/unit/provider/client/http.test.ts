@@ -75,6 +75,22 @@ describe("the client against scripted responses", () => {
     expect(err.attempts).toBeGreaterThan(2);
     expect(err.attempts).toBeLessThan(100);
     expect(Date.now() - t0).toBeLessThan(1000);
+    // The message says it was retried, and what each attempt got.
+    expect(err.message).toMatch(new RegExp(`^503 Service Unavailable: down \\(after ${err.attempts} attempts in \\d+\\.\\d s: ${Array(err.attempts).fill("503").join(", ")}\\)$`));
+  });
+
+  it("names what each attempt got when it gives up: a dropped connection by its code, an answer by its status", async () => {
+    const { pool } = mock();
+    const attempts = 4;
+    const client = new NotifyClient({ apiUrl: "http://127.0.0.1:9", apiKey: "k-123456", dispatcher: pool, retry: { ...fast, maxAttempts: attempts }, pacer: new Pacer() });
+    const closed = () => Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" });
+    pool.intercept({ path: "/v2/workflows/w", method: "DELETE" }).replyWithError(closed());
+    pool.intercept({ path: "/v2/workflows/w", method: "DELETE" }).reply(503, { message: "busy" });
+    for (let i = 0; i < attempts - 2; i++) pool.intercept({ path: "/v2/workflows/w", method: "DELETE" }).replyWithError(closed());
+    const err = await client.workflows.delete("w").catch((e) => e);
+    expect(err.attempts).toBe(attempts);
+    const got = ["UND_ERR_SOCKET", "503", ...Array(attempts - 2).fill("UND_ERR_SOCKET")].join(", ");
+    expect(err.message).toMatch(new RegExp(`^DELETE /v2/workflows/\\{workflowId\\} failed: UND_ERR_SOCKET: other side closed \\(after ${attempts} attempts in \\d+\\.\\d s: ${got}\\)$`));
   });
 
   it("never retries a 400 or a 404 and gives each its class", async () => {
