@@ -109,6 +109,11 @@ const STACKS = {
   wide: { ms: (r: ScaleRow) => r.wideBaselineMs, rounds: (r: ScaleRow) => r.wideBaselineRunsMs },
 } as const;
 
+/** ` (each round: …)`: `ratio` of two stacks' times in each round, when both kept more than one round. */
+function eachRound(a: number[] | undefined, b: number[] | undefined, ratio: (a: number, b: number) => number): string {
+  return a && b && a.length === b.length && a.length > 1 ? ` (each round: ${a.map((x, i) => fixed(ratio(x, b[i]!))).join(", ")})` : "";
+}
+
 /**
  * `op`'s time of stack `of` over stack `over`'s at each N, against `limit` (at most), and beside it
  * the same ratio in each round: the stacks of a round run one after another, so a round's ratio
@@ -119,9 +124,7 @@ function timeRatio(op: string, of: keyof typeof STACKS, over: keyof typeof STACK
     const xs = byN(rows, op);
     if (xs.length === 0) return undefined;
     const shown = xs.map((r) => {
-      const a = STACKS[of].rounds(r), b = STACKS[over].rounds(r);
-      const rounds = a && b && a.length === b.length && a.length > 1 ? ` (each round: ${a.map((x, i) => fixed(x / b[i]!)).join(", ")})` : "";
-      return [r.n, fixed(STACKS[of].ms(r) / STACKS[over].ms(r)), rounds] as const;
+      return [r.n, fixed(STACKS[of].ms(r) / STACKS[over].ms(r)), eachRound(STACKS[of].rounds(r), STACKS[over].rounds(r), (a, b) => a / b)] as const;
     });
     return { shown: shown.map(([n, v, rounds]) => `${n}: ${v}${rounds}`).join(", "), met: shown.every(([, v]) => v <= limit) };
   };
@@ -156,7 +159,7 @@ function beyondWait(op: string, front: keyof typeof FRONT_ENDS, over: keyof type
     const f = FRONT_ENDS[front];
     const v = xs.map(([r, w]) => [r, w, fixed((f.ms(r) - w) / STACKS[over].ms(r))] as const);
     return {
-      shown: v.map(([r, w, x]) => `${r.n}: ${x} (the wait: ${f.requests(r)} requests, at most ${f.peak(r)} at once, ${r.latencyMs} ms each: ${w} ms)`).join(", "),
+      shown: v.map(([r, w, x]) => `${r.n}: ${x}${eachRound(f.rounds(r), STACKS[over].rounds(r), (a, b) => (a - w) / b)} (the wait: ${f.requests(r)} requests, at most ${f.peak(r)} at once, ${r.latencyMs} ms each: ${w} ms)`).join(", "),
       met: v.every(([, , x]) => x <= limit),
     };
   };

@@ -241,10 +241,14 @@ async function warnPending(d: ApiDomain): Promise<void> {
  */
 async function readDomain(client: NotifyClient, domain: string, status?: unknown): Promise<{ d: ApiDomain; routes: LiveRoutes }> {
   const pending = status !== undefined && status !== "verified";
-  let d = pending ? await client.domains.verify(domain) : await client.domains.get(domain);
-  if (!pending && d.status !== "verified") d = await client.domains.verify(domain);
+  const look = async () => {
+    const d = pending ? await client.domains.verify(domain) : await client.domains.get(domain);
+    return !pending && d.status !== "verified" ? client.domains.verify(domain) : d;
+  };
+  // The domain and its routes at once: neither request needs the other's answer.
+  const [d, routes] = await Promise.all([look(), liveRoutes(client, domain)]);
   await warnPending(d);
-  return { d, routes: await liveRoutes(client, domain) };
+  return { d, routes };
 }
 
 /** The provider implementation, loaded in the engine's provider process. */

@@ -256,7 +256,11 @@ export const provider = {
   async read(id: string, props: Props) {
     const keys = declaredKeysOf(props) ?? [];
     const client = clientFor();
-    const live = await readIfPresent(`read topic ${id}`, () => findIfPresent(async () => ({ topic: await client.topics.read(id), members: await liveMembers(client, id) })));
+    // The topic and its members at once: neither request needs the other's answer.
+    const live = await readIfPresent(`read topic ${id}`, () => findIfPresent(async () => {
+      const [topic, members] = await Promise.all([client.topics.read(id), liveMembers(client, id)]);
+      return { topic, members };
+    }));
     if (!live) return gone();
     const clash = bothWays(id, Array.isArray(props.subscribers) && keys.includes("subscribers") ? (props.subscribers as string[]) : undefined, live.members);
     if (clash) await warn(`topic "${id}": ${clash}`);
