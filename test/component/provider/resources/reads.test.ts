@@ -16,7 +16,7 @@ describe.each(["production", "spec"] as const)("reads of two requests (%s mode)"
     const emu = emulator();
     await emu.clearRequests();
     // Long enough that two requests sent one after the other never overlap, whatever the load.
-    await emu.api("POST", "/__emulator/faults", { latencyMs: [200, 200] });
+    await emu.api("POST", "/__emulator/faults", { latencyMs: [1000, 1000] });
     try {
       await read();
     } finally {
