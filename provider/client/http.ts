@@ -332,7 +332,7 @@ function snippet(text: string, key: string): string {
 function connectionMessage(e: unknown, timeoutMs: number): string {
   const err = e as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   if (isTimeout(err)) return `no complete answer within ${timeoutMs} ms`;
-  const code = err?.code ?? err?.cause?.code;
+  const code = errorCode(err);
   const msg = err?.message ?? String(e);
   return code ? `${code}: ${msg}` : msg;
 }
@@ -341,7 +341,12 @@ function connectionMessage(e: unknown, timeoutMs: number): string {
 function connectionCode(e: unknown): string {
   const err = e as { name?: string; code?: string; cause?: { code?: string } };
   if (isTimeout(err)) return "timeout";
-  return err?.code ?? err?.cause?.code ?? err?.name ?? "error";
+  return errorCode(err) ?? err?.name ?? "error";
+}
+
+/** The code of a connection error, or of its cause (undici wraps some in a TypeError). */
+function errorCode(err: { code?: string; cause?: { code?: string } }): string | undefined {
+  return err?.code ?? err?.cause?.code;
 }
 
 /** The attempt's own timeout, or undici's for the headers or the body. */
