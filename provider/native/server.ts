@@ -13,7 +13,6 @@
  * line of stdout, so nothing else may be written there first: main.ts, the entry point, sends
  * console output to stderr before it loads this file.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
@@ -29,9 +28,9 @@ import type { FunctionDefinition } from "../functions";
 import { engineFailures, type CheckFailure } from "../resources/check";
 import { UNKNOWN, stripUndefined, type DiffResult } from "../resources/diff";
 import { engineAddress, engineWarnings } from "../resources/engineLog";
-import type { ResourceTable } from "../resources/fields";
+import { FRONT_END_KEYS, type ResourceTable } from "../resources/fields";
 import { RESOURCE_TABLES } from "../resources/index";
-import { ResourceInitFailure, setWarningSink } from "../resources/lifecycle";
+import { onResource, ResourceInitFailure, setWarningSink, without } from "../resources/lifecycle";
 import { fromStruct, toStruct } from "./properties";
 import { installStructCodec } from "./struct";
 
@@ -88,10 +87,9 @@ export function typeOf(req: { getType(): string; getUrn(): string }): string {
   return qualified.split("$").pop()!;
 }
 
-/** The engine's input keys that are not the resource's: `__provider` of a dynamic resource's state. */
+/** The inputs that are not the resource's: a dynamic resource's {@link FRONT_END_KEYS}. */
 function withoutEngineKeys(props: Props): Props {
-  const { __provider: _p, ...rest } = props;
-  return rest;
+  return without(props, FRONT_END_KEYS);
 }
 
 /** Keys to mark secret in what goes back: those the request held secret, and the table's secret fields. */
@@ -198,18 +196,16 @@ async function readById(impl: ResourceImplementation, table: ResourceTable, id: 
 
 type Handler<Req, Res> = (req: Req) => Promise<Res>;
 
-/** The URN of the resource each request in flight is about (empty for an invoke), for its warnings. */
-const requestUrn = new AsyncLocalStorage<string>();
-
 /**
- * A gRPC unary handler of an async function, run with its request's URN as {@link requestUrn}; a
- * thrown error becomes the call's error, with its message.
+ * A gRPC unary handler of an async function, run as an operation on its request's resource
+ * ({@link onResource}: the warnings within are that resource's; an invoke has none); a thrown
+ * error becomes the call's error, with its message.
  */
 function unary<Req, Res>(fn: Handler<Req, Res>): grpc.handleUnaryCall<Req, Res> {
   return (call, callback) => {
     const req = call.request as { getUrn?: () => string };
     const urn = typeof req.getUrn === "function" ? req.getUrn() : "";
-    requestUrn.run(urn, () => fn(call.request)).then((res) => callback(null, res), (err: unknown) => {
+    onResource(urn, () => fn(call.request)).then((res) => callback(null, res), (err: unknown) => {
       const message = err instanceof Error ? err.message : String(err);
       const metadata = err instanceof InitFailed ? err.metadata : undefined;
       callback({ code: grpc.status.UNKNOWN, details: message, message, ...(metadata ? { metadata } : {}) } as grpc.ServiceError, null);
@@ -415,7 +411,7 @@ function functionOf(token: string): FunctionDefinition {
  */
 export async function serve(args: readonly string[] = []): Promise<{ server: grpc.Server; port: number }> {
   const address = engineAddress(args);
-  if (address) setWarningSink(engineWarnings(address, () => requestUrn.getStore() ?? ""));
+  if (address) setWarningSink(engineWarnings(address));
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   server.addService(provrpc.ResourceProviderService, handlers() as provrpc.IResourceProviderServer);
   const port = await new Promise<number>((resolve, reject) => {

@@ -37,7 +37,21 @@ export function registration(table: ResourceTable, args: object, opts?: pulumi.C
  * rather than in the program.
  */
 export function dynamicResource<T extends ResourceTable>(table: T, name: string, args: ArgsOf<T>, opts?: pulumi.CustomResourceOptions): [string, string, pulumi.Inputs, pulumi.CustomResourceOptions | undefined] {
+  const type = `pulumi-nodejs:dynamic/notify:${table.name}`;
   const r = registration(table, args, opts);
   r.props.__provider = providerModule(RESOURCE_MODULES + table.module);
-  return [`pulumi-nodejs:dynamic/notify:${table.name}`, name, r.props, r.opts];
+  r.props.__urn = urnOf(type, name, opts?.parent);
+  return [type, name, r.props, r.opts];
+}
+
+/**
+ * The URN the engine gives the resource `name` of `type` under `parent`, for `__urn`: the engine's
+ * dynamic-provider plugin gives an operation no URN, and the resource's warnings need it
+ * (dynamic.ts). `pulumi.createUrn` computes it as the engine does; the parent's URN goes in as a
+ * promise, which carries no dependency: an output of the parent would make the resource depend on
+ * its parent, and on a component parent's other children, which could wait on each other.
+ */
+function urnOf(type: string, name: string, parent: pulumi.Resource | undefined): pulumi.Output<string> {
+  const parentUrn = parent && new Promise<string>((resolve) => parent.urn.apply(resolve));
+  return pulumi.createUrn(name, type, parentUrn);
 }

@@ -20,7 +20,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { configureFromStack } from "../config";
 import { engineFailures } from "./check";
-import { ResourceInitFailure, setWarningSink } from "./lifecycle";
+import { FRONT_END_KEYS } from "./fields";
+import { onResource, ResourceInitFailure, setWarningSink } from "./lifecycle";
 
 /** Package path of the directory of the resource implementation modules. */
 export const RESOURCE_MODULES = "pulumi-notify/dist/provider/resources/";
@@ -38,19 +39,38 @@ export type ResourceOperations = Required<Omit<pulumi.dynamic.ResourceProvider, 
  * engine prints them best ({@link engineFailures}), and a `configure` that takes from the stack
  * config only what the connection needs (the key stays in the provider process) and sends the
  * modules' warnings to the engine.
+ *
+ * The plugin hands an operation no URN (cmd/dynamic-provider/index.js of @pulumi/pulumi calls
+ * `delete(id, props)` from a request that has one), so each resource carries its own as the input
+ * `__urn` (classes.ts), and every operation runs on it ({@link onResource}): a warning is on its
+ * resource, as the native plugin shows it. The operations that answer with a state keep `__urn`
+ * in it, so a read and a delete, which get the state and not the inputs, have it too.
  */
 export function dynamicProvider(ops: ResourceOperations): pulumi.dynamic.ResourceProvider {
   return {
-    ...ops,
     // The failures as the native plugin sends them too, so the engine prints both alike.
-    check: async (olds, news) => {
+    check: (olds, news) => onResource(urnOf(news), async () => {
       const r = await ops.check(olds, news);
-      return { ...r, failures: r.failures && engineFailures(r.failures, news) };
-    },
+      return { ...r, inputs: r.inputs && withUrn(r.inputs, news), failures: r.failures && engineFailures(r.failures, news) };
+    }),
+    diff: (id, olds, news) => onResource(urnOf(news), () => ops.diff(id, olds, news)),
     // A write that then failed keeps the object in the stack: its state needs the `__provider` every
     // dynamic resource's state carries (the plugin adds it to a success's outputs only).
-    create: (inputs) => ops.create(inputs).catch((e: unknown) => { throw withProvider(e, inputs); }),
-    update: (id, olds, news) => ops.update(id, olds, news).catch((e: unknown) => { throw withProvider(e, news); }),
+    create: (inputs) => onResource(urnOf(inputs), async () => {
+      const r = await ops.create(inputs).catch((e: unknown) => { throw withFrontEndKeys(e, inputs); });
+      return { ...r, outs: withUrn(r.outs, inputs) };
+    }),
+    read: (id, props) => onResource(urnOf(props), async () => {
+      const r = await ops.read(id, props);
+      // Gone (no id): nothing to keep.
+      if (!r.id) return r;
+      return { ...r, props: withUrn(r.props, props), ...(r.inputs ? { inputs: withUrn(r.inputs, props) } : {}) };
+    }),
+    update: (id, olds, news) => onResource(urnOf(news), async () => {
+      const r = await ops.update(id, olds, news).catch((e: unknown) => { throw withFrontEndKeys(e, news); });
+      return { ...r, outs: withUrn(r.outs, news) };
+    }),
+    delete: (id, props) => onResource(urnOf(props), () => ops.delete(id, props)),
     configure: async (req) => {
       configureFromStack(req);
       useEngineWarnings();
@@ -58,19 +78,28 @@ export function dynamicProvider(ops: ResourceOperations): pulumi.dynamic.Resourc
   };
 }
 
-/** `err`, when a {@link ResourceInitFailure}, with the `__provider` of `inputs` in its state. */
-function withProvider(err: unknown, inputs: Record<string, unknown>): unknown {
-  if (!(err instanceof ResourceInitFailure) || inputs.__provider === undefined) return err;
-  return new ResourceInitFailure(err.message, err.id, { ...err.properties, __provider: inputs.__provider }, err.reasons);
+/** The URN a resource's inputs or state carry (classes.ts), or empty for a state written before they did. */
+function urnOf(props: Record<string, unknown>): string {
+  return typeof props.__urn === "string" ? props.__urn : "";
+}
+
+/** `props` with the `__urn` of `from`, when it has one. */
+function withUrn(props: Record<string, unknown> | undefined, from: Record<string, unknown>): Record<string, unknown> {
+  return from.__urn === undefined ? { ...props } : { ...props, __urn: from.__urn };
+}
+
+/** `err`, when a {@link ResourceInitFailure}, with the `__provider` and `__urn` of `inputs` in its state. */
+function withFrontEndKeys(err: unknown, inputs: Record<string, unknown>): unknown {
+  if (!(err instanceof ResourceInitFailure)) return err;
+  const keys = Object.fromEntries(FRONT_END_KEYS.filter((k) => inputs[k] !== undefined).map((k) => [k, inputs[k]]));
+  return new ResourceInitFailure(err.message, err.id, { ...err.properties, ...keys }, err.reasons);
 }
 
 /**
- * Sends every warning of this process to the engine, as a warning diagnostic of the stack. Only
- * the dynamic-provider plugin calls `configure`, and it is started, as every plugin, with the
- * engine's address as its argument (`node <dynamic-provider> <engine>`). It hands an
- * operation no URN (cmd/dynamic-provider/index.js of @pulumi/pulumi calls `delete(id, props)`
- * from a request that has one), so the warning cannot name its resource: its text does. Without
- * an address (another host) warnings stay on stderr.
+ * Sends every warning of this process to the engine, as a warning diagnostic on its resource
+ * ({@link onResource}). Only the dynamic-provider plugin calls `configure`, and it is started, as
+ * every plugin, with the engine's address as its argument (`node <dynamic-provider> <engine>`).
+ * Without an address (another host) warnings stay on stderr.
  */
 let engineWarningsUsed = false;
 function useEngineWarnings(): void {
@@ -79,5 +108,5 @@ function useEngineWarnings(): void {
   // Loaded here, in the dynamic-provider plugin only: the native plugin sets its own sink.
   const { engineAddress, engineWarnings } = require("./engineLog") as typeof import("./engineLog");
   const address = engineAddress(process.argv.slice(2));
-  if (address) setWarningSink(engineWarnings(address, () => ""));
+  if (address) setWarningSink(engineWarnings(address));
 }

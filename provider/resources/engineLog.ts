@@ -23,7 +23,7 @@ export function engineAddress(args: readonly string[]): string | undefined {
 
 /**
  * A warning sink that sends each warning to the engine at `address` as a diagnostic of severity
- * warning on the resource whose URN `urnOf` gives at that moment (empty: the stack's). Resolves
+ * warning on the resource whose URN it is given (empty: the stack's). Resolves
  * when the engine has it; rejects when the engine cannot be reached, so the caller falls back.
  *
  * The engine is told a warning once per resource: the engine starts a plugin for one operation,
@@ -31,11 +31,10 @@ export function engineAddress(args: readonly string[]): string | undefined {
  * workflow whose step has an issue, then writes it, and the service reports the issue on both
  * answers). The same text on another resource is still told.
  */
-export function engineWarnings(address: string, urnOf: () => string): WarningSink {
+export function engineWarnings(address: string): WarningSink {
   let client: engrpc.EngineClient | undefined;
   const told = new Set<string>();
-  return (message) => new Promise<void>((resolve, reject) => {
-    const urn = urnOf();
+  return (message, urn) => new Promise<void>((resolve, reject) => {
     const key = `${urn}\n${message}`;
     if (told.has(key)) return resolve();
     told.add(key);

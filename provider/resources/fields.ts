@@ -99,11 +99,20 @@ type KeysWhere<I extends Fields, F extends keyof FieldFacts> = string extends ke
 type Compared<I extends Fields> = string extends keyof I ? string : Exclude<keyof I & string, KeysWhere<I, "control">>;
 type OutputType<F extends Field> = F extends { output: infer O extends z.ZodType } ? O : F["type"];
 
+/**
+ * The inputs a dynamic resource carries for its front end, not for the service: `__provider`, the
+ * module the engine's dynamic-provider plugin evaluates (dynamic.ts), and `__urn`, the resource's
+ * URN, on which its warnings are shown (classes.ts computes it, dynamic.ts reads it). Allowed by
+ * every schema, never compared, never sent.
+ */
+export const FRONT_END_KEYS = ["__provider", "__urn"] as const;
+type FrontEndKey = (typeof FRONT_END_KEYS)[number];
+
 /** A resource's field table with everything derived from it. */
 export interface ResourceTable<I extends Fields = Fields, O extends OutputFields = OutputFields> extends ResourceSpec<I, O> {
   outputs: O & { declaredKeys: z.ZodType<string[]> };
-  /** The schema `check` validates inputs with: the fields, strictly (plus the engine's `__provider`). */
-  schema: z.ZodObject<{ [K in keyof I]: I[K]["type"] } & { __provider: z.ZodOptional<z.ZodString> }, z.core.$strict>;
+  /** The schema `check` validates inputs with: the fields, strictly (plus the dynamic front end's {@link FRONT_END_KEYS}). */
+  schema: z.ZodObject<{ [K in keyof I]: I[K]["type"] } & { [K in FrontEndKey]: z.ZodOptional<z.ZodString> }, z.core.$strict>;
   /** The input keys diff compares, in table order. */
   inputKeys: readonly Compared<I>[];
   /** The input keys whose change replaces the object. */
@@ -127,7 +136,7 @@ export function defineResource<I extends Fields, O extends OutputFields>(spec: R
   const outputs = { ...spec.outputs, declaredKeys: spec.outputs.declaredKeys ?? output(z.array(z.string()), DECLARED_KEYS_DOC) } as ResourceTable<I, O>["outputs"];
   const inputKeys = where((f) => !f.control);
   const present = (t: z.ZodType) => !t.safeParse(undefined).success;
-  const schema = z.strictObject({ ...Object.fromEntries(entries.map(([k, f]) => [k, f.type])), __provider: z.string().optional() });
+  const schema = z.strictObject({ ...Object.fromEntries(entries.map(([k, f]) => [k, f.type])), ...Object.fromEntries(FRONT_END_KEYS.map((k) => [k, z.string().optional()])) });
   registerSecretInputs(schema, where((f) => f.secret));
   return {
     ...spec,

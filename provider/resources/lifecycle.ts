@@ -5,6 +5,7 @@
  * warnings the engine shows, and the inputs a read returns. Each resource module gives the hooks
  * only it has (its requests, its natural key, its message).
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { NotifyApiError, NotifyError, isConflict, isNotFound } from "../client/errors";
 import { isUnauthorized, UNAUTHORIZED_HINT } from "../config";
 import type { DiffResult } from "./diff";
@@ -39,27 +40,45 @@ export class ResourceInitFailure extends Error {
   }
 }
 
-/** Where {@link warn} sends a warning: the front end serving the operation sets it with {@link setWarningSink}. */
-export type WarningSink = (message: string) => Promise<void>;
+/**
+ * Where {@link warn} sends a warning: the front end serving the operation sets it with
+ * {@link setWarningSink}. `urn` is the resource's the warning is on, empty for none.
+ */
+export type WarningSink = (message: string, urn: string) => Promise<void>;
 
 /**
  * The last resort: stderr, which reaches the engine's debug log only. Used until a front end says
  * where warnings go (a unit test calling a module directly), and when its sink fails.
  */
-const toStderr: WarningSink = async (message) => {
-  console.warn(`warning: ${message}`);
+const toStderr: WarningSink = async (message, urn) => {
+  console.warn(`warning: ${urn ? `${urn}: ` : ""}${message}`);
 };
 let warningSink: WarningSink = toStderr;
 
+/** The URN of the resource each operation in flight is on ({@link onResource}). */
+const operationUrn = new AsyncLocalStorage<string>();
+
 /**
- * Tells the user `message` as a warning on the resource being operated on. Every warning of the
- * implementation modules goes through here, so both front ends show the same text: the native
- * plugin as a warning diagnostic on the resource (provider/native/server.ts), the dynamic
- * resources as a warning diagnostic of the stack (dynamic.ts). Resolves once the warning is
- * delivered (the engine may stop the provider right after the operation answers); never rejects.
+ * Runs `operation` as one on the resource `urn`: every {@link warn} within it, however deep and
+ * however many operations run at once, is a warning on that resource. Each front end runs each
+ * operation through here with the URN it has: the native plugin the request's, the dynamic
+ * resources the `__urn` their class computed (dynamic.ts). An empty `urn` (an invoke, or a state
+ * written before resources carried `__urn`) makes the warnings the stack's.
+ */
+export function onResource<T>(urn: string, operation: () => Promise<T>): Promise<T> {
+  return operationUrn.run(urn, operation);
+}
+
+/**
+ * Tells the user `message` as a warning on the resource being operated on ({@link onResource}).
+ * Every warning of the implementation modules goes through here, so both front ends show the same
+ * text on the same resource, as a warning diagnostic of the engine (engineLog.ts). Resolves once
+ * the warning is delivered (the engine may stop the provider right after the operation answers);
+ * never rejects.
  */
 export async function warn(message: string): Promise<void> {
-  await warningSink(message).catch(() => toStderr(message));
+  const urn = operationUrn.getStore() ?? "";
+  await warningSink(message, urn).catch(() => toStderr(message, urn));
 }
 
 /** Makes every later {@link warn} of this process go to `sink` (the front end serving the operations calls it); returns the sink before. */

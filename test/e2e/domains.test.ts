@@ -42,8 +42,9 @@ describe.each(EMULATOR_MODES)("domains against the emulator in %s mode", (mode) 
     const up = await ts.stack.up({ onEvent: (e) => events.push(e) });
     const domain = (await emu.api("GET", "/v1/domains/mail.example.com")).body;
     expect(domain.status).toBe("pending");
-    // Of the stack: the dynamic-provider plugin gives an operation no URN.
-    expect(warningsOf(events)).toContainEqual({ urn: "", message: pendingWarning(domain) });
+    // On the domain: the dynamic-provider plugin gives an operation no URN, the domain's __urn gives it.
+    const urn = (await exportedState(ts.stack)).resources.find((r) => String(r.urn).endsWith("::mail"))!.urn;
+    expect(warningsOf(events)).toContainEqual({ urn, message: pendingWarning(domain) });
     expect(up.outputs.id!.value).toBe("mail.example.com");
     expect(up.outputs.status!.value).toBe("pending");
     expect(up.outputs.records!.value).toEqual([{ type: "MX", name: "mail.example.com", content: MAIL_SERVER, ttl: "Auto", priority: 10 }]);

@@ -29,11 +29,13 @@ const initial = (): Spec => ({ frameName: "Frame", brandName: "Brand", brandBody
 function program(spec: Spec): automation.PulumiFn {
   return async () => {
     const notify = loadPackage();
+    // The layouts are a component's children: their URNs carry its type, and their warnings are on them.
+    const branding = new pulumi.ComponentResource("acme:index:Branding", "branding");
     // The environment's first layout, hence its default; its body is left to the service.
-    const frame = new notify.Layout("frame", { layoutId: "frame", name: spec.frameName, adopt: spec.adopt });
+    const frame = new notify.Layout("frame", { layoutId: "frame", name: spec.frameName, adopt: spec.adopt }, { parent: branding });
     const brand = new notify.Layout("brand", {
       layoutId: "brand", name: spec.brandName, controlValues: { email: { editorType: "html", body: spec.brandBody } }, adopt: spec.adopt,
-    }, { dependsOn: [frame] });
+    }, { dependsOn: [frame], parent: branding });
     const mail = new notify.Workflow("mail", {
       workflowId: "mail", name: "Mail", adopt: spec.adopt,
       steps: [{ name: "Email", type: "email", controlValues: { subject: "Hi", body: "<p>Hi</p>", editorType: "html", layoutId: brand.layoutId } }],
@@ -63,8 +65,8 @@ describe.each(EMULATOR_MODES)("layouts and topics against the emulator in %s mod
 
   it("creates layouts, a workflow naming one and a topic with its subscribers, and the next preview is empty", async () => {
     const up = await ts.stack.up();
-    // The four resources and the stack.
-    expect(up.summary.resourceChanges?.create).toBe(5);
+    // The four resources, the layouts' component and the stack.
+    expect(up.summary.resourceChanges?.create).toBe(6);
     expect(up.outputs.frameDefault!.value).toBe(true);
     expect(up.outputs.brandDefault!.value).toBe(false);
     const l = await live();
@@ -132,11 +134,14 @@ describe.each(EMULATOR_MODES)("layouts and topics against the emulator in %s mod
   });
 
   it("destroys what it made, leaving the default layout on the service with a warning", async () => {
+    const frameUrn = (await exportedState(ts.stack)).resources.find((r) => String(r.urn).endsWith("::frame"))!.urn;
+    expect(frameUrn).toMatch(/::acme:index:Branding\$pulumi-nodejs:dynamic\/notify:Layout::frame$/);
     const events: automation.EngineEvent[] = [];
     await ts.stack.destroy({ onEvent: (e) => events.push(e) });
-    // A warning diagnostic, not stderr: of the stack, as the dynamic-provider plugin gives an
-    // operation no URN (the native plugin's is on the layout: test/e2e/nativeSdk.test.ts).
-    expect(warningsOf(events)).toContainEqual({ urn: "", message: defaultLayoutWarning("frame") });
+    // A warning diagnostic on the layout, not stderr nor the stack's, as the native plugin's
+    // (test/e2e/nativeSdk.test.ts): the dynamic-provider plugin gives an operation no URN, the
+    // layout's __urn gives it (provider/resources/dynamic.ts).
+    expect(warningsOf(events)).toContainEqual({ urn: frameUrn, message: defaultLayoutWarning("frame") });
     const l = await live();
     expect(l.layouts.map((x) => x.identifier)).toEqual(["frame"]);
     expect(l.topics).toEqual([]);

@@ -25,10 +25,10 @@ describe.each(FRONT_ENDS)("step issues through the %s front end", (frontEnd) => 
     return { status: wf.status, steps: wf.steps };
   };
   const { emu, ts } = useStack({ frontEnd, program });
-  /** The dynamic-provider plugin gives an operation no URN, so its warnings are the stack's; the native plugin's are the workflow's. */
   // The engine's own warnings (which plugin it runs) aside.
   const workflowWarnings = (events: automation.EngineEvent[]) => warningsOf(events).filter((w) => w.message.includes('workflow "welcome"'));
-  const onWorkflow = (message: string) => ({ urn: frontEnd === "dynamic" ? "" : expect.stringMatching(/::notify:index:Workflow::welcome$/), message });
+  /** On the workflow in both front ends: the native plugin has the request's URN, the dynamic resource its __urn. */
+  const onWorkflow = (message: string) => ({ urn: expect.stringMatching(frontEnd === "dynamic" ? /^urn:pulumi:[\w-]+::[\w-]+::pulumi-nodejs:dynamic\/notify:Workflow::welcome$/ : /^urn:pulumi:[\w-]+::[\w-]+::notify:index:Workflow::welcome$/), message });
 
   it("up creates the workflow and warns on it naming the step, the channel and what to do; the issues are outputs, and previews are empty", async () => {
     const events: automation.EngineEvent[] = [];

@@ -11,6 +11,7 @@ import { CONNECTION_KEYS } from "../../../provider/config";
 import { FUNCTIONS } from "../../../provider/functions";
 import { RESOURCE_TABLES } from "../../../provider/resources";
 import { INTEGRATION } from "../../../provider/resources/integration";
+import { FRONT_END_KEYS } from "../../../provider/resources/fields";
 
 type Json = Record<string, any>;
 const ROOT = path.resolve(__dirname, "../../..");
@@ -22,7 +23,7 @@ const FUNCTION_ARGS: Record<string, z.ZodType> = Object.fromEntries(FUNCTIONS.ma
 /** Differences between a zod object's properties and a schema.json property map, recursively. */
 function compareObject(where: string, zodNode: Json, props: Record<string, Json>, required: string[], secret: readonly string[] | undefined, schema: Json): string[] {
   const diffs: string[] = [];
-  const zprops = Object.fromEntries(Object.entries((zodNode.properties ?? {}) as Record<string, Json>).filter(([k]) => k !== "__provider"));
+  const zprops = Object.fromEntries(Object.entries((zodNode.properties ?? {}) as Record<string, Json>).filter(([k]) => !(FRONT_END_KEYS as readonly string[]).includes(k)));
   const zreq = ((zodNode.required ?? []) as string[]).filter((k) => k in zprops).sort();
   for (const k of Object.keys(zprops)) if (!(k in props)) diffs.push(`${where}.${k}: in zod, missing from schema.json`);
   for (const k of Object.keys(props)) if (!(k in zprops)) diffs.push(`${where}.${k}: in schema.json, missing from zod`);

@@ -42,12 +42,10 @@ describe("engineWarnings", () => {
     server?.forceShutdown();
   });
 
-  it("sends each warning to the engine as a diagnostic of severity warning on the URN of the moment, and resolves once it is there", async () => {
-    let urn = "urn:pulumi:test::p::notify:index:Layout::frame";
-    const sink = engineWarnings(address, () => urn);
-    await sink("kept on the service");
-    urn = "";
-    await sink("of the stack");
+  it("sends each warning to the engine as a diagnostic of severity warning on the URN it is given, and resolves once it is there", async () => {
+    const sink = engineWarnings(address);
+    await sink("kept on the service", "urn:pulumi:test::p::notify:index:Layout::frame");
+    await sink("of the stack", "");
     expect(received).toEqual([
       { severity: engproto.LogSeverity.WARNING, urn: "urn:pulumi:test::p::notify:index:Layout::frame", message: "kept on the service" },
       { severity: engproto.LogSeverity.WARNING, urn: "", message: "of the stack" },
@@ -56,13 +54,11 @@ describe("engineWarnings", () => {
 
   it("tells the engine a warning once per resource: the same text again on the same URN is not sent, on another URN it is", async () => {
     received.length = 0;
-    let urn = "urn:pulumi:test::p::notify:index:Workflow::welcome";
-    const sink = engineWarnings(address, () => urn);
+    const sink = engineWarnings(address);
     // up --refresh: the refresh's read and the update's write of one workflow report one step issue.
-    await sink("step issue");
-    await sink("step issue");
-    urn = "urn:pulumi:test::p::notify:index:Workflow::welcome-eu";
-    await sink("step issue");
+    await sink("step issue", "urn:pulumi:test::p::notify:index:Workflow::welcome");
+    await sink("step issue", "urn:pulumi:test::p::notify:index:Workflow::welcome");
+    await sink("step issue", "urn:pulumi:test::p::notify:index:Workflow::welcome-eu");
     expect(received.map((r) => r.urn)).toEqual(["urn:pulumi:test::p::notify:index:Workflow::welcome", "urn:pulumi:test::p::notify:index:Workflow::welcome-eu"]);
   });
 
@@ -72,9 +68,9 @@ describe("engineWarnings", () => {
       closed.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
     });
     closed.forceShutdown();
-    const sink = engineWarnings(`127.0.0.1:${port}`, () => "");
-    await expect(sink("lost")).rejects.toThrow();
-    await expect(sink("lost")).rejects.toThrow();
+    const sink = engineWarnings(`127.0.0.1:${port}`);
+    await expect(sink("lost", "")).rejects.toThrow();
+    await expect(sink("lost", "")).rejects.toThrow();
   });
 
   it("rejects when the engine cannot be reached, so the warning falls back to stderr", async () => {
@@ -83,6 +79,6 @@ describe("engineWarnings", () => {
       closed.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
     });
     closed.forceShutdown();
-    await expect(engineWarnings(`127.0.0.1:${port}`, () => "")("lost")).rejects.toThrow();
+    await expect(engineWarnings(`127.0.0.1:${port}`)("lost", "")).rejects.toThrow();
   });
 });
