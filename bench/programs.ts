@@ -114,7 +114,7 @@ export function scaleProgram(n: number, opts: MixOptions & { adopt?: boolean } =
 /**
  * A resource of the native plugin `pulumi-resource-notify`, registered by type token
  * (`notify:index:<name>`) with what the dynamic front end's classes register (classes.ts dynamicResource)
- * ({@link registration}) but `__provider`.
+ * ({@link registration}) but `__provider` and `__urn`.
  */
 class NativeResource extends pulumi.CustomResource {
   constructor(table: ResourceTable, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
