@@ -1,4 +1,5 @@
 /** Starts the emulator from source for a test, with a small raw API helper for drift and checks. */
+import { Agent, fetch } from "undici";
 import { startEmulator } from "../../emulator";
 import type * as EmulatorModule from "../../emulator";
 import type { StoredLists } from "../../emulator/records";
@@ -29,10 +30,23 @@ export interface TestEmulator {
 
 const CONNECTION_VARIABLES = ["NOTIFY_API_URL", "NOTIFY_API_KEY"] as const;
 
+/**
+ * The helper's requests each on a connection of their own (`pipelining: 0`: `connection: close`).
+ * A kept-alive connection can be closed by the emulator's idle timeout (30 s, in this process) in
+ * the very turn of the event loop that sends a request on it: the server then destroys a socket
+ * holding an unread request, and the request fails with ECONNRESET (a fresh clone's suite failed
+ * so in test/e2e/releaseRehearsal.test.ts, about 30 s after the test's previous request). The
+ * client's own idle timer, which should drop the connection first, counts undici's timer ticks
+ * (lib/util/timers.js: 499 ms a tick, however late it runs), so a test that blocks the event loop
+ * (`execFileSync`) keeps it from expiring in time. A loopback connection per request costs nothing.
+ */
+const ONE_CONNECTION_EACH = new Agent({ pipelining: 0 });
+
 export async function startTestEmulator(options: EmulatorModule.EmulatorOptions = {}): Promise<TestEmulator> {
   const emu = await startEmulator({ apiKeys: [API_KEY], ...options });
   const apiAs = async (key: string, method: string, path: string, body?: unknown) => {
     const res = await fetch(emu.url + path, {
+      dispatcher: ONE_CONNECTION_EACH,
       method,
       headers: { authorization: `ApiKey ${key}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
