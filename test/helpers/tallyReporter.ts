@@ -12,13 +12,24 @@ export default class TallyReporter implements Reporter {
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<unknown>): void {
     for (const m of modules) {
-      if (m.state() === "failed" && [...m.children.allTests()].length === 0) this.failed++;
+      let failed = 0;
       for (const t of m.children.allTests()) {
         const s = t.result().state;
         if (s === "passed") this.passed++;
-        else if (s === "failed") this.failed++;
+        else if (s === "failed") failed++;
         else this.skipped++;
       }
+      // A hook that failed (a describe's beforeAll or afterAll) fails its suite and no test: the
+      // tests it guards show as skipped. Each innermost failed suite without a failed test of its
+      // own counts once (its parents fail with it), and a file that failed with nothing counted
+      // (it did not load, or its own hook failed) counts once.
+      for (const suite of m.children.allSuites()) {
+        if (suite.state() !== "failed") continue;
+        if ([...suite.children.allSuites()].some((c) => c.state() === "failed")) continue;
+        if (![...suite.children.allTests()].some((t) => t.result().state === "failed")) failed++;
+      }
+      if (failed === 0 && m.state() === "failed") failed = 1;
+      this.failed += failed;
     }
     this.failed += errors.length;
     process.stdout.write(`\n${this.passed} passed, ${this.failed} failed${this.skipped ? `, ${this.skipped} skipped` : ""}\n`);
