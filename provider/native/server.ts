@@ -27,10 +27,10 @@ import { CONNECTION_KEYS, setProviderConfig, type ConnectionSettings } from "../
 import type { FunctionDefinition } from "../functions";
 import { engineFailures, type CheckFailure } from "../resources/check";
 import { UNKNOWN, stripUndefined, type DiffResult } from "../resources/diff";
-import { engineAddress, engineWarnings } from "../resources/engineLog";
+import { warnToEngine } from "../resources/engineLog";
 import { FRONT_END_KEYS, type ResourceTable } from "../resources/fields";
 import { RESOURCE_TABLES } from "../resources/index";
-import { onResource, ResourceInitFailure, setWarningSink, without } from "../resources/lifecycle";
+import { onResource, ResourceInitFailure, without } from "../resources/lifecycle";
 import { fromStruct, toStruct } from "./properties";
 import { installStructCodec } from "./struct";
 
@@ -410,8 +410,7 @@ function functionOf(token: string): FunctionDefinition {
  * request that gave it. Resolves with the server and its port.
  */
 export async function serve(args: readonly string[] = []): Promise<{ server: grpc.Server; port: number }> {
-  const address = engineAddress(args);
-  if (address) setWarningSink(engineWarnings(address));
+  warnToEngine(args);
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   server.addService(provrpc.ResourceProviderService, handlers() as provrpc.IResourceProviderServer);
   const port = await new Promise<number>((resolve, reject) => {

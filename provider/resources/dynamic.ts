@@ -21,7 +21,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { configureFromStack } from "../config";
 import { engineFailures } from "./check";
 import { FRONT_END_KEYS } from "./fields";
-import { onResource, ResourceInitFailure, setWarningSink } from "./lifecycle";
+import { onResource, ResourceInitFailure } from "./lifecycle";
 
 /** Package path of the directory of the resource implementation modules. */
 export const RESOURCE_MODULES = "pulumi-notify/dist/provider/resources/";
@@ -73,7 +73,8 @@ export function dynamicProvider(ops: ResourceOperations): pulumi.dynamic.Resourc
     delete: (id, props) => onResource(urnOf(props), () => ops.delete(id, props)),
     configure: async (req) => {
       configureFromStack(req);
-      useEngineWarnings();
+      // Loaded here, in the engine's dynamic-provider plugin only (it starts every plugin with its address last).
+      (require("./engineLog") as typeof import("./engineLog")).warnToEngine(process.argv.slice(2));
     },
   };
 }
@@ -95,18 +96,3 @@ function withFrontEndKeys(err: unknown, inputs: Record<string, unknown>): unknow
   return new ResourceInitFailure(err.message, err.id, { ...err.properties, ...keys }, err.reasons);
 }
 
-/**
- * Sends every warning of this process to the engine, as a warning diagnostic on its resource
- * ({@link onResource}). Only the dynamic-provider plugin calls `configure`, and it is started, as
- * every plugin, with the engine's address as its argument (`node <dynamic-provider> <engine>`).
- * Without an address (another host) warnings stay on stderr.
- */
-let engineWarningsUsed = false;
-function useEngineWarnings(): void {
-  if (engineWarningsUsed) return;
-  engineWarningsUsed = true;
-  // Loaded here, in the dynamic-provider plugin only: the native plugin sets its own sink.
-  const { engineAddress, engineWarnings } = require("./engineLog") as typeof import("./engineLog");
-  const address = engineAddress(process.argv.slice(2));
-  if (address) setWarningSink(engineWarnings(address));
-}

@@ -47,8 +47,11 @@ export class ResourceInitFailure extends Error {
 export type WarningSink = (message: string, urn: string) => Promise<void>;
 
 /**
- * The last resort: stderr, which reaches the engine's debug log only. Used until a front end says
- * where warnings go (a unit test calling a module directly), and when its sink fails.
+ * The sink of a process no engine started (a test calling a module directly): stderr. Both front
+ * ends replace it with the engine's (engineLog.ts `warnToEngine`), so a user sees every warning as a
+ * diagnostic on its resource. Within a plugin stderr reaches only the engine's debug log, so this
+ * is used there only when the engine cannot take the warning at all (it is gone, and with it any
+ * reader); the sink then tries the engine again at the next warning.
  */
 const toStderr: WarningSink = async (message, urn) => {
   console.warn(`warning: ${urn ? `${urn}: ` : ""}${message}`);

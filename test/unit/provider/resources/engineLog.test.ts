@@ -4,7 +4,8 @@ import * as engrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as engproto from "@pulumi/pulumi/proto/engine_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engineAddress, engineWarnings } from "../../../../provider/resources/engineLog";
+import { engineAddress, engineWarnings, warnToEngine } from "../../../../provider/resources/engineLog";
+import { onResource, setWarningSink, warn } from "../../../../provider/resources/lifecycle";
 
 describe("engineAddress", () => {
   it("is the last argument, the engine's address, behind any logging or tracing flags", () => {
@@ -80,5 +81,25 @@ describe("engineWarnings", () => {
     });
     closed.forceShutdown();
     await expect(engineWarnings(`127.0.0.1:${port}`)("lost", "")).rejects.toThrow();
+  });
+
+  it("warnToEngine, as each front end calls it: every warn() of the process goes to the engine of its arguments, on the operation's resource; a process no engine started keeps its sink", async () => {
+    received.length = 0;
+    const own = setWarningSink(async () => {});
+    setWarningSink(own);
+    try {
+      warnToEngine(["--run", "test/unit"]);
+      warnToEngine(["--logtostderr", "-v=9", address]);
+      // A second call, even with another address, changes nothing.
+      warnToEngine(["127.0.0.1:9"]);
+      await onResource("urn:pulumi:test::p::notify:index:Domain::mail", () => warn("records to add"));
+      await warn("of no resource");
+      expect(received).toEqual([
+        { severity: engproto.LogSeverity.WARNING, urn: "urn:pulumi:test::p::notify:index:Domain::mail", message: "records to add" },
+        { severity: engproto.LogSeverity.WARNING, urn: "", message: "of no resource" },
+      ]);
+    } finally {
+      setWarningSink(own);
+    }
   });
 });
