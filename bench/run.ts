@@ -692,7 +692,9 @@ async function binary(emu: RunningEmulator): Promise<void> {
  * loading modules at any time (at the start, and the `__provider` modules with what they require);
  * the provider's implementation (this package's modules, zod and undici: checks, diffs, reads,
  * their requests and the validation of the answers); turning the engine's protobuf structs into
- * objects and back; gRPC; and the garbage collector.
+ * objects and back; gRPC; the garbage collector; and the plugin's handling of each kind of request
+ * the engine sends (check, diff, read), from its arguments to its answer, the provider's operation
+ * within.
  */
 const PROVIDER_ACTIVITIES: Record<string, (f: Frame) => boolean> = {
   pluginStart: (f) => f.functionName === "executeUserEntryPoint",
@@ -702,7 +704,17 @@ const PROVIDER_ACTIVITIES: Record<string, (f: Frame) => boolean> = {
   protobuf: (f) => f.url.includes("/google-protobuf/") || f.url.includes("/@pulumi/pulumi/proto/"),
   grpc: (f) => f.url.includes("/@grpc/grpc-js/"),
   garbageCollector: (f) => f.functionName === "(garbage collector)",
+  // The plugin's handler of each request the engine sends on a refresh's preview, with all under it:
+  // the request's properties turned into objects, the provider's operation, and its answer back.
+  check: (f) => isPluginHandler(f, "check"),
+  diff: (f) => isPluginHandler(f, "diff"),
+  read: (f) => isPluginHandler(f, "read"),
 };
+
+/** Whether a frame is the dynamic-provider plugin's handler of the engine's request `op` (cmd/dynamic-provider/index.js). */
+function isPluginHandler(f: Frame, op: string): boolean {
+  return f.functionName === op && f.url.includes("/cmd/dynamic-provider/");
+}
 
 /** Whether a profile is of the dynamic-provider plugin (not of its launch script's `node -e`). */
 const isProviderProfile = (p: CpuProfile) => p.nodes.some((n) => n.callFrame.url.includes("/cmd/dynamic-provider/"));
