@@ -35,6 +35,13 @@ export interface BaselineResourceArgs {
   value: pulumi.Input<string>;
 }
 
+/**
+ * The environment variable that makes the baseline's reads wait (ms): each read of a resource whose
+ * input `readRequests` is above 0 waits that long once, as a provider's read waits for its requests
+ * at one latency (those it makes at once wait together). The bench sets it for its waiting baseline.
+ */
+export const READ_WAIT_ENV = "NOTIFY_BASELINE_READ_WAIT_MS";
+
 /** Outputs: the inputs as given (so a wide baseline carries as much state as a real resource), plus `length`. */
 function echo(inputs: Record<string, unknown>): Record<string, unknown> {
   const { __provider: _p, ...rest } = inputs;
@@ -55,6 +62,9 @@ export const provider = {
   },
   async read(id: string, props: Record<string, unknown>) {
     const { length: _l, ...inputs } = props;
+    // The waiting baseline: a read that makes requests in the floor waits one request's latency.
+    const wait = Number(process.env[READ_WAIT_ENV] ?? 0);
+    if (wait > 0 && Number(props.readRequests) > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     return { id, props, inputs };
   },
   async update(_id: string, _olds: Record<string, unknown>, news: Record<string, unknown>) {

@@ -14,7 +14,7 @@ import { registration } from "pulumi-notify/dist/provider/resources/classes";
 import type { ResourceTable } from "pulumi-notify/dist/provider/resources/fields";
 import type { ResourceKind } from "pulumi-notify/dist/provider/resources/index";
 import type { BenchRefs, Obj, RequestCounts } from "../test/kinds/descriptor";
-import { floorOf } from "../test/kinds/floor";
+import { floorOf, readsOf } from "../test/kinds/floor";
 import { DESCRIPTORS, KINDS } from "../test/kinds/index";
 
 /**
@@ -72,15 +72,16 @@ function* mixArgs(n: number, opts: MixOptions, output: BenchRefs["output"]): Gen
   }
 }
 
-/** Registers N resources, `make(kind, name, args)` for each (see {@link mixArgs}). */
-function mix(n: number, opts: MixOptions, make: (kind: Kind, name: string, a: Record<string, unknown>) => pulumi.Resource): void {
+/** Registers N resources, `make(kind, name, args, index)` for each (see {@link mixArgs}). */
+function mix(n: number, opts: MixOptions, make: (kind: Kind, name: string, a: Record<string, unknown>, index: number) => pulumi.Resource): void {
   const made = new Map<string, pulumi.Resource>();
   const output: BenchRefs["output"] = (kind, i, key) => {
     const res = made.get(`${kind}-${i}`);
     if (!res) throw new Error(`the mix refers to ${kind}-${i}, which it has not registered`);
     return (res as unknown as Record<string, pulumi.Output<string>>)[key]!;
   };
-  for (const { kind, name, args } of mixArgs(n, opts, output)) made.set(name, make(kind, name, args));
+  let index = 0;
+  for (const { kind, name, args } of mixArgs(n, opts, output)) made.set(name, make(kind, name, args, index++));
 }
 
 /**
@@ -89,7 +90,17 @@ function mix(n: number, opts: MixOptions, make: (kind: Kind, name: string, a: Re
  * at least cost. The floors read no reference between resources, so none is resolved.
  */
 export function mixFloor(n: number): RequestCounts {
-  return floorOf([...mixArgs(n, {}, () => "(a reference)")].map(({ kind, args }) => ({ kind, inputs: args })));
+  return floorOf(mixObjects(n));
+}
+
+/** The requests of each read of the N resources of the mix in its floor, in the mix's order (test/kinds/floor.ts readsOf). */
+export function mixReads(n: number): number[] {
+  return readsOf(mixObjects(n));
+}
+
+/** The N resources of the mix as the floor takes them: each kind and its declared inputs. */
+function mixObjects(n: number): { kind: Kind; inputs: Obj }[] {
+  return [...mixArgs(n, {}, () => "(a reference)")].map(({ kind, args }) => ({ kind, inputs: args }));
 }
 
 /**
@@ -141,11 +152,13 @@ export function baselineProgram(n: number, opts: Pick<MixOptions, "changed"> = {
  * as in the provider, and the same references between them (a translation waits for its workflow).
  */
 export function wideBaselineProgram(n: number, opts: MixOptions = {}): () => Promise<void> {
-  return async () => mix(n, opts, (kind, name, a) => {
+  const reads = mixReads(n);
+  return async () => mix(n, opts, (kind, name, a, i) => {
     const secret = tableOf(kind).secretKeys.filter((k) => k in a);
     const withSecret = Object.fromEntries(Object.entries(a).map(([k, v]) => [k, secret.includes(k) ? pulumi.secret(v) : v]));
     // The baseline compares `value` alone: it changes with the arguments, so the update updates each.
     const value = opts.changed?.() ? `${name}-changed` : name;
-    return new WideBaselineResource(name, { value, ...withSecret }, { secretOutputs: secret });
+    // What the resource's read costs in the floor: the waiting baseline (READ_WAIT_ENV) waits for it.
+    return new WideBaselineResource(name, { value, readRequests: reads[i]!, ...withSecret }, { secretOutputs: secret });
   });
 }

@@ -37,7 +37,8 @@ import { Pool } from "undici";
 import type * as automation from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { checkpointFile, linkProjectDir, localStack, pulumiCliPath, REPO_ROOT, serviceApi, useNativePlugin } from "../scripts/workspace";
-import { scaleProgram, nativeScaleProgram, baselineProgram, wideBaselineProgram, mixFloor, prepareMix, type MixOptions } from "./programs";
+import { scaleProgram, nativeScaleProgram, baselineProgram, wideBaselineProgram, mixFloor, mixReads, prepareMix, type MixOptions } from "./programs";
+import { READ_WAIT_ENV } from "./baseline";
 import type { RequestCounts } from "../test/kinds/descriptor";
 import { exportEnvironment } from "../export";
 import { runInfo } from "../scripts/runInfo";
@@ -185,6 +186,14 @@ async function withStack<T>(name: string, program: automation.PulumiFn, config: 
 
 const OPS = ["up", "preview", "refresh-preview", "update", "destroy"] as const;
 type Op = (typeof OPS)[number];
+/**
+ * The wide baseline's refresh again with its reads waiting ({@link READ_WAIT_ENV}): each read the
+ * mix's floor gives requests waits one latency and does nothing else, the least time a provider
+ * making the floor's requests at this latency could take, at the engine's parallelism.
+ */
+const WAITING_REFRESH = "waiting-refresh-preview";
+const WIDE_OPS = [...OPS.slice(0, 3), WAITING_REFRESH, ...OPS.slice(3)] as const;
+type MeasuredOp = (typeof WIDE_OPS)[number];
 
 /** The floor operation each measured one is held to: the creates of an up, the reads of a refresh, and so on; a preview sends nothing. */
 const FLOOR_OF: Record<Op, keyof RequestCounts | null> = { up: "create", preview: null, "refresh-preview": "read", update: "update", destroy: "delete" };
@@ -283,10 +292,10 @@ class CpuWatch {
   }
 }
 
-async function runOps(stack: automation.Stack, emu: RunningEmulator | undefined, n: number, dir: string, kind: string, stage: Stage) {
+async function runOps(stack: automation.Stack, emu: RunningEmulator | undefined, n: number, dir: string, kind: string, stage: Stage, ops: readonly MeasuredOp[] = OPS) {
   const out: Record<string, { ms: number; requests: number; requestsPerSecond: number; eachSecond: number[]; peakInFlight: number; bytes: number; perResource: number; bytesPerResource: number; cpu: ReturnType<CpuWatch["stop"]> }> = {};
   let state: ReturnType<typeof stateBytes> | undefined;
-  for (const op of OPS) {
+  for (const op of ops) {
     if (emu) await api(emu, "DELETE", "/__emulator/requests");
     const watch = new CpuWatch(stack.name);
     const [res, ms] = await timed(async () => {
@@ -294,6 +303,13 @@ async function runOps(stack: automation.Stack, emu: RunningEmulator | undefined,
         case "up": return stack.up();
         case "preview": return stack.preview({ expectNoChanges: true });
         case "refresh-preview": return stack.preview({ refresh: true, expectNoChanges: true });
+        case WAITING_REFRESH:
+          stack.workspace.envVars[READ_WAIT_ENV] = String(LATENCY_MS);
+          try {
+            return await stack.preview({ refresh: true, expectNoChanges: true });
+          } finally {
+            delete stack.workspace.envVars[READ_WAIT_ENV];
+          }
         case "update":
           stage.changed = true;
           return stack.up();
@@ -367,10 +383,10 @@ async function scale(emu: RunningEmulator, sizes: number[]): Promise<void> {
       await api(emu, "POST", "/__emulator/faults", {});
       const base: Stage = { changed: false }, wide: Stage = { changed: false };
       runs.baseline.push(await withStack(`baseline-${n}`, baselineProgram(n, changedBy(base)), {}, (s, dir) => runOps(s, undefined, n, dir, "baseline", base)));
-      runs.wide.push(await withStack(`wide-${n}`, wideBaselineProgram(n, changedBy(wide)), {}, (s, dir) => runOps(s, undefined, n, dir, "wide baseline", wide)));
+      runs.wide.push(await withStack(`wide-${n}`, wideBaselineProgram(n, changedBy(wide)), {}, (s, dir) => runOps(s, undefined, n, dir, "wide baseline", wide, WIDE_OPS)));
     }
     for (const op of OPS) {
-      const times = (k: keyof typeof runs) => runs[k].map((x) => x.ops[op]!.ms);
+      const times = (k: keyof typeof runs, o: MeasuredOp = op) => runs[k].map((x) => x.ops[o]!.ms);
       const a = median(times("notify")), nat = median(times("native")), b = median(times("baseline")), w = median(times("wide"));
       // Every run of an operation makes the same requests, on either front end (they share the
       // implementation modules), except that an up's count may move by a few where a listing is
@@ -387,6 +403,8 @@ async function scale(emu: RunningEmulator, sizes: number[]): Promise<void> {
       const bytesPerResource = median(runs.notify.map((x) => x.ops[op]!.bytesPerResource));
       const ratio = Number((a / b).toFixed(2));
       const ratioWide = Number((a / w).toFixed(2));
+      // Beside a refresh: the wide baseline's with its reads waiting, the least any provider making the floor's requests could take.
+      const waiting = op === "refresh-preview" ? { waitingWideBaselineMs: median(times("wide", WAITING_REFRESH)), waitingWideBaselineRunsMs: times("wide", WAITING_REFRESH) } : {};
       const nativeRatio = Number((nat / b).toFixed(2));
       const cpuOf = (k: keyof typeof runs) => {
         const pick = (role: "engineCpuMs" | "providerCpuMs" | "hostCpuMs") => median(runs[k].map((x) => x.ops[op]!.cpu[role]));
@@ -400,7 +418,7 @@ async function scale(emu: RunningEmulator, sizes: number[]): Promise<void> {
       // In the order docs/benchmarks.md shows them: each time beside the baseline's, the requests beside their floor.
       record({
         bench: SCALE_BENCH, n, op, latencyMs: LATENCY_MS, runs: repeats,
-        notifyMs: a, baselineMs: b, wideBaselineMs: w, nativeMs: nat, ratio, ratioToWideBaseline: ratioWide, nativeRatio, msPerResource,
+        notifyMs: a, baselineMs: b, wideBaselineMs: w, ...waiting, nativeMs: nat, ratio, ratioToWideBaseline: ratioWide, nativeRatio, msPerResource,
         requests: first.requests, requestFloor, requestsToFloor, nativeRequests: nativeReqs[0], requestsPerResource: first.perResource,
         peakInFlight: Math.max(...runs.notify.map((x) => x.ops[op]!.peakInFlight)), nativePeakInFlight: Math.max(...runs.native.map((x) => x.ops[op]!.peakInFlight)),
         providerPeakRssMiB: rssOf("notify"), nativeProviderPeakRssMiB: rssOf("native"), baselineProviderPeakRssMiB: rssOf("baseline"),
@@ -412,6 +430,8 @@ async function scale(emu: RunningEmulator, sizes: number[]): Promise<void> {
       cpuLines.push(`${String(n).padStart(4)} ${op.padEnd(16)} ${[cpu.notify, cpu.native, cpu.baseline, cpu.wideBaseline].map((c) => `${String(c.engine).padStart(6)} ${String(c.provider).padStart(6)} ${String(c.host).padStart(6)}`).join("   ")}`);
       say(`${String(n).padStart(4)} ${op.padEnd(16)} ${String(repeats).padStart(4)} ${String(a).padStart(7)} ${String(nat).padStart(7)} ${String(b).padStart(7)} ${String(w).padStart(7)} ${String(ratio).padStart(6)} ${String(nativeRatio).padStart(7)} ${String(ratioWide).padStart(7)} ${String(msPerResource).padStart(7)} ${String(first.requests).padStart(6)} ${String(requestFloor).padStart(6)} ${String(requestsToFloor ?? "-").padStart(7)} ${String(first.perResource).padStart(8)} ${String(rssOf("notify")).padStart(6)} ${String(rssOf("native")).padStart(6)} ${String(rssOf("baseline")).padStart(6)}`);
     }
+    const refresh = results.findLast((m) => m.bench === SCALE_BENCH && m.n === n && m.op === "refresh-preview");
+    say(`${String(n).padStart(4)} the wide baseline's refresh with its reads waiting the floor's requests (${mixReads(n).filter((r) => r > 0).length} reads, ${LATENCY_MS} ms each): ${String(refresh?.waitingWideBaselineMs)} ms`);
     say(`${String(n).padStart(4)} CPU ms (median) of the engine, the provider plugin and the bench process (program, Automation API, emulator):`);
     say(`${"".padStart(4)} ${"".padEnd(16)} ${"notify: engine provider host".padStart(20)}   ${"native: same".padStart(20)}   ${"baseline: same".padStart(20)}   ${"wide baseline: same".padStart(20)}`);
     for (const line of cpuLines) say(line);

@@ -9,7 +9,7 @@ import type * as pulumiModule from "@pulumi/pulumi";
 import { RESOURCE_TABLES, type ResourceKind } from "../../../provider/resources/index";
 import { mixCounts, mixFloor, scaleProgram, RUN_TAG } from "../../../bench/programs";
 import { nativeRequire } from "../../helpers/pulumi";
-import { floorOf } from "../../kinds/floor";
+import { floorOf, readsOf } from "../../kinds/floor";
 import { KINDS } from "../../kinds/index";
 
 /** The @pulumi/pulumi the bench's programs register with (the package's own copy). */
@@ -35,6 +35,22 @@ describe("bench mix", () => {
     const differing = [...new Set([...Object.keys(args), ...Object.keys(changed)])].filter((f) => JSON.stringify(args[f]) !== JSON.stringify(changed[f]));
     expect(differing).toHaveLength(1);
     expect(k.replaceOnChange).not.toContain(differing[0]);
+  });
+});
+
+describe("the floor's reads, one by one (the waiting baseline's)", () => {
+  it("a kind read from a shared page after its first read: the first and the second read make a request, the rest none", () => {
+    const listed = KINDS.find((k) => k.floor.listedRead && !k.floor.listing && k.floor.of(k.bench.args(0, { counts: mixCounts(500), run: "t", output: () => "x" })).read === 1)!;
+    const inputs = listed.bench.args(0, { counts: mixCounts(500), run: "t", output: () => "x" });
+    // The first its own read, the second the shared page (its own read taken from it), the third from that page.
+    expect(readsOf([0, 1, 2].map(() => ({ kind: listed.kind, inputs })))).toEqual([1, 1, 0]);
+  });
+
+  it("a kind read from a listing: the first read pays for the page, once", () => {
+    const kind = KINDS.find((k) => k.floor.listing)!;
+    const inputs = kind.bench.args(0, { counts: mixCounts(500), run: "t", output: () => "x" });
+    const own = kind.floor.of(inputs).read;
+    expect(readsOf([{ kind: kind.kind, inputs }, { kind: kind.kind, inputs }])).toEqual([own + 1, own]);
   });
 });
 

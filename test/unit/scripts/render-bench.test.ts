@@ -86,6 +86,21 @@ describe("docs/benchmarks.md goals", () => {
     expect(goal(goalsSection([row(500, "refresh-preview")]), "dynamic `preview --refresh` at most 1.1 times the wide")).toContain("| 500: 5 | **no** |");
   });
 
+  it("holds the refresh against the waiting wide baseline, and says whether the wide baseline's 1.1 leaves a provider any room", () => {
+    // The wide baseline 3000 ms; with its reads waiting 3600 ms (1.2: over 1.1, so the raw goal is below the floor's wait).
+    const measured = row(200, "refresh-preview", {
+      notifyMs: 3900, nativeMs: 3500, wideBaselineMs: 3000, waitingWideBaselineMs: 3600,
+      notifyRunsMs: [3900, 3700], wideBaselineRunsMs: [3000, 2900], waitingWideBaselineRunsMs: [3600, 3700],
+    } as never);
+    const lines = goalsSection([measured]);
+    expect(goal(lines, "the wide baseline's `preview --refresh` with its reads waiting")).toContain("| 200: 1.2 (each round: 1.2, 1.28) | **no** |");
+    // 3900 / 3600 = 1.08, 3700 / 3700 = 1; the plugin: 3500 / 3600 = 0.97.
+    expect(goal(lines, "dynamic `preview --refresh` at most 1.1 times the waiting wide baseline's time")).toContain("| 200: 1.08 (each round: 1.08, 1) | yes |");
+    expect(goal(lines, "plugin `preview --refresh` at most the waiting wide baseline's time")).toContain("| 200: 0.97 | yes |");
+    // A run published before the waiting baseline was measured leaves its rows out.
+    expect(goal(goalsSection([row(200, "refresh-preview")]), "dynamic `preview --refresh` at most 1.1 times the waiting")).toBeUndefined();
+  });
+
   it("leaves the section out of a page whose run has no scale records", () => {
     expect(goalsSection([{ bench: "functions", ms: 1 }])).toEqual([]);
     expect(renderBenchmarks([{ bench: "functions", ms: 1 }])).not.toContain("## Goals");
