@@ -59,9 +59,9 @@ function integrationRemedy(issue: Issue, type: string): string {
 }
 
 /**
- * One sentence per issue of the steps, naming the workflow (a dynamic resource's warning cannot
- * name its resource otherwise), the step, the control or channel, the service's code and message,
- * and what to do.
+ * One sentence per issue of the steps, naming the workflow (its `workflowId`, which the resource's
+ * name need not be), the step, the control or channel, the service's code and message, and what to
+ * do. Each is a warning on the workflow's resource, in both front ends.
  */
 export function stepIssueMessages(workflowId: string, steps: readonly StepWithIssues[]): string[] {
   const out: string[] = [];
