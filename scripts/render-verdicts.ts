@@ -14,7 +14,8 @@
  *   npm run verdicts -- --publish export export.log [--commit <id>]
  *
  * `--commit` names the code that ran when the log comes from another checkout (default: this one's
- * HEAD). `npm run verdicts` alone re-renders the page; test/unit/scripts/render-verdicts.test.ts
+ * HEAD). A suite run that failed and whose log was lost is recorded with
+ * `npm run verdicts -- --lost --commit <id> --before <ISO date> --why <what is known>`. `npm run verdicts` alone re-renders the page; test/unit/scripts/render-verdicts.test.ts
  * fails when the page is not the rendering of the committed data.
  */
 import { readFileSync, statSync, writeFileSync } from "node:fs";
@@ -91,13 +92,24 @@ export function verdictOfLog(check: Check, log: string): Omit<Verdict, keyof Run
   };
 }
 
+/**
+ * A suite run that failed and whose log is lost (overwritten before it was published): recorded
+ * so that the count of consecutive clean runs does not pass over it. `before` is when the run had
+ * certainly ended (an ISO date: the commit that followed it, say), and places it among the others.
+ */
+export function lostSuiteRun(commit: string, before: string, why: string, info: RunInfo): Verdict {
+  if (Number.isNaN(Date.parse(before))) throw new Error(`--before must be an ISO date, not "${before}"`);
+  if (!why.trim()) throw new Error("--why must say what the run did, as far as it is known");
+  return { ...info, check: "suite", planned: 0, completed: 1, failed: 1, commit, date: new Date(before).toISOString(), findings: `failed; its log is lost, so this is all that is known: ${why.trim()} (the date is when the run had ended by)` };
+}
+
 /** The published data after a run: the run's verdict replaces the published one of its check. */
 export function publishVerdict(published: Verdict[], run: Verdict): Verdict[] {
   // A suite run joins the history (the newest SUITE_HISTORY kept); a check's verdict replaces its last.
+  // In the order they ran (a lost run's record may come after later runs were published).
   if (run.check === "suite") {
-    const suites = published.filter((v) => v.check === "suite");
-    const dropped = new Set(suites.slice(0, Math.max(0, suites.length - (SUITE_HISTORY - 1))));
-    return [...published.filter((v) => !dropped.has(v)), run].sort((a, b) => a.check.localeCompare(b.check));
+    const suites = [...published.filter((v) => v.check === "suite"), run].sort((a, b) => a.date.localeCompare(b.date)).slice(-SUITE_HISTORY);
+    return [...published.filter((v) => v.check !== "suite"), ...suites].sort((a, b) => a.check.localeCompare(b.check));
   }
   const kept = published.filter((v) => v.check !== run.check);
   return [...kept, run].sort((a, b) => a.check.localeCompare(b.check));
@@ -149,7 +161,13 @@ export function verificationPage(root = REPO_ROOT): string {
 if (require.main === module) {
   const args = process.argv.slice(2);
   const at = args.indexOf("--publish");
-  if (at >= 0) {
+  const value = (flag: string) => { const i = args.indexOf(flag); return i >= 0 ? args[i + 1] : undefined; };
+  if (args.includes("--lost")) {
+    const [commit, before, why] = [value("--commit"), value("--before"), value("--why")];
+    if (!commit || !before || why === undefined) throw new Error("usage: --lost --commit <id> --before <ISO date> --why <what is known of the run>");
+    const data = JSON.parse(readFileSync(path.join(REPO_ROOT, VERDICT_DATA), "utf8")) as Verdict[];
+    writeFileSync(path.join(REPO_ROOT, VERDICT_DATA), JSON.stringify(publishVerdict(data, lostSuiteRun(commit, before, why, runInfo())), null, 2) + "\n");
+  } else if (at >= 0) {
     const check = args[at + 1] as Check;
     const log = args[at + 2];
     if (!(check in CHECKS) || !log) throw new Error(`usage: --publish <${Object.keys(CHECKS).join("|")}> <log> [--commit <id>]`);

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { publishVerdict, renderVerdicts, verdictOfLog, verificationPage, VERDICT_PAGE, type Verdict } from "../../../scripts/render-verdicts";
+import { lostSuiteRun, publishVerdict, renderVerdicts, verdictOfLog, verificationPage, VERDICT_PAGE, type Verdict } from "../../../scripts/render-verdicts";
 import { REPO_ROOT } from "../../../scripts/workspace";
 
 /** Lines as the checks print them (vitest colours them; the parser strips the colours). */
@@ -88,5 +88,19 @@ describe("the suite's runs (scripts/render-verdicts.ts)", () => {
     const suites = data.filter((v) => v.check === "suite");
     expect(suites.map((v) => v.commit)).toEqual(["c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10", "c11"]);
     expect(renderVerdicts(data)).toContain("Consecutive runs without a failure, up to the newest: 4.");
+  });
+
+  it("records a failed run whose log is lost among the others by its date, and counts the clean runs from it", () => {
+    let data: Verdict[] = [];
+    for (let i = 0; i < 4; i++) data = publishVerdict(data, { ...verdictOfLog("suite", log(900, 0)), ...info, commit: `c${i}`, date: `2026-01-0${i + 1}T00:00:00.000Z` });
+    expect(renderVerdicts(data)).toContain("Consecutive runs without a failure, up to the newest: 4.");
+    // Between c1 and c2: published after c3, it takes its place by date.
+    data = publishVerdict(data, lostSuiteRun("lost1", "2026-01-02T12:00:00Z", "a beforeAll failed with ECONNRESET", info));
+    expect(data.filter((v) => v.check === "suite").map((v) => v.commit)).toEqual(["c0", "c1", "lost1", "c2", "c3"]);
+    const page = renderVerdicts(data);
+    expect(page).toContain("Consecutive runs without a failure, up to the newest: 2.");
+    expect(page).toContain("| 2026-01-02T12:00:00.000Z | `lost1` | failed; its log is lost, so this is all that is known: a beforeAll failed with ECONNRESET (the date is when the run had ended by) |");
+    expect(() => lostSuiteRun("x", "yesterday", "why", info)).toThrow('--before must be an ISO date, not "yesterday"');
+    expect(() => lostSuiteRun("x", "2026-01-02", " ", info)).toThrow("--why must say");
   });
 });
