@@ -8,8 +8,7 @@ console.log = console.info = console.debug = (...args: unknown[]) => console.err
 // Loaded only now, after the redirect.
 const { serve } = require("./server") as typeof import("./server");
 
-// The engine starts a plugin with its own address as the last argument.
-serve(process.argv.slice(2)).catch((err: unknown) => {
+serve().catch((err: unknown) => {
   process.stderr.write(`pulumi-resource-notify: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
   process.exit(1);
 });

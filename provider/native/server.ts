@@ -27,7 +27,6 @@ import { CONNECTION_KEYS, setProviderConfig, type ConnectionSettings } from "../
 import type { FunctionDefinition } from "../functions";
 import { engineFailures, type CheckFailure } from "../resources/check";
 import { UNKNOWN, stripUndefined, type DiffResult } from "../resources/diff";
-import { warnToEngine } from "../resources/engineLog";
 import { FRONT_END_KEYS, type ResourceTable } from "../resources/fields";
 import { RESOURCE_TABLES } from "../resources/index";
 import { onResource, ResourceInitFailure, without } from "../resources/lifecycle";
@@ -405,12 +404,11 @@ function functionOf(token: string): FunctionDefinition {
 
 /**
  * Starts the plugin: the gRPC server on a free loopback port, then the port alone on stdout (the
- * engine's handshake). `args` are the plugin's arguments, the engine's address last: every
- * warning of the implementation modules goes to it as a warning diagnostic on the resource of the
- * request that gave it. Resolves with the server and its port.
+ * engine's handshake). Every warning of the implementation modules goes to the engine, whose
+ * address is the plugin's last argument, as a warning diagnostic on the resource of the request
+ * that gave it (lifecycle.ts `warn`). Resolves with the server and its port.
  */
-export async function serve(args: readonly string[] = []): Promise<{ server: grpc.Server; port: number }> {
-  warnToEngine(args);
+export async function serve(): Promise<{ server: grpc.Server; port: number }> {
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   server.addService(provrpc.ResourceProviderService, handlers() as provrpc.IResourceProviderServer);
   const port = await new Promise<number>((resolve, reject) => {

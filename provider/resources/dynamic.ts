@@ -37,8 +37,8 @@ export type ResourceOperations = Required<Omit<pulumi.dynamic.ResourceProvider, 
 /**
  * The object a `__provider` module hands the plugin: the operations, check's failures as the
  * engine prints them best ({@link engineFailures}), and a `configure` that takes from the stack
- * config only what the connection needs (the key stays in the provider process) and sends the
- * modules' warnings to the engine.
+ * config only what the connection needs (the key stays in the provider process). Warnings reach
+ * the engine as the native plugin's do (lifecycle.ts `warn`).
  *
  * The plugin hands an operation no URN (cmd/dynamic-provider/index.js of @pulumi/pulumi calls
  * `delete(id, props)` from a request that has one), so each resource carries its own as the input
@@ -71,11 +71,7 @@ export function dynamicProvider(ops: ResourceOperations): pulumi.dynamic.Resourc
       return { ...r, outs: withUrn(r.outs, news) };
     }),
     delete: (id, props) => onResource(urnOf(props), () => ops.delete(id, props)),
-    configure: async (req) => {
-      configureFromStack(req);
-      // Loaded here, in the engine's dynamic-provider plugin only (it starts every plugin with its address last).
-      (require("./engineLog") as typeof import("./engineLog")).warnToEngine(process.argv.slice(2));
-    },
+    configure: async (req) => configureFromStack(req),
   };
 }
 

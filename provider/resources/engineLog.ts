@@ -9,7 +9,7 @@
 import * as grpc from "@grpc/grpc-js";
 import * as engrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as engproto from "@pulumi/pulumi/proto/engine_pb";
-import { setWarningSink, type WarningSink } from "./lifecycle";
+import type { WarningSink } from "./lifecycle";
 
 /**
  * The engine's address among a plugin's arguments (`process.argv`), or undefined when there is
@@ -50,21 +50,4 @@ export function engineWarnings(address: string): WarningSink {
       reject(err);
     });
   });
-}
-
-/**
- * Sends every warning of this process to the engine that started it, on the resource of the
- * operation that gave it ({@link onResource} in lifecycle.ts): the one way both front ends warn.
- * `args` are the process's arguments, the engine's address last. The native plugin calls this as
- * it starts (provider/native/server.ts), the dynamic resources' provider when the engine's
- * dynamic-provider plugin configures it (dynamic.ts); a second call changes nothing. A process no
- * engine started (a test calling a module) keeps the sink it has.
- */
-let engineSinkSet = false;
-export function warnToEngine(args: readonly string[]): void {
-  if (engineSinkSet) return;
-  const address = engineAddress(args);
-  if (!address) return;
-  engineSinkSet = true;
-  setWarningSink(engineWarnings(address));
 }

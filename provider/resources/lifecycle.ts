@@ -41,22 +41,36 @@ export class ResourceInitFailure extends Error {
 }
 
 /**
- * Where {@link warn} sends a warning: the front end serving the operation sets it with
- * {@link setWarningSink}. `urn` is the resource's the warning is on, empty for none.
+ * Where {@link warn} sends a warning. `urn` is the resource's the warning is on, empty for none.
  */
 export type WarningSink = (message: string, urn: string) => Promise<void>;
 
 /**
- * The sink of a process no engine started (a test calling a module directly): stderr. Both front
- * ends replace it with the engine's (engineLog.ts `warnToEngine`), so a user sees every warning as a
- * diagnostic on its resource. Within a plugin stderr reaches only the engine's debug log, so this
- * is used there only when the engine cannot take the warning at all (it is gone, and with it any
- * reader); the sink then tries the engine again at the next warning.
+ * The sink of a process no engine started (a test or a script calling a module): stderr, which its
+ * user reads. Within a plugin stderr reaches only the engine's debug log, so there it is only the
+ * last resort, when the engine cannot take a warning at all (it is gone, and with it any reader);
+ * the engine is tried again at the next warning.
  */
 const toStderr: WarningSink = async (message, urn) => {
   console.warn(`warning: ${urn ? `${urn}: ` : ""}${message}`);
 };
-let warningSink: WarningSink = toStderr;
+
+/**
+ * The process's own sink, the one way both front ends warn: the engine that started the process,
+ * as a warning diagnostic on the resource (engineLog.ts), else stderr. Every plugin the engine
+ * starts, the native one and the engine's dynamic-provider plugin alike, has the engine's address
+ * as its last argument, so no front end sets anything up, and a `__provider` of any version of
+ * this package warns the same way. Chosen at the first warning: a process that never warns never
+ * loads the engine's client.
+ */
+function processSink(): WarningSink {
+  const { engineAddress, engineWarnings } = require("./engineLog") as typeof import("./engineLog");
+  const address = engineAddress(process.argv.slice(2));
+  return address ? engineWarnings(address) : toStderr;
+}
+
+/** The sink {@link setWarningSink} gave, else the process's own once the first warning chose it. */
+let warningSink: WarningSink | undefined;
 
 /** The URN of the resource each operation in flight is on ({@link onResource}). */
 const operationUrn = new AsyncLocalStorage<string>();
@@ -75,17 +89,22 @@ export function onResource<T>(urn: string, operation: () => Promise<T>): Promise
 /**
  * Tells the user `message` as a warning on the resource being operated on ({@link onResource}).
  * Every warning of the implementation modules goes through here, so both front ends show the same
- * text on the same resource, as a warning diagnostic of the engine (engineLog.ts). Resolves once
+ * text on the same resource, as a warning diagnostic of the engine ({@link processSink}). Resolves once
  * the warning is delivered (the engine may stop the provider right after the operation answers);
  * never rejects.
  */
 export async function warn(message: string): Promise<void> {
   const urn = operationUrn.getStore() ?? "";
+  warningSink ??= processSink();
   await warningSink(message, urn).catch(() => toStderr(message, urn));
 }
 
-/** Makes every later {@link warn} of this process go to `sink` (the front end serving the operations calls it); returns the sink before. */
-export function setWarningSink(sink: WarningSink): WarningSink {
+/**
+ * Makes every later {@link warn} of this process go to `sink` (a test catching warnings), or with
+ * undefined to the process's own ({@link processSink}); returns the sink before, undefined when no
+ * warning has chosen one yet.
+ */
+export function setWarningSink(sink: WarningSink | undefined): WarningSink | undefined {
   const before = warningSink;
   warningSink = sink;
   return before;

@@ -3,8 +3,8 @@ import * as grpc from "@grpc/grpc-js";
 import * as engrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as engproto from "@pulumi/pulumi/proto/engine_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engineAddress, engineWarnings, warnToEngine } from "../../../../provider/resources/engineLog";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { engineAddress, engineWarnings } from "../../../../provider/resources/engineLog";
 import { onResource, setWarningSink, warn } from "../../../../provider/resources/lifecycle";
 
 describe("engineAddress", () => {
@@ -83,22 +83,34 @@ describe("engineWarnings", () => {
     await expect(engineWarnings(`127.0.0.1:${port}`)("lost", "")).rejects.toThrow();
   });
 
-  it("warnToEngine, as each front end calls it: every warn() of the process goes to the engine of its arguments, on the operation's resource; a process no engine started keeps its sink", async () => {
-    received.length = 0;
-    const own = setWarningSink(async () => {});
-    setWarningSink(own);
+  it("warn(), with no setup: a process whose last argument is the engine's address warns through it, on the operation's resource; any other on stderr", async () => {
+    // The sink a process chooses at its first warning, from its arguments: undefined starts over.
+    const own = setWarningSink(undefined);
+    const argv = process.argv;
+    const stderr = vi.spyOn(console, "warn").mockImplementation(() => {});
     try {
-      warnToEngine(["--run", "test/unit"]);
-      warnToEngine(["--logtostderr", "-v=9", address]);
-      // A second call, even with another address, changes nothing.
-      warnToEngine(["127.0.0.1:9"]);
+      received.length = 0;
+      process.argv = [...argv.slice(0, 2), "--logtostderr", "-v=9", address];
       await onResource("urn:pulumi:test::p::notify:index:Domain::mail", () => warn("records to add"));
       await warn("of no resource");
+      // Chosen once: arguments changed afterwards change nothing.
+      process.argv = [...argv.slice(0, 2), "127.0.0.1:9"];
+      await warn("still to the engine");
       expect(received).toEqual([
         { severity: engproto.LogSeverity.WARNING, urn: "urn:pulumi:test::p::notify:index:Domain::mail", message: "records to add" },
         { severity: engproto.LogSeverity.WARNING, urn: "", message: "of no resource" },
+        { severity: engproto.LogSeverity.WARNING, urn: "", message: "still to the engine" },
       ]);
+      expect(stderr).not.toHaveBeenCalled();
+
+      setWarningSink(undefined);
+      process.argv = [...argv.slice(0, 2), "--run", "test/unit"];
+      await onResource("urn:pulumi:test::p::notify:index:Domain::mail", () => warn("records to add"));
+      expect(stderr).toHaveBeenCalledWith("warning: urn:pulumi:test::p::notify:index:Domain::mail: records to add");
+      expect(received).toHaveLength(3);
     } finally {
+      process.argv = argv;
+      stderr.mockRestore();
       setWarningSink(own);
     }
   });
