@@ -8,7 +8,7 @@ import type { EventRecord, IntegrationRecord, JsonObject, MessageRecord, StepRec
 import { newApiKey } from "./environments";
 import { EMULATOR_ORIGIN, newSubscriber } from "./shared";
 import type { Store, Tenant } from "./store";
-import { HOSTILE_KINDS, PLANS, type Behaviour, type Faults, type LoggedRequest, type Reply } from "./types";
+import { HOSTILE_KINDS, PLANS, ROUTE_GATES, type Behaviour, type Faults, type LoggedRequest, type Reply } from "./types";
 import { objectId, slugify } from "./util";
 
 /** What the controls act on: implemented by the emulator app. */
@@ -32,6 +32,7 @@ const FaultsBody = z.strictObject({
   dropRate: z.number().min(0).max(1).optional(),
   processingMs: z.number().min(0).max(10_000).optional(),
   hostile: z.enum(HOSTILE_KINDS).optional(),
+  stopAfter: z.strictObject({ method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]), route: z.string().startsWith("/") }).optional(),
   seed: z.number().int().optional(),
 });
 
@@ -40,7 +41,9 @@ const BehaviourBody = z.strictObject({
   retentionDays: z.number().int().min(1).max(3650).optional(),
   plan: z.enum(PLANS).nullable().optional(), environmentLimit: z.number().int().min(0).max(1000).optional(),
   environmentVariableLimit: z.number().int().min(0).max(1000).optional(), scopedEnvironmentKeys: z.boolean().optional(), suffixDuplicateAgents: z.boolean().optional(),
-  contextPreferences: z.boolean().optional(),
+  contextPreferences: z.boolean().optional(), suffixDuplicateWorkflows: z.boolean().optional(),
+  version: z.string().regex(/^\d+\.\d+\.\d+/).optional(),
+  routeGates: z.array(z.strictObject({ prefix: z.string().startsWith("/"), as: z.enum(ROUTE_GATES) })).max(50).optional(),
   rateLimit: z.strictObject({ rate: z.number().positive().max(100_000), burst: z.number().int().positive().max(100_000) }).nullable().optional(),
 });
 

@@ -2,10 +2,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { EmulatorApp, type Behaviour, type Faults, type LoggedRequest } from "./server";
-import type { Plan } from "./types";
+import { EMULATED_VERSION, type Plan, type RouteGate } from "./types";
 import type { Tenant } from "./store";
 
-export type { Behaviour, Faults, LoggedRequest, Plan };
+export type { Behaviour, Faults, LoggedRequest, Plan, RouteGate };
+export { EMULATED_VERSION };
 
 /** Options of {@link startEmulator}. */
 export interface EmulatorOptions {
@@ -46,6 +47,12 @@ export interface EmulatorOptions {
   suffixDuplicateAgents?: boolean;
   /** The organisation's context preferences, which topic subscriptions' context needs (default off, production's flag default). */
   contextPreferences?: boolean;
+  /** A duplicate workflowId stored with a suffix and answered 201, as the real 3.15.0 server did (default off: a 409). */
+  suffixDuplicateWorkflows?: boolean;
+  /** The version the health check claims (default {@link EMULATED_VERSION}). */
+  version?: string;
+  /** Routes the server lacks or gates, by path prefix (default none). */
+  routeGates?: RouteGate[];
   /** Keep the store in this JSON file across restarts. */
   statePath?: string;
 }
@@ -89,6 +96,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     scopedEnvironmentKeys: options.scopedEnvironmentKeys ?? false,
     suffixDuplicateAgents: options.suffixDuplicateAgents ?? false,
     contextPreferences: options.contextPreferences ?? false,
+    suffixDuplicateWorkflows: options.suffixDuplicateWorkflows ?? false,
+    version: options.version ?? EMULATED_VERSION,
+    routeGates: options.routeGates ?? [],
   };
   const apiKeys = options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY];
   const keys = tenantsFor(apiKeys);

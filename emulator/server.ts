@@ -65,6 +65,9 @@ interface Exchange {
 type End = { reply: Reply } | { drop: true } | { hostile: NonNullable<Faults["hostile"]> };
 type Step = (x: Exchange) => Promise<End | undefined> | End | undefined;
 
+/** The environment of the caller's key (the service's environments controller, `GET /v1/environments/me`). */
+const ENVIRONMENT_OF_KEY = "/v1/environments/me";
+
 const answer = (reply: Reply): End => ({ reply });
 const failure = (e: HttpError, x: Exchange): End => answer({ status: e.status, body: errorBody(e, x.path) });
 
@@ -80,6 +83,8 @@ export class EmulatorApp implements ControlTarget {
   private readonly idempotency = new Map<string, { hash: string; done: boolean; reply?: Reply; at: number }>();
   private log: LoggedRequest[] = [];
   private seq = 0;
+  /** The request after which the `stopAfter` fault stopped the server (it answers nothing since). */
+  private stoppedAt?: number;
   /** The service's requests being answered now (each log entry's `inFlight` is this on its arrival). */
   private inFlight = 0;
 
@@ -104,8 +109,12 @@ export class EmulatorApp implements ControlTarget {
 
   private readonly pipeline: Step[] = [
     (x) => this.readBody(x),
+    (x) => this.stopped(x),
+    (x) => this.healthCheck(x),
+    (x) => this.gateRoute(x),
     (x) => this.authenticate(x),
     (x) => this.testControls(x),
+    (x) => this.environmentOfKey(x),
     (x) => this.rateLimit(x),
     (x) => this.injectFaults(x),
     (x) => this.matchRoute(x),
@@ -172,6 +181,49 @@ export class EmulatorApp implements ControlTarget {
     }
     x.entry.bytesIn = Buffer.byteLength(x.bodyText);
     return undefined;
+  }
+
+  /** A server stopped by the `stopAfter` fault answers nothing: every API request loses its connection. */
+  private stopped(x: Exchange): End | undefined {
+    if (!this.stoppedAt || x.path.startsWith("/__emulator/")) return undefined;
+    x.entry.fault = "stopped";
+    return { drop: true };
+  }
+
+  /**
+   * `GET /v1/health-check`, which takes no key (the service's health controller): its status and
+   * `info.apiVersion.version`, the version this emulator answers as (Behaviour.version).
+   */
+  private healthCheck(x: Exchange): End | undefined {
+    if (x.method !== "GET" || x.path !== "/v1/health-check") return undefined;
+    const up = { status: "up" };
+    const info = { db: up, workflowQueue: up, apiVersion: { version: this.behaviour.version, status: "up" } };
+    return answer({ status: 200, body: { status: "ok", info, error: {}, details: info } });
+  }
+
+  /**
+   * A route this server lacks or gates (Behaviour.routeGates), answered before the key is looked at
+   * as the service's router and guards do; and an unknown route, NestJS's 404 whatever the key.
+   */
+  private gateRoute(x: Exchange): End | undefined {
+    if (x.path.startsWith("/__emulator/")) return undefined;
+    const gate = this.behaviour.routeGates.find((g) => x.path === g.prefix || x.path.startsWith(`${g.prefix.replace(/\/+$/, "")}/`));
+    switch (gate?.as) {
+      case "absent": return failure(notFound(`Cannot ${x.method} ${x.path}`), x);
+      case "feature-off": return failure(notFound("Feature not enabled"), x);
+      case "session-only": return failure(new HttpError(401, "API endpoint not accessible"), x);
+    }
+    if (x.method === "GET" && x.path === ENVIRONMENT_OF_KEY) return undefined;
+    return COMPILED.some((r) => r.route.method === x.method && r.pattern.test(x.path)) ? undefined : failure(notFound(`Cannot ${x.method} ${x.path}`), x);
+  }
+
+  /** `GET /v1/environments/me`: the environment of the caller's key, as the environment list shows it. */
+  private environmentOfKey(x: Exchange): End | undefined {
+    if (x.method !== "GET" || x.path !== ENVIRONMENT_OF_KEY) return undefined;
+    const env = this.store.data.environments.find((e) => e._id === x.tenant!.environmentId);
+    if (!env) return failure(notFound(`Environment ${x.tenant!.environmentId} not found`), x);
+    const { apiKeys: _keys, ...rest } = env;
+    return answer({ status: 200, body: rest });
   }
 
   /**
@@ -316,6 +368,8 @@ export class EmulatorApp implements ControlTarget {
       reply = { status: e instanceof HttpError ? e.status : 500, body: errorBody(e instanceof HttpError ? e : serverError(), x.path) };
     }
     if (x.idempotencySlot) Object.assign(this.idempotency.get(x.idempotencySlot) ?? {}, { done: true, reply });
+    const stop = this.faults.stopAfter;
+    if (stop && !this.stoppedAt && stop.method === x.method && stop.route === x.route!.path && reply.status < 400) this.stoppedAt = x.entry.seq;
     if (x.fault.kind === "lost-after-work") {
       if (x.fault.as === "drop") {
         x.entry.fault = "drop-after-work";
@@ -367,6 +421,7 @@ export class EmulatorApp implements ControlTarget {
 
   setFaults(f: Faults): void {
     this.faults = f;
+    this.stoppedAt = undefined;
     this.random = f.seed !== undefined ? seededRandom(f.seed) : Math.random;
   }
 

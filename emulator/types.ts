@@ -42,6 +42,36 @@ export interface Behaviour {
    * `context`; off, the context is ignored and a trailing `:ctx_…` is cut off an identifier looked up.
    */
   contextPreferences: boolean;
+  /**
+   * A second workflow of a `workflowId` is stored as `<workflowId>-wf-<4 characters>` and answered
+   * 201, rather than refused with a 409: what the real 3.15.0 server answered
+   * (production-notes.md, seventh pass). Off by default: a 409.
+   */
+  suffixDuplicateWorkflows: boolean;
+  /** The version the health check answers (`GET /v1/health-check`: `info.apiVersion.version`). */
+  version: string;
+  /**
+   * Routes this server lacks or gates, by path prefix, as real builds do (production-notes.md,
+   * sixth and seventh passes): `absent` answers NestJS's 404 `Cannot <METHOD> <path>` (an older
+   * version, or a build without the module), `feature-off` 404 `Feature not enabled` (a feature
+   * flag), `session-only` 401 `API endpoint not accessible` (a route that takes no API key).
+   */
+  routeGates: RouteGate[];
+}
+
+/**
+ * The version of the service the emulator answers as by default, in its health check: the
+ * open-source release its seventh pass was checked against (production-notes.md).
+ */
+export const EMULATED_VERSION = "3.15.0";
+
+/** What a server without a route, or with it gated, answers (Behaviour.routeGates). */
+export const ROUTE_GATES = ["absent", "feature-off", "session-only"] as const;
+
+/** One gated path prefix (`/v1/agents`, `/v2/translations`). */
+export interface RouteGate {
+  prefix: string;
+  as: (typeof ROUTE_GATES)[number];
 }
 
 /** The service's plans (packages/shared/src/consts/feature-tiers-constants.ts of the service). */
@@ -61,6 +91,12 @@ export interface Faults {
   processingMs?: number;
   /** Answers every API request with this hostile body instead (for client robustness tests). */
   hostile?: (typeof HOSTILE_KINDS)[number];
+  /**
+   * The server stops after it answers the first request of this method and path template with
+   * success: every API request after it loses its connection, as when the process is stopped,
+   * until the faults are set again. What tests a write whose later step never reaches the service.
+   */
+  stopAfter?: { method: string; route: string };
   seed?: number;
 }
 

@@ -43,9 +43,14 @@ export const UNAUTHORIZED_HINT =
   ". After a key rotation, refresh and destroy still use the key stored with the provider in the stack's state: " +
   "run `pulumi refresh --run-program` or `pulumi destroy --run-program`, or run `pulumi up` once to store the new key";
 
-/** Whether `err` is the service's 401 (the API key refused). */
+/**
+ * Whether `err` is the service's 401 refusing the API key; not the 401 of a route that takes no API
+ * key on that server (code `api_key_not_accepted`), which no other key would pass.
+ */
 export function isUnauthorized(err: unknown): boolean {
-  return typeof err === "object" && err !== null && (err as { status?: unknown }).status === 401;
+  if (typeof err !== "object" || err === null) return false;
+  const e = err as { status?: unknown; code?: unknown };
+  return e.status === 401 && e.code !== "api_key_not_accepted";
 }
 
 let providerConfig: ConnectionSettings = {};

@@ -28,7 +28,8 @@ const contexts = defineCollection({
   path: "/v2/contexts",
   item: "/v2/contexts/{type}/{id}",
   key: { type: "type", id: "id" },
-  notFound: (k) => `Context with type '${k.type}' and id '${k.id}' not found`,
+  // get-context.usecase.ts as the real 3.15.0 server answered it (production-notes.md, seventh pass).
+  notFound: (k, c) => `Context with id '${k.id}' and type '${k.type}' not found in environment ${c.tenant.environmentId}`,
   conflict: (k) => `Context with type '${k.type}' and id '${k.id}' already exists`,
   // The answer's shape (dtos/dto.mapper.ts of the service): no database ids.
   out: (x) => ({ type: x.type, id: x.id, data: x.data, createdAt: x.createdAt, updatedAt: x.updatedAt }),

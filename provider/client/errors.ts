@@ -6,7 +6,13 @@
 /** What kind of failure an API error is, for callers that branch on it. */
 export type NotifyErrorCode =
   | "not_found" | "conflict" | "rate_limited" | "validation" | "unauthorized" | "forbidden"
-  | "server" | "client" | "invalid_response";
+  | "server" | "client" | "invalid_response"
+  /** A 404 that is not an object's not-found: the server has no such route (an older version, or a wrong `apiUrl`). */
+  | "no_route"
+  /** The server has the route but a feature flag of its keeps it off (404 "Feature not enabled"). */
+  | "feature_disabled"
+  /** The route takes no API key on this server, only a dashboard session (401 "API endpoint not accessible"). */
+  | "api_key_not_accepted";
 
 /** Base of every error this package throws about the service. */
 export class NotifyError extends Error {
@@ -26,6 +32,10 @@ export interface NotifyApiErrorInit {
   details?: string[];
   /** How many attempts were made, retries included. */
   attempts: number;
+  /** What the answer means, when the status alone does not say (default: from the status). */
+  code?: NotifyErrorCode;
+  /** A sentence added after the service's message: what the answer means and what to do. */
+  hint?: string;
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -50,7 +60,8 @@ export class NotifyApiError extends NotifyError {
     const text = STATUS_TEXT[init.status] ?? "";
     const detail = init.details?.length ? ` (${init.details.join("; ")})` : "";
     const rid = init.requestId ? ` [request ${init.requestId}]` : "";
-    super(`${init.status}${text ? " " + text : ""}: ${init.serviceMessage}${detail}${rid}`);
+    const hint = init.hint ? `. ${init.hint}` : "";
+    super(`${init.status}${text ? " " + text : ""}: ${init.serviceMessage}${detail}${rid}${hint}`);
     this.status = init.status;
     this.method = init.method;
     this.path = init.path;
@@ -58,7 +69,7 @@ export class NotifyApiError extends NotifyError {
     this.requestId = init.requestId;
     this.details = init.details ?? [];
     this.attempts = init.attempts;
-    this.code = codeForStatus(init.status);
+    this.code = init.code ?? codeForStatus(init.status);
   }
 }
 
@@ -79,8 +90,19 @@ export class NotifyValidationError extends NotifyApiError {
   override name = "NotifyValidationError";
 }
 
-/** Builds the right subclass for a status. */
+/**
+ * An answer that says nothing about the object asked for: a route the server does not have (an
+ * older version, or an `apiUrl` missing a gateway's path prefix), a page that is not the service's
+ * (a gateway's or a dashboard's), a feature the server keeps off, a route that takes no API key.
+ * Never taken for "gone": the object may well exist.
+ */
+export class NotifyRouteError extends NotifyApiError {
+  override name = "NotifyRouteError";
+}
+
+/** Builds the right subclass for a status (and a code, where the status alone does not say). */
 export function apiErrorFor(init: NotifyApiErrorInit): NotifyApiError {
+  if (init.code === "no_route" || init.code === "feature_disabled" || init.code === "api_key_not_accepted") return new NotifyRouteError(init);
   switch (init.status) {
     case 404: return new NotifyNotFoundError(init);
     case 409: return new NotifyConflictError(init);
@@ -140,9 +162,43 @@ export function redact(text: string, secrets: readonly (string | undefined)[]): 
   return out;
 }
 
-/** True when `err` is a not-found API error. */
+/**
+ * True when `err` is the service's own not-found of the object asked for: the only answer that
+ * proves an object gone. A 404 of a route the server lacks, of a page that is not the service's, or
+ * of a feature kept off is a {@link NotifyRouteError}, and is not.
+ */
 export function isNotFound(err: unknown): err is NotifyNotFoundError {
-  return err instanceof NotifyApiError && err.status === 404;
+  return err instanceof NotifyApiError && err.code === "not_found";
+}
+
+/**
+ * What a 404's body says, read as the service writes its errors (its exception filter:
+ * `{statusCode, timestamp, path, message, ctx}`): `object` is the service's own not-found of the
+ * object (`Subscriber: bob was not found`, `Workflow cannot be found`, ...); `route` is NestJS's
+ * answer for a route the server does not have (`Cannot GET /v2/foo`); `feature` a feature flag's
+ * refusal (`Feature not enabled`); `foreign` anything else (a gateway's or a dashboard's page, a
+ * bare "Not Found", a body that is not the service's JSON).
+ */
+export function notFoundKind(body: unknown): "object" | "route" | "feature" | "foreign" {
+  if (!body || typeof body !== "object" || Array.isArray(body)) return "foreign";
+  const b = body as { statusCode?: unknown; message?: unknown };
+  if (b.statusCode !== 404 || typeof b.message !== "string") return "foreign";
+  const message = b.message.trim();
+  if (/^Cannot (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \//.test(message)) return "route";
+  if (/^feature (is )?not enabled/i.test(message)) return "feature";
+  // A gateway's or a framework's status line says nothing of an object.
+  if (/^(not found|404( not found)?)$/i.test(message)) return "foreign";
+  return "object";
+}
+
+/**
+ * Whether a 401's body is the server saying the route takes no API key (only a dashboard session):
+ * the service's guard answers `API endpoint not accessible` (3.15.0, its agents routes) or `API
+ * endpoint not available` (2.0, its v2 workflow routes), while a refused key is `API Key not found`.
+ */
+export function isApiKeyNotAccepted(body: unknown): boolean {
+  const m = body && typeof body === "object" ? (body as { message?: unknown }).message : undefined;
+  return typeof m === "string" && /^API endpoint not (accessible|available)/i.test(m.trim());
 }
 /** True when `err` is a conflict API error. */
 export function isConflict(err: unknown): err is NotifyConflictError {

@@ -7,7 +7,8 @@ import { randomUUID } from "node:crypto";
 import { Pool, type Dispatcher } from "undici";
 import type { z } from "zod";
 import {
-  NotifyConfigError, NotifyConnectionError, NotifyResponseError, apiErrorFor, redact, type NotifyApiError,
+  NotifyConfigError, NotifyConnectionError, NotifyResponseError, apiErrorFor, isApiKeyNotAccepted, notFoundKind, redact,
+  type NotifyApiError, type NotifyErrorCode,
 } from "./errors";
 import { DEFAULT_RETRY_POLICY, backoffDelay, isRetryableStatus, parseRetryAfter, type RetryPolicy } from "./retry";
 import { readRateLimitHeaders, sharedPacer, type Pacer } from "./pacing";
@@ -103,6 +104,14 @@ export function unwrapEnvelope(body: unknown): unknown {
   return body;
 }
 
+/** The service's health check, which answers its version without a session. */
+const HEALTH_CHECK = "/v1/health-check";
+
+/** What a right `notify:apiUrl` looks like, for answers that show the address is not the API's. */
+export const API_URL_HINT =
+  "notify:apiUrl (or NOTIFY_API_URL) must be the base address of the service's API, the one under which /v1/health-check answers, " +
+  "with a gateway's path prefix if there is one (e.g. https://notify.example.com/api), not a dashboard's address";
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The transport every client method goes through. */
@@ -116,6 +125,7 @@ export class HttpTransport {
   private readonly pacer: Pacer;
   private readonly dispatcher: Dispatcher;
   private readonly onRequest?: (entry: RequestLogEntry) => void;
+  private version?: Promise<string | undefined>;
 
   constructor(opts: TransportOptions) {
     let url: URL;
@@ -187,9 +197,9 @@ export class HttpTransport {
         this.pacer.observe(readRateLimitHeaders(get));
         this.onRequest?.({ method: spec.method, route: spec.route, status, attempt, durationMs: Date.now() - t0 });
         if (status === 204 && spec.noContent) return undefined as never;
-        if (status >= 200 && status < 300) return this.parse(spec, res.text, get("content-type")) as never;
+        if (status >= 200 && status < 300) return this.parse(spec, res.text, get("content-type"), path) as never;
         const retryAfter = parseRetryAfter(get("retry-after"));
-        const err = this.apiError(spec, status, res.text, get, attempt);
+        const err = await this.apiError(spec, status, res.text, get, attempt, path);
         if (!isRetryableStatus(status, retryAfter !== undefined)) throw err;
         lastError = err;
         outcomes.push(String(status));
@@ -240,14 +250,16 @@ export class HttpTransport {
     return { status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") };
   }
 
-  private parse(spec: RequestSpec<z.ZodType | undefined>, text: string, contentType?: string): unknown {
+  private parse(spec: RequestSpec<z.ZodType | undefined>, text: string, contentType: string | undefined, path: string): unknown {
     if (!spec.schema) return undefined;
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
       const kind = contentType && !contentType.includes("json") ? ` (${contentType.split(";")[0]})` : "";
-      throw new NotifyResponseError(spec.operation, `the service answered with a body that is not JSON${kind}: ${snippet(text, this.apiKey)}`);
+      // A page for every path is a dashboard's or a gateway's: the address is not the API's.
+      const hint = /^\s*</.test(text) ? `; ${this.address(spec.method, path)} is not the service's API: ${API_URL_HINT}` : "";
+      throw new NotifyResponseError(spec.operation, `the service answered with a body that is not JSON${kind}: ${snippet(text, this.apiKey)}${hint}`);
     }
     const result = spec.schema.safeParse(unwrapEnvelope(json));
     if (!result.success) {
@@ -257,15 +269,69 @@ export class HttpTransport {
     return result.data;
   }
 
-  private apiError(
+  /** `GET https://host/prefix/v2/...`: the address a request asked, for messages (it never holds the key). */
+  private address(method: string, path: string): string {
+    return `${method} ${this.origin}${path}`;
+  }
+
+  /**
+   * The version the server says it is (`GET /v1/health-check`, which takes no session:
+   * `info.apiVersion.version`), asked once per connection and only when an answer needs it: a
+   * route the server lacks or refuses an API key on. Undefined when nothing at the address
+   * answers it, which says the address is not the service's API.
+   */
+  serverVersion(): Promise<string | undefined> {
+    this.version ??= (async () => {
+      try {
+        const res = await this.send({ operation: "read the server's version", method: "GET", route: HEALTH_CHECK, schema: undefined }, this.basePath + HEALTH_CHECK, { accept: "application/json" });
+        if (res.status !== 200) return undefined;
+        const body = unwrapEnvelope(JSON.parse(res.text)) as { info?: { apiVersion?: { version?: unknown } }; details?: { apiVersion?: { version?: unknown } } };
+        const v = body?.info?.apiVersion?.version ?? body?.details?.apiVersion?.version;
+        return typeof v === "string" && v ? v : undefined;
+      } catch {
+        return undefined;
+      }
+    })();
+    return this.version;
+  }
+
+  /** What an answer that is not about the object means (a route the server lacks, a foreign page), with what to do. */
+  private async meaning(
+    spec: RequestSpec<z.ZodType | undefined>, status: number, body: unknown, path: string,
+  ): Promise<{ code: NotifyErrorCode; hint: string } | undefined> {
+    const asked = this.address(spec.method, path);
+    if (status === 401 && isApiKeyNotAccepted(body)) {
+      const version = await this.serverVersion();
+      return {
+        code: "api_key_not_accepted",
+        hint: `The server ${version ? `(version ${version}) ` : ""}takes no API key on ${spec.method} ${spec.route}, only a dashboard session: ` +
+          `the key is not the problem, the server cannot ${spec.operation} for an API key; use a version of the service whose API accepts API keys there, or manage this in the dashboard`,
+      };
+    }
+    if (status !== 404) return undefined;
+    const kind = notFoundKind(body);
+    if (kind === "object") return undefined;
+    if (kind === "feature") {
+      return { code: "feature_disabled", hint: `The server has ${spec.method} ${spec.route} but keeps the feature off (a feature flag of the service or of its plan): enable it on the server, or leave this kind out of the program` };
+    }
+    const version = await this.serverVersion();
+    if (kind === "route" && version) {
+      return { code: "no_route", hint: `The server at ${this.origin}${this.basePath} (version ${version}) has no route ${spec.method} ${spec.route}: it is older than the service this needs, or built without it (${asked})` };
+    }
+    return { code: "no_route", hint: `${asked} is not a route of the service's API${version ? ` (the server says it is version ${version})` : ""}: ${API_URL_HINT}` };
+  }
+
+  private async apiError(
     spec: RequestSpec<z.ZodType | undefined>, status: number, text: string,
-    get: (n: string) => string | undefined, attempts: number,
-  ): NotifyApiError {
+    get: (n: string) => string | undefined, attempts: number, path: string,
+  ): Promise<NotifyApiError> {
     let message = "";
     let details: string[] = [];
     let requestId = get("x-request-id") ?? get("request-id");
+    let parsed: unknown;
     try {
       const body = JSON.parse(text) as Record<string, unknown> | string;
+      parsed = body;
       if (typeof body === "string") message = body;
       else if (body && typeof body === "object") {
         const m = body.message;
@@ -290,8 +356,9 @@ export class HttpTransport {
     }
     if (!message) message = `${spec.operation} failed`;
     const key = this.apiKey;
+    const meaning = await this.meaning(spec, status, parsed, path);
     return apiErrorFor({
-      status, method: spec.method, path: spec.route, attempts,
+      status, method: spec.method, path: spec.route, attempts, code: meaning?.code, hint: meaning ? redact(meaning.hint, [key]) : undefined,
       serviceMessage: redact(truncate(message, 500), [key]),
       details: details.slice(0, 20).map((d) => redact(truncate(d, 300), [key])),
       requestId: requestId ? truncate(requestId, 100) : undefined,

@@ -7,7 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { clientFor, isUnauthorized, providerSettings, settingsFromConfig, UNAUTHORIZED_HINT, type ConnectionSettings } from "../config";
-import { NotifyApiError, NotifyConfigError } from "../client/errors";
+import { NotifyApiError, NotifyConfigError, isNotFound } from "../client/errors";
 import { SubscriberPreferencesResult } from "../client/subscribers";
 import { collect, paginateContexts, paginateEvents, paginateLayouts, paginateMessages, paginateSubscribers, paginateTopics, paginateWorkflows } from "../client/paginate";
 import {
@@ -278,7 +278,7 @@ const translations = defineFunction("getTranslations",
     try {
       locales = [...(await api.group(resourceType, resourceId)).locales].sort().slice(0, max);
     } catch (err) {
-      if (err instanceof NotifyApiError && err.status === 404) return { translations: [] };
+      if (isNotFound(err)) return { translations: [] };
       throw err;
     }
     const out: z.output<typeof TranslationResult>[] = [];
@@ -288,7 +288,7 @@ const translations = defineFunction("getTranslations",
         out.push(await api.get(resourceType, resourceId, l));
       } catch (err) {
         // Deleted between the two reads.
-        if (!(err instanceof NotifyApiError && err.status === 404)) throw err;
+        if (!isNotFound(err)) throw err;
       }
     }
     return { translations: out };

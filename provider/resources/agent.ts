@@ -27,7 +27,7 @@ import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check"
 import { asSet, type DiffResult, declaredKeys, declaredKeysOf, deepEqual, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
-import { adoptExisting, controlInputs, createOrAdopt, deleteIfPresent, failure, findIfPresent, gone, readIfPresent, readInputs, warn } from "./lifecycle";
+import { adoptExisting, controlInputs, createOrAdopt, deleteIfPresent, failure, findIfPresent, gone, readIfPresent, readInputs, undoSuffixed, warn } from "./lifecycle";
 
 /** The slug rule of an agent's identifier (the service's packages/shared/src/consts/slug-identifier.ts). */
 export const AGENT_IDENTIFIER = /^[a-zA-Z0-9]+(?:[-_.][a-zA-Z0-9]+)*$/;
@@ -226,11 +226,7 @@ export const provider = {
         const made = await client.agents.create(requestBody(AGENT, inputs, "create"));
         if (made.identifier === id) return made;
         // A newer service keeps a duplicate under `<identifier>-<suffix>`: not what was declared, so undone.
-        await client.agents.delete(made.identifier);
-        throw new NotifyConflictError({
-          status: 409, method: "POST", path: "/v1/agents", attempts: 1,
-          serviceMessage: `an agent with identifier "${id}" exists (the service stored this one as "${made.identifier}", which was deleted again)`,
-        });
+        return undoSuffixed({ kind: "agent", field: "identifier", declared: id, answered: made.identifier, route: "/v1/agents", remove: () => client.agents.delete(made.identifier) });
       },
       created: async (made) => {
         try {
@@ -242,11 +238,10 @@ export const provider = {
           await warnIfOverLimit(live);
           return { id, outs: outputsFor(live, raw, keys, body ? undefined : inputs.integrations ?? linkedOf(made)) };
         } catch (err) {
-          // An agent made here whose links or settings failed is removed again, so that a rerun starts afresh.
-          await client.agents.delete(id).catch(() => undefined);
           throw failure(action, err, linkHint(err));
         }
       },
+      partial: (made) => ({ id, outs: outputsFor(made, raw, keys, linkedOf(made)) }),
     });
   },
 

@@ -197,6 +197,8 @@ export const provider = {
           throw failure(`create ${what}`, err, planHint(err));
         }
       },
+      // The parent is what the later update would have stored.
+      partial: (made) => ({ id: made._id, outs: outputsFor(made, { ...raw, parentId: undefined }, keys) }),
     });
   },
 

@@ -189,6 +189,7 @@ export const provider = {
         }
         return { id: made._id, outs: outputsFor(made, raw, keys) };
       },
+      partial: (made) => ({ id: made._id, outs: outputsFor(made, raw, keys) }),
     });
   },
 

@@ -186,13 +186,12 @@ export const provider = {
           try {
             layout = await api.update(layout.layoutId, updateBody(inputs, serviceFields(LAYOUT, layout)));
           } catch (err) {
-            await api.delete(layout.layoutId).catch(() => undefined);
-            throw failure(`set the control values of layout "${inputs.layoutId}"`, err,
-              "The layout was removed again (unless it became the environment's default; then set adopt: true)");
+            throw failure(`set the control values of layout "${inputs.layoutId}"`, err);
           }
         }
         return { id: layout.layoutId, outs: outputsFor(layout, raw, keys) };
       },
+      partial: (layout) => ({ id: layout.layoutId, outs: outputsFor(layout, raw, keys) }),
     });
   },
 

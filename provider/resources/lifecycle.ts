@@ -6,7 +6,7 @@
  * only it has (its requests, its natural key, its message).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { NotifyApiError, NotifyError, isConflict, isNotFound } from "../client/errors";
+import { NotifyApiError, NotifyConflictError, NotifyError, isConflict, isNotFound } from "../client/errors";
 import { isUnauthorized, UNAUTHORIZED_HINT } from "../config";
 import type { DiffResult } from "./diff";
 
@@ -21,7 +21,7 @@ export function failure(action: string, err: unknown, hint?: string): Error {
   // Each hint a sentence of its own, without a second full stop after a message that ends with one.
   const text = hints.reduce<string>((t, h) => `${t}${/[.!?]$/.test(t) ? "" : "."} ${h}`, cause);
   const e = new Error(`Unable to ${action}: ${text}`);
-  if (err instanceof NotifyApiError) (e as Error & { status?: number }).status = err.status;
+  if (err instanceof NotifyApiError) Object.assign(e, { status: err.status, code: err.code });
   return e;
 }
 
@@ -167,6 +167,14 @@ export interface CreateOrAdopt<Found, Made> {
   create(): Promise<Made>;
   /** What a successful create answers: what follows the create request (a later write, a read) and the outputs. */
   created(made: Made): Promise<Created> | Created;
+  /**
+   * For a kind whose create is more than one request: the object's id and its state as the create's
+   * answer alone shows it (none of the later writes). When a later step of {@link created} fails,
+   * the object is reported with it as created but not initialised ({@link ResourceInitFailure}):
+   * kept in the stack, and finished by the next `pulumi up`, whose diff against this state sends
+   * the writes that did not happen.
+   */
+  partial?(made: Made): Created;
   /** Takes `existing` over, usually through {@link adoptExisting}. */
   takeOver(existing: Found): Promise<Created>;
   /**
@@ -215,7 +223,37 @@ export async function createOrAdopt<Found, Made>(k: CreateOrAdopt<Found, Made>):
     if (!k.adopt && k.ours && !k.ours(existing)) throw failure(action, err, k.refuse);
     return k.takeOver(existing);
   }
-  return k.created(made);
+  if (!k.partial) return k.created(made);
+  try {
+    return await k.created(made);
+  } catch (err) {
+    if (err instanceof ResourceInitFailure) throw err;
+    const { id, outs } = k.partial(made);
+    const message = err instanceof Error ? err.message : String(err);
+    throw new ResourceInitFailure(`${message}. The ${k.what} was created and is kept in the stack; the next pulumi up finishes it`, id, outs as Props, [message]);
+  }
+}
+
+/**
+ * What a create answered under another natural key than the one sent: the service kept a second
+ * object as `<key>-<suffix>` rather than refusing the taken key (a newer service's agents, the
+ * 3.15.0 server's workflows). The duplicate is deleted again and the create fails as a 409 would,
+ * so {@link createOrAdopt} refuses it naming `adopt: true`, or takes the existing object over. A
+ * duplicate that cannot be deleted is named, with what to do: it is not the declared object, so
+ * it is not recorded as it.
+ */
+export async function undoSuffixed(k: { kind: string; field: string; declared: string; answered: string; route: string; remove: () => Promise<unknown> }): Promise<never> {
+  try {
+    await k.remove();
+  } catch (err) {
+    throw failure(`create ${k.kind} "${k.declared}"`, err,
+      `The service stored it as a second ${k.kind} "${k.answered}" because ${k.field} "${k.declared}" exists, and deleting that duplicate failed: ` +
+      `delete ${k.kind} "${k.answered}" in the dashboard, then set adopt: true to manage the existing one`);
+  }
+  throw new NotifyConflictError({
+    status: 409, method: "POST", path: k.route, attempts: 1,
+    serviceMessage: `a ${k.kind} with ${k.field} "${k.declared}" exists (the service stored this one as "${k.answered}", which was deleted again)`,
+  });
 }
 
 /** The control inputs (the table's `controlKeys`: adopt, check) present in `from`; outputs keep them so a refresh returns them. */

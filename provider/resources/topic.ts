@@ -244,12 +244,11 @@ export const provider = {
         try {
           if (inputs.subscribers !== undefined) await syncSubscribers(client, inputs.key, [], inputs.subscribers);
         } catch (err) {
-          // A topic made here whose subscribers failed is removed again, so that a rerun starts afresh.
-          await client.topics.delete(inputs.key).catch(() => undefined);
           throw failure(action, err);
         }
         return { id: topic.key, outs: outputsFor(topic, inputs.subscribers ?? [], raw, keys) };
       },
+      partial: (topic) => ({ id: topic.key, outs: outputsFor(topic, [], raw, keys) }),
     });
   },
 

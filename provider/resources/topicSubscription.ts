@@ -24,7 +24,7 @@
  */
 import { z } from "zod";
 import { clientFor } from "../config";
-import { NotifyApiError, NotifyConflictError } from "../client/errors";
+import { NotifyApiError, isNotFound, NotifyConflictError } from "../client/errors";
 import type { NotifyClient } from "../client";
 import type { Subscription, SubscriptionDetails, SubscriptionPreference } from "../client/topicSubscriptions";
 import { JsonObject, SafeString, type TopicSubscription as ListedSubscription } from "../schemas";
@@ -470,7 +470,7 @@ export const provider = {
       await clientFor().topicSubscriptions.remove(topic, identifier);
     } catch (err) {
       // Gone already: the topic (404) or the subscription (every item failed, SUBSCRIPTION_NOT_FOUND) counts as deleted.
-      if (err instanceof NotifyApiError && (err.status === 404 || (err.status === 400 && err.details.some((d) => d.includes("SUBSCRIPTION_NOT_FOUND"))))) return;
+      if (isNotFound(err) || (err instanceof NotifyApiError && err.status === 400 && err.details.some((d) => d.includes("SUBSCRIPTION_NOT_FOUND")))) return;
       throw failure(`delete subscription "${identifier}" of topic "${topic}"`, err);
     }
   },

@@ -27,7 +27,7 @@ import { allowedKeysAt, checkWith, unknownKeyMessage, type CheckFailure } from "
 import { type DiffResult, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type InputOf, type StateOf } from "./fields";
-import { adoptExisting, controlInputs, createOrAdopt, deleteIfPresent, failure, findIfPresent, gone, readIfPresent } from "./lifecycle";
+import { adoptExisting, controlInputs, createOrAdopt, deleteIfPresent, failure, findIfPresent, gone, readIfPresent, undoSuffixed } from "./lifecycle";
 import { modeOf, reportStepIssues, WorkflowStepIssues } from "./stepIssues";
 import { STEP_ISSUE_MODES } from "../client/settings";
 
@@ -300,9 +300,13 @@ export const provider = {
       refuse: `A workflow with workflowId "${inputs.workflowId}" already exists; set adopt: true to manage it with this stack`,
       find: () => findIfPresent(() => api.get(inputs.workflowId)),
       takeOver: (existing) => adopt(existing, raw, keys),
-      create: () => {
+      create: async () => {
         const steps = inputs.steps.map((s) => stripUndefined({ name: s.name, type: s.type, stepId: s.stepId, controlValues: s.controlValues ?? {} }));
-        return api.create(requestBody(WORKFLOW, { ...inputs, steps }, "create"));
+        const made = await api.create(requestBody(WORKFLOW, { ...inputs, steps }, "create"));
+        // The 3.15.0 server answers a taken workflowId with 201 and a second workflow as
+        // `<workflowId>-wf-<suffix>` (production-notes.md, seventh pass): not the declared one, so undone.
+        if (made.workflowId === inputs.workflowId || !made.workflowId.startsWith(`${inputs.workflowId}-`)) return made;
+        return undoSuffixed({ kind: "workflow", field: "workflowId", declared: inputs.workflowId, answered: made.workflowId, route: "/v2/workflows", remove: () => api.delete(made._id) });
       },
       created: (result) => ({ id: result._id, outs: outputsFor(result, raw, keys).outs }),
     });

@@ -54,7 +54,9 @@ describe("Agent against the service's sharp edges", () => {
   });
 
   // add-agent-integration.usecase.ts [newer]: 403 in an environment of type production.
-  it("explains a link refused in a production environment, and leaves no agent behind", async () => {
+  // The agent the create made stays in the stack (as created but not initialised), so that the
+  // next up retries the link, and destroy removes it: nothing is left outside the state.
+  it("explains a link refused in a production environment, and reports the agent it made as created but not initialised", async () => {
     const prod = (await emu.api("POST", "/__emulator/keys", { environment: "Production" })).body.key as string;
     await emu.apiAs(prod, "POST", "/v1/integrations", { identifier: "slack-support", providerId: "slack", channel: "chat", active: true, check: false });
     const before = process.env.NOTIFY_API_KEY;
@@ -63,7 +65,9 @@ describe("Agent against the service's sharp edges", () => {
       await expect(agent.create(await checked({ identifier: "bot", name: "Bot", integrations: ["slack-support"] }))).rejects.toThrow(
         /403 .*Agent integrations cannot be added in production environments.*declare the agent with its integrations in the development environment's stack and publish/,
       );
-      expect((await emu.apiAs(prod, "GET", "/v1/agents/bot")).status).toBe(404);
+      const failed = await agent.create(await checked({ identifier: "bot2", name: "Bot", integrations: ["slack-support"] })).catch((e: unknown) => e as { id?: string; properties?: Record<string, unknown>; reasons?: string[] });
+      expect(failed).toMatchObject({ id: "bot2", properties: expect.objectContaining({ identifier: "bot2", integrations: [] }) });
+      expect((await emu.apiAs(prod, "GET", "/v1/agents/bot2")).status).toBe(200);
     } finally {
       process.env.NOTIFY_API_KEY = before;
     }

@@ -1,0 +1,207 @@
+/**
+ * The state never lies, at the level of the resources' implementation modules against the
+ * emulator (the e2e layer runs the same cases through the engine, test/e2e/stateNeverLies.test.ts):
+ *
+ * - a 404 that is not the service's own not-found of the object (a route the server lacks, a
+ *   wrong base path, a page that is not the service's) never reads as "gone" and never deletes;
+ * - a create whose first write made the object and whose later step failed (the server stopped
+ *   between them) reports the object as created but not initialised, with its id and its state as
+ *   the service holds it, and an update from that state finishes it: no orphan, no duplicate;
+ * - a server that keeps a taken workflowId as a suffixed second workflow (the real 3.15.0 server,
+ *   production-notes.md seventh pass) has that duplicate removed again and the create refused.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_RETRY_POLICY } from "../../../../provider/client/retry";
+import { FAST_RETRY } from "../../../helpers/client";
+import { checked, emulatorPerBlock, impl, type Obj } from "../../../helpers/implementation";
+
+// A stopped server loses every connection; the default policy would retry each for seconds.
+beforeAll(() => { Object.assign(DEFAULT_RETRY_POLICY, FAST_RETRY, { maxAttempts: 2 }); });
+
+/** Runs `fn` with the connection's address set to `url` (the modules read NOTIFY_API_URL). */
+async function at<T>(url: string, fn: () => Promise<T>): Promise<T> {
+  const before = process.env.NOTIFY_API_URL;
+  process.env.NOTIFY_API_URL = url;
+  try {
+    return await fn();
+  } finally {
+    process.env.NOTIFY_API_URL = before;
+  }
+}
+
+describe("a 404 that is not the object's not-found is not gone", () => {
+  const emu = emulatorPerBlock({});
+  const subscriber = impl("subscriber");
+  const workflow = impl("workflow");
+  let made: { id: string; outs: Obj };
+  let dashboard: Server;
+  let dashboardUrl: string;
+
+  beforeAll(async () => {
+    // A dashboard (or a gateway's catch-all) answers every path with its HTML page and 200.
+    dashboard = createServer((_req, res) => { res.writeHead(200, { "content-type": "text/html" }); res.end("<!doctype html><html><body><div id=root></div></body></html>"); });
+    await new Promise<void>((r) => dashboard.listen(0, "127.0.0.1", r));
+    dashboardUrl = `http://127.0.0.1:${(dashboard.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => { await new Promise((r) => dashboard.close(r)); });
+
+  const make = async () => { made = await subscriber.create(await checked(subscriber, { subscriberId: "bob", firstName: "Bob" })); };
+
+  // The service's own not-found of a subscriber (get-subscriber.usecase.ts: `Subscriber: <id> was not found`) is gone.
+  it("reads a subscriber the service says it does not have as gone, and deletes it as done", async () => {
+    await make();
+    await emu().api("DELETE", "/v2/subscribers/bob");
+    expect((await subscriber.read(made.id, made.outs)).id).toBe("");
+    await subscriber.delete(made.id, made.outs);
+  });
+
+  // An apiUrl that misses the gateway's path prefix: NestJS answers `Cannot GET /api/v2/subscribers/bob`.
+  it("fails a read and a delete at an address without the API's routes, naming the address, the server's version and what apiUrl should be", async () => {
+    await make();
+    for (const op of [() => subscriber.read(made.id, made.outs), () => subscriber.delete(made.id, made.outs)]) {
+      await expect(at(`${emu().url}/api`, op)).rejects.toThrow(
+        new RegExp(`404 Not Found: Cannot (GET|DELETE) /api/v2/subscribers/bob\\. (GET|DELETE) ${emu().url.replace(/[.]/g, "\\.")}/api/v2/subscribers/bob is not a route of the service's API.*notify:apiUrl`),
+      );
+    }
+    expect((await emu().api("GET", "/v2/subscribers/bob")).status).toBe(200);
+  });
+
+  // An older server (2.0.0 answered `Cannot POST /v2/subscribers` for every v2 subscriber route).
+  it("fails on a server without the kind's routes, naming its version, rather than reading the object as gone", async () => {
+    await make();
+    await emu().api("POST", "/__emulator/behaviour", { version: "2.0.0", routeGates: [{ prefix: "/v2/subscribers", as: "absent" }] });
+    try {
+      await expect(subscriber.read(made.id, made.outs)).rejects.toThrow(/Cannot GET \/v2\/subscribers\/bob\. The server at \S+ \(version 2\.0\.0\) has no route GET \/v2\/subscribers\/\{subscriberId\}/);
+      await expect(subscriber.delete(made.id, made.outs)).rejects.toThrow(/version 2\.0\.0\) has no route DELETE/);
+    } finally {
+      await emu().api("POST", "/__emulator/behaviour", { version: "3.15.0", routeGates: [] });
+    }
+  });
+
+  it("fails at a dashboard's address, which answers an HTML page for every path, naming what apiUrl should be", async () => {
+    await make();
+    await expect(at(dashboardUrl, () => workflow.read("welcome", { workflowId: "welcome" }))).rejects.toThrow(/not JSON \(text\/html\).*GET http:\/\/127\.0\.0\.1:\d+\/v2\/workflows\/welcome is not the service's API: notify:apiUrl/);
+    await expect(at(dashboardUrl, () => subscriber.read(made.id, made.outs))).rejects.toThrow(/is not the service's API/);
+  });
+
+  // A feature flag's 404 (channel-connections.controller.ts: NotFoundException("Feature not enabled")).
+  it("tells a feature the server keeps off from an object that is gone", async () => {
+    await emu().api("POST", "/__emulator/behaviour", { routeGates: [{ prefix: "/v1/channel-connections", as: "feature-off" }] });
+    try {
+      const connection = impl("channelConnection");
+      await expect(connection.read("acme-slack", { identifier: "acme-slack" })).rejects.toThrow(/404 Not Found: Feature not enabled\. The server has GET \/v1\/channel-connections\/\{identifier\} but keeps the feature off/);
+    } finally {
+      await emu().api("POST", "/__emulator/behaviour", { routeGates: [] });
+    }
+  });
+
+  // community.user.auth.guard.ts: UnauthorizedException("API endpoint not available") to an API key;
+  // the real 3.15.0 server answered its agents routes "API endpoint not accessible". (The version is
+  // read once per connection: the one an earlier test of this block claimed.)
+  it("tells a route that takes no API key from a refused key, naming the server's version", async () => {
+    await emu().api("POST", "/__emulator/behaviour", { routeGates: [{ prefix: "/v1/agents", as: "session-only" }] });
+    try {
+      const agent = impl("agent");
+      const err = await agent.create(await checked(agent, { identifier: "bot", name: "Bot" })).catch((e: Error) => e);
+      expect(String(err)).toMatch(/401 Unauthorized: API endpoint not accessible\. The server \(version [\d.]+\) takes no API key on POST \/v1\/agents, only a dashboard session: the key is not the problem/);
+      expect(String(err)).not.toMatch(/check that it is the key of this environment/);
+    } finally {
+      await emu().api("POST", "/__emulator/behaviour", { routeGates: [] });
+    }
+  });
+});
+
+/** What each multi-request create sends after its first write, and the inputs that make it send it. */
+interface StopCase {
+  module: string;
+  /** The first write: the server stops once it has answered it. */
+  stopAfter: { method: string; route: string };
+  inputs: Obj;
+  seed?: (emu: ReturnType<ReturnType<typeof emulatorPerBlock>>) => Promise<void>;
+  /** The objects of the kind the service holds, for the "exactly one, as declared" check. */
+  held: (emu: ReturnType<ReturnType<typeof emulatorPerBlock>>) => Promise<Obj[]>;
+  /** What the finished object must hold. */
+  finished: Obj;
+}
+
+const STOP_CASES: StopCase[] = [
+  {
+    module: "integration", stopAfter: { method: "POST", route: "/v1/integrations" },
+    inputs: { identifier: "sendgrid-main", providerId: "sendgrid", channel: "email", credentials: { apiKey: "SG.secret-value" }, active: true, primary: true },
+    held: async (emu) => ((await emu.api("GET", "/v1/integrations")).body as Obj[]).filter((i) => i.identifier === "sendgrid-main" && !i.deleted),
+    finished: { identifier: "sendgrid-main", primary: true },
+  },
+  {
+    module: "layout", stopAfter: { method: "POST", route: "/v2/layouts" },
+    inputs: { layoutId: "brand", name: "Brand", controlValues: { email: { editorType: "html", body: "<html><head></head><body><p>Acme</p>{{ content }}</body></html>" } } },
+    held: async (emu) => ((await emu.api("GET", "/v2/layouts?limit=100")).body.layouts as Obj[]).filter((l) => l.layoutId === "brand"),
+    finished: { layoutId: "brand" },
+  },
+  {
+    module: "topic", stopAfter: { method: "POST", route: "/v2/topics" },
+    seed: async (emu) => { await emu.api("POST", "/v2/subscribers", { subscriberId: "alice" }); },
+    inputs: { key: "news", name: "News", subscribers: ["alice"] },
+    held: async (emu) => ((await emu.api("GET", "/v2/topics?limit=100")).body.data as Obj[]).filter((t) => t.key === "news"),
+    finished: { key: "news" },
+  },
+  {
+    module: "agent", stopAfter: { method: "POST", route: "/v1/agents" },
+    seed: async (emu) => { await emu.api("POST", "/v1/integrations", { identifier: "slack-support", providerId: "slack", channel: "chat", active: true, check: false }); },
+    inputs: { identifier: "bot", name: "Bot", integrations: ["slack-support"] },
+    held: async (emu) => ((await emu.api("GET", "/v1/agents?limit=100")).body.data as Obj[]).filter((a) => String(a.identifier).startsWith("bot")),
+    finished: { identifier: "bot" },
+  },
+  {
+    module: "environment", stopAfter: { method: "POST", route: "/v1/environments" },
+    inputs: { name: "Staging", color: "#3498db", parentId: "env_env0" },
+    held: async (emu) => ((await emu.api("GET", "/v1/environments")).body as Obj[]).filter((e) => e.name === "Staging"),
+    finished: { name: "Staging", _parentId: "env_env0" },
+  },
+];
+
+describe("a create whose later step fails keeps what it made", () => {
+  const emu = emulatorPerBlock({});
+
+  it.each(STOP_CASES.map((c) => [c.module, c] as const))("%s: the server stopped after the first write; the object is reported with its id and state, and an update from that state finishes it", async (module, c) => {
+    const p = impl(module);
+    await c.seed?.(emu());
+    const inputs = await checked(p, c.inputs);
+    await emu().api("POST", "/__emulator/faults", { stopAfter: c.stopAfter });
+    const failed = await p.create(inputs).then(() => undefined, (e: { id?: string; properties?: Obj; reasons?: string[]; message: string }) => e);
+    await emu().api("POST", "/__emulator/faults", {});
+    expect(failed?.message).toMatch(/was created and is kept in the stack; the next pulumi up finishes it/);
+    expect(failed?.id).toBeTruthy();
+    // Made once, and held where the state says.
+    expect(await c.held(emu())).toHaveLength(1);
+    // The next up: the engine updates from the recorded state to the declared inputs.
+    const diff = await p.diff(failed!.id!, failed!.properties!, inputs);
+    expect(diff.changes).toBe(true);
+    await p.update(failed!.id!, failed!.properties!, inputs);
+    const held = await c.held(emu());
+    expect(held).toEqual([expect.objectContaining(c.finished)]);
+  });
+});
+
+describe("a server that keeps a taken workflowId as a suffixed duplicate (3.15.0)", () => {
+  const emu = emulatorPerBlock({ suffixDuplicateWorkflows: true });
+  const workflow = impl("workflow");
+  const inputs = { workflowId: "welcome", name: "From the stack", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "Hi" } }] };
+  const workflows = async () => ((await emu().api("GET", "/v2/workflows?limit=100")).body.workflows as Obj[]).map((w) => [w.workflowId, w.name]);
+
+  // The seventh pass: POST /v2/workflows of an existing workflowId answered 201 with `<id>-wf-df1t`;
+  // create-workflow.usecase.ts tries the id, then the id with a short suffix.
+  it("deletes the duplicate again and refuses the create naming adopt: true", async () => {
+    await emu().api("POST", "/v2/workflows", { workflowId: "welcome", name: "By hand", steps: [] });
+    await expect(workflow.create(await checked(workflow, inputs))).rejects.toThrow(/Unable to create workflow "welcome": 409 .*stored this one as "welcome-wf-\w+", which was deleted again.*set adopt: true/);
+    expect(await workflows()).toEqual([["welcome", "By hand"]]);
+  });
+
+  it("with adopt: true takes the existing one over and makes no duplicate", async () => {
+    await emu().api("POST", "/v2/workflows", { workflowId: "welcome", name: "By hand", steps: [] });
+    const made = await workflow.create(await checked(workflow, { ...inputs, adopt: true }));
+    expect((made.outs as Obj).workflowId).toBe("welcome");
+    expect(await workflows()).toEqual([["welcome", "From the stack"]]);
+  });
+});
