@@ -44,6 +44,9 @@ function selectedIds(active: IntegrationRecord[]): Set<string> {
   return new Set([...chosen.values()].map((i) => i._id));
 }
 
+/** The channels whose integrations have a primary one (the service's CHANNELS_WITH_PRIMARY). */
+const CHANNELS_WITH_PRIMARY: readonly string[] = ["email", "sms"];
+
 const integrationRoutes: Route[] = [
   {
     method: "GET", path: "/v1/integrations",
@@ -80,6 +83,14 @@ const integrationRoutes: Route[] = [
         credentials: b.credentials ?? {}, configurations: b.configurations ?? {}, active: b.active ?? false, deleted: false, primary: false,
         conditions: b.conditions ?? [], createdAt: now, updatedAt: now,
       };
+      // create-integration.usecase.ts (calculatePriorityAndPrimary): an active integration of a
+      // channel that has a primary (email, SMS) becomes it when none of its channel in the
+      // environment is; the real 3.15.0 server made the first active email integration primary
+      // (production-notes.md, seventh pass).
+      if (rec.active && rec.channel !== undefined && CHANNELS_WITH_PRIMARY.includes(rec.channel) &&
+        !c.store.data.integrations.some((x) => x._environmentId === env && x.channel === rec.channel && !x.deleted && x.primary)) {
+        rec.primary = true;
+      }
       c.store.data.integrations.push(rec);
       c.store.touch();
       return { status: 201, body: integrationOut(rec, c.behaviour) };

@@ -136,7 +136,10 @@ function resolveContext(context: unknown): JsonObject | undefined {
  * actor under the request's, and its context (libs/application-generic/src/usecases/preview/services/payload-merger.service.ts).
  */
 function payloadExample(w: WorkflowRecord, controls: JsonObject, given: JsonObject): JsonObject {
-  const schemaBased = w.payloadSchema ? { payload: exampleOf(w.payloadSchema) } : undefined;
+  // The open schema a workflow gets by default (an object of no properties, additional ones allowed)
+  // says nothing of the payload's keys: the preview takes its variables as it does without one.
+  const open = w.payloadSchema && Object.keys((w.payloadSchema.properties ?? {}) as object).length === 0 && w.payloadSchema.additionalProperties !== false;
+  const schemaBased = w.payloadSchema && !open ? { payload: exampleOf(w.payloadSchema) } : undefined;
   const base = schemaBased ?? { payload: payloadPlaceholders(controls) };
   const user: JsonObject = {};
   for (const k of ["payload", "steps"] as const) if (given[k] !== undefined) user[k] = given[k];

@@ -256,11 +256,27 @@ function listWorkflows(c: RequestContext) {
   return { status: 200, body: { workflows: list.slice(offset, offset + limit).map(workflowListItem), totalCount: list.length } };
 }
 
+/**
+ * A user preferences block must name every channel, each an object: the real 3.15.0 server answered
+ * a PUT whose `preferences.user.channels` named only some with 422 "userPreferences.channels.sms:
+ * sms must be an object; ..." (production-notes.md, seventh pass), from its PreferencesRequired
+ * command (libs/application-generic/src/usecases/upsert-preferences/upsert-preferences.command.ts:
+ * `@IsObject() @ValidateNested()` on each of email, sms, in_app, push, chat). Newer servers fill
+ * the rest from their defaults; what every version takes is all five.
+ */
+function checkUserChannels(preferences: unknown): void {
+  const user = (preferences as { user?: { channels?: Record<string, unknown> } | null } | undefined)?.user;
+  if (!user) return;
+  const missing = Object.keys(DEFAULT_WORKFLOW_PREFERENCES.channels).filter((ch) => typeof user.channels?.[ch] !== "object" || user.channels[ch] === null);
+  if (missing.length) throw validationFailed(missing.map((ch) => `userPreferences.channels.${ch}: ${ch} must be an object`));
+}
+
 const workflowRoutes: Route[] = [
   {
     method: "POST", path: "/v2/workflows",
     handler: (c) => {
       const b = bodyOf(c, "WorkflowController_create");
+      checkUserChannels(b.preferences);
       const taken = (id: string) => ofTenant(c.store.data.workflows, c.tenant).some((w) => w.workflowId === id);
       if (taken(b.workflowId)) {
         if (!c.behaviour.suffixDuplicateWorkflows) throw conflict(`Workflow with the same workflowId already exists: ${b.workflowId}`);
@@ -275,7 +291,11 @@ const workflowRoutes: Route[] = [
       const w: WorkflowRecord = {
         _id: objectId(), _environmentId: c.tenant.environmentId, _organizationId: c.tenant.organizationId,
         workflowId: b.workflowId, slug: `${b.workflowId}_wf_${objectId().slice(-8)}`, name: b.name, description: b.description ?? "",
-        tags: b.tags ?? [], active: b.active ?? false, validatePayload: b.validatePayload ?? false, payloadSchema: b.payloadSchema ?? null,
+        // Created without `active`, a workflow is active (the upsert use case: `workflowDto?.active ?? true`);
+        // without a payload schema it gets an open object schema and validatePayload (create-workflow.usecase.ts),
+        // as the real 3.15.0 server answered (production-notes.md, seventh pass).
+        tags: b.tags ?? [], active: b.active ?? true,
+        validatePayload: b.validatePayload ?? (b.payloadSchema ? false : true), payloadSchema: b.payloadSchema ?? { type: "object", additionalProperties: true, properties: {} },
         isTranslationEnabled: b.isTranslationEnabled ?? false, preferences: b.preferences ?? {}, severity: b.severity ?? "none",
         origin: EMULATOR_ORIGIN, createdAt: now, updatedAt: now,
         steps: withLayouts(c, applySteps([], b.steps.map(({ _id: _i, ...s }) => s), "create")).map(withControlIssues),
@@ -293,6 +313,7 @@ const workflowRoutes: Route[] = [
     handler: (c) => {
       const w = findWorkflow(c, c.params.workflowId!);
       const b = bodyOf(c, "WorkflowController_update");
+      checkUserChannels(b.preferences);
       if (b.workflowId !== undefined && b.workflowId !== w.workflowId) {
         throw badRequest(["workflowId can be changed only for code-first workflows"]);
       }

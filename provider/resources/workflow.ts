@@ -20,7 +20,7 @@ import { NotifyApiError } from "../client/errors";
 import { clientFor } from "../config";
 import type { RequestBody } from "../../spec/operations";
 import {
-  JsonObject, PreferencesInput, SafeString, Severity, SLUG_IDENTIFIER, SLUG_MESSAGE, StepControlValues, WorkflowStepKind,
+  JsonObject, PreferenceBlock, PreferencesInput, SafeString, Severity, SLUG_IDENTIFIER, SLUG_MESSAGE, StepControlValues, WorkflowStepKind,
   type CreateWorkflowBody, type StepInput, type UpdateWorkflowBody, type Workflow as ApiWorkflow,
 } from "../schemas";
 import { allowedKeysAt, checkWith, unknownKeyMessage, type CheckFailure } from "./check";
@@ -243,9 +243,36 @@ export function matchSteps(declared: Inputs["steps"], live: ApiWorkflow["steps"]
  * service holds it (two flags the service may not answer sent as false), the steps matched to the
  * live ones, and the workflow's origin as held.
  */
+/** The channels of a preferences block (the schema's): the 3.15.0 server refuses a user block without every one. */
+const PREFERENCE_CHANNELS = Object.keys(PreferenceBlock.shape.channels.shape) as (keyof PreferenceBlock["channels"])[];
+
+type Block = PreferenceBlock | null | undefined;
+
+/**
+ * Preferences as every version of the service takes them: each block the program declares with
+ * every channel, the ones it leaves out as the service holds them (`live`, the workflow's current
+ * preferences on an update: the block's own channel, else the workflow's default's), else on. The
+ * real 3.15.0 server refuses a user block that names only some channels (422 "userPreferences.channels.sms:
+ * sms must be an object", production-notes.md seventh pass: its PreferencesRequired command
+ * validates each channel); newer ones fill the rest from their defaults. A read projects the
+ * answer onto what was declared, so the filled channels never show as drift.
+ */
+function withEveryChannel(prefs: PreferencesInput | undefined, live?: ApiWorkflow["preferences"]): PreferencesInput | undefined {
+  if (!prefs) return prefs;
+  const held = (live ?? {}) as { user?: Block; default?: Block; workflow?: Block };
+  const fill = (block: Block, own: Block): Block => {
+    if (!block) return block;
+    const workflowDefault = held.default ?? held.workflow;
+    const channels = Object.fromEntries(PREFERENCE_CHANNELS.map((ch) => [ch, block.channels[ch] ?? own?.channels?.[ch] ?? workflowDefault?.channels?.[ch] ?? { enabled: true }]));
+    return { ...block, channels };
+  };
+  return stripUndefined({ user: fill(prefs.user, held.user), workflow: fill(prefs.workflow, held.default ?? held.workflow) }) as PreferencesInput;
+}
+
 function updateBody(inputs: Inputs, live: ApiWorkflow): UpdateWorkflowBody {
   const held = { ...toWorkflowOutputs(live), active: live.active ?? false, isTranslationEnabled: live.isTranslationEnabled ?? false };
-  const fields: Omit<UpdateWorkflowBody, "origin"> = requestBody(WORKFLOW, { ...inputs, steps: matchSteps(inputs.steps, live.steps) }, "update", held);
+  const sent = { ...inputs, steps: matchSteps(inputs.steps, live.steps), preferences: withEveryChannel(inputs.preferences, live.preferences) };
+  const fields: Omit<UpdateWorkflowBody, "origin"> = requestBody(WORKFLOW, sent, "update", held);
   return { ...fields, origin: live.origin };
 }
 
@@ -302,7 +329,7 @@ export const provider = {
       takeOver: (existing) => adopt(existing, raw, keys),
       create: async () => {
         const steps = inputs.steps.map((s) => stripUndefined({ name: s.name, type: s.type, stepId: s.stepId, controlValues: s.controlValues ?? {} }));
-        const made = await api.create(requestBody(WORKFLOW, { ...inputs, steps }, "create"));
+        const made = await api.create(requestBody(WORKFLOW, { ...inputs, steps, preferences: withEveryChannel(inputs.preferences) }, "create"));
         // The 3.15.0 server answers a taken workflowId with 201 and a second workflow as
         // `<workflowId>-wf-<suffix>` (production-notes.md, seventh pass): not the declared one, so undone.
         if (made.workflowId === inputs.workflowId || !made.workflowId.startsWith(`${inputs.workflowId}-`)) return made;

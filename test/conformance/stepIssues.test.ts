@@ -106,7 +106,10 @@ describe.each(["production", "spec"] as const)("step issues behave as production
     expect(made.body.steps.map((s: { issues?: unknown }) => s.issues)).toEqual([missing("email", true), missing("sms", true), missing("chat", false), missing("push", false), undefined]);
     await integration("slack", "slack", "chat");
     await integration("fcm", "fcm", "push");
-    const mail = (await integration("sendgrid", "sendgrid", "email")).body;
+    // Made inactive and activated: create-integration.usecase.ts would make an email integration
+    // created active the primary one (none of its channel is); an update does not.
+    const mail = (await integration("sendgrid", "sendgrid", "email", false)).body;
+    await api("PUT", `/v1/integrations/${mail._id}`, { active: true, check: false });
     await integration("twilio-off", "twilio", "sms", false);
     // An active email integration that is not primary does not do: the step needs the primary one.
     expect(await issuesOf("channels")).toEqual([missing("email", true), missing("sms", true), undefined, undefined, undefined]);

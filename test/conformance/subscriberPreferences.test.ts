@@ -104,7 +104,9 @@ describe.each(["production", "spec"] as const)("subscriber preferences behave as
   // get-subscriber-preferences.usecase.ts: `criticality` (default nonCritical); a workflow whose merged
   // preferences are read-only is critical, and merge-preferences.usecase.ts ignores the subscriber there.
   it("lists a read-only workflow only for criticality critical or all, with the subscriber's choice ignored", async () => {
-    await workflow("fixed", ["email"], { preferences: { user: { all: { enabled: true, readOnly: true }, channels: { email: { enabled: true } } } } });
+    // Every channel in the user block: the 3.15.0 server refuses one that names only some (test/conformance/production.test.ts).
+    const channels = Object.fromEntries(["email", "sms", "in_app", "chat", "push"].map((ch) => [ch, { enabled: true }]));
+    await workflow("fixed", ["email"], { preferences: { user: { all: { enabled: true, readOnly: true }, channels } } });
     await workflow("free", ["email"]);
     await patch({ channels: { email: false } });
     expect((await prefs()).workflows.map((w: any) => w.workflow.identifier)).toEqual(["free"]);

@@ -154,9 +154,11 @@ export const integration: KindDescriptor<"Integration"> = {
       const slack = await created(integration, { identifier: "slack-support", providerId: "slack", channel: "chat", active: true });
       await client.integrations.create({ identifier: "twilio-existing", providerId: "twilio", channel: "sms", active: false, check: false });
       const adopted = await created(integration, { identifier: "twilio-existing", providerId: "twilio", channel: "sms", active: true, adopt: true });
+      // A second active email integration is not made primary by its create (the first was): set-primary makes it.
+      const backup = await created(integration, { identifier: "mailgun-backup", providerId: "mailgun", channel: "email", active: true, primary: true, credentials: { apiKey: "key-1", domain: "mg.example.com" } });
       await fns.getIntegrations({ channel: "email", activeOnly: true });
       return async () => {
-        for (const r of [sendgrid, slack, adopted]) await integration.provider.delete(r.id, r.outs);
+        for (const r of [sendgrid, slack, adopted, backup]) await integration.provider.delete(r.id, r.outs);
       };
     },
     refused: [],

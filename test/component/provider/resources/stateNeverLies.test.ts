@@ -129,6 +129,8 @@ interface StopCase {
 const STOP_CASES: StopCase[] = [
   {
     module: "integration", stopAfter: { method: "POST", route: "/v1/integrations" },
+    // The environment's first active email integration is made primary by its create; a second one needs set-primary.
+    seed: async (emu) => { await emu.api("POST", "/v1/integrations", { identifier: "postmark", providerId: "postmark", channel: "email", active: true, check: false }); },
     inputs: { identifier: "sendgrid-main", providerId: "sendgrid", channel: "email", credentials: { apiKey: "SG.secret-value" }, active: true, primary: true },
     held: async (emu) => ((await emu.api("GET", "/v1/integrations")).body as Obj[]).filter((i) => i.identifier === "sendgrid-main" && !i.deleted),
     finished: { identifier: "sendgrid-main", primary: true },

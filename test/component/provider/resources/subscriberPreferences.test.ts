@@ -48,7 +48,8 @@ describe.each(["production", "spec"] as const)("the SubscriberPreferences lifecy
   it("refuses a workflow whose preferences are read-only, and a workflow named by its slug, before any write", async () => {
     const made = (await api("POST", "/v2/workflows", {
       workflowId: "fixed", name: "Fixed", active: true, steps: [step("email")],
-      preferences: { user: { all: { enabled: true, readOnly: true }, channels: { email: { enabled: true } } } },
+      // Every channel in the user block, which the 3.15.0 server requires (emulator/routes/workflows.ts checkUserChannels).
+      preferences: { user: { all: { enabled: true, readOnly: true }, channels: Object.fromEntries(["email", "sms", "in_app", "chat", "push"].map((ch) => [ch, { enabled: true }])) } },
     })).body;
     await emulator().clearRequests();
     await expect(prefs.create(await checked(prefs, { subscriberId: "alice", workflowId: "fixed", channels: { email: false } })))

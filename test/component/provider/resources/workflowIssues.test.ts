@@ -83,7 +83,7 @@ describe.each(["production", "spec"] as const)("a workflow's step issues (%s mod
     const failure = error as lifecycle.ResourceInitFailure;
     const live = await emulator().api("GET", "/v2/workflows/strict");
     expect(failure.id).toBe(live.body._id);
-    expect(failure.properties).toMatchObject({ workflowId: "strict", databaseId: live.body._id, stepIssues: "error", status: "INACTIVE" });
+    expect(failure.properties).toMatchObject({ workflowId: "strict", databaseId: live.body._id, stepIssues: "error", status: "ERROR" });
     // The engine shows the reasons, one a line: what failed first, then every issue; the message has them too.
     const [headline, ...issues] = failure.reasons;
     expect(headline).toMatch(/^Unable to create workflow "strict": the service reports step issues, and stepIssues is "error" \(the workflow is written and kept in the stack; the next pulumi up retries it\)$/);
