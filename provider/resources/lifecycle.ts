@@ -230,7 +230,8 @@ export async function createOrAdopt<Found, Made>(k: CreateOrAdopt<Found, Made>):
     if (err instanceof ResourceInitFailure) throw err;
     const { id, outs } = k.partial(made);
     const message = err instanceof Error ? err.message : String(err);
-    throw new ResourceInitFailure(`${message}. The ${k.what} was created and is kept in the stack; the next pulumi up finishes it`, id, outs as Props, [message]);
+    const kept = `the ${k.what} was created and is kept in the stack; the next pulumi up finishes it`;
+    throw new ResourceInitFailure(`${message}. ${kept[0]!.toUpperCase()}${kept.slice(1)}`, id, outs as Props, [message, kept]);
   }
 }
 

@@ -174,6 +174,7 @@ describe("a create whose later step fails keeps what it made", () => {
     const failed = await p.create(inputs).then(() => undefined, (e: { id?: string; properties?: Obj; reasons?: string[]; message: string }) => e);
     await emu().api("POST", "/__emulator/faults", {});
     expect(failed?.message).toMatch(/was created and is kept in the stack; the next pulumi up finishes it/);
+    expect(failed?.reasons?.[1]).toMatch(/^the \S+ .* was created and is kept in the stack/);
     expect(failed?.id).toBeTruthy();
     // Made once, and held where the state says.
     expect(await c.held(emu())).toHaveLength(1);

@@ -1,0 +1,102 @@
+/**
+ * The state never lies, through the real engine and both front ends (the component layer runs
+ * each case on every kind: test/component/provider/resources/stateNeverLies.test.ts):
+ *
+ * - a server that stops between an integration's create and its set-primary: `up` fails, the
+ *   integration is in the stack (created but not initialised), and the next `up` finishes it:
+ *   no 409, no second integration, nothing outside the state;
+ * - a server that answers every route with NestJS's "Cannot <METHOD> <path>" (a wrong base path, an
+ *   older server): `refresh` and `destroy` fail and keep every resource in the stack;
+ * - a server that keeps a taken workflowId as a suffixed second workflow (3.15.0): `up` removes the
+ *   duplicate and refuses naming adopt: true; with it, the existing workflow is taken over.
+ */
+import { describe, expect, it } from "vitest";
+import { exportedState } from "../helpers/pulumi";
+import { declareKind, FRONT_ENDS } from "../helpers/frontEnds";
+import { useStack } from "../helpers/stack";
+
+type Obj = Record<string, unknown>;
+
+describe.each(FRONT_ENDS)("the state never lies, through the %s front end", (frontEnd) => {
+  describe("a server stopped between an integration's create and its set-primary", () => {
+    const { emu, ts } = useStack({
+      frontEnd,
+      // The environment's first active email integration is made primary by its create; this one needs set-primary.
+      seed: async (emu) => { await emu.api("POST", "/v1/integrations", { identifier: "postmark", providerId: "postmark", channel: "email", active: true, check: false }); },
+      program: async () => {
+        declareKind(frontEnd, "Integration", "sendgrid-main", {
+          identifier: "sendgrid-main", providerId: "sendgrid", channel: "email", active: true, primary: true, credentials: { apiKey: "SG.secret-value" },
+        });
+      },
+    });
+    const live = async () => ((await emu.api("GET", "/v1/integrations")).body as Obj[]).filter((i) => i.identifier === "sendgrid-main" && !i.deleted);
+
+    it("fails the up, keeps the integration in the stack, and the next up finishes it with no duplicate", async () => {
+      await emu.api("POST", "/__emulator/faults", { stopAfter: { method: "POST", route: "/v1/integrations" } });
+      await expect(ts.stack.up()).rejects.toThrow(/integration "sendgrid-main" was created and is kept in the stack; the next pulumi up finishes it/i);
+      await emu.api("POST", "/__emulator/faults", {});
+      const made = await live();
+      expect(made.map((i) => i.primary)).toEqual([false]);
+      const recorded = (await exportedState(ts.stack)).resources.filter((r) => String(r.urn).endsWith("::sendgrid-main"));
+      expect(recorded.map((r) => r.id)).toEqual([made[0]!._id]);
+      // The engine retries the resource: it is finished, not met as a stranger (no 409, no adopt needed).
+      const up = await ts.stack.up();
+      expect(up.summary.resourceChanges).toMatchObject({ update: 1 });
+      expect((await live()).map((i) => [i._id, i.primary])).toEqual([[made[0]!._id, true]]);
+      await ts.stack.preview({ expectNoChanges: true, refresh: true });
+    });
+  });
+
+  describe("a server without the routes asked", () => {
+    const { emu, ts } = useStack({
+      frontEnd,
+      seed: async (emu) => { await emu.api("POST", "/v2/subscribers", { subscriberId: "alice" }); },
+      program: async () => {
+        declareKind(frontEnd, "Subscriber", "bob", { subscriberId: "bob", firstName: "Bob" });
+        declareKind(frontEnd, "Topic", "news", { key: "news", name: "News" });
+        declareKind(frontEnd, "Workflow", "welcome", { workflowId: "welcome", name: "Welcome", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "Hi" } }] });
+      },
+    });
+    const recorded = async () => (await exportedState(ts.stack)).resources.filter((r) => String(r.type).includes("notify") && !String(r.type).startsWith("pulumi:providers:")).map((r) => String(r.urn).replace(/^.*::/, "")).sort();
+
+    it("refresh and destroy fail, naming what is wrong, and every resource stays in the stack", async () => {
+      await ts.stack.up();
+      const before = await recorded();
+      expect(before).toEqual(["bob", "news", "welcome"]);
+      // Every route answers NestJS's 404, as a server at a wrong base path or of an older version does.
+      await emu.api("POST", "/__emulator/behaviour", { routeGates: [{ prefix: "/", as: "absent" }] });
+      try {
+        await expect(ts.stack.refresh()).rejects.toThrow(/404 Not Found: Cannot GET \/v2\/\S+\. The server at \S+ \(version [\d.]+\) has no route GET/);
+        expect(await recorded()).toEqual(before);
+        await expect(ts.stack.destroy()).rejects.toThrow(/Cannot DELETE/);
+        expect(await recorded()).toEqual(before);
+      } finally {
+        await emu.api("POST", "/__emulator/behaviour", { routeGates: [] });
+      }
+      expect((await emu.api("GET", "/v2/subscribers/bob")).status).toBe(200);
+      await ts.stack.preview({ expectNoChanges: true, refresh: true });
+    });
+  });
+
+  describe("a server that keeps a taken workflowId as a suffixed duplicate", () => {
+    let adopt = false;
+    const { emu, ts } = useStack({
+      frontEnd,
+      emulator: { suffixDuplicateWorkflows: true },
+      seed: async (emu) => { await emu.api("POST", "/v2/workflows", { workflowId: "welcome", name: "By hand", steps: [] }); },
+      program: async () => {
+        declareKind(frontEnd, "Workflow", "welcome", { workflowId: "welcome", name: "From the stack", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "Hi" } }], ...(adopt ? { adopt: true } : {}) });
+      },
+    });
+    const workflows = async () => ((await emu.api("GET", "/v2/workflows?limit=100")).body.workflows as Obj[]).map((w) => [w.workflowId, w.name]);
+
+    it("refuses the up naming adopt: true and leaves no duplicate; with adopt: true takes the workflow over", async () => {
+      await expect(ts.stack.up()).rejects.toThrow(/stored this one as "welcome-wf-\w+", which was deleted again[\s\S]*set adopt: true/);
+      expect(await workflows()).toEqual([["welcome", "By hand"]]);
+      adopt = true;
+      await ts.stack.up();
+      expect(await workflows()).toEqual([["welcome", "From the stack"]]);
+      await ts.stack.preview({ expectNoChanges: true, refresh: true });
+    });
+  });
+});
