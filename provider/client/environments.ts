@@ -6,6 +6,9 @@ import { SharedListing } from "./shared";
 
 const EnvironmentList = z.array(Environment);
 
+/** The route of the API key's own environment, which the connection check reads (connectionCheck.ts). */
+export const KEY_ENVIRONMENT_ROUTE = "/v1/environments/me";
+
 /** `/v1/environments`: the organisation's environments (any of its keys reaches all of them). */
 export class EnvironmentsApi {
   private readonly shared: SharedListing<Environment[]>;
@@ -25,6 +28,14 @@ export class EnvironmentsApi {
    */
   async get(environmentId: string): Promise<Environment | undefined> {
     return (await this.shared.get()).find((e) => e._id === environmentId);
+  }
+
+  /**
+   * `GET /v1/environments/me`: the environment of the API key, without its keys (environments-v1.controller.ts,
+   * `@Get('/me') @ExternalApiAccessible()`). One small authenticated request: what a connection check sends.
+   */
+  me(): Promise<Environment> {
+    return this.http.request({ operation: "read the API key's environment", method: "GET", route: KEY_ENVIRONMENT_ROUTE, schema: Environment });
   }
 
   /** `POST /v1/environments`: answers the keys encrypted (`nvsk.`); read them from {@link list}. */

@@ -6,7 +6,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { clientFor, isUnauthorized, providerSettings, settingsFromConfig, UNAUTHORIZED_HINT, type ConnectionSettings } from "../config";
+import { clientFor, isUnauthorized, UNAUTHORIZED_HINT, type ConnectionSettings } from "../config";
+import { programConnection } from "../programConnection";
 import { NotifyApiError, NotifyConfigError, isNotFound } from "../client/errors";
 import { SubscriberPreferencesResult } from "../client/subscribers";
 import { collect, paginateContexts, paginateEvents, paginateLayouts, paginateMessages, paginateSubscribers, paginateTopics, paginateWorkflows } from "../client/paginate";
@@ -32,8 +33,7 @@ export const MAX_RESULTS_LIMIT = 100_000;
  * what the provider was configured with.
  */
 function connection(): ConnectionSettings {
-  // runtime.getConfig reads the raw value without the secret-access warning of Config.get.
-  return { ...providerSettings(), ...settingsFromConfig((key) => pulumi.runtime.getConfig(key)) };
+  return programConnection();
 }
 
 function validate<T extends z.ZodType>(fn: string, schema: T, args: unknown): z.infer<T> {

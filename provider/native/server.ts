@@ -23,7 +23,8 @@ import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
-import { CONNECTION_KEYS, setProviderConfig, type ConnectionSettings } from "../config";
+import { CONNECTION_KEYS, setProviderConfig, settingSources, type ConnectionSettings } from "../config";
+import { checkConnection } from "../connectionCheck";
 import type { FunctionDefinition } from "../functions";
 import { engineFailures, type CheckFailure } from "../resources/check";
 import { UNKNOWN, stripUndefined, type DiffResult } from "../resources/diff";
@@ -273,7 +274,12 @@ export function handlers(): Partial<provrpc.IResourceProviderServer> {
 
     // The settings are optional (each has an environment variable), so every config checks; the
     // connection is resolved, and a missing one reported naming both sources, on the first request.
+    // A configured connection is checked here (connectionCheck.ts): the engine checks a provider's
+    // configuration before any step, so a refused key or a wrong address fails the run before the
+    // provider is stored with it. (A failed Configure within the provider's update step does not:
+    // the engine then records the new configuration all the same.)
     checkConfig: unary(async (req: provproto.CheckRequest) => {
+      await checkConnection(configSettings(fromStruct(req.getNews()).props, new Map()), `${settingSources("apiKey")} (or the provider's apiKey)`);
       const res = new provproto.CheckResponse();
       res.setInputs(req.getNews());
       return res;
@@ -293,7 +299,8 @@ export function handlers(): Partial<provrpc.IResourceProviderServer> {
 
     configure: unary(async (req: provproto.ConfigureRequest) => {
       const variables = new Map(req.getVariablesMap().toArray());
-      setProviderConfig(configSettings(fromStruct(req.getArgs()).props, variables));
+      const settings = configSettings(fromStruct(req.getArgs()).props, variables);
+      setProviderConfig(settings);
       const res = new provproto.ConfigureResponse();
       res.setAcceptsecrets(true);
       res.setSupportspreview(true);

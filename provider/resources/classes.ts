@@ -8,6 +8,7 @@
  * the implementation modules, so the plugin starts without it.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { programConnectionChecked } from "../programConnection";
 import { providerModule, RESOURCE_MODULES } from "./dynamic";
 import type { ArgsOf, ResourceTable } from "./fields";
 
@@ -40,7 +41,9 @@ export function dynamicResource<T extends ResourceTable>(table: T, name: string,
   const type = `pulumi-nodejs:dynamic/notify:${table.name}`;
   const r = registration(table, args, opts);
   r.props.__provider = providerModule(RESOURCE_MODULES + table.module);
-  r.props.__urn = urnOf(type, name, opts?.parent);
+  // The registration waits for the connection check (connectionCheck.ts): a refused key or a wrong
+  // address fails the program before the engine stores anything with the provider's configuration.
+  r.props.__urn = pulumi.all([urnOf(type, name, opts?.parent), programConnectionChecked()]).apply(([urn]) => urn);
   return [type, name, r.props, r.opts];
 }
 

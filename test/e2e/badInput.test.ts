@@ -64,6 +64,6 @@ describe.each(Object.keys(FRONT_ENDS) as (keyof typeof FRONT_ENDS)[])("bad input
     expect(String(err!.message)).toMatch(row[3]);
     // The engine prints a failure's value from the inputs by its property: never a value it cannot find.
     expect(String(err!.message)).not.toContain("<nil>");
-    expect(await emu.requests()).toEqual([]);
+    expect(await emu.operationRequests()).toEqual([]);
   });
 });

@@ -45,7 +45,7 @@ describe.each(EMULATOR_MODES)("contexts against the emulator in %s mode", (mode)
     expect(await dataOf("tenant:acme")).toEqual(spec.acmeData);
     await emu.clearRequests();
     await ts.stack.preview({ expectNoChanges: true });
-    expect(await emu.requests()).toHaveLength(0);
+    expect(await emu.operationRequests()).toHaveLength(0);
     await ts.stack.preview({ expectNoChanges: true, refresh: true });
   });
 

@@ -51,7 +51,7 @@ describe.each(EMULATOR_MODES)("domains against the emulator in %s mode", (mode) 
     expect((await state()).domainRoutes.map((r) => r.address).sort()).toEqual(["sales", "support"]);
     await emu.clearRequests();
     await ts.stack.preview({ expectNoChanges: true });
-    expect(await emu.requests()).toHaveLength(0);
+    expect(await emu.operationRequests()).toHaveLength(0);
     await ts.stack.preview({ expectNoChanges: true, refresh: true });
   });
 
@@ -165,7 +165,7 @@ describe("a route address declared padded and in mixed case", () => {
     expect([routesOf("classes"), routesOf("plugin")]).toEqual([["sales"], ["support"]]);
     await emu.clearRequests();
     await ts.stack.preview({ expectNoChanges: true });
-    expect(await emu.requests()).toHaveLength(0);
+    expect(await emu.operationRequests()).toHaveLength(0);
     await ts.stack.preview({ expectNoChanges: true, refresh: true });
     const up = await ts.stack.up();
     expect(up.summary.resourceChanges).not.toHaveProperty("update");

@@ -319,7 +319,7 @@ describe("examples/gitops", () => {
 
     await emu.clearRequests();
     await runJob("preview");
-    expect(await emu.requests()).toEqual([]); // a preview of new resources sends nothing
+    expect(await emu.operationRequests()).toEqual([]); // a preview of new resources sends nothing
     const up = (await runJob("up")) as automation.UpResult;
     expect(up.summary.resourceChanges).toMatchObject({ create: 5 });
     // The stack's own part of the exported integration: program.ts adds the credentials the service never shows.

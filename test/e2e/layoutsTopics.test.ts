@@ -75,7 +75,7 @@ describe.each(EMULATOR_MODES)("layouts and topics against the emulator in %s mod
     expect(l.subscribers("news:daily")).toEqual(["alice", "bob"]);
     await emu.clearRequests();
     await ts.stack.preview({ expectNoChanges: true });
-    expect(await emu.requests()).toHaveLength(0);
+    expect(await emu.operationRequests()).toHaveLength(0);
     await ts.stack.preview({ expectNoChanges: true, refresh: true });
   });
 

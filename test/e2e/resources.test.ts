@@ -68,7 +68,7 @@ describe.each(EMULATOR_MODES)("resources against the emulator in %s mode", (mode
     await emu.clearRequests();
     await ts.stack.preview({ expectNoChanges: true });
     // A no-op preview costs the service nothing.
-    expect(await emu.requests()).toHaveLength(0);
+    expect(await emu.operationRequests()).toHaveLength(0);
   });
 
   it("finds no drift on a refresh right after up: no refresh diff, and the inputs in state unchanged", async () => {

@@ -7,6 +7,8 @@
  *   no 409, no second integration, nothing outside the state;
  * - a server that answers every route with NestJS's "Cannot <METHOD> <path>" (a wrong base path, an
  *   older server): `refresh` and `destroy` fail and keep every resource in the stack;
+ * - a key typed wrong: `up` fails before anything registers (with changes or without), and so
+ *   does `preview --refresh`; nothing stores the refused key, so fixing it is all a user does;
  * - a server that keeps a taken workflowId as a suffixed second workflow (3.15.0): `up` removes the
  *   duplicate and refuses naming adopt: true; with it, the existing workflow is taken over.
  */
@@ -44,6 +46,29 @@ describe.each(FRONT_ENDS)("the state never lies, through the %s front end", (fro
       expect(up.summary.resourceChanges).toMatchObject({ update: 1 });
       expect((await live()).map((i) => [i._id, i.primary])).toEqual([[made[0]!._id, true]]);
       await ts.stack.preview({ expectNoChanges: true, refresh: true });
+    });
+  });
+
+  describe("a key that failed", () => {
+    const { emu, ts } = useStack({
+      frontEnd,
+      program: async () => {
+        declareKind(frontEnd, "Topic", "news", { key: "news", name: "News" });
+      },
+    });
+    const setKey = (value: string) => ts.stack.setConfig("notify:apiKey", { value, secret: true });
+
+    it("stops the run before anything is stored: a typo fails up (with or without changes) and preview --refresh, and fixing it is all it takes", async () => {
+      await ts.stack.up();
+      await setKey("a-typo-of-the-key");
+      const refused = /pulumi-notify cannot use the service at \S+: 401 Unauthorized: API Key not found\. The service refused the API key \(401\)[\s\S]*Nothing was registered or stored/;
+      // Nothing to change: no operation would send a request, and the run still fails.
+      await expect(ts.stack.up()).rejects.toThrow(refused);
+      await expect(ts.stack.preview({ refresh: true })).rejects.toThrow(refused);
+      await setKey(emu.key);
+      // Nothing stored the typo: destroy (which uses the configuration stored with the provider) works.
+      await ts.stack.destroy();
+      expect((await emu.api("GET", "/v2/topics/news")).status).toBe(404);
     });
   });
 

@@ -49,7 +49,7 @@ describe.each(EMULATOR_MODES)("translations against the emulator in %s mode", (m
     expect(await contentOf("frame", "de_DE")).toEqual({ footer: "Abmelden" });
     await emu.clearRequests();
     await ts.stack.preview({ expectNoChanges: true });
-    expect(await emu.requests()).toHaveLength(0);
+    expect(await emu.operationRequests()).toHaveLength(0);
     await ts.stack.preview({ expectNoChanges: true, refresh: true });
   });
 

@@ -3,6 +3,7 @@ import { Agent, fetch } from "undici";
 import { startEmulator } from "../../emulator";
 import type * as EmulatorModule from "../../emulator";
 import type { StoredLists } from "../../emulator/records";
+import { CONNECTION_CHECK_ROUTE } from "../../provider/connectionCheck";
 
 export const API_KEY = "test-api-key-0123456789";
 
@@ -16,6 +17,12 @@ export interface TestEmulator {
   apiAs(key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** The request log, each entry with its parsed JSON `body` (see LoggedRequest). */
   requests(): Promise<EmulatorModule.LoggedRequest[]>;
+  /**
+   * The request log without the connection checks (provider/connectionCheck.ts: one read of the
+   * key's environment before a program registers, or a plugin takes a configuration): the requests
+   * of the operations themselves, for tests of what an operation sends.
+   */
+  operationRequests(): Promise<EmulatorModule.LoggedRequest[]>;
   clearRequests(): Promise<void>;
   /** Every list of the store (each kind's, from its route module), loosely typed for the tests' probing. */
   state(): Promise<{ [K in keyof StoredLists]: any[] }>;
@@ -69,6 +76,7 @@ export async function startTestEmulator(options: EmulatorModule.EmulatorOptions 
     api,
     apiAs,
     requests: async () => (await api("GET", "/__emulator/requests")).body.requests,
+    operationRequests: async () => ((await api("GET", "/__emulator/requests")).body.requests as EmulatorModule.LoggedRequest[]).filter((r) => !(r.method === "GET" && r.path === CONNECTION_CHECK_ROUTE)),
     clearRequests: async () => { await api("DELETE", "/__emulator/requests"); },
     state: async () => (await api("GET", "/__emulator/state")).body,
     stackConfig: (extra = {}) => ({
