@@ -33,6 +33,7 @@ const FaultsBody = z.strictObject({
   processingMs: z.number().min(0).max(10_000).optional(),
   hostile: z.enum(HOSTILE_KINDS).optional(),
   stopAfter: z.strictObject({ method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]), route: z.string().startsWith("/") }).optional(),
+  loseAnswer: z.strictObject({ method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]), route: z.string().startsWith("/") }).optional(),
   seed: z.number().int().optional(),
 });
 

@@ -85,6 +85,8 @@ export class EmulatorApp implements ControlTarget {
   private seq = 0;
   /** The request after which the `stopAfter` fault stopped the server (it answers nothing since). */
   private stoppedAt?: number;
+  /** Whether the `loseAnswer` fault has lost its answer (it does once). */
+  private answerLost = false;
   /** The service's requests being answered now (each log entry's `inFlight` is this on its arrival). */
   private inFlight = 0;
 
@@ -370,6 +372,11 @@ export class EmulatorApp implements ControlTarget {
     if (x.idempotencySlot) Object.assign(this.idempotency.get(x.idempotencySlot) ?? {}, { done: true, reply });
     const stop = this.faults.stopAfter;
     if (stop && !this.stoppedAt && stop.method === x.method && stop.route === x.route!.path && reply.status < 400) this.stoppedAt = x.entry.seq;
+    const lose = this.faults.loseAnswer;
+    if (lose && !this.answerLost && lose.method === x.method && lose.route === x.route!.path) {
+      this.answerLost = true;
+      x.fault = { kind: "lost-after-work", as: "5xx" };
+    }
     if (x.fault.kind === "lost-after-work") {
       if (x.fault.as === "drop") {
         x.entry.fault = "drop-after-work";
@@ -422,6 +429,7 @@ export class EmulatorApp implements ControlTarget {
   setFaults(f: Faults): void {
     this.faults = f;
     this.stoppedAt = undefined;
+    this.answerLost = false;
     this.random = f.seed !== undefined ? seededRandom(f.seed) : Math.random;
   }
 

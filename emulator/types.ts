@@ -97,6 +97,12 @@ export interface Faults {
    * until the faults are set again. What tests a write whose later step never reaches the service.
    */
   stopAfter?: { method: string; route: string };
+  /**
+   * The first request of this method and path template is done and its answer lost: a 502 in its
+   * place, as a gateway gives when the service's answer does not reach it. Once, until the faults
+   * are set again.
+   */
+  loseAnswer?: { method: string; route: string };
   seed?: number;
 }
 

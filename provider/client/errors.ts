@@ -17,6 +17,12 @@ export type NotifyErrorCode =
 /** Base of every error this package throws about the service. */
 export class NotifyError extends Error {
   override name = "NotifyError";
+  /**
+   * A create whose answer was lost (a 5xx, a dropped connection) on a server not known to honour
+   * `Idempotency-Key`: the object may have been made, so the request was not sent again blindly.
+   * The caller looks the object up by its natural key before it tries again (createOrAdopt).
+   */
+  maybeWritten = false;
 }
 
 /** Details of a failed API call. */

@@ -60,6 +60,14 @@ export interface RequestSpec<S extends z.ZodType | undefined> {
   /** Schema of the (unwrapped) success body; undefined for no body. */
   schema: S;
   /**
+   * The request makes an object (a create with a natural key). After an answer lost in a way that
+   * may follow the work (a 5xx, a dropped connection), it is sent again only where the server has
+   * shown it honours `Idempotency-Key`; elsewhere the error is thrown `maybeWritten`, for the
+   * caller to look the object up first (a server with idempotency off takes a retried POST as a
+   * second object: production-notes.md, sixth pass).
+   */
+  creates?: boolean;
+  /**
    * A 204 answers undefined rather than a body to parse: the operation says "none" that way (a
    * topic subscription's GET answers 204 for one that does not exist, where other reads say 404).
    */
@@ -126,6 +134,8 @@ export class HttpTransport {
   private readonly dispatcher: Dispatcher;
   private readonly onRequest?: (entry: RequestLogEntry) => void;
   private version?: Promise<string | undefined>;
+  /** Whether the server has answered a write with the idempotency key it was sent: it honours them. */
+  private honoursIdempotency = false;
 
   constructor(opts: TransportOptions) {
     let url: URL;
@@ -194,6 +204,9 @@ export class HttpTransport {
         const res = await this.send(spec, path, headers, payload);
         status = res.status;
         const get = (n: string) => headerValue(res.headers[n]);
+        // The service's idempotency interceptor answers the key it took (apps/api/src/app/shared/
+        // framework/idempotency.interceptor.ts: `Idempotency-Key`, and `Idempotency-Replay` on a replay).
+        if (headers["idempotency-key"] && (get("idempotency-key") === headers["idempotency-key"] || get("idempotency-replay") === "true")) this.honoursIdempotency = true;
         this.pacer.observe(readRateLimitHeaders(get));
         this.onRequest?.({ method: spec.method, route: spec.route, status, attempt, durationMs: Date.now() - t0 });
         if (status === 204 && spec.noContent) return undefined as never;
@@ -201,6 +214,7 @@ export class HttpTransport {
         const retryAfter = parseRetryAfter(get("retry-after"));
         const err = await this.apiError(spec, status, res.text, get, attempt, path);
         if (!isRetryableStatus(status, retryAfter !== undefined)) throw err;
+        if ((status >= 500 || status === 408) && this.mustNotRepeat(spec)) throw maybeWritten(err);
         lastError = err;
         outcomes.push(String(status));
         if (status === 429) {
@@ -220,6 +234,8 @@ export class HttpTransport {
         lastError = new NotifyConnectionError(
           `${spec.method} ${spec.route} failed: ${msg}`, { method: spec.method, path: spec.route, attempts: attempt },
         );
+        // A connection refused carried nothing; any other loss may follow the work.
+        if (errorCode(e as { code?: string }) !== "ECONNREFUSED" && this.mustNotRepeat(spec)) throw maybeWritten(lastError);
       }
       const delay = backoffDelay(this.retry, attempt, waitMs);
       if (attempt >= this.retry.maxAttempts || Date.now() + delay - started > this.retry.maxElapsedMs) {
@@ -267,6 +283,11 @@ export class HttpTransport {
       throw new NotifyResponseError(spec.operation, `unexpected response shape: ${first.join("; ")}`);
     }
     return result.data;
+  }
+
+  /** Whether a lost answer to `spec` must not be followed by the same request: a create, on a server not known to honour its key. */
+  private mustNotRepeat(spec: RequestSpec<z.ZodType | undefined>): boolean {
+    return spec.creates === true && !this.honoursIdempotency;
   }
 
   /** `GET https://host/prefix/v2/...`: the address a request asked, for messages (it never holds the key). */
@@ -373,6 +394,13 @@ export class HttpTransport {
 function gaveUp(err: Error, attempts: number, outcomes: string[], elapsedMs: number): Error {
   if ("attempts" in err) (err as { attempts: number }).attempts = attempts;
   if (attempts > 1) err.message += ` (after ${attempts} attempts in ${(elapsedMs / 1000).toFixed(1)} s: ${outcomes.join(", ")})`;
+  return err;
+}
+
+/** `err`, marked as the lost answer of a create that may have made its object ({@link NotifyError.maybeWritten}). */
+function maybeWritten<E extends Error>(err: E): E {
+  (err as E & { maybeWritten: boolean }).maybeWritten = true;
+  err.message += " (the answer was lost and the server has not shown it honours Idempotency-Key, so the create was not sent again blindly)";
   return err;
 }
 

@@ -214,8 +214,9 @@ export async function createOrAdopt<Found, Made>(k: CreateOrAdopt<Found, Made>):
   }
   let made: Made;
   try {
-    made = await k.create();
+    made = await createOnce(k, look);
   } catch (err) {
+    if (err instanceof MadeByLostCreate) return k.takeOver(err.existing as Found);
     if (!(k.exists ?? isConflict)(err)) throw failure(action, err, k.hint?.(err));
     if (!k.adopt && err.attempts <= 1) throw failure(action, err, k.refuse);
     const existing = await look(() => (k.conflicting ?? k.find).call(k));
@@ -255,6 +256,34 @@ export async function undoSuffixed(k: { kind: string; field: string; declared: s
     status: 409, method: "POST", path: k.route, attempts: 1,
     serviceMessage: `a ${k.kind} with ${k.field} "${k.declared}" exists (the service stored this one as "${k.answered}", which was deleted again)`,
   });
+}
+
+/** How {@link createOnce} hands back an object its lost create made, to be taken over. */
+class MadeByLostCreate {
+  constructor(readonly existing: unknown) {}
+}
+
+/** Attempts of a create whose answer is lost on a server that may not honour idempotency keys. */
+const LOST_CREATE_ATTEMPTS = 3;
+
+/**
+ * The create request, once: after an answer lost on a server not known to honour idempotency keys
+ * (the client throws it `maybeWritten`), the object is looked up by its natural key first, and
+ * taken over when the lost create made it (thrown as {@link MadeByLostCreate}); only when it is not there is
+ * the create sent again. So no retry makes a second object, whatever the server does with the key.
+ */
+async function createOnce<Found, Made>(k: CreateOrAdopt<Found, Made>, look: (find: () => Promise<Found | undefined>) => Promise<Found | undefined>): Promise<Made> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await k.create();
+    } catch (err) {
+      if (!(err instanceof NotifyError && err.maybeWritten) || attempt >= LOST_CREATE_ATTEMPTS) throw err;
+      const existing = await look(() => (k.conflicting ?? k.find).call(k));
+      if (existing === undefined) continue;
+      if (!k.adopt && k.ours && !k.ours(existing)) throw failure(`create ${k.what}`, err, k.refuse);
+      throw new MadeByLostCreate(existing);
+    }
+  }
 }
 
 /** The control inputs (the table's `controlKeys`: adopt, check) present in `from`; outputs keep them so a refresh returns them. */

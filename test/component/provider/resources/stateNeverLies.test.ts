@@ -208,3 +208,38 @@ describe("a server that keeps a taken workflowId as a suffixed duplicate (3.15.0
     expect(await workflows()).toEqual([["welcome", "From the stack"]]);
   });
 });
+
+/**
+ * A create whose answer is lost (the work done, a 502 in place of the answer) on a server that
+ * ignores `Idempotency-Key` (a self-hosted one with IS_API_IDEMPOTENCY_ENABLED=false: production-notes.md,
+ * sixth pass; the real 3.15.0 server then took 8 identical POSTs as 8 objects) and keeps a taken
+ * workflowId as a suffixed duplicate (3.15.0): a blind retry would make a second workflow.
+ */
+describe("a create whose answer is lost on a server without idempotency", () => {
+  const emu = emulatorPerBlock({ idempotency: false, suffixDuplicateWorkflows: true });
+  const workflow = impl("workflow");
+  const inputs = { workflowId: "welcome", name: "Welcome", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "Hi" } }] };
+
+  it("looks the workflow up by its workflowId before sending the create again, and takes over the one its lost create made", async () => {
+    await emu().api("POST", "/__emulator/faults", { loseAnswer: { method: "POST", route: "/v2/workflows" } });
+    const made = await workflow.create(await checked(workflow, inputs));
+    await emu().api("POST", "/__emulator/faults", {});
+    const all = ((await emu().api("GET", "/v2/workflows?limit=100")).body.workflows as Obj[]).map((w) => w.workflowId);
+    expect(all).toEqual(["welcome"]);
+    expect((made.outs as Obj).workflowId).toBe("welcome");
+    const posts = (await emu().requests()).filter((r) => r.method === "POST" && r.route === "/v2/workflows");
+    expect(posts.map((r) => r.status)).toEqual([502]);
+  });
+
+  it("never sends a create right after one whose answer was lost: a look-up comes first, and a create again only when it finds nothing", async () => {
+    // Every request fails with a 5xx, before or after its work (the seeded rolls give both).
+    await emu().api("POST", "/__emulator/faults", { errorRate: 1, seed: 5 });
+    await workflow.create(await checked(workflow, inputs)).catch(() => undefined);
+    await emu().api("POST", "/__emulator/faults", {});
+    const log = (await emu().requests()).filter((r) => r.route === "/v2/workflows" || r.route === "/v2/workflows/{workflowId}").map((r) => `${r.method} ${r.status}`);
+    expect(log.filter((l) => l.startsWith("POST")).length, log.join("\n")).toBeGreaterThan(0);
+    for (let i = 0; i < log.length - 1; i++) if (/^POST 5/.test(log[i]!)) expect(log[i + 1], log.join("\n")).toMatch(/^GET/);
+    const all = ((await emu().api("GET", "/v2/workflows?limit=100")).body.workflows as Obj[]).map((w) => w.workflowId);
+    expect(all.filter((id) => id !== "welcome")).toEqual([]);
+  });
+});

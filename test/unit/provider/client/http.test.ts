@@ -15,16 +15,42 @@ function mock() {
 const integration = { _id: "i1", _environmentId: "e", _organizationId: "o", name: "n", identifier: "x", providerId: "sendgrid", channel: "email", active: true, deleted: false, primary: false };
 
 describe("the client against scripted responses", () => {
-  it("retries a 503 and then succeeds, reusing one idempotency key across the retries of a POST", async () => {
+  /** The request's idempotency key. */
+  const keyOf = (o: { headers?: unknown }) => String((o.headers as Record<string, string>)["idempotency-key"]);
+  /** A reply as the service's idempotency interceptor gives it: the key taken, in the answer's `Idempotency-Key`. */
+  const echoing = (status: number, body: unknown, keys?: string[]) => (o: { headers?: unknown }) => {
+    keys?.push(keyOf(o));
+    return { statusCode: status, data: JSON.stringify(body), responseOptions: { headers: { "content-type": "application/json", "idempotency-key": keyOf(o) } } };
+  };
+
+  it("retries a 503 and then succeeds, reusing one idempotency key across the retries of a POST, on a server that honours the keys", async () => {
     const { pool, client } = mock();
     const keys: string[] = [];
-    pool.intercept({ path: "/v1/integrations", method: "POST" }).reply(503, (o) => { keys.push(String((o.headers as Record<string, string>)["idempotency-key"])); return { message: "busy" }; });
-    pool.intercept({ path: "/v1/integrations", method: "POST" }).reply(201, (o) => { keys.push(String((o.headers as Record<string, string>)["idempotency-key"])); return { data: integration }; });
+    // A first write answered with its key: the server honours idempotency keys, so a lost create may be sent again.
+    pool.intercept({ path: "/v1/integrations", method: "POST" }).reply(echoing(201, { data: integration }));
+    pool.intercept({ path: "/v1/integrations", method: "POST" }).reply(echoing(503, { message: "busy" }, keys));
+    pool.intercept({ path: "/v1/integrations", method: "POST" }).reply(echoing(201, { data: integration }, keys));
+    await client.integrations.create({ providerId: "sendgrid", channel: "email", identifier: "first" });
     const r = await client.integrations.create({ providerId: "sendgrid", channel: "email", identifier: "x" });
     expect(r._id).toBe("i1");
     expect(keys).toHaveLength(2);
     expect(keys[0]).toBe(keys[1]);
     expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  // production-notes.md, sixth pass: a server with idempotency off ignores the key, and a retried POST makes a second object.
+  it("does not send a create again after a 503 on a server not shown to honour idempotency keys, and marks the error maybeWritten", async () => {
+    const { pool, client } = mock();
+    pool.intercept({ path: "/v1/integrations", method: "POST" }).reply(503, { message: "busy" });
+    const err = await client.integrations.create({ providerId: "sendgrid", channel: "email", identifier: "x" }).catch((e) => e);
+    expect(err).toBeInstanceOf(NotifyApiError);
+    expect(err.maybeWritten).toBe(true);
+    expect(err.attempts).toBe(1);
+    expect(err.message).toMatch(/the create was not sent again blindly/);
+    // A request that makes nothing is retried as before.
+    pool.intercept({ path: "/v1/integrations/i1/set-primary", method: "POST" }).reply(503, { message: "busy" });
+    pool.intercept({ path: "/v1/integrations/i1/set-primary", method: "POST" }).reply(201, { data: integration });
+    expect((await client.integrations.setPrimary("i1"))._id).toBe("i1");
   });
 
   it("uses a fresh idempotency key for each new logical request", async () => {
