@@ -38,7 +38,7 @@ const FaultsBody = z.strictObject({
 });
 
 const BehaviourBody = z.strictObject({
-  envelope: z.boolean().optional(), hideCredentials: z.boolean().optional(), idempotency: z.boolean().optional(),
+  envelope: z.boolean().optional(), hideCredentials: z.boolean().optional(), encryptCredentialAnswers: z.boolean().optional(), idempotency: z.boolean().optional(),
   retentionDays: z.number().int().min(1).max(3650).optional(),
   plan: z.enum(PLANS).nullable().optional(), environmentLimit: z.number().int().min(0).max(1000).optional(),
   environmentVariableLimit: z.number().int().min(0).max(1000).optional(), scopedEnvironmentKeys: z.boolean().optional(), suffixDuplicateAgents: z.boolean().optional(),

@@ -25,6 +25,8 @@ export interface EmulatorOptions {
   mode?: "production" | "spec";
   envelope?: boolean;
   hideCredentials?: boolean;
+  /** Credentials shown encrypted in write answers, as the 2.0 server did (default off). */
+  encryptCredentialAnswers?: boolean;
   idempotency?: boolean;
   /** Token bucket per key; off by default. */
   rateLimit?: { rate: number; burst: number };
@@ -87,6 +89,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const behaviour: Behaviour = {
     envelope: options.envelope ?? mode === "production",
     hideCredentials: options.hideCredentials ?? mode === "production",
+    encryptCredentialAnswers: options.encryptCredentialAnswers ?? false,
     idempotency: options.idempotency ?? true,
     rateLimit: options.rateLimit,
     retentionDays: options.retentionDays ?? 30,

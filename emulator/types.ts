@@ -5,8 +5,13 @@ import type { Store, Tenant } from "./store";
 export interface Behaviour {
   /** Wrap success bodies in `{data}` (production) or not (api.md). */
   envelope: boolean;
-  /** Leave integration `credentials` out of responses (production, API-key callers). */
+  /** Leave integration `credentials` out of responses (production, API-key callers): `{}` in lists, none in write answers. */
   hideCredentials: boolean;
+  /**
+   * With credentials shown: answer a write with each secret credential field encrypted
+   * (`nvsk.<hex>`, new on every write) and lists in clear, as the 2.0 server did. Off by default.
+   */
+  encryptCredentialAnswers: boolean;
   /** Honour `idempotency-key` on POST and PATCH (production, where enabled). */
   idempotency: boolean;
   /** Token bucket per key; undefined for no limit. */

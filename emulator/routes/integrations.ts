@@ -2,6 +2,7 @@
  * Integrations: `/v1/integrations` (list, create), `/{integrationId}` (update, soft delete),
  * `/{integrationId}/set-primary`, and `/active` (active ones, with a `selected` flag).
  */
+import { randomBytes } from "node:crypto";
 import { conflict, notFound, validationFailed } from "../errors";
 import { emulatorKind, list } from "../kind";
 import type { IntegrationRecord, JsonObject } from "../records";
@@ -10,11 +11,23 @@ import type { Behaviour, RequestContext, Route } from "../types";
 import { bodyOf, objectId } from "../util";
 
 /** An integration as a response shows it: without credentials for API-key callers in production. */
-export function integrationOut(i: IntegrationRecord, behaviour: Behaviour): JsonObject {
-  if (!behaviour.hideCredentials) return i;
-  const { credentials: _c, ...rest } = i;
-  return rest;
+export function integrationOut(i: IntegrationRecord, behaviour: Behaviour, answer: "list" | "write" = "write"): JsonObject {
+  const { credentials, ...rest } = i;
+  // The current service never answers an API-key caller credentials: `{}` in its lists, none in
+  // its write answers (the integrations controller's canUserAccessCredentials, GHSA-rgr9-mpmj-mpw8,
+  // May 2026; its e2e test api-key-credentials-exposure.e2e.ts).
+  if (behaviour.hideCredentials) return answer === "list" ? { ...rest, credentials: {} } : rest;
+  // Older servers (2.0) answered a write with each secret field encrypted, a new ciphertext every
+  // time, and their lists in clear (production-notes.md, issue of the provider's credentials).
+  if (behaviour.encryptCredentialAnswers && answer === "write") {
+    const encrypted = Object.fromEntries(Object.entries(credentials ?? {}).map(([k, v]) => [k, ENCRYPTED_FIELDS.includes(k) && typeof v === "string" ? `nvsk.${randomBytes(16).toString("hex")}` : v]));
+    return { ...rest, credentials: encrypted };
+  }
+  return i;
 }
+
+/** The credential fields the 2.0 server encrypted in its write answers. */
+const ENCRYPTED_FIELDS = ["apiKey", "apiToken", "secretKey", "token", "password", "serviceAccount"];
 
 function liveIntegration(c: RequestContext): IntegrationRecord {
   const id = c.params.integrationId!;
@@ -52,7 +65,7 @@ const integrationRoutes: Route[] = [
     method: "GET", path: "/v1/integrations",
     handler: (c) => ({
       status: 200,
-      body: ofTenant(c.store.data.integrations, c.tenant, "organization").filter((i) => !i.deleted).map((i) => integrationOut(i, c.behaviour)),
+      body: ofTenant(c.store.data.integrations, c.tenant, "organization").filter((i) => !i.deleted).map((i) => integrationOut(i, c.behaviour, "list")),
     }),
   },
   {
@@ -116,7 +129,7 @@ const integrationRoutes: Route[] = [
       const i = liveIntegration(c);
       Object.assign(i, { deleted: true, deletedAt: new Date().toISOString(), deletedBy: "api-key", active: false, primary: false });
       c.store.touch();
-      return { status: 200, body: ofTenant(c.store.data.integrations, c.tenant).filter((x) => !x.deleted).map((x) => integrationOut(x, c.behaviour)) };
+      return { status: 200, body: ofTenant(c.store.data.integrations, c.tenant).filter((x) => !x.deleted).map((x) => integrationOut(x, c.behaviour, "list")) };
     },
   },
   {

@@ -19,7 +19,7 @@ import {
   type CreateIntegrationBody, type Integration as ApiIntegration, type UpdateIntegrationBody,
 } from "../schemas";
 import { checkWith, unknownKeyHint, type CheckFailure } from "./check";
-import { type DiffResult, declaredKeys, declaredKeysOf, project, stripUndefined } from "./diff";
+import { type DiffResult, declaredKeys, declaredKeysOf, isPlainObject, project, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
 import { adoptExisting, controlInputs, createOrAdopt, failure, readInputs, without } from "./lifecycle";
@@ -80,9 +80,30 @@ export function toIntegrationOutputs(i: ApiIntegration): Props {
  * Props after an apply or a read: the service's view, with each declared input seen through
  * its declared shape, and credentials carried from `carried` where the service hides them.
  */
+/** A value the service encrypted (its `nvsk.` prefix, then hex): never the declared one. */
+const ENCRYPTED = /^nvsk\./;
+
+/**
+ * The credentials to keep: the answered ones where they are plain. An answer that hides them (none,
+ * or `{}`: the current service to an API key) takes the `known` ones (the prior state's, else the
+ * declared), and a field it answers encrypted (older servers' write answers, a new ciphertext
+ * each time) the known value of that field: an encrypted or masked value never stands for a
+ * declared one, so it can neither show as a change nor be written back.
+ */
+export function plainCredentials(answered: unknown, known: unknown): Props | undefined {
+  const knownProps = isPlainObject(known) ? known : undefined;
+  if (!isPlainObject(answered) || Object.keys(answered).length === 0) return knownProps;
+  const out: Props = {};
+  for (const [k, v] of Object.entries(answered)) {
+    const value = typeof v === "string" && ENCRYPTED.test(v) ? knownProps?.[k] : v;
+    if (value !== undefined) out[k] = value;
+  }
+  return out;
+}
+
 function outputsFor(i: ApiIntegration, declared: Props, keys: string[], carried?: Props): IntegrationState {
   const svc = toIntegrationOutputs(i);
-  if (svc.credentials === undefined) svc.credentials = carried?.credentials ?? declared.credentials;
+  svc.credentials = plainCredentials(svc.credentials, carried?.credentials ?? declared.credentials);
   const out: Props = { ...svc, ...controlInputs(declared, INTEGRATION.controlKeys), declaredKeys: keys };
   for (const k of keys) out[k] = project(svc[k], declared[k]);
   // The service's view in the shape the table gives the state (read leniently: values as returned).

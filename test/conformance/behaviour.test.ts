@@ -165,13 +165,20 @@ describe("emulator behaviour (production mode)", () => {
     expect(Array.isArray((await api("GET", "/v1/integrations")).body.data)).toBe(true);
   });
 
+  // The integrations controller's canUserAccessCredentials (GHSA-rgr9-mpmj-mpw8, May 2026; e2e test
+  // api-key-credentials-exposure.e2e.ts): an API-key caller gets `credentials: {}` in lists, none in write answers.
   it("hides integration credentials in production and returns them when asked", async () => {
     const hidden = data(await api("POST", "/v1/integrations", email("creds")));
     expect(hidden).not.toHaveProperty("credentials");
-    expect(data(await api("GET", "/v1/integrations"))[0]).not.toHaveProperty("credentials");
+    expect(data(await api("GET", "/v1/integrations"))[0].credentials).toEqual({});
     await api("POST", "/__emulator/behaviour", { hideCredentials: false });
     expect(data(await api("GET", "/v1/integrations"))[0].credentials).toEqual({ apiKey: "SG.k", from: "a@example.com" });
-    await api("POST", "/__emulator/behaviour", { hideCredentials: true });
+    // The 2.0 server: each secret field of a write answer encrypted (`nvsk.` and hex, new every time), lists in clear.
+    await api("POST", "/__emulator/behaviour", { encryptCredentialAnswers: true });
+    const written = data(await api("PUT", `/v1/integrations/${hidden._id}`, { name: "renamed", check: false }));
+    expect(written.credentials).toEqual({ apiKey: expect.stringMatching(/^nvsk\.[0-9a-f]{32}$/), from: "a@example.com" });
+    expect(data(await api("GET", "/v1/integrations"))[0].credentials).toEqual({ apiKey: "SG.k", from: "a@example.com" });
+    await api("POST", "/__emulator/behaviour", { hideCredentials: true, encryptCredentialAnswers: false });
   });
 
   describe("idempotency on POST and PATCH", () => {

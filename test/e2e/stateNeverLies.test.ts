@@ -103,6 +103,32 @@ describe.each(FRONT_ENDS)("the state never lies, through the %s front end", (fro
     });
   });
 
+  // The 2.0 server answered each secret credential field of a write encrypted (`nvsk.` and hex, new
+  // every time) and its lists in clear: once taken for the declared key, every preview showed a change.
+  describe("a server that answers credentials encrypted in its write answers", () => {
+    const { emu, ts } = useStack({
+      frontEnd,
+      emulator: { hideCredentials: false, encryptCredentialAnswers: true },
+      program: async () => {
+        declareKind(frontEnd, "Integration", "sendgrid", { identifier: "sendgrid", providerId: "sendgrid", channel: "email", active: true, credentials: { apiKey: "SG.declared" } });
+      },
+    });
+
+    it("shows no change after up, sends nothing on the next, and shows a key changed by hand", async () => {
+      await ts.stack.up();
+      await ts.stack.preview({ expectNoChanges: true });
+      await emu.clearRequests();
+      expect((await ts.stack.up()).summary.resourceChanges).toEqual({ same: 2 });
+      expect((await emu.operationRequests()).filter((r) => r.method !== "GET")).toEqual([]);
+      await ts.stack.preview({ expectNoChanges: true, refresh: true });
+      const [made] = (await emu.api("GET", "/v1/integrations")).body as Obj[];
+      await emu.api("PUT", `/v1/integrations/${String(made!._id)}`, { credentials: { apiKey: "SG.by-hand" }, check: false });
+      const drift = await ts.stack.preview({ refresh: true, diff: true });
+      expect(drift.changeSummary.update).toBe(1);
+      expect(drift.stdout).not.toContain("SG.by-hand");
+    });
+  });
+
   describe("a server that keeps a taken workflowId as a suffixed duplicate", () => {
     let adopt = false;
     const { emu, ts } = useStack({

@@ -243,3 +243,42 @@ describe("a create whose answer is lost on a server without idempotency", () => 
     expect(all.filter((id) => id !== "welcome")).toEqual([]);
   });
 });
+
+/**
+ * Credentials as each version of the service answers them to an API key: the current one `{}` in
+ * lists and none in write answers (GHSA-rgr9-mpmj-mpw8, May 2026); servers from October 2025 to then
+ * in clear; the 2.0 server each secret field encrypted (`nvsk.` and hex, new on every write) in write
+ * answers and in clear in lists. An encrypted or hidden value never stands for the declared one.
+ */
+describe.each([
+  ["the current service (hidden)", { hideCredentials: true }],
+  ["a server of late 2025 (in clear)", { hideCredentials: false }],
+  ["the 2.0 server (encrypted in write answers)", { hideCredentials: false, encryptCredentialAnswers: true }],
+] as const)("integration credentials on %s", (_name, behaviour) => {
+  const emu = emulatorPerBlock(behaviour);
+  const integration = impl("integration");
+  const inputs = { identifier: "sendgrid", providerId: "sendgrid", channel: "email", active: true, credentials: { apiKey: "SG.declared", from: "no-reply@example.com" } };
+
+  it("keeps the declared credentials in the state, shows no change against them, and sends nothing on the next up", async () => {
+    const checkedInputs = await checked(integration, inputs);
+    const made = await integration.create(checkedInputs);
+    expect((made.outs as Obj).credentials).toEqual(inputs.credentials);
+    expect((await integration.diff(made.id, made.outs, checkedInputs)).changes).toBe(false);
+    const read = await integration.read(made.id, made.outs);
+    expect((read.props as Obj).credentials).toEqual(inputs.credentials);
+    expect((await integration.diff(made.id, read.props, checkedInputs)).changes).toBe(false);
+    // An update of another field answers credentials as the server does, and the state keeps the declared ones.
+    const renamed = await checked(integration, { ...inputs, name: "Renamed" });
+    const updated = await integration.update(made.id, read.props, renamed);
+    expect((updated.outs as Obj).credentials).toEqual(inputs.credentials);
+    expect((await integration.diff(made.id, updated.outs, renamed)).changes).toBe(false);
+  });
+
+  it("shows a key changed by hand as drift where the server answers it in clear", async () => {
+    const made = await integration.create(await checked(integration, inputs));
+    await emu().api("PUT", `/v1/integrations/${made.id}`, { credentials: { apiKey: "SG.by-hand", from: "no-reply@example.com" }, check: false });
+    const read = await integration.read(made.id, made.outs);
+    const drift = await integration.diff(made.id, read.props, await checked(integration, inputs));
+    expect(drift.changed).toEqual(behaviour.hideCredentials ? [] : ["credentials"]);
+  });
+});
