@@ -5,10 +5,12 @@
  * declarations of such a project from the service. Progress and skipped objects go to stderr; the
  * `pulumi config set --secret` lines to run go to stdout.
  */
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { CONNECTION_HELP as connectionHelp, CONNECTION_OPTIONS, connectionFailure, connectionFromOptions } from "../provider/cliConnection";
-import { ExportError, exportEnvironment, updateProject } from "./index";
+import { ExportError, checkState, exportEnvironment, updateProject } from "./index";
+import { renderCheck } from "./check";
 import { configSetLines, nextSteps } from "./project";
 import { FRONT_ENDS, LANGUAGES, type FrontEnd, type Language } from "./render/common";
 
@@ -29,6 +31,9 @@ Options:
   --project NAME       the Pulumi project name (default: notify-<environment name>)
   --environment-id ID  the key's environment, when the service does not show API keys
   --force              replace the contents of a non-empty --out
+  --check STATE        compare a stack's state (the JSON of \`pulumi stack export\`, or - for stdin)
+                       with the service: what is only in one of them, and what differs; exit 1
+                       when they differ (with the connection options and --environment-id only)
   --update DIR         rewrite the declarations of the project in DIR from the service, with the
                        options it was exported with (so none of the options above)
 ${connectionHelp}
@@ -51,7 +56,7 @@ async function main(): Promise<void> {
       options: {
         language: { type: "string" }, "front-end": { type: "string" }, out: { type: "string" },
         environments: { type: "boolean" }, subscriber: { type: "string", multiple: true }, project: { type: "string" },
-        "environment-id": { type: "string" }, force: { type: "boolean" }, update: { type: "string" },
+        "environment-id": { type: "string" }, force: { type: "boolean" }, update: { type: "string" }, check: { type: "string" },
         ...CONNECTION_OPTIONS,
         help: { type: "boolean" },
       },
@@ -66,6 +71,7 @@ async function main(): Promise<void> {
     return;
   }
   if (v.update !== undefined) return update(v.update, v as Record<string, unknown>);
+  if (v.check !== undefined) return check(v.check, v as Record<string, unknown>);
   if (!v.language || !(LANGUAGES as readonly string[]).includes(v.language)) usage(`--language must be one of ${LANGUAGES.join(", ")}${v.language ? `, got ${JSON.stringify(v.language)}` : ""}`);
   if (v["front-end"] !== undefined && !(FRONT_ENDS as readonly string[]).includes(v["front-end"])) usage(`--front-end must be one of ${FRONT_ENDS.join(", ")}, got ${JSON.stringify(v["front-end"])}`);
   if (!v.out) usage("--out DIR is required");
@@ -101,6 +107,26 @@ function fail(err: unknown, v: Record<string, unknown>): never {
   if (!line) throw err;
   process.stderr.write(`${line}\n`);
   process.exit(1);
+}
+
+/** `--check STATE`: the state's objects beside the service's; exit 0 when they agree, 1 when not. */
+async function check(file: string, v: Record<string, unknown>): Promise<void> {
+  const given = EXPORT_ONLY.filter((o) => o !== "environment-id" && v[o] !== undefined);
+  if (given.length) usage(`--check compares a state with the service; drop ${given.map((o) => `--${o}`).join(", ")}`);
+  let state: unknown;
+  try {
+    state = JSON.parse(file === "-" ? readFileSync(0, "utf8") : readFileSync(file, "utf8"));
+  } catch (err) {
+    usage(`--check ${file}: cannot read it as the JSON of \`pulumi stack export\`: ${(err as Error).message}`);
+  }
+  try {
+    const report = await checkState({ state, connection: connectionFromOptions(v), environmentId: v["environment-id"] as string | undefined, progress: (line) => process.stderr.write(`notify-export: ${line}\n`) });
+    process.stdout.write(renderCheck(report));
+    process.exitCode = report.same ? 0 : 1;
+  } catch (err) {
+    if (err instanceof Error && /^not the JSON of/.test(err.message)) usage(`--check ${file}: ${err.message}`);
+    fail(err, v);
+  }
 }
 
 /** The options that decide what an export declares: an update takes them from the project, never from the command line. */

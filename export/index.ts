@@ -12,6 +12,7 @@ import { resolveConnection, type ConnectionSettings } from "../provider/config";
 import { buildModel, type ConfigSecret, type ExportModel, type RawEnvironment } from "./model";
 import { forLanguage, ownedFile, parseOwned, projectFiles, RENDERERS, slug, type ExportConnection } from "./project";
 import { readEnvironment, type ReadOptions } from "./read";
+import { compareState, stateResources, stateSubscribers, type CheckReport } from "./check";
 import { FRONT_ENDS, LANGUAGES, SETTINGS_MARK, type ExportSettings, type FrontEnd, type Language, type RenderOptions } from "./render/common";
 import { packageRoot } from "./render/schema";
 
@@ -123,6 +124,30 @@ export async function exportEnvironment(opts: ExportOptions): Promise<ExportResu
   const files = projectFiles(model, opts.language, render, { environments: opts.environments, subscribers: opts.subscribers ? [...opts.subscribers] : undefined, environmentId: opts.environmentId });
   writeProject(opts.out, files, opts.force);
   return { model, files: Object.keys(files), requests, connection, render };
+}
+
+/** What {@link checkState} is given. */
+export interface CheckOptions {
+  /** The JSON of `pulumi stack export` (parsed). */
+  state: unknown;
+  connection?: ConnectionSettings;
+  environmentId?: string;
+  progress?: (line: string) => void;
+  retry?: Partial<RetryPolicy>;
+}
+
+/**
+ * Reads the environment of the connection's key (the subscribers and environments too when the
+ * state declares some) and compares the state's resources with it (check.ts).
+ */
+export async function checkState(opts: CheckOptions): Promise<CheckReport & { requests: RequestLogEntry[] }> {
+  const resources = stateResources(opts.state);
+  const subscribers = stateSubscribers(resources);
+  const { raw, requests } = await readWith(opts.connection, opts.retry, {
+    environments: resources.some((r) => r.kind === "Environment"), subscribers: subscribers.length ? subscribers : undefined,
+    environmentId: opts.environmentId, progress: opts.progress,
+  });
+  return { ...compareState(resources, buildModel(raw)), requests };
 }
 
 /** What {@link updateProject} is given: the project, and how to reach the service (the rest is in the project). */

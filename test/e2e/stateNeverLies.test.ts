@@ -12,12 +12,31 @@
  * - a server that keeps a taken workflowId as a suffixed second workflow (3.15.0): `up` removes the
  *   duplicate and refuses naming adopt: true; with it, the existing workflow is taken over.
  */
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { exportedState } from "../helpers/pulumi";
 import { declareKind, FRONT_ENDS } from "../helpers/frontEnds";
 import { useStack } from "../helpers/stack";
 
 type Obj = Record<string, unknown>;
+
+/**
+ * Runs the built `notify-export` with `args`; resolves with its exit code and output. Asynchronous:
+ * the emulator answering it runs in this process.
+ */
+function notifyExport(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [path.join(ROOT, "dist/export/cli.js"), ...args], { encoding: "utf8" }, (err, stdout, stderr) => {
+      resolve({ status: err ? Number((err as { code?: unknown }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** The checkout, whose built `notify-export` the check runs. */
+const ROOT = path.resolve(__dirname, "../..");
 
 describe.each(FRONT_ENDS)("the state never lies, through the %s front end", (frontEnd) => {
   describe("a server stopped between an integration's create and its set-primary", () => {
@@ -126,6 +145,41 @@ describe.each(FRONT_ENDS)("the state never lies, through the %s front end", (fro
       const drift = await ts.stack.preview({ refresh: true, diff: true });
       expect(drift.changeSummary.update).toBe(1);
       expect(drift.stdout).not.toContain("SG.by-hand");
+    });
+  });
+
+  describe("notify-export --check after the service and the state parted", () => {
+    const { emu, ts } = useStack({
+      frontEnd,
+      program: async () => {
+        declareKind(frontEnd, "Topic", "news", { key: "news", name: "News" });
+        declareKind(frontEnd, "Topic", "alerts", { key: "alerts", name: "Alerts" });
+        declareKind(frontEnd, "Workflow", "welcome", { workflowId: "welcome", name: "Welcome", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "Hi" } }] });
+      },
+    });
+
+    it("lists what is only in the state, only in the service, and what differs, field by field; exits 1", async () => {
+      await ts.stack.up();
+      await emu.api("DELETE", "/v2/topics/alerts");
+      await emu.api("POST", "/v2/topics", { key: "orphan", name: "Made by a lost create" });
+      await emu.api("PATCH", "/v2/topics/news", { name: "News (renamed by hand)" });
+      const state = await ts.stack.exportStack();
+      const dir = mkdtempSync(path.join(tmpdir(), "notify-check-"));
+      const file = path.join(dir, "state.json");
+      writeFileSync(file, JSON.stringify(state));
+      const run = await notifyExport(["--check", file, "--api-url", emu.url, "--api-key", emu.key]);
+      expect(run.status, run.stderr).toBe(1);
+      expect(run.stdout).toContain('Only in the state (1)');
+      expect(run.stdout).toContain('  Topic "alerts" (id alerts)');
+      expect(run.stdout).toContain('  Topic "orphan" (id orphan)');
+      expect(run.stdout).toContain('  Topic "news" (id news): name');
+      expect(run.stdout).not.toContain('"welcome"');
+      await emu.api("PATCH", "/v2/topics/news", { name: "News" });
+      await emu.api("DELETE", "/v2/topics/orphan");
+      await emu.api("POST", "/v2/topics", { key: "alerts", name: "Alerts" });
+      const again = await notifyExport(["--check", file, "--api-url", emu.url, "--api-key", emu.key]);
+      expect(again.stdout).toMatch(/^The state and the service agree/);
+      expect(again.status).toBe(0);
     });
   });
 
