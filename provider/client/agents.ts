@@ -76,7 +76,7 @@ export class AgentsApi {
 
   /** `POST /v1/agents`: 409 for an identifier the environment holds (3.15); a newer service stores a suffixed identifier instead. */
   create(body: RequestBody<"AgentsController_createAgent">): Promise<Agent> {
-    return this.http.request({ operation: `create agent "${body.identifier}"`, method: "POST", creates: true, route: "/v1/agents", body, schema: Agent });
+    return this.http.request({ operation: `create agent "${body.identifier}"`, method: "POST", route: "/v1/agents", creates: true, body, schema: Agent });
   }
 
   /** `GET /v1/agents/{identifier}` */

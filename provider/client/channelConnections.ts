@@ -86,7 +86,7 @@ export class ChannelConnectionsApi {
    * one's identifier).
    */
   create(body: RequestBody<"ChannelConnectionsController_createChannelConnection">): Promise<ChannelConnection> {
-    return this.listed.writing(() => this.http.request({ operation: `create channel connection "${body.identifier ?? "(generated)"}"`, method: "POST", creates: true, route: "/v1/channel-connections", body, schema: ChannelConnection }));
+    return this.listed.writing(() => this.http.request({ operation: `create channel connection "${body.identifier ?? "(generated)"}"`, method: "POST", route: "/v1/channel-connections", creates: true, body, schema: ChannelConnection }));
   }
 
   /** `GET /v1/channel-connections/{identifier}` */

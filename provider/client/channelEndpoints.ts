@@ -71,7 +71,7 @@ export class ChannelEndpointsApi {
 
   /** `POST /v1/channel-endpoints`: 409 when the identifier is taken (the only thing the service keeps unique). */
   create(body: RequestBody<"ChannelEndpointsController_createChannelEndpoint">): Promise<ChannelEndpoint> {
-    return this.listed.writing(() => this.http.request({ operation: `create channel endpoint "${body.identifier ?? "(generated)"}"`, method: "POST", creates: true, route: "/v1/channel-endpoints", body, schema: ChannelEndpoint }));
+    return this.listed.writing(() => this.http.request({ operation: `create channel endpoint "${body.identifier ?? "(generated)"}"`, method: "POST", route: "/v1/channel-endpoints", creates: true, body, schema: ChannelEndpoint }));
   }
 
   /** `GET /v1/channel-endpoints/{identifier}` */

@@ -32,7 +32,7 @@ export class ContextsApi {
 
   /** `POST /v2/contexts`: creates the context; 409 when one of that type and id exists (no upsert). */
   create(body: RequestBody<"ContextsController_createContext">): Promise<Context> {
-    return this.listed.writing(() => this.http.request({ operation: `create context "${body.type}:${body.id}"`, method: "POST", creates: true, route: "/v2/contexts", body, schema: Context }));
+    return this.listed.writing(() => this.http.request({ operation: `create context "${body.type}:${body.id}"`, method: "POST", route: "/v2/contexts", creates: true, body, schema: Context }));
   }
 
   /** `GET /v2/contexts/{type}/{id}` */

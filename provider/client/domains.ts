@@ -21,7 +21,7 @@ export class DomainsApi {
 
   /** `POST /v1/domains`: 409 when the name is taken anywhere on the service. */
   create(body: RequestBody<"DomainsController_createDomain">): Promise<Domain> {
-    return this.http.request({ operation: `create domain "${body.name}"`, method: "POST", creates: true, route: "/v1/domains", body, schema: Domain });
+    return this.http.request({ operation: `create domain "${body.name}"`, method: "POST", route: "/v1/domains", creates: true, body, schema: Domain });
   }
 
   /** `GET /v1/domains/{domain}` */

@@ -30,7 +30,7 @@ export class EnvironmentVariablesApi {
 
   /** `POST /v1/environment-variables` */
   create(body: CreateEnvironmentVariableBody): Promise<EnvironmentVariable> {
-    return this.listed.writing(() => this.http.request({ operation: `create environment variable "${body.key}"`, method: "POST", creates: true, route: "/v1/environment-variables", body, schema: EnvironmentVariable }));
+    return this.listed.writing(() => this.http.request({ operation: `create environment variable "${body.key}"`, method: "POST", route: "/v1/environment-variables", creates: true, body, schema: EnvironmentVariable }));
   }
 
   /** `PATCH /v1/environment-variables/{variableKey}`: values merge by environment (entries not sent keep theirs). */

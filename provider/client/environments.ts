@@ -40,7 +40,7 @@ export class EnvironmentsApi {
 
   /** `POST /v1/environments`: answers the keys encrypted (`nvsk.`); read them from {@link list}. */
   create(body: CreateEnvironmentBody): Promise<Environment> {
-    return this.shared.writing(() => this.http.request({ operation: `create environment "${body.name}"`, method: "POST", creates: true, route: "/v1/environments", body, schema: Environment }));
+    return this.shared.writing(() => this.http.request({ operation: `create environment "${body.name}"`, method: "POST", route: "/v1/environments", creates: true, body, schema: Environment }));
   }
 
   /**

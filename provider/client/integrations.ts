@@ -75,7 +75,7 @@ export class IntegrationsApi {
 
   /** `POST /v1/integrations` */
   create(body: CreateIntegrationBody): Promise<Integration> {
-    return this.shared.writing(() => this.http.request({ operation: `create integration "${body.identifier ?? body.providerId}"`, method: "POST", creates: true, route: "/v1/integrations", body, schema: Integration }));
+    return this.shared.writing(() => this.http.request({ operation: `create integration "${body.identifier ?? body.providerId}"`, method: "POST", route: "/v1/integrations", creates: true, body, schema: Integration }));
   }
 
   /** `PUT /v1/integrations/{integrationId}` */

@@ -29,7 +29,7 @@ export class LayoutsApi {
 
   /** `POST /v2/layouts`: the service ignores control values here and seeds its own body. */
   create(body: CreateLayoutBody): Promise<Layout> {
-    return this.http.request({ operation: `create layout "${body.layoutId}"`, method: "POST", creates: true, route: "/v2/layouts", body, schema: Layout });
+    return this.http.request({ operation: `create layout "${body.layoutId}"`, method: "POST", route: "/v2/layouts", creates: true, body, schema: Layout });
   }
 
   /** `PUT /v2/layouts/{layoutId}`: not an upsert (an unknown layout is a 404). */

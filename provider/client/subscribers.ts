@@ -89,7 +89,7 @@ export class SubscribersApi {
    */
   create(body: CreateSubscriberBody, options: { failIfExists?: boolean } = {}): Promise<Subscriber> {
     return this.http.request({
-      operation: `create subscriber "${body.subscriberId}"`, method: "POST", creates: true, route: "/v2/subscribers", body, schema: Subscriber,
+      operation: `create subscriber "${body.subscriberId}"`, method: "POST", route: "/v2/subscribers", creates: true, body, schema: Subscriber,
       query: options.failIfExists ? { failIfExists: true } : undefined,
     });
   }

@@ -44,7 +44,7 @@ export class TopicsApi {
    * the update, so this client never relies on that answer.)
    */
   create(body: RequestBody<"TopicsController_upsertTopic">): Promise<Topic> {
-    return this.listed.writing(() => this.http.request({ operation: `create topic "${body.key}"`, method: "POST", creates: true, route: "/v2/topics", query: { failIfExists: true }, body, schema: Topic }));
+    return this.listed.writing(() => this.http.request({ operation: `create topic "${body.key}"`, method: "POST", route: "/v2/topics", creates: true, query: { failIfExists: true }, body, schema: Topic }));
   }
 
   /** `GET /v2/topics/{topicKey}` */

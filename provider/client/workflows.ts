@@ -31,7 +31,7 @@ export class WorkflowsApi {
 
   /** `POST /v2/workflows` */
   create(body: CreateWorkflowBody): Promise<Workflow> {
-    return this.http.request({ operation: `create workflow "${body.workflowId}"`, method: "POST", creates: true, route: "/v2/workflows", body, schema: Workflow });
+    return this.http.request({ operation: `create workflow "${body.workflowId}"`, method: "POST", route: "/v2/workflows", creates: true, body, schema: Workflow });
   }
 
   /** `PUT /v2/workflows/{workflowId}`: replaces the step list; steps are matched by `_id`. */

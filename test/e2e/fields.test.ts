@@ -39,6 +39,9 @@ describe("each input, one at a time", () => {
       await emu.api("POST", "/v2/subscribers", { subscriberId: "fields-sub-2" });
       for (const id of ["slack-a", "slack-b"]) await emu.api("POST", "/v1/integrations", { identifier: id, providerId: "slack", channel: "chat", active: true });
       await emu.api("POST", "/v1/integrations", { identifier: "discord-a", providerId: "discord", channel: "chat" });
+      // The environment's primary email integration: the service makes the first active one
+      // primary on create (create-integration.usecase.ts), and the integration under test must not be.
+      await emu.api("POST", "/v1/integrations", { identifier: "postmark-primary", providerId: "postmark", channel: "email", active: true, check: false });
     },
     program: async () => {
       const notify = loadPackage();

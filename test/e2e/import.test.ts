@@ -62,7 +62,8 @@ describe("pulumi import through the native plugin", () => {
       active: true, primary: i.primary, conditions: [], configurations: pulumi.secret({}), environmentId: i._environmentId,
     });
     declare("Workflow", "hand-wf", {
-      workflowId: "hand-wf", name: "Made by hand", description: "", tags: [], active: false, validatePayload: false,
+      // As the service made it: created without `active`, a workflow is active with an open payload schema, validated.
+      workflowId: "hand-wf", name: "Made by hand", description: "", tags: [], active: w.active, validatePayload: w.validatePayload, payloadSchema: w.payloadSchema,
       isTranslationEnabled: false, severity: "none",
       preferences: w.preferences && { user: w.preferences.user ?? null, workflow: w.preferences.default ?? w.preferences.workflow ?? null },
       steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "Hi" } }],
