@@ -7,9 +7,10 @@ import { createTestStack, exportedState, loadPackage } from "../helpers/pulumi";
 import { startTestEmulator } from "../helpers/emulator";
 import { useStack } from "../helpers/stack";
 import { expectExactlyDeclared, seedScaleService } from "../helpers/service";
+import { FIRST_WRITES, type MultiRequestModule } from "../helpers/stops";
 
 type Programs = typeof import("../../bench/programs");
-const { scaleProgram } = loadPackage<Programs>("/dist/bench/programs");
+const { mixCounts, scaleProgram } = loadPackage<Programs>("/dist/bench/programs");
 
 describe("faults on the wire", () => {
   const N = Number(process.env.NOTIFY_FAULTS_N ?? 100);
@@ -53,6 +54,39 @@ describe("faults on the wire", () => {
     await expectExactlyDeclared(emu, 0);
     const left = (await emu.state()).layouts.filter((l) => !l.deleted);
     expect(left.map((l) => [l.isDefault, /^bench-layout-\d+$/.test(l.identifier)])).toEqual([[true, true]]);
+  });
+});
+
+/**
+ * A server that stops between the requests of one operation (after the first write of a create
+ * that is more than one request: test/helpers/stops.ts), then comes back: the failed up recorded
+ * each object it made, and one up converges with no orphan, no duplicate and nothing lost. `npm
+ * test` stops at the integrations' create; the soak run at each (NOTIFY_STOP_POINTS=all).
+ */
+describe("a server stopped between the requests of an operation", () => {
+  const N = Number(process.env.NOTIFY_STOP_N ?? 40);
+  const points = process.env.NOTIFY_STOP_POINTS === "all" ? Object.keys(FIRST_WRITES) as MultiRequestModule[] : ["integration" as const];
+  const { emu, ts } = useStack({
+    emulator: { environmentLimit: 100, environmentVariableLimit: 1000 },
+    seed: (emu) => seedScaleService(emu, N / 4),
+    program: scaleProgram(N),
+  });
+
+  it.each(points)("stopped after the first write of %s: the up fails, the next converges on exactly what is declared", async (point) => {
+    const kind = `${point[0]!.toUpperCase()}${point.slice(1)}` as keyof ReturnType<typeof mixCounts>;
+    expect(mixCounts(N)[kind], `the mix of ${N} has no ${kind}: NOTIFY_STOP_N is too small for this point`).toBeGreaterThan(0);
+    await emu.api("POST", "/__emulator/faults", { stopAfter: FIRST_WRITES[point] });
+    await expect(ts.stack.up()).rejects.toThrow();
+    await emu.api("POST", "/__emulator/faults", {});
+    await ts.stack.up();
+    await expectExactlyDeclared(emu, N);
+    expect((await ts.stack.up()).summary.resourceChanges).toEqual({ same: N + 1 });
+    await ts.stack.preview({ refresh: true, expectNoChanges: true });
+    // The next point starts afresh: an empty stack, the service as seeded (a destroy leaves the
+    // environment's default layout, which the next up could only adopt).
+    await ts.stack.destroy();
+    await emu.api("POST", "/__emulator/reset");
+    await seedScaleService(emu, N / 4);
   });
 });
 

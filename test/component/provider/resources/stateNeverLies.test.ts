@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_RETRY_POLICY } from "../../../../provider/client/retry";
 import { FAST_RETRY } from "../../../helpers/client";
 import { checked, emulatorPerBlock, impl, type Obj } from "../../../helpers/implementation";
+import { FIRST_WRITES, type MultiRequestModule } from "../../../helpers/stops";
 
 // A stopped server loses every connection; the default policy would retry each for seconds.
 beforeAll(() => { Object.assign(DEFAULT_RETRY_POLICY, FAST_RETRY, { maxAttempts: 2 }); });
@@ -115,9 +116,8 @@ describe("a 404 that is not the object's not-found is not gone", () => {
 
 /** What each multi-request create sends after its first write, and the inputs that make it send it. */
 interface StopCase {
-  module: string;
-  /** The first write: the server stops once it has answered it. */
-  stopAfter: { method: string; route: string };
+  /** The module, whose first write (FIRST_WRITES) the server stops after. */
+  module: MultiRequestModule;
   inputs: Obj;
   seed?: (emu: ReturnType<ReturnType<typeof emulatorPerBlock>>) => Promise<void>;
   /** The objects of the kind the service holds, for the "exactly one, as declared" check. */
@@ -128,7 +128,7 @@ interface StopCase {
 
 const STOP_CASES: StopCase[] = [
   {
-    module: "integration", stopAfter: { method: "POST", route: "/v1/integrations" },
+    module: "integration",
     // The environment's first active email integration is made primary by its create; a second one needs set-primary.
     seed: async (emu) => { await emu.api("POST", "/v1/integrations", { identifier: "postmark", providerId: "postmark", channel: "email", active: true, check: false }); },
     inputs: { identifier: "sendgrid-main", providerId: "sendgrid", channel: "email", credentials: { apiKey: "SG.secret-value" }, active: true, primary: true },
@@ -136,27 +136,27 @@ const STOP_CASES: StopCase[] = [
     finished: { identifier: "sendgrid-main", primary: true },
   },
   {
-    module: "layout", stopAfter: { method: "POST", route: "/v2/layouts" },
+    module: "layout",
     inputs: { layoutId: "brand", name: "Brand", controlValues: { email: { editorType: "html", body: "<html><head></head><body><p>Acme</p>{{ content }}</body></html>" } } },
     held: async (emu) => ((await emu.api("GET", "/v2/layouts?limit=100")).body.layouts as Obj[]).filter((l) => l.layoutId === "brand"),
     finished: { layoutId: "brand" },
   },
   {
-    module: "topic", stopAfter: { method: "POST", route: "/v2/topics" },
+    module: "topic",
     seed: async (emu) => { await emu.api("POST", "/v2/subscribers", { subscriberId: "alice" }); },
     inputs: { key: "news", name: "News", subscribers: ["alice"] },
     held: async (emu) => ((await emu.api("GET", "/v2/topics?limit=100")).body.data as Obj[]).filter((t) => t.key === "news"),
     finished: { key: "news" },
   },
   {
-    module: "agent", stopAfter: { method: "POST", route: "/v1/agents" },
+    module: "agent",
     seed: async (emu) => { await emu.api("POST", "/v1/integrations", { identifier: "slack-support", providerId: "slack", channel: "chat", active: true, check: false }); },
     inputs: { identifier: "bot", name: "Bot", integrations: ["slack-support"] },
     held: async (emu) => ((await emu.api("GET", "/v1/agents?limit=100")).body.data as Obj[]).filter((a) => String(a.identifier).startsWith("bot")),
     finished: { identifier: "bot" },
   },
   {
-    module: "environment", stopAfter: { method: "POST", route: "/v1/environments" },
+    module: "environment",
     inputs: { name: "Staging", color: "#3498db", parentId: "env_env0" },
     held: async (emu) => ((await emu.api("GET", "/v1/environments")).body as Obj[]).filter((e) => e.name === "Staging"),
     finished: { name: "Staging", _parentId: "env_env0" },
@@ -166,11 +166,15 @@ const STOP_CASES: StopCase[] = [
 describe("a create whose later step fails keeps what it made", () => {
   const emu = emulatorPerBlock({});
 
+  it("stops every module of FIRST_WRITES", () => {
+    expect(STOP_CASES.map((c) => c.module).sort()).toEqual(Object.keys(FIRST_WRITES).sort());
+  });
+
   it.each(STOP_CASES.map((c) => [c.module, c] as const))("%s: the server stopped after the first write; the object is reported with its id and state, and an update from that state finishes it", async (module, c) => {
     const p = impl(module);
     await c.seed?.(emu());
     const inputs = await checked(p, c.inputs);
-    await emu().api("POST", "/__emulator/faults", { stopAfter: c.stopAfter });
+    await emu().api("POST", "/__emulator/faults", { stopAfter: FIRST_WRITES[module] });
     const failed = await p.create(inputs).then(() => undefined, (e: { id?: string; properties?: Obj; reasons?: string[]; message: string }) => e);
     await emu().api("POST", "/__emulator/faults", {});
     expect(failed?.message).toMatch(/was created and is kept in the stack; the next pulumi up finishes it/);
