@@ -24,6 +24,8 @@ interface ErrorExtras {
   fields?: Record<string, unknown>;
   /** Leave out the `error` status name (validation errors have none). */
   noStatusName?: boolean;
+  /** Leave out `ctx` (the plan gate's 402, which conformance/environments.test.ts reads without one). */
+  noCtx?: boolean;
 }
 
 /** An error a pipeline step or a handler throws; rendered by {@link errorBody}. */
@@ -43,7 +45,9 @@ export function errorBody(e: HttpError, path: string): Record<string, unknown> {
     message: e.detail,
     ...(!server && !e.extras.noStatusName ? { error: STATUS_NAMES[e.status] ?? "Error" } : {}),
     ...(server ? { errorId: randomUUID() } : {}),
-    ...(e.extras.ctx ? { ...e.extras.ctx, ctx: e.extras.ctx } : {}),
+    // Every error body of the real 3.15.0 server carries `ctx`, empty when the error has none
+    // (production-notes.md, seventh pass).
+    ...(e.extras.ctx ? { ...e.extras.ctx, ctx: e.extras.ctx } : e.extras.noCtx ? {} : { ctx: {} }),
     ...(e.extras.fields ?? {}),
   };
 }
@@ -55,7 +59,7 @@ export const badRequest = (message: string | string[]) => new HttpError(400, mes
 export const unauthorized = () => new HttpError(401, "API Key not found");
 
 /** 402 "Payment Required": the plan's product-feature gate (apps/api/src/app/shared/interceptors/product-feature.interceptor.ts). */
-export const paymentRequired = () => new HttpError(402, "Payment Required");
+export const paymentRequired = () => new HttpError(402, "Payment Required", { noCtx: true });
 
 /** 403 with the service's wording (an API key writing outside its own environment). */
 export const forbidden = (message: string) => new HttpError(403, message);

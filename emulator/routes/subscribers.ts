@@ -60,7 +60,7 @@ function applyProfile(s: SubscriberRecord, b: Partial<Record<(typeof PROFILE_FIE
  * `body.data || {}`: a create without data stores `{}`, and an upsert without data replaces the
  * existing subscriber's data with `{}`.
  */
-function upsertSubscriber(c: RequestContext): { status: number; body: SubscriberRecord } {
+function upsertSubscriber(c: RequestContext): { status: number; body: JsonObject } {
   const b = bodyOf(c, "SubscribersController_createSubscriber");
   const existing = liveSubscriber(c.store, c.tenant, b.subscriberId);
   const now = new Date().toISOString();
@@ -69,12 +69,22 @@ function upsertSubscriber(c: RequestContext): { status: number; body: Subscriber
     if (c.query.get("failIfExists") === "true") throw conflict(`Subscriber with id "${b.subscriberId}" already exists`, { ...existing });
     if (applyProfile(existing, given)) Object.assign(existing, { updatedAt: now, __v: existing.__v + 1 });
     c.store.touch();
-    return { status: 201, body: existing };
+    return { status: 201, body: subscriberOut(existing) };
   }
   const rec = newSubscriber({ subscriberId: b.subscriberId, ...stripAbsent(given) }, c.tenant, now);
   c.store.data.subscribers.push(rec);
   c.store.touch();
-  return { status: 201, body: rec };
+  return { status: 201, body: subscriberOut(rec) };
+}
+
+/**
+ * A subscriber as the v2 routes answer it: the real 3.15.0 server leaves unset fields out, where
+ * the stored record has them null, and answers no `topics` or `__v` (production-notes.md, seventh
+ * pass; the v2 subscriber DTO's mapper copies only what the entity holds).
+ */
+export function subscriberOut(s: SubscriberRecord): JsonObject {
+  const { topics: _t, __v: _v, ...rest } = s;
+  return Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== null && v !== undefined)) as JsonObject;
 }
 
 /** An object without its undefined values. */
@@ -136,7 +146,7 @@ function searchSubscribers(c: RequestContext) {
     status: 200,
     bare: true,
     body: {
-      data: page,
+      data: page.map(subscriberOut),
       next: end < list.length && page.length ? page[page.length - 1]!._id : null,
       previous: start > 0 && page.length ? page[0]!._id : null,
       totalCount: Math.min(list.length, SEARCH_CAP),
@@ -196,7 +206,7 @@ function putCredentials(c: RequestContext, tokens: "replace" | "append") {
 const subscriberRoutes: Route[] = [
   { method: "POST", path: "/v2/subscribers", handler: upsertSubscriber },
   { method: "GET", path: "/v2/subscribers", handler: searchSubscribers },
-  { method: "GET", path: "/v2/subscribers/{subscriberId}", handler: (c) => ({ status: 200, body: findSubscriber(c) }) },
+  { method: "GET", path: "/v2/subscribers/{subscriberId}", handler: (c) => ({ status: 200, body: subscriberOut(findSubscriber(c)) }) },
   {
     method: "PATCH", path: "/v2/subscribers/{subscriberId}",
     handler: (c) => {
@@ -204,7 +214,7 @@ const subscriberRoutes: Route[] = [
       const b = bodyOf(c, "SubscribersController_patchSubscriber") ?? {};
       if (applyProfile(s, b)) Object.assign(s, { updatedAt: new Date().toISOString(), __v: s.__v + 1 });
       c.store.touch();
-      return { status: 200, body: s };
+      return { status: 200, body: subscriberOut(s) };
     },
   },
   {

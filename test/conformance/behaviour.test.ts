@@ -108,7 +108,7 @@ describe("emulator behaviour (production mode)", () => {
   it("answers 404 with the production error body", async () => {
     const r = await api("GET", "/v2/subscribers/nobody");
     expect(r.status).toBe(404);
-    expect(r.body).toEqual({ statusCode: 404, timestamp: expect.any(String), path: "/v2/subscribers/nobody", message: expect.stringContaining("nobody"), error: "Not Found" });
+    expect(r.body).toEqual({ statusCode: 404, timestamp: expect.any(String), path: "/v2/subscribers/nobody", message: expect.stringContaining("nobody"), error: "Not Found", ctx: {} });
     expect(Number.isNaN(Date.parse(r.body.timestamp))).toBe(false);
   });
 

@@ -28,7 +28,7 @@ describe("the emulator behaves as production", () => {
       const r = await api("POST", "/v2/subscribers", { email: "no-id@example.com" });
       expect(r.status).toBe(422);
       expect(r.body).toEqual({
-        statusCode: 422, timestamp: expect.any(String), path: "/v2/subscribers", message: "Validation Error",
+        statusCode: 422, timestamp: expect.any(String), path: "/v2/subscribers", message: "Validation Error", ctx: {},
         errors: { general: { messages: ["subscriberId: must have required property 'subscriberId'"], value: "No Value Recorded" } },
       });
       expect(Number.isNaN(Date.parse(r.body.timestamp))).toBe(false);

@@ -108,6 +108,21 @@ describe("the emulator answers as the real 3.15.0 server", () => {
     expect(r.body.error).toBeUndefined();
   });
 
+  // Seventh pass: "Subscribers: real leaves out unset fields; emulator answers them as null plus
+  // data: {}, topics: [], __v"; and "Every real error body has ctx".
+  it("answers a subscriber without its unset fields, and every error with ctx", async () => {
+    const made = await api("POST", "/v2/subscribers", { subscriberId: "sparse", firstName: "Sparse" });
+    expect(made.body.firstName).toBe("Sparse");
+    for (const body of [made.body, (await api("GET", "/v2/subscribers/sparse")).body, (await api("GET", "/v2/subscribers?subscriberId=sparse")).body.data[0]]) {
+      expect(Object.entries(body).filter(([, v]) => v === null)).toEqual([]);
+      expect(body).not.toHaveProperty("lastName");
+      expect(body).not.toHaveProperty("topics");
+      expect(body).not.toHaveProperty("__v");
+    }
+    const missing = await api("GET", "/v2/subscribers/nobody");
+    expect(missing.body).toMatchObject({ statusCode: 404, message: "Subscriber: nobody was not found", ctx: {} });
+  });
+
   // Sixth and seventh passes: a server without a module answers "Cannot <METHOD> <path>" (2.0.0 for
   // every v2 subscriber route; 3.15.0 for translations), a feature flag 404 "Feature not enabled"
   // (channel-connections.controller.ts: `throw new NotFoundException('Feature not enabled')`), a
