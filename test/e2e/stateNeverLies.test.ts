@@ -9,6 +9,7 @@
  *   older server): `refresh` and `destroy` fail and keep every resource in the stack;
  * - a key typed wrong: `up` fails before anything registers (with changes or without), and so
  *   does `preview --refresh`; nothing stores the refused key, so fixing it is all a user does;
+ * - a create whose answer is lost on a server that ignores idempotency keys: looked up, not sent again;
  * - a server that keeps a taken workflowId as a suffixed second workflow (3.15.0): `up` removes the
  *   duplicate and refuses naming adopt: true; with it, the existing workflow is taken over.
  */
@@ -180,6 +181,30 @@ describe.each(FRONT_ENDS)("the state never lies, through the %s front end", (fro
       const again = await notifyExport(["--check", file, "--api-url", emu.url, "--api-key", emu.key]);
       expect(again.stdout).toMatch(/^The state and the service agree/);
       expect(again.status).toBe(0);
+    });
+  });
+
+  // A self-hosted server with IS_API_IDEMPOTENCY_ENABLED=false ignores Idempotency-Key: the real
+  // 3.15.0 server then took 8 identical workflow POSTs as 8 workflows (production-notes.md, sixth pass).
+  describe("a create whose answer is lost on a server that ignores idempotency keys", () => {
+    const { emu, ts } = useStack({
+      frontEnd,
+      emulator: { idempotency: false, suffixDuplicateWorkflows: true },
+      program: async () => {
+        declareKind(frontEnd, "Workflow", "welcome", { workflowId: "welcome", name: "Welcome", steps: [{ name: "Inbox", type: "in_app", controlValues: { body: "Hi" } }] });
+      },
+    });
+
+    it("looks the workflow up instead of sending the create again: one workflow, in the stack, and no change after", async () => {
+      await emu.api("POST", "/__emulator/faults", { loseAnswer: { method: "POST", route: "/v2/workflows" } });
+      await ts.stack.up();
+      await emu.api("POST", "/__emulator/faults", {});
+      const workflows = ((await emu.api("GET", "/v2/workflows?limit=100")).body.workflows as Obj[]);
+      expect(workflows.map((w) => w.workflowId)).toEqual(["welcome"]);
+      const recorded = (await exportedState(ts.stack)).resources.filter((r) => String(r.urn).endsWith("::welcome"));
+      expect(recorded.map((r) => r.id)).toEqual([workflows[0]!._id]);
+      expect((await emu.requests()).filter((r) => r.method === "POST" && r.route === "/v2/workflows").map((r) => r.status)).toEqual([502]);
+      await ts.stack.preview({ expectNoChanges: true, refresh: true });
     });
   });
 
