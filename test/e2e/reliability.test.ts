@@ -274,7 +274,7 @@ describe("transport", () => {
     await emu.clearRequests();
     const up = await ts.stack.up();
     expect(up.outputs.one!.value).toBe("x?admin=1");
-    const log = await emu.requests();
+    const log = await emu.operationRequests();
     // Each request path has exactly the route's segments, and no query leaked out of an id. The
     // integrations are not listed: a credentials write's answer says which entry is the subscriber's
     // (the request floor, test/conformance/requests.test.ts).
