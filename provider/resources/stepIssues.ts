@@ -59,19 +59,38 @@ function integrationRemedy(issue: Issue, type: string): string {
 }
 
 /**
+ * What a program can do about an issue. An Inbox is connected only when the in-app component first
+ * connects from a browser (production sets the integration's `connected` then), so "Inbox is not
+ * connected" is one no program can act on: said once, when the workflow is created, and never a
+ * failure. Every other issue a program fixes (a control value, an integration it declares).
+ */
+export type IssueSeverity = "actionable" | "informational";
+
+/** The severity of an integration issue of a step (controls' issues are all actionable). */
+export function integrationIssueSeverity(issue: Issue): IssueSeverity {
+  return /inbox is not connected/i.test(issue.message) ? "informational" : "actionable";
+}
+
+/** One issue as the provider says it. */
+export interface StepIssueMessage {
+  message: string;
+  severity: IssueSeverity;
+}
+
+/**
  * One sentence per issue of the steps, naming the workflow (its `workflowId`, which the resource's
  * name need not be), the step, the control or channel, the service's code and message, and what to
- * do. Each is a warning on the workflow's resource, in both front ends.
+ * do, with its {@link IssueSeverity}. Each is a warning on the workflow's resource, in both front ends.
  */
-export function stepIssueMessages(workflowId: string, steps: readonly StepWithIssues[]): string[] {
-  const out: string[] = [];
+export function stepIssueMessages(workflowId: string, steps: readonly StepWithIssues[]): StepIssueMessage[] {
+  const out: StepIssueMessage[] = [];
   for (const s of steps) {
     const step = `workflow "${workflowId}": step "${s.stepId}" (${s.type})`;
     for (const [control, issues] of Object.entries(s.issues?.controls ?? {})) {
-      for (const i of issues) out.push(`${step}, control "${control}": ${i.issueType}: ${i.message}; ${controlRemedy(i, control)}`);
+      for (const i of issues) out.push({ message: `${step}, control "${control}": ${i.issueType}: ${i.message}; ${controlRemedy(i, control)}`, severity: "actionable" });
     }
     for (const [type, issues] of Object.entries(s.issues?.integration ?? {})) {
-      for (const i of issues) out.push(`${step} will not send: ${i.issueType}: ${i.message}; ${integrationRemedy(i, type)}`);
+      for (const i of issues) out.push({ message: `${step} will not send: ${i.issueType}: ${i.message}; ${integrationRemedy(i, type)}`, severity: integrationIssueSeverity(i) });
     }
   }
   return out;
@@ -93,16 +112,22 @@ export interface IssueReport {
   /** `error` fails a write; a read only warns. */
   mode: StepIssueMode;
   write: boolean;
+  /** The write that made the workflow: the one operation that says the informational issues. */
+  created?: boolean;
 }
 
 /**
- * Shows each step issue as a warning on the workflow; in `error` mode a write fails instead, after
+ * Shows each actionable step issue as a warning on the workflow (an informational one only when the
+ * workflow is created); in `error` mode a write fails instead, after
  * the write, as a {@link ResourceInitFailure}: the stack keeps the workflow as written, the failure
  * lists every issue, and the next `pulumi up` updates the workflow again (so it fails until the
  * issues are gone). A read (refresh) only warns, whatever the mode.
  */
 export async function reportStepIssues(r: IssueReport): Promise<void> {
-  const messages = stepIssueMessages(r.workflowId, r.outs.steps ?? []);
+  const all = stepIssueMessages(r.workflowId, r.outs.steps ?? []);
+  // An issue no program can act on is said once, by the create, and fails nothing.
+  const messages = all.filter((m) => m.severity === "actionable").map((m) => m.message);
+  if (r.created) for (const m of all.filter((x) => x.severity === "informational")) await warn(`${m.message} (said once, when the workflow is created: no program can connect an Inbox)`);
   if (!messages.length) return;
   if (r.write && r.mode === "error") {
     // The engine shows a failed write's reasons, one a line, rather than its message: the first

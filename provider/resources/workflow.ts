@@ -337,7 +337,7 @@ export const provider = {
       },
       created: (result) => ({ id: result._id, outs: outputsFor(result, raw, keys).outs }),
     });
-    await reportStepIssues({ action: `create workflow "${inputs.workflowId}"`, workflowId: inputs.workflowId, id: made.id, outs: made.outs, mode, write: true });
+    await reportStepIssues({ action: `create workflow "${inputs.workflowId}"`, workflowId: inputs.workflowId, id: made.id, outs: made.outs, mode, write: true, created: true });
     return made;
   },
 

@@ -50,7 +50,7 @@ describe.each(["production", "spec"] as const)("a workflow's step issues (%s mod
     });
     expect(steps[1]!.issues).toEqual({ integration: { email: [{ issueType: "MISSING_INTEGRATION", message: "Missing active primary integration provider" }] } });
     expect(outs.status).toBe("ERROR");
-    expect(warned).toEqual(stepIssueMessages("welcome", outs.steps as never));
+    expect(warned).toEqual(stepIssueMessages("welcome", outs.steps as never).map((m) => m.message));
     expect(warned).toEqual([
       'workflow "welcome": step "text" (sms), control "body": MISSING_VALUE: Body is required; set controlValues.body of the step',
       'workflow "welcome": step "text" (sms) will not send: MISSING_INTEGRATION: Missing active primary integration provider; ' +
@@ -64,6 +64,24 @@ describe.each(["production", "spec"] as const)("a workflow's step issues (%s mod
     expect(read.warned).toEqual(warned);
     expect(read.result!.inputs).toEqual(inputs);
     expect((await workflow.diff(id, read.result!.props, inputs)).changes).toBe(false);
+  });
+
+  // An Inbox is connected only when the in-app component first connects from a browser: no program
+  // can act on "Inbox is not connected", so it is said once, when the workflow is created, and fails nothing.
+  it("says the Inbox issue, which no program can act on, once at create: not on reads or updates, and not as a failure in error mode", async () => {
+    await emulator().api("POST", "/v1/integrations", { identifier: "novu-inbox", providerId: "novu", channel: "in_app", active: true, check: false });
+    const steps = [{ name: "Inbox", stepId: "inbox", type: "in_app", controlValues: { body: "Hi" } }];
+    const inputs = await checked(workflow, { workflowId: "inbox", name: "Inbox", steps, stepIssues: "error" });
+    const made = await warnings(() => workflow.create(inputs));
+    expect(made.error).toBeUndefined();
+    const issues = (made.result!.outs.steps as { issues?: { integration?: Record<string, { message: string }[]> } }[])[0]!.issues;
+    expect(issues?.integration?.in_app?.[0]?.message).toMatch(/Inbox is not connected/i);
+    expect(made.warned).toEqual([expect.stringMatching(/^workflow "inbox": step "inbox" \(in_app\) will not send: MISSING_INTEGRATION: .*Inbox is not connected.*\(said once, when the workflow is created: no program can connect an Inbox\)$/i)]);
+    const read = await warnings(() => workflow.read(made.result!.id, made.result!.outs));
+    expect(read.warned).toEqual([]);
+    const renamed = await checked(workflow, { workflowId: "inbox", name: "Inbox (renamed)", steps, stepIssues: "error" });
+    const updated = await warnings(() => workflow.update(made.result!.id, read.result!.props, renamed));
+    expect([updated.error, updated.warned]).toEqual([undefined, []]);
   });
 
   it("warns no more once the issues are gone: an integration made primary is seen by the next read", async () => {
@@ -87,7 +105,7 @@ describe.each(["production", "spec"] as const)("a workflow's step issues (%s mod
     // The engine shows the reasons, one a line: what failed first, then every issue; the message has them too.
     const [headline, ...issues] = failure.reasons;
     expect(headline).toMatch(/^Unable to create workflow "strict": the service reports step issues, and stepIssues is "error" \(the workflow is written and kept in the stack; the next pulumi up retries it\)$/);
-    expect(issues).toEqual(stepIssueMessages("strict", failure.properties.steps as never));
+    expect(issues).toEqual(stepIssueMessages("strict", failure.properties.steps as never).map((m) => m.message));
     for (const reason of failure.reasons) expect(failure.message).toContain(reason);
     expect(warned).toEqual([]);
   });
