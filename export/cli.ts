@@ -28,7 +28,7 @@ Options:
   --out DIR            where to write the project (must be empty or new, unless --force)
   --environments       also declare the organisation's other environments (Environment resources)
   --subscriber ID      export this subscriber, its credentials and preferences; repeatable
-  --project NAME       the Pulumi project name (default: notify-<environment name>)
+  --project NAME       the Pulumi project name (default: the --out folder's name)
   --environment-id ID  the key's environment, when the service does not show API keys
   --force              replace the contents of a non-empty --out
   --check STATE        compare a stack's state (the JSON of \`pulumi stack export\`, or - for stdin)
@@ -93,6 +93,7 @@ async function main(): Promise<void> {
     const { model } = result;
     for (const s of model.skipped) log(`skipped ${s.kind} ${JSON.stringify(s.name)}: ${s.reason}`);
     log(`wrote ${v.out}: ${model.resources.length} resources, ${model.skipped.length} skipped, ${model.secrets.length} secrets, ${result.requests.length} requests`);
+    log(`project ${JSON.stringify(result.render.project)}${v.project ? "" : " (named after the folder; --project NAME chooses another)"}`);
     const steps = nextSteps(model, v.language as Language, result.render, result.connection, true);
     process.stdout.write(`# Next, in the project (also in its README.md, without the secret values):\ncd ${v.out}\n${steps.join("\n")}\n`);
   } catch (err) {

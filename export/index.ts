@@ -63,9 +63,13 @@ function versions(): { packageVersion: string; pulumiVersion: string } {
   return { packageVersion: pkg.version, pulumiVersion: (pkg.devDependencies?.["@pulumi/pulumi"] ?? "3.0.0").replace(/^[^0-9]*/, "") };
 }
 
-/** A project name from an environment name: lowercase letters, digits and `-`. */
-export function projectName(environment: string): string {
-  return `notify-${slug(environment) || "environment"}`;
+/**
+ * The project's name by default: the folder it is written to, as lowercase letters, digits and `-`
+ * (two exports on one backend are then two projects, each with its own stacks; they shared
+ * `notify-<environment>` before), else `notify-<environment>` for a folder name with none of them.
+ */
+export function projectName(out: string, environment: string): string {
+  return slug(path.basename(path.resolve(out))) || `notify-${slug(environment) || "environment"}`;
 }
 
 /** Writes `files` into `out` whole or not at all: into a temp directory beside it, then renamed into place. */
@@ -119,7 +123,7 @@ export async function exportEnvironment(opts: ExportOptions): Promise<ExportResu
     environments: opts.environments, subscribers: opts.subscribers, environmentId: opts.environmentId, progress: opts.progress,
   });
   const model = forLanguage(buildModel(raw), opts.language);
-  const project = opts.project ?? projectName(model.environment.name ?? model.environment.id);
+  const project = opts.project ?? projectName(opts.out, model.environment.name ?? model.environment.id);
   const render: RenderOptions = { frontEnd, project, ...versions() };
   const files = projectFiles(model, opts.language, render, { environments: opts.environments, subscribers: opts.subscribers ? [...opts.subscribers] : undefined, environmentId: opts.environmentId });
   writeProject(opts.out, files, opts.force);

@@ -135,6 +135,12 @@ export function ownedFile(model: ExportModel, language: Language, opts: RenderOp
   return `${header.join("\n")}\n${renderer.program(model, opts)}`;
 }
 
+/**
+ * What an exported project keeps out of git, in every language (its flow is `git diff` after
+ * `notify-export --update`): installed dependencies, builds, Python's environment and caches.
+ */
+const GITIGNORE = ["node_modules/", "bin/", "venv/", "__pycache__/", "*.pyc", ""].join("\n");
+
 /** Every file of the exported project, by name. `settings`: the options the declarations depend on, which an update reads back. */
 export function projectFiles(model: ExportModel, language: Language, opts: RenderOptions, settings: Omit<ExportSettings, "language" | "frontEnd" | "environment"> = {}): Record<string, string> {
   const renderer = RENDERERS[language];
@@ -146,6 +152,7 @@ export function projectFiles(model: ExportModel, language: Language, opts: Rende
   ].join("\n");
   return {
     "Pulumi.yaml": pulumiYaml,
+    ".gitignore": GITIGNORE,
     ...renderer.userFiles(opts),
     [renderer.ownedFile]: ownedFile(model, language, opts, settings),
     "import.json": importFile(model),

@@ -75,7 +75,7 @@ describe("the YAML export of a dashboard-made environment", () => {
   });
 
   it("writes Pulumi.yaml with runtime yaml, the program as Main.yaml, and the package's version as a package declaration", () => {
-    expect(Object.keys(files).sort()).toEqual(["Main.yaml", "Pulumi.yaml", "README.md", "import.json", `sdks/${schema.name}.yaml`]);
+    expect(Object.keys(files).sort()).toEqual([".gitignore", "Main.yaml", "Pulumi.yaml", "README.md", "import.json", `sdks/${schema.name}.yaml`]);
     expect(RENDERERS.yaml.ownedFile).toBe("Main.yaml");
     const project = parse(files["Pulumi.yaml"]!);
     expect(project).toMatchObject({ name: "notify-dash", runtime: "yaml" });

@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildModel, type RawEnvironment } from "../../../export/model";
-import { configSetLines, nextSteps, projectFiles } from "../../../export/project";
+import { configSetLines, forLanguage, nextSteps, projectFiles } from "../../../export/project";
 import { LANGUAGES, type FrontEnd, type Language } from "../../../export/render/common";
 import { CONNECTION_SETTINGS } from "../../../provider/client/settings";
 import { SECRET_MASK } from "../../../provider/schemas";
@@ -80,6 +80,24 @@ describe("the next steps of an export", () => {
     expect(dynamic).toContain(`only the ${masked} masked secret value`);
     for (const language of LANGUAGES.filter((l) => l !== "typescript")) {
       expect(nextSteps(model, language, opts(frontEndOf(language))).join("\n")).toMatch(/pulumi preview .*import/);
+    }
+  });
+});
+
+describe("the project an export writes", () => {
+  // Two exports on one backend shared the project `notify-<environment>`, so the second `pulumi
+  // stack init` failed and `pulumi stack ls` mixed them: the folder names the project now.
+  it("is named after the folder it is written to, else after the environment", async () => {
+    const { projectName } = await import("../../../export/index");
+    expect(projectName("out/Acme Staging", "Development")).toBe("acme-staging");
+    expect(projectName("/tmp/x/notify-prod", "Production")).toBe("notify-prod");
+    expect(projectName("out/___", "Development")).toBe("notify-development");
+  });
+
+  it("keeps dependencies, builds and Python's environment out of git, in every language", () => {
+    for (const language of LANGUAGES) {
+      const files = projectFiles(forLanguage(model, language), language, opts(frontEndOf(language)));
+      expect(files[".gitignore"]?.split("\n"), language).toEqual(expect.arrayContaining(["node_modules/", "venv/", "__pycache__/"]));
     }
   });
 });
