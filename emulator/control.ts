@@ -42,7 +42,7 @@ const BehaviourBody = z.strictObject({
   retentionDays: z.number().int().min(1).max(3650).optional(),
   plan: z.enum(PLANS).nullable().optional(), environmentLimit: z.number().int().min(0).max(1000).optional(),
   environmentVariableLimit: z.number().int().min(0).max(1000).optional(), scopedEnvironmentKeys: z.boolean().optional(), suffixDuplicateAgents: z.boolean().optional(),
-  contextPreferences: z.boolean().optional(), suffixDuplicateWorkflows: z.boolean().optional(),
+  contextPreferences: z.boolean().optional(), suffixDuplicateWorkflows: z.boolean().optional(), bareSubscribeAnswers: z.boolean().optional(),
   version: z.string().regex(/^\d+\.\d+\.\d+/).optional(),
   routeGates: z.array(z.strictObject({ prefix: z.string().startsWith("/"), as: z.enum(ROUTE_GATES) })).max(50).optional(),
   rateLimit: z.strictObject({ rate: z.number().positive().max(100_000), burst: z.number().int().positive().max(100_000) }).nullable().optional(),

@@ -51,6 +51,8 @@ export interface EmulatorOptions {
   contextPreferences?: boolean;
   /** A duplicate workflowId stored with a suffix and answered 201, as the real 3.15.0 server did (default off: a 409). */
   suffixDuplicateWorkflows?: boolean;
+  /** A subscribe's answers as the real 3.15.0 server gave them (default off). */
+  bareSubscribeAnswers?: boolean;
   /** The version the health check claims (default {@link EMULATED_VERSION}). */
   version?: string;
   /** Routes the server lacks or gates, by path prefix (default none). */
@@ -100,6 +102,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     suffixDuplicateAgents: options.suffixDuplicateAgents ?? false,
     contextPreferences: options.contextPreferences ?? false,
     suffixDuplicateWorkflows: options.suffixDuplicateWorkflows ?? false,
+    bareSubscribeAnswers: options.bareSubscribeAnswers ?? false,
     version: options.version ?? EMULATED_VERSION,
     routeGates: options.routeGates ?? [],
   };

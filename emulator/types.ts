@@ -53,6 +53,12 @@ export interface Behaviour {
    * (production-notes.md, seventh pass). Off by default: a 409.
    */
   suffixDuplicateWorkflows: boolean;
+  /**
+   * A subscribe answers each subscription as the real 3.15.0 server did: empty `createdAt` and
+   * `updatedAt`, no `contextKeys`, no subscriber `avatar` (production-notes.md, seventh pass). Off by
+   * default (the answer whole, as the reads give it).
+   */
+  bareSubscribeAnswers: boolean;
   /** The version the health check answers (`GET /v1/health-check`: `info.apiVersion.version`). */
   version: string;
   /**

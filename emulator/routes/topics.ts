@@ -162,7 +162,7 @@ function subscribe(c: RequestContext): Reply {
     data.push(subscriptionOut(sub, t, s, workflows.length ? preferencesOut(c, sub, workflows) : undefined));
   }
   c.store.touch();
-  return bulkReply(c, 201, data, errors);
+  return bulkReply(c, 201, c.behaviour.bareSubscribeAnswers ? data.map(bareSubscribeAnswer) : data, errors);
 }
 
 /** `DELETE /v2/topics/{topicKey}/subscriptions` (delete-topic-subscriptions.usecase.ts). */
@@ -196,6 +196,17 @@ function unsubscribe(c: RequestContext): Reply {
   }
   c.store.touch();
   return bulkReply(c, 200, data, errors);
+}
+
+/**
+ * A subscription as the real 3.15.0 server's subscribe answered it (production-notes.md, seventh
+ * pass): empty `createdAt` and `updatedAt`, no `contextKeys`, no subscriber `avatar`; its reads
+ * answer them.
+ */
+function bareSubscribeAnswer(item: JsonObject): JsonObject {
+  const { contextKeys: _k, ...rest } = item;
+  const subscriber = rest.subscriber && typeof rest.subscriber === "object" ? (({ avatar: _a, ...x }) => x)(rest.subscriber as JsonObject) : rest.subscriber;
+  return { ...rest, subscriber, createdAt: "", updatedAt: "" };
 }
 
 /** `GET /v2/topics/{topicKey}/subscriptions`: subscriptions of subscribers that still exist. */

@@ -34,7 +34,7 @@ import { CONTEXT_PART } from "./context";
 import { asSet, type DiffResult, containsUnknown, declaredKeys, declaredKeysOf, deepEqual, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, type ArgsOf, type StateOf } from "./fields";
-import { adoptExisting, controlInputs, createOrAdopt, failure, gone, readInputs } from "./lifecycle";
+import { adoptExisting, controlInputs, createOrAdopt, failure, gone, readInputs, ResourceInitFailure } from "./lifecycle";
 import { isPlainMembership, plainIdentifier, TOPIC_KEY_INPUT } from "./topic";
 
 /** Longest subscription identifier the service takes (`TopicSubscriberIdentifierDto.identifier`, maxLength 512). */
@@ -405,20 +405,30 @@ export const provider = {
             : `the service answered ${mine ? `a subscription of subscriber "${mine.subscriber?.subscriberId ?? "(none)"}"` : "no subscription"} for "${identifier}"`;
           throw failure(`create ${what}`, new Error(cause), subscribeHint(inputs, 400, cause));
         }
+        let held = heldOf(mine);
         try {
           const asked = inputs.contextKeys ?? [];
-          if (!deepEqual(asSet(mine.contextKeys ?? []), asSet(asked))) {
-            throw new Error(`contextKeys: the service stored ${JSON.stringify(asSet(mine.contextKeys ?? []))} for ${JSON.stringify(asSet(asked))}: it takes context only ` +
+          // A subscribe's answer may leave contextKeys out (the real 3.15.0 server did): unknown, not
+          // none, so where some were asked the subscription is read for what the service stored.
+          let stored = mine.contextKeys ?? undefined;
+          if (stored === undefined && asked.length) stored = (await client.topicSubscriptions.get(topic, identifier))?.contextKeys ?? [];
+          held = { ...held, contextKeys: stored ?? [] };
+          if (!deepEqual(asSet(stored ?? []), asSet(asked))) {
+            throw new Error(`contextKeys: the service stored ${JSON.stringify(asSet(stored ?? []))} for ${JSON.stringify(asSet(asked))}: it takes context only ` +
               "while the organisation's context preferences are on; leave contextKeys out, or have the feature turned on");
           }
           checkStored(inputs.preferences, mine.preferences);
           // A plain membership made between the look and the subscribe (a Topic applied at the same time) shows now.
           refuseBothWays(topic, subscriber, identifier, await subscriptionsOf(client, topic, subscriber));
-          return { id, outs: outputsFor(topic, subscriber, identifier, heldOf(mine), raw, keys) };
+          return { id, outs: outputsFor(topic, subscriber, identifier, held, raw, keys) };
         } catch (err) {
-          // A subscription made here whose settings failed is removed again, so that a rerun starts afresh.
-          await client.topicSubscriptions.remove(topic, identifier).catch(() => undefined);
-          throw failure(`create ${what}`, err);
+          // A subscription made here whose settings failed is removed again, so that a rerun starts
+          // afresh; one that cannot be removed (the service went away) is kept in the stack as made.
+          const cause = failure(`create ${what}`, err);
+          const removed = await client.topicSubscriptions.remove(topic, identifier).then(() => true, () => false);
+          if (removed) throw cause;
+          const kept = `the subscription "${identifier}" of topic "${topic}" was created and could not be removed again, so it is kept in the stack; the next pulumi up finishes it`;
+          throw new ResourceInitFailure(`${cause.message}. ${kept[0]!.toUpperCase()}${kept.slice(1)}`, id, outputsFor(topic, subscriber, identifier, held, raw, keys) as Props, [cause.message, kept]);
         }
       },
     });

@@ -123,6 +123,24 @@ describe("the emulator answers as the real 3.15.0 server", () => {
     expect(missing.body).toMatchObject({ statusCode: 404, message: "Subscriber: nobody was not found", ctx: {} });
   });
 
+  // Seventh pass: POST /v2/topics/{key}/subscriptions: "real answers createdAt: "", updatedAt: "" and no
+  // contextKeys or subscriber.avatar"; the single read is as before (matched exactly).
+  it("with bareSubscribeAnswers, answers a subscribe as 3.15.0 did", async () => {
+    await api("POST", "/v2/subscribers", { subscriberId: "alice", avatar: "https://example.com/a.png" });
+    await api("POST", "/v2/topics", { key: "news", name: "News" });
+    await behaviour({ bareSubscribeAnswers: true });
+    try {
+      const made = await api("POST", "/v2/topics/news/subscriptions", { subscriptions: [{ subscriberId: "alice", identifier: "alice-news" }] });
+      const [item] = made.body.data;
+      expect(item).toMatchObject({ identifier: "alice-news", createdAt: "", updatedAt: "" });
+      expect(item).not.toHaveProperty("contextKeys");
+      expect(item.subscriber).not.toHaveProperty("avatar");
+      expect((await api("GET", "/v2/topics/news/subscriptions/alice-news")).body).toMatchObject({ identifier: "alice-news" });
+    } finally {
+      await behaviour({ bareSubscribeAnswers: false });
+    }
+  });
+
   // Sixth and seventh passes: a server without a module answers "Cannot <METHOD> <path>" (2.0.0 for
   // every v2 subscriber route; 3.15.0 for translations), a feature flag 404 "Feature not enabled"
   // (channel-connections.controller.ts: `throw new NotFoundException('Feature not enabled')`), a

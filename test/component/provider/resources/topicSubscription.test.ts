@@ -127,6 +127,37 @@ describe.each(["production", "spec"] as const)("TopicSubscription lifecycle (%s 
     }
   });
 
+  // The real 3.15.0 server's subscribe answered no contextKeys (production-notes.md, seventh pass):
+  // unknown, not none; the subscription is read for what the service stored.
+  it("on a server whose subscribe answers no contextKeys, reads them: refuses those ignored, takes those stored, with no drift", async () => {
+    await api("POST", "/__emulator/behaviour", { bareSubscribeAnswers: true });
+    try {
+      const inputs = await checked(sub, { ...vip, contextKeys: ["tenant:acme"] });
+      await expect(sub.create(inputs)).rejects.toThrow(/contextKeys: the service stored \[\] for \["tenant:acme"\]/);
+      expect((await api("GET", "/v2/topics/news/subscriptions/alice-vip")).status).toBe(204);
+      await api("POST", "/__emulator/behaviour", { contextPreferences: true });
+      const { id, outs } = await sub.create(inputs);
+      expect(outs.contextKeys).toEqual(["tenant:acme"]);
+      const read = await sub.read(id, outs);
+      expect((await sub.diff(id, read.props, inputs)).changes).toBe(false);
+      // Without context asked, nothing more is read than on a server that answers contextKeys.
+      const requestsOfCreate = async () => {
+        const made = await sub.create(await checked(sub, vip));
+        const n = (await emulator().requests()).length;
+        await sub.delete(made.id, made.outs);
+        await emulator().clearRequests();
+        return n;
+      };
+      await sub.delete(id, outs);
+      await emulator().clearRequests();
+      const bare = await requestsOfCreate();
+      await api("POST", "/__emulator/behaviour", { bareSubscribeAnswers: false });
+      expect(await requestsOfCreate()).toBe(bare);
+    } finally {
+      await api("POST", "/__emulator/behaviour", { bareSubscribeAnswers: false, contextPreferences: false });
+    }
+  });
+
   it("refuses an existing identifier without adopt, naming adopt: true, and takes it over with it", async () => {
     await api("POST", "/v2/topics/news/subscriptions", { subscriptions: [{ subscriberId: "alice", identifier: "alice-vip", name: "Made by hand" }] });
     await expect(sub.create(await checked(sub, { ...vip, name: "VIP" }))).rejects.toThrow(/set adopt: true/);
