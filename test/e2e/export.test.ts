@@ -55,11 +55,12 @@ describe("notify-export of a dashboard-made environment", () => {
   it("reads everything without writing, and writes the same bytes twice with no secret in any file", async () => {
     await emu.clearRequests();
     const lines: string[] = [];
-    const first = await exportEnvironment({ language: "typescript", out: out("ts-a"), connection: connection(), progress: (l) => lines.push(l) });
-    await exportEnvironment({ language: "typescript", out: out("ts-b"), connection: connection() });
+    // One project name for both (by default each is named after its folder).
+    const first = await exportEnvironment({ language: "typescript", out: out("ts-a"), project: "notify-same", connection: connection(), progress: (l) => lines.push(l) });
+    await exportEnvironment({ language: "typescript", out: out("ts-b"), project: "notify-same", connection: connection() });
     expect(writesOf(await emu.requests())).toEqual([]);
     expect(filesOf(out("ts-a"))).toEqual(filesOf(out("ts-b")));
-    expect(Object.keys(filesOf(out("ts-a")))).toEqual(["Pulumi.yaml", "README.md", "import.json", "index.ts", "notify.generated.ts", "package.json", "tsconfig.json"]);
+    expect(Object.keys(filesOf(out("ts-a")))).toEqual([".gitignore", "Pulumi.yaml", "README.md", "import.json", "index.ts", "notify.generated.ts", "package.json", "tsconfig.json"]);
     const kinds = first.model.resources.map((r) => `${r.kind}/${r.name}`);
     expect(kinds).toEqual([
       "Integration/sendgrid-main", "Integration/slack-alerts", "Layout/brand", "Layout/default-frame",

@@ -76,7 +76,7 @@ describe("notify-export in Python and Go, through the native plugin", () => {
   describe.skipIf(!hasPython("test/e2e/exportLanguages.test.ts"))("Python", () => {
     it("compiles, and its first up imports everything writing only the masked secret; previews are empty; a hand edit is shown and put back", async () => {
       const out = path.join(tmp, "py");
-      const result = await exportEnvironment({ language: "python", out, connection: { apiUrl: emu.url, apiKey: API_KEY } });
+      const result = await exportEnvironment({ language: "python", out, project: PROJECT, connection: { apiUrl: emu.url, apiKey: API_KEY } });
       const python = venvPython();
       execFileSync(python, ["-m", "py_compile", path.join(out, "__main__.py"), path.join(out, "notify_generated.py")], { stdio: "pipe" });
       expect(readFileSync(path.join(out, "requirements.txt"), "utf8")).toMatch(/^pulumi>=.*\npulumi-notify==/);
@@ -94,7 +94,7 @@ describe("notify-export in Python and Go, through the native plugin", () => {
   describe.skipIf(!hasGo)("Go", () => {
     it("passes go vet, and its first up imports everything writing only the masked secret; previews are empty; a hand edit is shown and put back", async () => {
       const out = path.join(tmp, "go");
-      const result = await exportEnvironment({ language: "go", out, connection: { apiUrl: emu.url, apiKey: API_KEY } });
+      const result = await exportEnvironment({ language: "go", out, project: PROJECT, connection: { apiUrl: emu.url, apiKey: API_KEY } });
       expect(readFileSync(path.join(out, "go.mod"), "utf8")).toMatch(/require \(\n\tgithub.com\/pulumi-notify\/pulumi-notify\/sdk\/go v/);
       // The written go.mod names the published SDK; here it is this checkout's, with the module
       // versions test/e2e/go pins (its go.sum). Go reaches the module proxy as a user's `go mod

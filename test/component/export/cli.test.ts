@@ -162,7 +162,7 @@ describe("notify-export with bad input", () => {
     expect(readdirSync(dir("full"))).toEqual(["keep.txt"]);
     const forced = await cli(["--language", "python", "--out", dir("full"), "--force"], env());
     expect(forced.code).toBe(0);
-    expect(readdirSync(dir("full")).sort()).toEqual(["Pulumi.yaml", "README.md", "__main__.py", "import.json", "notify_generated.py", "requirements.txt"]);
+    expect(readdirSync(dir("full")).sort()).toEqual([".gitignore", "Pulumi.yaml", "README.md", "__main__.py", "import.json", "notify_generated.py", "requirements.txt"]);
     expect(readdirSync(tmp).filter((f) => f.includes("notify-export"))).toEqual([]);
   });
 });
