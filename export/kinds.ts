@@ -36,8 +36,7 @@ import type { ChannelConnection } from "../provider/client/channelConnections";
 import { toChannelEndpointOutputs } from "../provider/resources/channelEndpoint";
 import type { ChannelEndpoint } from "../provider/client/channelEndpoints";
 import { isMasked, Ref } from "./value";
-import type { ModelBuilder, Skipped } from "./model";
-import type { ReadContext } from "./read";
+import type { ModelBuilder, Skipped } from "./shapes";
 
 /** One kind's part in the exporter; `Raw` is its fields of {@link RawEnvironment}. */
 export interface KindExport<Raw extends object> {
@@ -623,3 +622,32 @@ export async function readKinds(r: ReadContext): Promise<void> {
 export function declareKinds(raw: RawEnvironment, m: ModelBuilder): void {
   for (const kind of KIND_ORDER) KINDS[kind].declare(raw, m);
 }
+
+/** What to read beyond the key's own environment. */
+export interface ReadOptions {
+  /** The API key (to find its environment in the organisation's list). */
+  apiKey: string;
+  /** List the organisation's environments (for Environment resources). */
+  environments?: boolean;
+  /** Subscribers to export, with their credentials. */
+  subscribers?: readonly string[];
+  /** The key's environment id, when the service does not show keys in the environments list. */
+  environmentId?: string;
+  /** Reads in flight at once (default 8). */
+  concurrency?: number;
+  progress?: (line: string) => void;
+}
+
+/** What a kind's read is given: the client, the options, the organisation's environments, the key's own, and the reading so far. */
+export interface ReadContext {
+  client: NotifyClient;
+  opts: ReadOptions;
+  list: Environment[];
+  own: { _id: string };
+  limit: number;
+  progress: (line: string) => void;
+  raw: Reading;
+}
+
+/** A reading in progress: the fields of the kinds read so far, and what could not be read. */
+export type Reading = RawEnvironment & { unread: Skipped[] };

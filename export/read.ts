@@ -8,37 +8,9 @@
 import type { NotifyClient } from "../provider/client";
 import { NotifyConfigError } from "../provider/client/errors";
 import type { Environment } from "../provider/schemas";
-import type { Skipped } from "./model";
-import { readKinds, type RawEnvironment } from "./kinds";
+import { readKinds, type RawEnvironment, type ReadContext, type ReadOptions, type Reading } from "./kinds";
 
-/** What to read beyond the key's own environment. */
-export interface ReadOptions {
-  /** The API key (to find its environment in the organisation's list). */
-  apiKey: string;
-  /** List the organisation's environments (for Environment resources). */
-  environments?: boolean;
-  /** Subscribers to export, with their credentials. */
-  subscribers?: readonly string[];
-  /** The key's environment id, when the service does not show keys in the environments list. */
-  environmentId?: string;
-  /** Reads in flight at once (default 8). */
-  concurrency?: number;
-  progress?: (line: string) => void;
-}
-
-/** What a kind's read is given: the client, the options, the organisation's environments, the key's own, and the reading so far. */
-export interface ReadContext {
-  client: NotifyClient;
-  opts: ReadOptions;
-  list: Environment[];
-  own: { _id: string };
-  limit: number;
-  progress: (line: string) => void;
-  raw: Reading;
-}
-
-/** A reading in progress: the fields of the kinds read so far, and what could not be read. */
-export type Reading = RawEnvironment & { unread: Skipped[] };
+export type { ReadContext, ReadOptions, Reading } from "./kinds";
 
 /** Reads the environment of the client's key. */
 export async function readEnvironment(client: NotifyClient, opts: ReadOptions): Promise<RawEnvironment> {

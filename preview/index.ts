@@ -16,7 +16,10 @@ import { clientFor, type ConnectionSettings } from "../provider/config";
 import { CHANNELS, type StepPreviewBody, type StepResponse, type Workflow } from "../provider/schemas";
 import { chooseBrowser, startCamera, type BrowserChoice, type Camera } from "./screenshot";
 import type { ChangeSource, DeclaredStep } from "./sources";
+import type { Side, SideName, StepReport } from "./report";
 import { writeSummary } from "./summary";
+
+export type { Side, SideName, StepReport } from "./report";
 
 export { readChangeSource, workflowsOfState, type ChangeSource, type DeclaredWorkflow } from "./sources";
 export { BROWSER_ENV, BROWSER_NAMES, chooseBrowser } from "./screenshot";
@@ -39,33 +42,6 @@ export interface PreviewOptions {
   browser?: string | false;
   /** Progress lines. */
   progress?: (line: string) => void;
-}
-
-/** The side of a step: as the service has it (`current`), or before and after a change. */
-export type SideName = "current" | "before" | "after";
-
-/** One rendering of a step, or why there is none. */
-export interface Side {
-  /** `rendered`; `empty`: the service rendered nothing (a template error or an incomplete step); `absent`: no such step on this side; `unavailable`: cannot be rendered (see `note`). */
-  status: "rendered" | "empty" | "absent" | "unavailable";
-  note?: string;
-  /** The service's `preview`: email `{subject, body}`, the other channels their fields. */
-  preview?: Obj;
-  /** The HTML file, relative to the output directory. */
-  html?: string;
-  /** The PNG screenshot (email steps), relative to the output directory. */
-  png?: string;
-}
-
-/** One step of a workflow and its renderings. */
-export interface StepReport {
-  workflowId: string;
-  stepId: string;
-  name: string;
-  type: string;
-  sides: Partial<Record<SideName, Side>>;
-  /** When comparing: whether before and after differ. */
-  changed?: boolean;
 }
 
 /** What a run wrote. */

@@ -4,7 +4,7 @@
  * channels' fields), then every other step; links and images are relative to the summary.
  */
 import type { BrowserChoice } from "./screenshot";
-import type { Side, StepReport } from "./index";
+import type { Side, StepReport } from "./report";
 
 /** The heading of the changed steps. */
 export const CHANGED_HEADING = "Changed steps";

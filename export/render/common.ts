@@ -1,5 +1,5 @@
 /** What the renderers share: the options and the shape of a rendered program. */
-import type { ExportModel, ExportedResource } from "../model";
+import type { ExportModel, ExportedResource } from "../shapes";
 
 /** The languages a program can be written in. */
 export const LANGUAGES = ["typescript", "python", "go", "yaml"] as const;

@@ -9,7 +9,6 @@
 import * as grpc from "@grpc/grpc-js";
 import * as engrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as engproto from "@pulumi/pulumi/proto/engine_pb";
-import type { WarningSink } from "./lifecycle";
 
 /**
  * The engine's address among a plugin's arguments (`process.argv`), or undefined when there is
@@ -31,6 +30,12 @@ export function engineAddress(args: readonly string[]): string | undefined {
  * workflow whose step has an issue, then writes it, and the service reports the issue on both
  * answers). The same text on another resource is still told.
  */
+/**
+ * Where a warning goes (lifecycle.ts `warn` picks one per process): `urn` is the resource's the
+ * warning is on, empty for none.
+ */
+export type WarningSink = (message: string, urn: string) => Promise<void>;
+
 export function engineWarnings(address: string): WarningSink {
   let client: engrpc.EngineClient | undefined;
   const told = new Set<string>();

@@ -40,10 +40,9 @@ export class ResourceInitFailure extends Error {
   }
 }
 
-/**
- * Where {@link warn} sends a warning. `urn` is the resource's the warning is on, empty for none.
- */
-export type WarningSink = (message: string, urn: string) => Promise<void>;
+/** Where {@link warn} sends a warning (engineLog.ts defines it beside the engine's own sink). */
+export type { WarningSink } from "./engineLog";
+import type { WarningSink } from "./engineLog";
 
 /**
  * The sink of a process no engine started (a test or a script calling a module): stderr, which its
