@@ -120,6 +120,18 @@ export const API_URL_HINT =
   "notify:apiUrl (or NOTIFY_API_URL) must be the base address of the service's API, the one under which /v1/health-check answers, " +
   "with a gateway's path prefix if there is one (e.g. https://notify.example.com/api), not a dashboard's address";
 
+/**
+ * What is known of the servers that have a route (production-notes.md, sixth and seventh passes:
+ * the open-source 2.0.0 and 3.15.0 servers run from public source): the least version that has
+ * them lies after the last one seen without them. Routes not listed: no version seen without them.
+ */
+const ROUTES_SINCE: readonly { prefix: string; note: string }[] = [
+  ...["/v2/subscribers", "/v2/topics", "/v2/contexts", "/v1/agents", "/v1/channel-connections", "/v1/channel-endpoints"].map((prefix) => ({
+    prefix, note: "these routes came after version 2.0.0 of the service (2.0.0 lacks them, 3.15.0 has them); use a newer server",
+  })),
+  { prefix: "/v2/translations", note: "translations are an enterprise module of the service, which open-source builds lack (3.15.0's did)" },
+];
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The transport every client method goes through. */
@@ -337,7 +349,9 @@ export class HttpTransport {
     }
     const version = await this.serverVersion();
     if (kind === "route" && version) {
-      return { code: "no_route", hint: `The server at ${this.origin}${this.basePath} (version ${version}) has no route ${spec.method} ${spec.route}: it is older than the service this needs, or built without it (${asked})` };
+      const since = ROUTES_SINCE.find((r) => spec.route.startsWith(r.prefix));
+      const why = since ? since.note : "it is older than the service this needs, or built without it";
+      return { code: "no_route", hint: `The server at ${this.origin}${this.basePath} (version ${version}) has no route ${spec.method} ${spec.route}: ${why} (${asked})` };
     }
     return { code: "no_route", hint: `${asked} is not a route of the service's API${version ? ` (the server says it is version ${version})` : ""}: ${API_URL_HINT}` };
   }

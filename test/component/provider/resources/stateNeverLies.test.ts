@@ -74,7 +74,7 @@ describe("a 404 that is not the object's not-found is not gone", () => {
     await make();
     await emu().api("POST", "/__emulator/behaviour", { version: "2.0.0", routeGates: [{ prefix: "/v2/subscribers", as: "absent" }] });
     try {
-      await expect(subscriber.read(made.id, made.outs)).rejects.toThrow(/Cannot GET \/v2\/subscribers\/bob\. The server at \S+ \(version 2\.0\.0\) has no route GET \/v2\/subscribers\/\{subscriberId\}/);
+      await expect(subscriber.read(made.id, made.outs)).rejects.toThrow(/Cannot GET \/v2\/subscribers\/bob\. The server at \S+ \(version 2\.0\.0\) has no route GET \/v2\/subscribers\/\{subscriberId\}: these routes came after version 2\.0\.0 of the service \(2\.0\.0 lacks them, 3\.15\.0 has them\)/);
       await expect(subscriber.delete(made.id, made.outs)).rejects.toThrow(/version 2\.0\.0\) has no route DELETE/);
     } finally {
       await emu().api("POST", "/__emulator/behaviour", { version: "3.15.0", routeGates: [] });
