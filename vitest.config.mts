@@ -65,12 +65,6 @@ export default defineConfig({
     testTimeout: 900_000,
     hookTimeout: 900_000,
     reporters: ["default", "./test/helpers/tallyReporter.ts"],
-    // An inline program runs in the test's process: when the engine stops a deployment
-    // before the program's registrations are answered (a provider whose configuration check
-    // fails: provider/connectionCheck.ts), the SDK rejects them with gRPC's UNAVAILABLE
-    // "Resource monitor is terminating", which a language host's process exits on and nobody
-    // awaits here. That rejection alone is not a failure of the test; every other is.
-    onUnhandledError: (error) => !((error as { code?: unknown }).code === 14 && /^Resource monitor is terminating/.test(String((error as Error).message))),
     projects: [
       { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"], sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: "component", include: ["test/component/**/*.test.ts", "test/conformance/**/*.test.ts"], sequence: { groupOrder: 1 } } },

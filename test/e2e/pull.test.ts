@@ -11,7 +11,7 @@
  * up` imports everything writing only the masked secret; after a hand edit `preview --refresh`
  * shows drift until `--update` pulls it, then none, and `up` writes nothing.
  */
-import { execFile, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -21,6 +21,7 @@ import type * as ExportModule from "../../export";
 import type * as ProjectModule from "../../export/project";
 import { LANGUAGES, type Language } from "../../export/render/common";
 import { cliPath, nativeRequire, ROOT } from "../helpers/pulumi";
+import { runProcess as run } from "../helpers/process";
 import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { DASHBOARD_STEPS, SECRET_VARIABLE_VALUE, seedDashboardEnvironment } from "../helpers/dashboard";
 import { cliEnv, editWorkflowByHand, linkProjectDir, serviceApi } from "../../scripts/workspace";
@@ -35,15 +36,6 @@ const ENV = "pull";
 /** A key of another environment of the same organisation. */
 const OTHER_KEY = "other-environment-key-0123";
 const WORKFLOW = "order-shipped";
-
-/** Runs a command without blocking the event loop (the emulator answers in this process). */
-function run(file: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(file, args, { ...opts, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
 
 /** The Pulumi YAML language host the CLI would run: beside it, else on PATH. */
 function yamlHost(): string | undefined {

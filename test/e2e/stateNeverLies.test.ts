@@ -13,28 +13,22 @@
  * - a server that keeps a taken workflowId as a suffixed second workflow (3.15.0): `up` removes the
  *   duplicate and refuses naming adopt: true; with it, the existing workflow is taken over.
  */
-import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
-import { exportedState } from "../helpers/pulumi";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import { cliPath, exportedState } from "../helpers/pulumi";
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { runProcess } from "../helpers/process";
+import { cliEnv, stateDir } from "../../scripts/workspace";
 import { declareKind, FRONT_ENDS } from "../helpers/frontEnds";
 import { useStack } from "../helpers/stack";
 
 type Obj = Record<string, unknown>;
 
-/**
- * Runs the built `notify-export` with `args`; resolves with its exit code and output. Asynchronous:
- * the emulator answering it runs in this process.
- */
-function notifyExport(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(ROOT, "dist/export/cli.js"), ...args], { encoding: "utf8" }, (err, stdout, stderr) => {
-      resolve({ status: err ? Number((err as { code?: unknown }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+/** Runs the built `notify-export` with `args`. */
+const notifyExport = (args: string[]) => runProcess(process.execPath, [path.join(ROOT, "dist/export/cli.js"), ...args]);
 
 /** The checkout, whose built `notify-export` the check runs. */
 const ROOT = path.resolve(__dirname, "../..");
@@ -66,29 +60,6 @@ describe.each(FRONT_ENDS)("the state never lies, through the %s front end", (fro
       expect(up.summary.resourceChanges).toMatchObject({ update: 1 });
       expect((await live()).map((i) => [i._id, i.primary])).toEqual([[made[0]!._id, true]]);
       await ts.stack.preview({ expectNoChanges: true, refresh: true });
-    });
-  });
-
-  describe("a key that failed", () => {
-    const { emu, ts } = useStack({
-      frontEnd,
-      program: async () => {
-        declareKind(frontEnd, "Topic", "news", { key: "news", name: "News" });
-      },
-    });
-    const setKey = (value: string) => ts.stack.setConfig("notify:apiKey", { value, secret: true });
-
-    it("stops the run before anything is stored: a typo fails up (with or without changes) and preview --refresh, and fixing it is all it takes", async () => {
-      await ts.stack.up();
-      await setKey("a-typo-of-the-key");
-      const refused = /pulumi-notify cannot use the service at \S+: 401 Unauthorized: API Key not found\. The service refused the API key \(401\)[\s\S]*Nothing was registered or stored/;
-      // Nothing to change: no operation would send a request, and the run still fails.
-      await expect(ts.stack.up()).rejects.toThrow(refused);
-      await expect(ts.stack.preview({ refresh: true })).rejects.toThrow(refused);
-      await setKey(emu.key);
-      // Nothing stored the typo: destroy (which uses the configuration stored with the provider) works.
-      await ts.stack.destroy();
-      expect((await emu.api("GET", "/v2/topics/news")).status).toBe(404);
     });
   });
 
@@ -169,7 +140,7 @@ describe.each(FRONT_ENDS)("the state never lies, through the %s front end", (fro
       const file = path.join(dir, "state.json");
       writeFileSync(file, JSON.stringify(state));
       const run = await notifyExport(["--check", file, "--api-url", emu.url, "--api-key", emu.key]);
-      expect(run.status, run.stderr).toBe(1);
+      expect(run.code, run.stderr).toBe(1);
       expect(run.stdout).toContain('Only in the state (1)');
       expect(run.stdout).toContain('  Topic "alerts" (id alerts)');
       expect(run.stdout).toContain('  Topic "orphan" (id orphan)');
@@ -180,7 +151,7 @@ describe.each(FRONT_ENDS)("the state never lies, through the %s front end", (fro
       await emu.api("POST", "/v2/topics", { key: "alerts", name: "Alerts" });
       const again = await notifyExport(["--check", file, "--api-url", emu.url, "--api-key", emu.key]);
       expect(again.stdout).toMatch(/^The state and the service agree/);
-      expect(again.status).toBe(0);
+      expect(again.code).toBe(0);
     });
   });
 
@@ -228,5 +199,75 @@ describe.each(FRONT_ENDS)("the state never lies, through the %s front end", (fro
       expect(await workflows()).toEqual([["welcome", "From the stack"]]);
       await ts.stack.preview({ expectNoChanges: true, refresh: true });
     });
+  });
+});
+
+/** The refusal of a key typed wrong: the connection check's message (provider/connectionCheck.ts). */
+const REFUSED = /pulumi-notify cannot use the service at \S+: 401 Unauthorized: API Key not found\. The service refused the API key \(401\)[\s\S]*Nothing was registered or stored/;
+
+// A key typed wrong: `up` fails before anything registers (with changes or without), and so does
+// `preview --refresh`; nothing stores the refused key, so fixing it is all a user does. The dynamic
+// resources run as an inline program; the plugin as a YAML program, a process of its own, as a
+// Python, Go or YAML user runs it (an inline program shares the test's process, where the SDK
+// rejects the stack's last registration once the engine has stopped at the plugin's CheckConfig).
+describe("a key that failed, through the dynamic front end", () => {
+  const { emu, ts } = useStack({ program: async () => { declareKind("dynamic", "Topic", "news", { key: "news", name: "News" }); } });
+  const setKey = (value: string) => ts.stack.setConfig("notify:apiKey", { value, secret: true });
+
+  it("stops the run before anything is stored: a typo fails up (with or without changes) and preview --refresh, and fixing it is all it takes", async () => {
+    await ts.stack.up();
+    await setKey("a-typo-of-the-key");
+    // Nothing to change: no operation would send a request, and the run still fails.
+    await expect(ts.stack.up()).rejects.toThrow(REFUSED);
+    await expect(ts.stack.preview({ refresh: true })).rejects.toThrow(REFUSED);
+    await setKey(emu.key);
+    // Nothing stored the typo: destroy (which uses the configuration stored with the provider) works.
+    await ts.stack.destroy();
+    expect((await emu.api("GET", "/v2/topics/news")).status).toBe(404);
+  });
+});
+
+describe("a key that failed, through the plugin (a YAML program run by pulumi)", () => {
+  let emu: TestEmulator;
+  let dir: string;
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+    dir = mkdtempSync(path.join(tmpdir(), "notify-key-yaml-"));
+    // The plugin of this checkout, from a folder of the test's own (the CLI caches its schema beside it).
+    const plugin = path.join(dir, "plugin");
+    mkdirSync(plugin);
+    symlinkSync(path.join(ROOT, "bin/pulumi-resource-notify"), path.join(plugin, "pulumi-resource-notify"));
+    const project = path.join(dir, "project");
+    mkdirSync(project);
+    writeFileSync(path.join(project, "Pulumi.yaml"), stringify({
+      name: "notify-key", runtime: "yaml", plugins: { providers: [{ name: "notify", path: plugin }] },
+      resources: { news: { type: "notify:index:Topic", properties: { key: "news", name: "News" } } },
+    }));
+    mkdirSync(stateDir(project), { recursive: true });
+    mkdirSync(path.join(project, "home"));
+  });
+  afterAll(async () => { await emu.close(); });
+  const pulumi = (...args: string[]) => runProcess(cliPath(), [...args, "--non-interactive"], { cwd: path.join(dir, "project"), env: { ...process.env, ...cliEnv(path.join(dir, "project")) } });
+  const ok = async (...args: string[]) => {
+    const r = await pulumi(...args);
+    expect(r.code, `pulumi ${args.join(" ")}\n${r.stdout}\n${r.stderr}`).toBe(0);
+  };
+  const refused = async (...args: string[]) => {
+    const r = await pulumi(...args);
+    expect(r.code, `pulumi ${args.join(" ")} should fail`).not.toBe(0);
+    expect(`${r.stdout}\n${r.stderr}`).toMatch(REFUSED);
+  };
+
+  it("stops the run before anything is stored: a typo fails up (with or without changes) and preview --refresh, and fixing it is all it takes", async () => {
+    await ok("stack", "init", "test");
+    await ok("config", "set", "notify:apiUrl", emu.url);
+    await ok("config", "set", "--secret", "notify:apiKey", emu.key);
+    await ok("up", "--yes");
+    await ok("config", "set", "--secret", "notify:apiKey", "a-typo-of-the-key");
+    await refused("up", "--yes");
+    await refused("preview", "--refresh");
+    await ok("config", "set", "--secret", "notify:apiKey", emu.key);
+    await ok("destroy", "--yes");
+    expect((await emu.api("GET", "/v2/topics/news")).status).toBe(404);
   });
 });
