@@ -46,9 +46,7 @@ import type { WarningSink } from "./engineLog";
 
 /**
  * The sink of a process no engine started (a test or a script calling a module): stderr, which its
- * user reads. Within a plugin stderr reaches only the engine's debug log, so there it is only the
- * last resort, when the engine cannot take a warning at all (it is gone, and with it any reader);
- * the engine is tried again at the next warning.
+ * user reads. Never a plugin's: there stderr reaches only the engine's debug log.
  */
 const toStderr: WarningSink = async (message, urn) => {
   console.warn(`warning: ${urn ? `${urn}: ` : ""}${message}`);
@@ -56,7 +54,7 @@ const toStderr: WarningSink = async (message, urn) => {
 
 /**
  * The process's own sink, the one way both front ends warn: the engine that started the process,
- * as a warning diagnostic on the resource (engineLog.ts), else stderr. Every plugin the engine
+ * as a warning diagnostic on the resource (engineLog.ts); in a process no engine started, stderr. Every plugin the engine
  * starts, the native one and the engine's dynamic-provider plugin alike, has the engine's address
  * as its last argument, so no front end sets anything up, and a `__provider` of any version of
  * this package warns the same way. Chosen at the first warning: a process that never warns never
@@ -95,7 +93,7 @@ export function onResource<T>(urn: string, operation: () => Promise<T>): Promise
 export async function warn(message: string): Promise<void> {
   const urn = operationUrn.getStore() ?? "";
   warningSink ??= processSink();
-  await warningSink(message, urn).catch(() => toStderr(message, urn));
+  await warningSink(message, urn);
 }
 
 /**

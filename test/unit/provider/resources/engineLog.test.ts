@@ -63,24 +63,42 @@ describe("engineWarnings", () => {
     expect(received.map((r) => r.urn)).toEqual(["urn:pulumi:test::p::notify:index:Workflow::welcome", "urn:pulumi:test::p::notify:index:Workflow::welcome-eu"]);
   });
 
-  it("tells a warning the engine did not take again when it comes again", async () => {
-    const closed = new grpc.Server();
+  it("never rejects: a warning the engine did not take is kept, and told before the next one once the engine takes them", async () => {
+    // An engine that refuses its first Log (busy, or restarting its server), then takes them.
+    const told: string[] = [];
+    let refuse = 1;
+    const flaky = new grpc.Server();
+    flaky.addService(engrpc.EngineService, {
+      log: (call: grpc.ServerUnaryCall<engproto.LogRequest, Empty>, callback: grpc.sendUnaryData<Empty>) => {
+        if (refuse-- > 0) return callback({ code: grpc.status.UNAVAILABLE, details: "not now" } as grpc.ServiceError, null);
+        told.push(call.request.getMessage());
+        callback(null, new Empty());
+      },
+    } as unknown as engrpc.IEngineServer);
     const port = await new Promise<number>((resolve, reject) => {
-      closed.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
+      flaky.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
     });
-    closed.forceShutdown();
-    const sink = engineWarnings(`127.0.0.1:${port}`);
-    await expect(sink("lost", "")).rejects.toThrow();
-    await expect(sink("lost", "")).rejects.toThrow();
+    try {
+      const sink = engineWarnings(`127.0.0.1:${port}`);
+      await sink("first", "urn:a");
+      expect(told).toEqual([]);
+      await sink("second", "urn:b");
+      expect(told).toEqual(["first", "second"]);
+      // Told once: neither again.
+      await sink("first", "urn:a");
+      expect(told).toEqual(["first", "second"]);
+    } finally {
+      flaky.forceShutdown();
+    }
   });
 
-  it("rejects when the engine cannot be reached, so the warning falls back to stderr", async () => {
+  it("resolves when the engine cannot be reached at all (it is gone, and with it every reader)", async () => {
     const closed = new grpc.Server();
     const port = await new Promise<number>((resolve, reject) => {
       closed.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
     });
     closed.forceShutdown();
-    await expect(engineWarnings(`127.0.0.1:${port}`)("lost", "")).rejects.toThrow();
+    await expect(engineWarnings(`127.0.0.1:${port}`)("lost", "")).resolves.toBeUndefined();
   });
 
   it("warn(), with no setup: a process whose last argument is the engine's address warns through it, on the operation's resource; any other on stderr", async () => {
