@@ -200,7 +200,9 @@ export interface CreateOrAdopt<Found, Made> {
  * - else create; when the service says the key is taken, refuse without `adopt` on the first
  *   attempt (the message names `adopt: true`), and otherwise look ({@link CreateOrAdopt.conflicting})
  *   and take over: made meanwhile by someone else (adopt), or by our own earlier attempt whose
- *   answer was lost before a retry ({@link CreateOrAdopt.ours}).
+ *   answer was lost before a retry ({@link CreateOrAdopt.ours}); after an answer lost on a server
+ *   not known to honour idempotency keys, look before creating again, and take over what the lost
+ *   create made.
  */
 export async function createOrAdopt<Found, Made>(k: CreateOrAdopt<Found, Made>): Promise<Created> {
   const action = `create ${k.what}`;
@@ -209,17 +211,32 @@ export async function createOrAdopt<Found, Made>(k: CreateOrAdopt<Found, Made>):
     const existing = await look(() => k.find());
     if (existing !== undefined) return k.takeOver(existing);
   }
-  let made: Made;
-  try {
-    made = await createOnce(k, look);
-  } catch (err) {
-    if (err instanceof MadeByLostCreate) return k.takeOver(err.existing as Found);
-    if (!(k.exists ?? isConflict)(err)) throw failure(action, err, k.hint?.(err));
-    if (!k.adopt && err.attempts <= 1) throw failure(action, err, k.refuse);
-    const existing = await look(() => (k.conflicting ?? k.find).call(k));
-    if (existing === undefined) throw failure(action, err, k.hint?.(err));
+  // The object of the natural key, found after a create that failed: taken over as that create's
+  // own, or refused without adopt when it is not ours.
+  const takeOverOurs = (existing: Found, err: unknown) => {
     if (!k.adopt && k.ours && !k.ours(existing)) throw failure(action, err, k.refuse);
     return k.takeOver(existing);
+  };
+  let made: Made;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      made = await k.create();
+      break;
+    } catch (err) {
+      // An answer lost on a server not known to honour idempotency keys (the client throws it
+      // `maybeWritten`): the object is looked up by its natural key before the create is sent
+      // again, so no retry makes a second object, whatever the server does with the key.
+      if (err instanceof NotifyError && err.maybeWritten && attempt < LOST_CREATE_ATTEMPTS) {
+        const existing = await look(() => (k.conflicting ?? k.find).call(k));
+        if (existing === undefined) continue;
+        return takeOverOurs(existing, err);
+      }
+      if (!(k.exists ?? isConflict)(err)) throw failure(action, err, k.hint?.(err));
+      if (!k.adopt && err.attempts <= 1) throw failure(action, err, k.refuse);
+      const existing = await look(() => (k.conflicting ?? k.find).call(k));
+      if (existing === undefined) throw failure(action, err, k.hint?.(err));
+      return takeOverOurs(existing, err);
+    }
   }
   if (!k.partial) return k.created(made);
   try {
@@ -255,33 +272,9 @@ export async function undoSuffixed(k: { kind: string; field: string; declared: s
   });
 }
 
-/** How {@link createOnce} hands back an object its lost create made, to be taken over. */
-class MadeByLostCreate {
-  constructor(readonly existing: unknown) {}
-}
-
 /** Attempts of a create whose answer is lost on a server that may not honour idempotency keys. */
 const LOST_CREATE_ATTEMPTS = 3;
 
-/**
- * The create request, once: after an answer lost on a server not known to honour idempotency keys
- * (the client throws it `maybeWritten`), the object is looked up by its natural key first, and
- * taken over when the lost create made it (thrown as {@link MadeByLostCreate}); only when it is not there is
- * the create sent again. So no retry makes a second object, whatever the server does with the key.
- */
-async function createOnce<Found, Made>(k: CreateOrAdopt<Found, Made>, look: (find: () => Promise<Found | undefined>) => Promise<Found | undefined>): Promise<Made> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await k.create();
-    } catch (err) {
-      if (!(err instanceof NotifyError && err.maybeWritten) || attempt >= LOST_CREATE_ATTEMPTS) throw err;
-      const existing = await look(() => (k.conflicting ?? k.find).call(k));
-      if (existing === undefined) continue;
-      if (!k.adopt && k.ours && !k.ours(existing)) throw failure(`create ${k.what}`, err, k.refuse);
-      throw new MadeByLostCreate(existing);
-    }
-  }
-}
 
 /** The control inputs (the table's `controlKeys`: adopt, check) present in `from`; outputs keep them so a refresh returns them. */
 export function controlInputs(from: Obj, controlKeys: readonly string[]): Obj {
