@@ -22,7 +22,7 @@ const RELATIVE_REQUIRE = /\brequire\((["'])(\.{1,2}\/[^"'`$]*)\1\)/g;
  * a process of the built package loads is checked against `dist/`
  * (test/component/provider/loading.test.ts).
  */
-function sourceRequires(): Plugin {
+export function sourceRequires(): Plugin {
   const skipped = ["test", "node_modules"].map((d) => path.join(ROOT, d) + path.sep);
   return {
     name: "notify:source-requires",

@@ -122,15 +122,26 @@ export const API_URL_HINT =
 
 /**
  * What is known of the servers that have a route (production-notes.md, sixth and seventh passes:
- * the open-source 2.0.0 and 3.15.0 servers run from public source): the least version that has
- * them lies after the last one seen without them. Routes not listed: no version seen without them.
+ * the open-source 2.0.0 and 3.15.0 servers run from public source): `lacks`, the newest version
+ * seen without the routes, and `has`, the oldest seen with them; the least version that has them
+ * lies after `lacks`. A module open-source builds leave out has no version. Routes not listed: no
+ * version seen without them. The live acceptance suite (test/live) reports a kind or a probe of
+ * these routes unsupported on a server of version `lacks` or older.
  */
-const ROUTES_SINCE: readonly { prefix: string; note: string }[] = [
-  ...["/v2/subscribers", "/v2/topics", "/v2/contexts", "/v1/agents", "/v1/channel-connections", "/v1/channel-endpoints"].map((prefix) => ({
-    prefix, note: "these routes came after version 2.0.0 of the service (2.0.0 lacks them, 3.15.0 has them); use a newer server",
-  })),
+export const ROUTES_SINCE: readonly { prefix: string; lacks?: string; has?: string; note: string }[] = [
+  ...["/v2/subscribers", "/v2/topics", "/v2/contexts", "/v1/agents", "/v1/channel-connections", "/v1/channel-endpoints"].map((prefix) => afterVersion(prefix, "2.0.0", "3.15.0")),
   { prefix: "/v2/translations", note: "translations are an enterprise module of the service, which open-source builds lack (3.15.0's did)" },
 ];
+
+/** An entry of {@link ROUTES_SINCE}: routes `lacks` has not and `has` has. */
+function afterVersion(prefix: string, lacks: string, has: string) {
+  return { prefix, lacks, has, note: `these routes came after version ${lacks} of the service (${lacks} lacks them, ${has} has them); use a newer server` };
+}
+
+/** What {@link ROUTES_SINCE} knows of the route `path` (a template or a path), or undefined. */
+export function routeSince(path: string): (typeof ROUTES_SINCE)[number] | undefined {
+  return ROUTES_SINCE.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`) || path.startsWith(`${r.prefix}?`));
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -349,7 +360,7 @@ export class HttpTransport {
     }
     const version = await this.serverVersion();
     if (kind === "route" && version) {
-      const since = ROUTES_SINCE.find((r) => spec.route.startsWith(r.prefix));
+      const since = routeSince(spec.route);
       const why = since ? since.note : "it is older than the service this needs, or built without it";
       return { code: "no_route", hint: `The server at ${this.origin}${this.basePath} (version ${version}) has no route ${spec.method} ${spec.route}: ${why} (${asked})` };
     }

@@ -65,7 +65,7 @@ export class NotifyClient {
 
 export * from "./errors";
 export * from "./paginate";
-export { type TransportOptions, type RequestLogEntry, encodeSegment, buildPath, buildQuery, unwrapEnvelope } from "./http";
+export { type TransportOptions, type RequestLogEntry, encodeSegment, buildPath, buildQuery, unwrapEnvelope, routeSince, ROUTES_SINCE } from "./http";
 export type { RetryPolicy } from "./retry";
 export { Pacer, readRateLimitHeaders } from "./pacing";
 export type { ListWorkflowsQuery } from "./workflows";
