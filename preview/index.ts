@@ -1,7 +1,8 @@
 /**
  * `notify-preview`'s work: asks the service to render each email, in-app, SMS, chat and push step
  * of the workflows asked for (`POST /v2/workflows/{workflowId}/step/{stepId}/preview`), writes each
- * rendering as an HTML file, a PNG screenshot of each email, and a Markdown summary; with a change
+ * rendering as an HTML file (an email under a mail client's header: its sender's name when known,
+ * and its subject), a PNG screenshot of each email, and a Markdown summary; with a change
  * source (a preview of `up`, or a stack's state), each step before and after the change, side by
  * side in the summary when they differ.
  *
@@ -14,7 +15,7 @@ import path from "node:path";
 import { isNotFound, type NotifyClient } from "../provider/client";
 import { clientFor, type ConnectionSettings } from "../provider/config";
 import { CHANNELS, type StepPreviewBody, type StepResponse, type Workflow } from "../provider/schemas";
-import { chooseBrowser, startCamera, type BrowserChoice, type Camera } from "./screenshot";
+import { chooseBrowser, EMAIL_FRAME_ID, startCamera, VIEWPORT, type BrowserChoice, type Camera } from "./screenshot";
 import type { ChangeSource, DeclaredStep } from "./sources";
 import type { Side, SideName, StepReport } from "./report";
 import { writeSummary } from "./summary";
@@ -70,6 +71,62 @@ export function channelPage(title: string, preview: Obj): string {
     `</head><body><h1>${escapeHtml(title)}</h1><dl>\n${rows}\n</dl></body></html>\n`;
 }
 
+/** The longest URL Chromium navigates to (`url::kMaxURLChars`, 2 MiB): an email whose `data:` URL is longer goes in `srcdoc`. */
+const MAX_URL_LENGTH = 2 * 1024 * 1024;
+
+/**
+ * The HTML page of an email as a mail client shows it: a header with the subject and, when known,
+ * the sender's name, and below it the email, in a frame of its own.
+ *
+ * The email's document is the service's, byte for byte, as the frame's `data:` URL. A frame keeps
+ * the two apart: the email's CSS does not style the header nor the header's the email, and the
+ * email's `<body>` (its margins, background, width) is laid out as it is alone. The header put
+ * into the email's own markup would be styled by the email's CSS and shift its layout. A `data:`
+ * document is parsed as a page of its own, in quirks mode when it has no doctype, as it was as the
+ * page itself; a `srcdoc` frame would always be in standards mode (which lays out tables and
+ * images differently), so it is used only for an email too long for a URL. The frame runs no
+ * scripts (sandboxed without `allow-scripts`: mail clients run none; the screenshot's browser runs
+ * none either).
+ *
+ * In a browser the frame fills the window below the header and the email scrolls in it, as in a
+ * mail client's reading pane (a `data:` frame is of another origin, whose height the page cannot
+ * read); for the screenshot the camera grows the frame to the email's height (screenshot.ts).
+ */
+export function emailPage(email: { subject?: unknown; body: string }, sender?: string): string {
+  const subject = typeof email.subject === "string" && email.subject.trim() ? email.subject : undefined;
+  const dataUrl = `data:text/html;charset=utf-8;base64,${Buffer.from(email.body, "utf8").toString("base64")}`;
+  const source = dataUrl.length <= MAX_URL_LENGTH ? `src="${dataUrl}"` : `srcdoc="${escapeHtml(email.body)}"`;
+  // Line heights in pixels: the header's height is whole, so the email starts on a pixel boundary
+  // and is drawn as it is alone (a fractional offset would change its anti-aliasing).
+  return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject ?? "(no subject)")}</title>` +
+    "<style>html,body{height:100%;margin:0}body{display:flex;flex-direction:column;background:#fff}" +
+    ".mail-header{flex:none;padding:12px 16px;border-bottom:1px solid #d0d7de;background:#f6f8fa;color:#1f2328;font:14px/20px system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif}" +
+    ".mail-subject{margin:0;font-size:18px;line-height:24px;font-weight:600;overflow-wrap:anywhere}.mail-subject.none{font-weight:400;font-style:italic;color:#57606a}" +
+    ".mail-from{margin:4px 0 0;color:#57606a}.mail-from b{color:#1f2328;font-weight:600}" +
+    `#${EMAIL_FRAME_ID}{display:block;flex:1 1 auto;width:100%;min-height:${VIEWPORT.height}px;border:0}</style></head><body>\n` +
+    `<header class="mail-header">` +
+    (subject !== undefined ? `<h1 class="mail-subject">${escapeHtml(subject)}</h1>` : `<h1 class="mail-subject none">(no subject)</h1>`) +
+    (sender ? `<p class="mail-from">From <b>${escapeHtml(sender)}</b></p>` : "") +
+    `</header>\n<iframe id="${EMAIL_FRAME_ID}" title="The email" sandbox="allow-popups allow-popups-to-escape-sandbox" ${source}></iframe>\n</body></html>\n`;
+}
+
+/**
+ * The sender's name the service sends emails with: the `senderName` credential of the active
+ * primary email integration of the API key's environment (the integration an email step sends
+ * through; without one the step does not send). Undefined when there is none, or when the service
+ * does not show credentials: the current service never shows an API key an integration's
+ * credentials (`{}`), so against it the header has the subject alone; servers of late 2025, and
+ * the emulator with `hideCredentials: false`, show them. The step preview itself answers the
+ * subject and body only.
+ */
+export async function emailSenderName(client: NotifyClient): Promise<string | undefined> {
+  const [environment, integrations] = await Promise.all([client.environments.me(), client.integrations.list()]);
+  const primary = integrations.find((i) => i._environmentId === environment._id && i.channel === "email" && i.active && i.primary && !i.deleted);
+  const name = primary?.credentials?.senderName;
+  // A value the service encrypted (`nvsk.`, the 2.0 server's write answers) is not the name.
+  return typeof name === "string" && name.trim() && !name.startsWith("nvsk.") ? name : undefined;
+}
+
 /** The service's workflow, or undefined when it has none of that id. */
 async function liveWorkflow(client: NotifyClient, id: string): Promise<Workflow | undefined> {
   try {
@@ -89,6 +146,7 @@ function matchStep(declared: DeclaredStep, live: StepResponse[]): StepResponse |
 /** Renders and writes files; one instance per run. */
 class Renderer {
   private camera?: Camera;
+  private sender?: Promise<string | undefined>;
   constructor(private readonly client: NotifyClient, private readonly out: string, readonly screenshots: BrowserChoice, private readonly log: (l: string) => void) {}
 
   async start(): Promise<BrowserChoice> {
@@ -105,6 +163,15 @@ class Renderer {
     await this.camera?.close();
   }
 
+  /** The sender's name of the emails, looked up at the first one; a failed look-up leaves the header without it (and says so). */
+  private senderName(): Promise<string | undefined> {
+    this.sender ??= emailSenderName(this.client).catch((err: unknown) => {
+      this.log(`the emails' sender name is not shown: ${String((err as Error)?.message ?? err).split("\n")[0]}`);
+      return undefined;
+    });
+    return this.sender;
+  }
+
   /** Asks the service to render a step (with `controlValues` in place of the stored ones when given) and writes its files. */
   async side(workflowId: string, step: StepResponse, side: SideName, body: StepPreviewBody): Promise<{ side: Side; example?: Obj }> {
     const r = await this.client.workflows.preview(workflowId, step.stepId, body);
@@ -112,7 +179,9 @@ class Renderer {
     if (!Object.keys(preview).length) return { side: { status: "empty" }, example: r.previewPayloadExample };
     const base = path.join(safe(workflowId), `${safe(step.stepId)}${side === "current" ? "" : `.${side}`}`);
     mkdirSync(path.join(this.out, safe(workflowId)), { recursive: true });
-    const html = step.type === "email" && typeof preview.body === "string" ? preview.body : channelPage(`${step.name} (${step.type})`, preview);
+    const html = step.type === "email" && typeof preview.body === "string"
+      ? emailPage({ subject: preview.subject, body: preview.body }, await this.senderName())
+      : channelPage(`${step.name} (${step.type})`, preview);
     const out: Side = { status: "rendered", preview, html: `${base}.html` };
     writeFileSync(path.join(this.out, out.html!), html);
     if (step.type === "email" && this.camera) {

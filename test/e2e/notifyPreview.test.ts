@@ -1,10 +1,10 @@
 /**
  * `notify-preview` as users run it (the compiled bin, the connection from NOTIFY_API_URL and
  * NOTIFY_API_KEY) against the emulator, on a stack the real engine deployed: one workflow's steps
- * to HTML, PNG screenshots of its emails (when this machine has a Chromium; otherwise the summary's
- * skip message) and the summary; the same without a browser; a planned change read from a
- * preview's event log, and a dashboard edit read against the stack's exported state, each before
- * and after side by side.
+ * to HTML (an email under a mail client's header with its subject), PNG screenshots of its emails
+ * (when this machine has a Chromium; otherwise the summary's skip message) and the summary; the
+ * same without a browser; a planned change read from a preview's event log, and a dashboard edit
+ * read against the stack's exported state, each before and after side by side.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -50,6 +50,13 @@ function pngSize(file: string): { width: number; height: number } {
   return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
 }
 
+/** An email's page: the markup above its frame, and the email's document (the frame's `data:` URL). */
+function emailPage(html: string): { header: string; email: string } {
+  const src = /<iframe [^>]*src="data:text\/html;charset=utf-8;base64,([A-Za-z0-9+/=]*)"/.exec(html);
+  expect(src, html).not.toBeNull();
+  return { header: html.slice(0, src!.index), email: Buffer.from(src![1]!, "base64").toString("utf8") };
+}
+
 describe("notify-preview against the emulator", () => {
   let emu: TestEmulator;
   let ts: TestStack;
@@ -87,8 +94,11 @@ describe("notify-preview against the emulator", () => {
     const r = await run(["--workflow", "orders", "--out", out, "--payload", path.join(work, "payload.json")]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe(path.join(out, "summary.md"));
-    // The email as the service renders it: the payload substituted, inside the step's layout.
-    expect(read(out, "orders/email.html")).toMatch(/<header>ACME header<\/header><h1>Order A-17<\/h1><p>Hi John<\/p>/);
+    // The email as the service renders it (the payload substituted, inside the step's layout), in
+    // the page's frame, under a mail client's header with its subject.
+    const page = emailPage(read(out, "orders/email.html"));
+    expect(page.email).toMatch(/<header>ACME header<\/header><h1>Order A-17<\/h1><p>Hi John<\/p>/);
+    expect(page.header).toContain("Order A-17");
     expect(read(out, "orders/sms.html")).toContain("Order A-17 shipped");
     for (const step of ["inbox", "chat", "push"]) expect(existsSync(path.join(out, `orders/${step}.html`)), step).toBe(true);
     // The delay step is not a message: nothing is rendered for it.
@@ -101,7 +111,8 @@ describe("notify-preview against the emulator", () => {
     if ("path" in browser) {
       const size = pngSize(path.join(out, "orders/email.png"));
       expect(size.width).toBe(VIEWPORT.width);
-      expect(size.height).toBeGreaterThanOrEqual(VIEWPORT.height);
+      // The email is shorter than the viewport: the header adds to the viewport's height.
+      expect(size.height).toBeGreaterThan(VIEWPORT.height);
       expect(summary).toContain("![screenshot](orders/email.png)");
     } else {
       expect(summary).toContain(screenshotsSkipped(browser.skipped));
