@@ -201,11 +201,13 @@ export const provider = {
   async check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
     const inputs = stripUndefined(news);
     const allowed = Object.keys(CHANNEL_ENDPOINT.inputs);
-    // A key no type takes: the closest of the keys the declared type takes.
-    const typeKeys = ENDPOINT_TYPES.includes(inputs.type as EndpointType) ? ENDPOINT_KEYS[inputs.type as EndpointType] : Object.keys(EndpointInput.shape);
+    // A key no type takes: the closest of the keys the declared type takes, naming the type (as a
+    // key of another type is named, in endpointFailures); of every type's keys when the type is not one.
+    const known = ENDPOINT_TYPES.includes(inputs.type as EndpointType);
+    const typeKeys = known ? ENDPOINT_KEYS[inputs.type as EndpointType] : Object.keys(EndpointInput.shape);
     const failures = checkWith(CHANNEL_ENDPOINT.schema, inputs, (issue) => {
       if (issue.code === "unrecognized_keys" && issue.path.length === 1 && issue.path[0] === "endpoint") {
-        return issue.keys.map((k) => unknownKeyMessage(k, typeKeys)).join("; ");
+        return issue.keys.map((k) => unknownKeyMessage(k, typeKeys, known ? `type ${JSON.stringify(inputs.type)}` : undefined)).join("; ");
       }
       return topLevel(unknownKeyHint(allowed))(issue);
     });

@@ -54,14 +54,21 @@ export function checkWith(schema: z.ZodType, inputs: Obj, hints: (issue: z.core.
 /**
  * The failures as the engine's CheckFailure should carry them. The engine prints a failure as
  * `property <p> value <v> has a problem: <reason>`, `v` being the top-level input named `p`
- * (pulumi/pulumi v3.259.0, pkg/resource/deploy/step_generator.go, issueCheckFailures: `inputs[p]`),
- * so a nested path (`steps[0].type`), the whole inputs or an input left out would print
- * `{<nil>}` in place of the value. Those go without a property, which the engine prints as
- * `resource '<name>' has a problem: <reason>`: the reason names the path and the value given.
- * Both front ends send these, so both say the same.
+ * formatted by Go (pulumi/pulumi v3.259.0, pkg/resource/deploy/step_generator.go,
+ * issueCheckFailures: `inputs[p]` with `%v`, which PropertyValue.String writes as `{%v}` of the Go
+ * value). Only a string, a number or a boolean prints as given (`{fax}`): a nested path
+ * (`steps[0].type`), the whole inputs or an input left out would print `{<nil>}`, an object a Go
+ * map (`{map[channelID:{C0123456}]}`) and a list a Go slice (`{[{a} {b}]}`). Those go without a
+ * property, which the engine prints as `resource '<name>' has a problem: <reason>`: the reason
+ * names the path, and the key or the value given. Both front ends send these, so both say the same.
  */
 export function engineFailures(failures: readonly CheckFailure[], inputs: Obj): CheckFailure[] {
-  return failures.map((f) => (Object.hasOwn(inputs, f.property) && inputs[f.property] !== undefined && inputs[f.property] !== null ? f : { property: "", reason: f.reason }));
+  return failures.map((f) => (Object.hasOwn(inputs, f.property) && printsAsGiven(inputs[f.property]) ? f : { property: "", reason: f.reason }));
+}
+
+/** Whether the engine prints a top-level input's value as it was given: a string, a number or a boolean (not an object, a list or nothing). */
+function printsAsGiven(value: unknown): boolean {
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
 }
 
 /** A value given, as a message shows it: JSON, shortened past 60 characters. */
@@ -131,10 +138,13 @@ function editDistance(a: string, b: string): number {
   return dp[b.length]!;
 }
 
-/** `unknown property "k": did you mean "…"? Allowed: …`, for a key not among `allowed`. */
-export function unknownKeyMessage(key: string, allowed: readonly string[]): string {
+/**
+ * `unknown property "k": did you mean "…"? Allowed: …`, for a key not among `allowed`; with `of`
+ * (`type "slack_channel"`), `Allowed for <of>: …`, naming what allows them.
+ */
+export function unknownKeyMessage(key: string, allowed: readonly string[], of?: string): string {
   const s = suggest(key, allowed);
-  return `unknown property ${JSON.stringify(key)}${s ? `: did you mean ${JSON.stringify(s)}?` : ""} Allowed: ${allowed.join(", ")}`;
+  return `unknown property ${JSON.stringify(key)}${s ? `: did you mean ${JSON.stringify(s)}?` : ""} Allowed${of ? ` for ${of}` : ""}: ${allowed.join(", ")}`;
 }
 
 /** Hint for unknown keys: names the closest allowed key. */

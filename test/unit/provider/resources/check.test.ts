@@ -91,6 +91,19 @@ describe("engineFailures", () => {
     ];
     expect(engineFailures(failures, { steps: [{ type: "emial" }], tags: null })).toEqual(failures.map((f) => ({ property: "", reason: f.reason })));
   });
+
+  it("sends an object or a list input without a property, which the engine would print as a Go map or slice", () => {
+    const failures = [
+      { property: "endpoint", reason: 'endpoint: unknown property "channelID"' },
+      { property: "tags", reason: "tags: r" },
+    ];
+    expect(engineFailures(failures, { endpoint: { channelID: "C1" }, tags: ["a", "b"] })).toEqual(failures.map((f) => ({ property: "", reason: f.reason })));
+  });
+
+  it("keeps the property of a number or a boolean input, which the engine prints as given", () => {
+    const failures = [{ property: "limit", reason: "limit: r" }, { property: "active", reason: "active: r" }];
+    expect(engineFailures(failures, { limit: 0, active: false })).toEqual(failures);
+  });
 });
 
 describe("suggest", () => {
