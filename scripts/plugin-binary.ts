@@ -60,6 +60,46 @@ export type Target = keyof typeof TARGETS;
  */
 export const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
 
+/**
+ * The one warning postject prints on a Linux target that says nothing wrong, nine times a build:
+ * `warning: Can't find string offset for section name '.note.100'` (eight times) and `... '.note'`
+ * (once). It is LIEF's, the ELF library compiled into postject, whose warnings come out through
+ * `console.warn`. To add the blob as an ELF note (`NODE_SEA_BLOB`), LIEF writes the binary's notes
+ * again into a new PT_NOTE segment, with a section header for each: the blob's (`.note`) and those
+ * of the GNU build attributes of Node's `.gnu.build.attributes` (note type 0x100, `.note.100`)
+ * get none of their names in the section-name table it writes, so it warns and leaves each
+ * header's name empty (LIEF's ELF Builder, build_sections). Nothing at run time reads section
+ * headers: the loader reads the program headers, and Node finds its blob by walking the PT_NOTE
+ * segments for the note's name (postject_find_resource in postject's postject-api.h), so the
+ * executable works (test/e2e/pluginBinary.test.ts runs it); `readelf -S` shows nine note sections
+ * without a name, and that is all. So these lines are left out, and any other line postject
+ * prints still shows. Seen with postject 1.0.0-alpha.6 (nodejs/postject issue 83, the same nine lines).
+ */
+const HARMLESS_POSTJECT_WARNING = /^warning: Can't find string offset for section name '\.note(\.[0-9a-f]+)?'$/;
+
+/** Whether postject's line `line` is to be shown: every one but {@link HARMLESS_POSTJECT_WARNING}. */
+export function shownPostjectLine(line: string): boolean {
+  return !HARMLESS_POSTJECT_WARNING.test(line);
+}
+
+/**
+ * Runs `inject` (a postject.inject) with postject's harmless warnings left out: postject takes no
+ * option for its log, which it writes through `console.warn` (bound when inject loads it), so
+ * `console.warn` drops those lines until `inject` settles and passes every other call on.
+ */
+export async function withoutHarmlessWarnings<T>(inject: () => Promise<T>): Promise<T> {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (args.length === 1 && typeof args[0] === "string" && !shownPostjectLine(args[0])) return;
+    warn.apply(console, args);
+  };
+  try {
+    return await inject();
+  } finally {
+    console.warn = warn;
+  }
+}
+
 /** The package's version (package.json): the plugin's version in its archive names. */
 export function packageVersion(): string {
   return (JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
@@ -288,7 +328,7 @@ async function buildUnlocked(opts: { targets?: Target[]; outDir?: string; log?: 
       if (!nodeData.includes(`${SEA_FUSE}:0`)) throw new Error(`${base} has no unflipped SEA fuse ${SEA_FUSE}: not a Node binary that accepts a SEA blob`);
       const postject = require("postject") as { inject(file: string, name: string, data: Buffer, opts: { sentinelFuse: string }): Promise<void> };
       writeFileSync(exe, nodeData);
-      await postject.inject(exe, "NODE_SEA_BLOB", blobData, { sentinelFuse: SEA_FUSE });
+      await withoutHarmlessWarnings(() => postject.inject(exe, "NODE_SEA_BLOB", blobData, { sentinelFuse: SEA_FUSE }));
       chmodSync(exe, 0o755);
       writeFileSync(path.join(stage, "LICENSE"), license);
       const tar = require("tar") as typeof import("tar");
