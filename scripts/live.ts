@@ -1,6 +1,6 @@
 /**
  * `npm run test:live -- [options]`: the acceptance suite against a live service
- * (test/live/live.test.ts, docs/testing.md). Checks the address, the key and the environment first
+ * (test/live/acceptance.live.ts, docs/testing.md). Checks the address, the key and the environment first
  * (test/live/config.ts), then runs the suite with vitest; `--cleanup PREFIX` removes what a killed
  * run left instead, and `--preflight` only checks.
  */

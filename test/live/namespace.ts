@@ -49,7 +49,9 @@ export class Namespace {
   /** Renames `name` on the service. */
   add(name: string): void {
     if (this.forward.has(name)) return;
-    this.pair(name, this.liveName(name));
+    const live = this.liveName(name);
+    this.forward.set(name, live);
+    this.back.set(live, name);
   }
 
   /** Renames `from` to `to` (an id the emulator gives, the live service another). */

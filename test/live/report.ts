@@ -49,36 +49,48 @@ export interface LiveReport {
   cleanup?: { removed: number; failed: string[] };
 }
 
-/** Keys whose values differ on every run (ids, times): compared by type only. */
-const VOLATILE = /(^|\.)(_id|id|_[a-zA-Z]+Id|[a-zA-Z]*At|createdAt|updatedAt|transactionId|next|previous|cursor|key|token|apiKey|expiresAt|date|timestamp|identifier|contentHash|hash|version|__v|\d+)$/;
+/** Keys whose values differ on every run (ids, times, generated slugs): compared by type only. */
+const VOLATILE = /(^|\.)(_id|id|_[a-zA-Z]+Id|[a-zA-Z]*At|transactionId|next|previous|cursor|key|token|apiKey|slug|date|timestamp|identifier|contentHash|hash|version|__v|totalCount|totalCountCapped|hasMore|page|pageSize)$/;
 
 const typeOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
 
-/** The leaves of a body, by path (arrays by index; an empty object or array is a leaf). */
-function leaves(v: unknown, at = "", out = new Map<string, unknown>()): Map<string, unknown> {
+/**
+ * The leaves of a body by path, every list index written `[]` (two environments hold different
+ * objects, in another order: what is compared is the shape of an element, not which it is); per
+ * path the types found, and the value where the path holds one value outside a list.
+ */
+function leaves(v: unknown, at = "", out = new Map<string, { types: Set<string>; values: unknown[] }>()) {
   if (v && typeof v === "object" && Object.keys(v).length > 0) {
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) leaves(x, at ? `${at}.${k}` : k, out);
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) leaves(x, Array.isArray(v) ? `${at}[]` : at ? `${at}.${k}` : k, out);
   } else {
-    out.set(at, v);
+    const leaf = out.get(at) ?? { types: new Set<string>(), values: [] };
+    leaf.types.add(typeOf(v));
+    leaf.values.push(v);
+    out.set(at, leaf);
   }
   return out;
 }
 
 /**
  * The differences of two answers of one probe: paths one has and the other lacks, values of
- * another type, and values that differ where they are not ids or times (VOLATILE).
+ * another type, and values that differ outside lists where they are not ids, times or slugs
+ * ({@link VOLATILE}).
  */
 export function compareAnswers(live: { status: number; body: unknown }, emulator: { status: number; body: unknown }): FieldDifference[] {
   const out: FieldDifference[] = [];
   if (live.status !== emulator.status) out.push({ path: "(status)", difference: "status", live: live.status, emulator: emulator.status });
   const l = leaves(live.body);
   const e = leaves(emulator.body);
+  const types = (x: { types: Set<string> }) => [...x.types].sort().join("|");
   for (const [p, v] of l) {
-    if (!e.has(p)) out.push({ path: p, difference: "only live", live: v });
-    else if (typeOf(v) !== typeOf(e.get(p))) out.push({ path: p, difference: "type", live: typeOf(v), emulator: typeOf(e.get(p)) });
-    else if (!VOLATILE.test(p) && typeof v !== "object" && v !== e.get(p)) out.push({ path: p, difference: "value", live: v, emulator: e.get(p) });
+    const other = e.get(p);
+    if (!other) out.push({ path: p, difference: "only live", live: v.values[0] });
+    else if (types(v) !== types(other)) out.push({ path: p, difference: "type", live: types(v), emulator: types(other) });
+    else if (!p.includes("[]") && !VOLATILE.test(p) && typeof v.values[0] !== "object" && v.values[0] !== other.values[0]) {
+      out.push({ path: p, difference: "value", live: v.values[0], emulator: other.values[0] });
+    }
   }
-  for (const [p, v] of e) if (!l.has(p)) out.push({ path: p, difference: "only emulator", emulator: v });
+  for (const [p, v] of e) if (!l.has(p)) out.push({ path: p, difference: "only emulator", emulator: v.values[0] });
   return out;
 }
 
@@ -112,7 +124,7 @@ export function markdown(r: LiveReport): string {
     }
   }
   lines.push("## The emulator's answers beside the live ones", "",
-    "Each probe sent to both, the emulator in production mode; ids and times are compared by type only.", "");
+    "Each probe sent to both, the emulator in production mode. Lists are compared by the shape of their elements (the two environments hold different objects); ids, times and slugs by type only.", "");
   const differing = r.differential.filter((d) => d.differences.length);
   lines.push(`${r.differential.length - differing.length} of ${r.differential.length} probes answered alike.`, "");
   for (const d of differing) {
