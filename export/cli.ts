@@ -9,13 +9,16 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { CONNECTION_HELP as connectionHelp, CONNECTION_OPTIONS, connectionFailure, connectionFromOptions } from "../provider/cliConnection";
-import { ExportError, checkState, exportEnvironment, updateProject } from "./index";
+import { ExportError, checkState, diffEnvironments, exportEnvironment, updateProject } from "./index";
+import { renderDiffMarkdown, renderDiffText } from "./diff";
+import { optionOf, TOOL_SETTINGS } from "../provider/cliConnection";
 import { renderCheck } from "./check";
 import { configSetLines, nextSteps } from "./project";
 import { FRONT_ENDS, LANGUAGES, type FrontEnd, type Language } from "./render/common";
 
 const HELP = `Usage: notify-export --language ${LANGUAGES.join("|")} --out DIR [options]
        notify-export --update DIR [connection options]
+       notify-export --diff --other-api-url URL --other-api-key KEY [--markdown] [connection options]
 
 Reads the environment of an API key (integrations, workflows, layouts, translations, topics with
 their subscribers, environment variables, contexts, inbound-email domains) and writes a Pulumi project that declares it as it is.
@@ -36,6 +39,12 @@ Options:
                        when they differ (with the connection options and --environment-id only)
   --update DIR         rewrite the declarations of the project in DIR from the service, with the
                        options it was exported with (so none of the options above)
+  --diff               compare the key's environment with another (--other-api-url and
+                       --other-api-key, else NOTIFY_OTHER_API_URL and NOTIFY_OTHER_API_KEY; of the
+                       same installation or another): what is only in one, and each declared field
+                       that differs, secrets left out; exit 1 when they differ. With --environments
+                       and --subscriber as for an export
+  --markdown           --diff's report as Markdown (a pull request's comment)
 ${connectionHelp}
   --help               show this help
 
@@ -57,7 +66,9 @@ async function main(): Promise<void> {
         language: { type: "string" }, "front-end": { type: "string" }, out: { type: "string" },
         environments: { type: "boolean" }, subscriber: { type: "string", multiple: true }, project: { type: "string" },
         "environment-id": { type: "string" }, force: { type: "boolean" }, update: { type: "string" }, check: { type: "string" },
+        diff: { type: "boolean" }, markdown: { type: "boolean" },
         ...CONNECTION_OPTIONS,
+        ...OTHER_OPTIONS,
         help: { type: "boolean" },
       },
       strict: true,
@@ -72,6 +83,7 @@ async function main(): Promise<void> {
   }
   if (v.update !== undefined) return update(v.update, v as Record<string, unknown>);
   if (v.check !== undefined) return check(v.check, v as Record<string, unknown>);
+  if (v.diff) return diff(v as Record<string, unknown>);
   if (!v.language || !(LANGUAGES as readonly string[]).includes(v.language)) usage(`--language must be one of ${LANGUAGES.join(", ")}${v.language ? `, got ${JSON.stringify(v.language)}` : ""}`);
   if (v["front-end"] !== undefined && !(FRONT_ENDS as readonly string[]).includes(v["front-end"])) usage(`--front-end must be one of ${FRONT_ENDS.join(", ")}, got ${JSON.stringify(v["front-end"])}`);
   if (!v.out) usage("--out DIR is required");
@@ -126,6 +138,29 @@ async function check(file: string, v: Record<string, unknown>): Promise<void> {
     process.exitCode = report.same ? 0 : 1;
   } catch (err) {
     if (err instanceof Error && /^not the JSON of/.test(err.message)) usage(`--check ${file}: ${err.message}`);
+    fail(err, v);
+  }
+}
+
+/** The second environment's connection options of --diff: each connection option with `other-` before it, read before NOTIFY_OTHER_<its variable>. */
+const OTHER_OPTIONS = Object.fromEntries(Object.entries(CONNECTION_OPTIONS).map(([k, o]) => [`other-${k}`, o]));
+
+/** `--diff`: the key's environment beside another; exit 0 when they hold the same setup, 1 when not. */
+async function diff(v: Record<string, unknown>): Promise<void> {
+  const given = ["language", "front-end", "out", "project", "environment-id", "force"].filter((o) => v[o] !== undefined);
+  if (given.length) usage(`--diff compares two environments and writes no project; drop ${given.map((o) => `--${o}`).join(", ")}`);
+  const to = Object.fromEntries(TOOL_SETTINGS.map((s) => {
+    const value = v[`other-${optionOf(s.key)}`] ?? process.env[s.env.replace(/^NOTIFY_/, "NOTIFY_OTHER_")];
+    return [s.key, s.type === "boolean" && typeof value === "string" ? value === "true" : value];
+  }).filter(([, x]) => x !== undefined));
+  try {
+    const d = await diffEnvironments({
+      from: connectionFromOptions(v), to, environments: v.environments as boolean | undefined, subscribers: v.subscriber as string[] | undefined,
+      progress: (line) => process.stderr.write(`notify-export: ${line}\n`),
+    });
+    process.stdout.write(v.markdown ? renderDiffMarkdown(d) : renderDiffText(d));
+    process.exitCode = d.same ? 0 : 1;
+  } catch (err) {
     fail(err, v);
   }
 }

@@ -13,6 +13,7 @@ import { buildModel, type ConfigSecret, type ExportModel, type RawEnvironment } 
 import { forLanguage, ownedFile, parseOwned, projectFiles, RENDERERS, slug, type ExportConnection } from "./project";
 import { readEnvironment, type ReadOptions } from "./read";
 import { compareState, stateResources, stateSubscribers, type CheckReport } from "./check";
+import { diffModels, type EnvironmentDiff } from "./diff";
 import { FRONT_ENDS, LANGUAGES, SETTINGS_MARK, type ExportSettings, type FrontEnd, type Language, type RenderOptions } from "./render/common";
 import { packageRoot } from "./render/schema";
 
@@ -152,6 +153,34 @@ export async function checkState(opts: CheckOptions): Promise<CheckReport & { re
     environmentId: opts.environmentId, progress: opts.progress,
   });
   return { ...compareState(resources, buildModel(raw)), requests };
+}
+
+/** What {@link diffEnvironments} is given: the two environments' connections, and what to read of each. */
+export interface DiffOptions {
+  from?: ConnectionSettings;
+  /** The second environment's connection, whole: nothing of it comes from NOTIFY_API_URL / NOTIFY_API_KEY. */
+  to: ConnectionSettings;
+  environments?: boolean;
+  subscribers?: readonly string[];
+  progress?: (line: string) => void;
+  retry?: Partial<RetryPolicy>;
+}
+
+/**
+ * Reads two environments (nothing is written) and compares them as the exporter declares them:
+ * {@link diffModels}. Each side is named by its environment's name and address.
+ */
+export async function diffEnvironments(opts: DiffOptions): Promise<EnvironmentDiff & { requests: RequestLogEntry[] }> {
+  const missing = (["apiUrl", "apiKey"] as const).filter((k) => !opts.to[k]);
+  if (missing.length) throw new ExportError(`--diff needs the other environment's ${missing.map((k) => (k === "apiUrl" ? "address (--other-api-url, else NOTIFY_OTHER_API_URL)" : "API key (--other-api-key, else NOTIFY_OTHER_API_KEY)")).join(" and ")}`);
+  const read = (connection: ConnectionSettings | undefined, which: string) => readWith(connection, opts.retry, {
+    environments: opts.environments, subscribers: opts.subscribers, progress: (l) => opts.progress?.(`${which}: ${l}`),
+  });
+  const from = await read(opts.from, "from");
+  const to = await read(opts.to, "to");
+  const label = (r: typeof from) => `${r.raw.environment.name ?? r.raw.environment._id} (${r.connection.apiUrl})`;
+  const diff = diffModels(buildModel(from.raw), buildModel(to.raw), { from: label(from), to: label(to) });
+  return { ...diff, requests: [...from.requests, ...to.requests] };
 }
 
 /** What {@link updateProject} is given: the project, and how to reach the service (the rest is in the project). */

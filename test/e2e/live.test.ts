@@ -116,7 +116,7 @@ describe.each([["production", "dynamic"], ["spec", "native"]] as const)("the liv
   it("passes, reports every kind, and leaves the environment as it found it", async () => {
     const before = await objects(emu);
     const prefix = `lvt${mode === "spec" ? "s" : "p"}${Date.now().toString(36).slice(-5)}`;
-    const r = await liveRun(emu.url, { NOTIFY_LIVE_PREFIX: prefix, NOTIFY_LIVE_REPORT_DIR: dir }, ["--front-end", frontEnd]);
+    const r = await liveRun(emu.url, { NOTIFY_LIVE_PREFIX: prefix, NOTIFY_LIVE_REPORT_DIR: dir, NOTIFY_LIVE_API_KEY_2: PRODUCTION_KEY }, ["--front-end", frontEnd]);
     expect(r.code, r.stdout.slice(-6000) + r.stderr.slice(-3000)).toBe(0);
     const report = JSON.parse(readFileSync(path.join(dir, "report.json"), "utf8")) as LiveReport;
     expect(report).toMatchObject({ address: emu.url, version: expect.any(String), mode, prefix, frontEnd });
@@ -131,6 +131,7 @@ describe.each([["production", "dynamic"], ["spec", "native"]] as const)("the liv
     expect(r.stdout).toMatch(/requests sent: [1-9]\d* by the suite, [1-9]\d* by the provider/);
     expect(readFileSync(path.join(dir, "report.md"), "utf8")).toMatch(new RegExp(`^# Live acceptance run against ${emu.url.replace(/[.]/g, "\\.")}\\n\\n- Server version: `));
     expect(report.differential.length).toBeGreaterThan(0);
+    expect(report.results.find((x) => x.name === "second environment's key")?.verdict).toBe("passed");
     const after = await objects(emu);
     expect(carrying(after, prefix)).toEqual([]);
     expect(after).toEqual(before);

@@ -201,6 +201,21 @@ describe("probes: every operation's conformance case, live and on the emulator",
   });
 });
 
+it("a second environment's key (NOTIFY_LIVE_API_KEY_2) reads its own environment, not the first's", async (ctx) => {
+  if (!cfg.key2) {
+    record("probe", "second environment's key", "unsupported", "NOTIFY_LIVE_API_KEY_2 is not set");
+    return ctx.skip();
+  }
+  const other = await svc.apiAs(cfg.key2, "GET", "/v1/environments/me");
+  try {
+    expect(other.status).toBe(200);
+    expect(other.body._id).not.toBe(pre.environment._id);
+    record("probe", "second environment's key", "passed");
+  } catch (e) {
+    record("probe", "second environment's key", "failed", e instanceof Error ? e.message : String(e));
+  }
+});
+
 describe("kinds: every kind's scenario through the real engine", () => {
   /** The kinds still running, by kind. */
   const running = new Map<string, KindDescriptor>();
