@@ -57,6 +57,17 @@ export class NotifyClient {
     this.topicSubscriptions = new TopicSubscriptionsApi(this.http);
   }
 
+  private ownEnvironment?: Promise<string>;
+
+  /** The id of the API key's environment (`GET /v1/environments/me`), asked once per client; a failure is asked again next time. */
+  ownEnvironmentId(): Promise<string> {
+    this.ownEnvironment ??= this.environments.me().then((e) => e._id, (err: unknown) => {
+      this.ownEnvironment = undefined;
+      throw err;
+    });
+    return this.ownEnvironment;
+  }
+
   /** Closes the connections. */
   close(): Promise<void> {
     return this.http.close();

@@ -7,6 +7,8 @@
  *   create  POST /v1/environment-variables; with adopt: GET /v1/environment-variables/{key} first, then
  *           nothing when it is as declared, else PATCH /v1/environment-variables/{key} of what differs
  *   read    GET /v1/environment-variables/{key}
+ *   (`value`, the key's own environment's value, needs that environment's id: one
+ *   GET /v1/environments/me per provider process, the first time an operation needs it)
  *   update  PATCH /v1/environment-variables/{key} with the values that changed (the service merges by environment)
  *   delete  GET, then DELETE /v1/environment-variables/{key} (a 404 counts as done; a variable holding
  *           values of environments this resource does not declare is left to whoever manages them)
@@ -43,6 +45,10 @@ export const ENVIRONMENT_VARIABLE = defineResource({
       "Value per environment id (at most 256 characters each); secret in state whether or not `isSecret` is. Environments not listed keep " +
       "the value they have; one removed from the map keeps its value too (the service cannot remove one). Secret values read back masked " +
       "are carried from state, so drift in them cannot be seen.", { secret: true, entries: { key: "_environmentId", value: "value" } }),
+    value: field(VariableValue.optional(),
+      "The value in the environment of the provider's API key (`notify:apiKey`), without naming that environment's id: the same program " +
+      "then declares each environment's value from the stack of that environment (a portable program, `notify-export --portable`). " +
+      "Secret in state; `values` must not give that environment's value too.", { secret: true, local: true }),
     adopt: field(z.boolean().optional(), "Take over an existing variable with the same key instead of failing (its values for other environments stay).", { control: true }),
   },
   outputs: {
@@ -62,6 +68,23 @@ type ValueMap = Record<string, string>;
 
 const valuesOf = (p: Props): ValueMap => (isPlainObject(p.values) ? p.values as ValueMap : {});
 
+/** The API key's environment id, when `props` declares `value` (the only input that needs it). */
+const ownIf = async (props: Props): Promise<string | undefined> => (props.value === undefined ? undefined : clientFor().ownEnvironmentId());
+
+/**
+ * `values` with `value` under the key's own environment `own`: every value the resource writes.
+ * Refused when `values` gives that environment's value too (the two would be two sources of one value).
+ */
+function allValues(p: Props, own: string | undefined): ValueMap {
+  const values = { ...valuesOf(p) };
+  if (own === undefined || p.value === undefined) return values;
+  if (values[own] !== undefined) {
+    throw new Error(`environment variable "${String(p.key)}": value and values["${own}"] both give the value of the API key's environment (${own}); give one of them`);
+  }
+  values[own] = p.value as string;
+  return values;
+}
+
 /** Maps the service's variable to outputs (secret values as the service shows them: masked). */
 export function toEnvironmentVariableOutputs(v: ApiVariable): Props {
   return stripUndefined({ ...serviceFields(ENVIRONMENT_VARIABLE, v), variableId: v._id, organizationId: v._organizationId });
@@ -72,15 +95,20 @@ export function toEnvironmentVariableOutputs(v: ApiVariable): Props {
  * the declared ones; a masked value with nothing to carry is left out. Values are seen through the
  * declared map: environments the program does not declare are not compared.
  */
-function outputsFor(v: ApiVariable, declared: Props, keys: string[], carried?: Props): EnvironmentVariableState {
+function outputsFor(v: ApiVariable, declared: Props, keys: string[], carried?: Props, own?: string): EnvironmentVariableState {
   const svc = toEnvironmentVariableOutputs(v);
-  const known = { ...(carried ? valuesOf(carried) : {}), ...valuesOf(declared) };
+  const known = { ...(carried ? allValues(carried, own) : {}), ...allValues(declared, own) };
   const values: ValueMap = {};
   for (const [env, value] of Object.entries(svc.values as ValueMap)) {
     if (value !== SECRET_MASK) values[env] = value;
     else if (known[env] !== undefined) values[env] = known[env];
   }
   svc.values = values;
+  // The key's own environment's value, as `value` declares it; the other values stay in `values`.
+  if (own !== undefined && keys.includes("value")) {
+    svc.value = values[own];
+    if (!keys.includes("values")) svc.values = Object.fromEntries(Object.entries(values).filter(([env]) => env !== own));
+  }
   const out: Props = { ...svc, ...controlInputs(declared, ENVIRONMENT_VARIABLE.controlKeys), declaredKeys: keys };
   for (const k of keys) out[k] = project(svc[k], declared[k]);
   return stripUndefined(out) as EnvironmentVariableState;
@@ -95,9 +123,9 @@ function scopeHint(err: unknown): string | undefined {
 }
 
 /** The PATCH body of a change from `olds` to `inputs`: only the declared fields and values that differ (the service merges them). */
-function patchBody(inputs: Inputs, olds: Props): UpdateEnvironmentVariableBody {
-  const before = valuesOf(olds);
-  const changed = Object.entries(inputs.values ?? {}).filter(([env, value]) => before[env] !== value);
+function patchBody(inputs: Inputs, olds: Props, own: string | undefined): UpdateEnvironmentVariableBody {
+  const before = { ...valuesOf(olds), ...(own !== undefined && olds.value !== undefined ? { [own]: olds.value as string } : {}) };
+  const changed = Object.entries(allValues(inputs, own)).filter(([env, value]) => before[env] !== value);
   const differing: Props = {};
   for (const [k, v] of Object.entries(inputs)) if (v !== olds[k]) differing[k] = v;
   return requestBody(ENVIRONMENT_VARIABLE, { ...differing, values: changed.length ? Object.fromEntries(changed) : undefined }, "update");
@@ -108,11 +136,11 @@ function patchBody(inputs: Inputs, olds: Props): UpdateEnvironmentVariableBody {
  * fields and the values that differ. A secret value reads back masked and cannot be compared:
  * declared, it is written.
  */
-async function adopt(existing: ApiVariable, raw: Props, keys: string[]) {
+async function adopt(existing: ApiVariable, raw: Props, keys: string[], own: string | undefined) {
   return adoptExisting(`environment variable "${String(raw.key)}"`, {
     id: existing.key,
-    compared: outputsFor(existing, without(raw, ["values"]), keys),
-    adopted: () => outputsFor(existing, raw, keys),
+    compared: outputsFor(existing, without(raw, ["values", "value"]), keys, undefined, own),
+    adopted: () => outputsFor(existing, raw, keys, undefined, own),
     inputs: raw,
     diff: provider.diff,
     update: async (olds) => (await provider.update(existing.key, olds, raw)).outs,
@@ -133,21 +161,24 @@ export const provider = {
     const inputs = raw as Inputs;
     const keys = declaredKeys(raw, ENVIRONMENT_VARIABLE.inputKeys);
     const api = clientFor().environmentVariables;
+    const own = await ownIf(raw);
+    const values = allValues(raw, own);
     return createOrAdopt({
       what: `environment variable "${inputs.key}"`, adopt: inputs.adopt, hint: scopeHint,
       refuse: `A variable with key "${inputs.key}" already exists; set adopt: true to manage it with this stack`,
       find: () => findIfPresent(() => api.get(inputs.key)),
-      takeOver: (existing) => adopt(existing, raw, keys),
-      create: () => api.create(requestBody(ENVIRONMENT_VARIABLE, inputs, "create")),
-      created: (v) => ({ id: v.key, outs: outputsFor(v, raw, keys) }),
+      takeOver: (existing) => adopt(existing, raw, keys, own),
+      create: () => api.create(requestBody(ENVIRONMENT_VARIABLE, { ...inputs, values: Object.keys(values).length ? values : undefined }, "create")),
+      created: (v) => ({ id: v.key, outs: outputsFor(v, raw, keys, undefined, own) }),
     });
   },
 
   async read(id: string, props: Props) {
     const keys = declaredKeysOf(props) ?? [];
+    const own = keys.includes("value") ? await clientFor().ownEnvironmentId() : undefined;
     const v = await readIfPresent(`read environment variable "${id}"`, () => clientFor().environmentVariables.read(id));
     if (!v) return gone();
-    const outs = outputsFor(v, props, keys, props);
+    const outs = outputsFor(v, props, keys, props, own);
     return { id, props: outs, inputs: readInputs(props, outs, keys, ENVIRONMENT_VARIABLE.controlKeys) };
   },
 
@@ -156,9 +187,10 @@ export const provider = {
     const keys = declaredKeys(news, ENVIRONMENT_VARIABLE.inputKeys);
     const api = clientFor().environmentVariables;
     try {
-      const body = patchBody(inputs, olds);
+      const own = news.value !== undefined || olds.value !== undefined ? await clientFor().ownEnvironmentId() : undefined;
+      const body = patchBody(inputs, olds, own);
       const v = Object.keys(body).length ? await api.update(id, body) : await api.get(id);
-      return { outs: outputsFor(v, news, keys, olds) };
+      return { outs: outputsFor(v, news, keys, olds, own) };
     } catch (err) {
       throw failure(`update environment variable "${id}"`, err, scopeHint(err));
     }
@@ -171,7 +203,9 @@ export const provider = {
       const v = await api.get(id);
       // A variable is the organisation's: values of environments this resource does not declare
       // belong to another stack (or the dashboard), so the variable stays for them.
-      const mine = new Set(Object.keys(valuesOf(props)));
+      const keys = declaredKeysOf(props) ?? [];
+      const mine = new Set(keys.includes("values") || !keys.includes("value") ? Object.keys(valuesOf(props)) : []);
+      if (keys.includes("value")) mine.add(await clientFor().ownEnvironmentId());
       if (v.values.some((x) => !mine.has(x._environmentId))) return;
       await api.delete(id);
     } catch (err) {

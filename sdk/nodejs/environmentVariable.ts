@@ -58,6 +58,10 @@ export class EnvironmentVariable extends pulumi.CustomResource {
      */
     declare public readonly type: pulumi.Output<enums.EnvironmentVariableType>;
     /**
+     * The value in the environment of the provider's API key (`notify:apiKey`), without naming that environment's id: the same program then declares each environment's value from the stack of that environment (a portable program, `notify-export --portable`). Secret in state; `values` must not give that environment's value too.
+     */
+    declare public readonly value: pulumi.Output<string | undefined>;
+    /**
      * Value per environment id (at most 256 characters each); secret in state whether or not `isSecret` is. Environments not listed keep the value they have; one removed from the map keeps its value too (the service cannot remove one). Secret values read back masked are carried from state, so drift in them cannot be seen.
      */
     declare public readonly values: pulumi.Output<{[key: string]: string} | undefined>;
@@ -84,6 +88,7 @@ export class EnvironmentVariable extends pulumi.CustomResource {
             resourceInputs["isSecret"] = args?.isSecret;
             resourceInputs["key"] = args?.key;
             resourceInputs["type"] = args?.type;
+            resourceInputs["value"] = args?.value ? pulumi.secret(args.value) : undefined;
             resourceInputs["values"] = args?.values ? pulumi.secret(args.values) : undefined;
             resourceInputs["declaredKeys"] = undefined /*out*/;
             resourceInputs["organizationId"] = undefined /*out*/;
@@ -94,11 +99,12 @@ export class EnvironmentVariable extends pulumi.CustomResource {
             resourceInputs["key"] = undefined /*out*/;
             resourceInputs["organizationId"] = undefined /*out*/;
             resourceInputs["type"] = undefined /*out*/;
+            resourceInputs["value"] = undefined /*out*/;
             resourceInputs["values"] = undefined /*out*/;
             resourceInputs["variableId"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
-        const secretOpts = { additionalSecretOutputs: ["values"] };
+        const secretOpts = { additionalSecretOutputs: ["value", "values"] };
         opts = pulumi.mergeOptions(opts, secretOpts);
         super(EnvironmentVariable.__pulumiType, name, resourceInputs, opts);
     }
@@ -124,6 +130,10 @@ export interface EnvironmentVariableArgs {
      * The variable's type; `string`, the only one.
      */
     type?: pulumi.Input<enums.EnvironmentVariableType | undefined>;
+    /**
+     * The value in the environment of the provider's API key (`notify:apiKey`), without naming that environment's id: the same program then declares each environment's value from the stack of that environment (a portable program, `notify-export --portable`). Secret in state; `values` must not give that environment's value too.
+     */
+    value?: pulumi.Input<string | undefined>;
     /**
      * Value per environment id (at most 256 characters each); secret in state whether or not `isSecret` is. Environments not listed keep the value they have; one removed from the map keeps its value too (the service cannot remove one). Secret values read back masked are carried from state, so drift in them cannot be seen.
      */

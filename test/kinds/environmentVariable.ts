@@ -3,13 +3,16 @@ import fc from "fast-check";
 import { opt, text, strip } from "./generate";
 import { ok, type Apply, type KindDescriptor, type Obj } from "./descriptor";
 
-/** EnvironmentVariable inputs: values of the API key's own environment only (an API key may write no other). */
+/**
+ * EnvironmentVariable inputs: the API key's own environment's value only (an API key may write no
+ * other), given under its id in `values` or as `value`, never both.
+ */
 export const environmentVariableInputs = (suffix: string) => fc.record({
   key: fc.stringMatching(/^[A-Za-z][A-Za-z0-9_]{0,12}$/).map((k) => `${k}_${suffix}`),
   type: opt(fc.constant("string")),
   isSecret: opt(fc.boolean()),
-  values: opt(fc.record({ env_env0: text(1, 60) })),
-}, { requiredKeys: ["key"] }).map(strip);
+  own: opt(fc.oneof(fc.record({ values: fc.record({ env_env0: text(1, 60) }) }), fc.record({ value: text(1, 60) }))),
+}, { requiredKeys: ["key"] }).map(({ own, ...rest }) => strip({ ...rest, ...(own ?? {}) }));
 
 const envVar = (over: Obj) => ({ key: "BASE_URL", values: { env_env0: "https://x" }, ...over });
 
@@ -26,6 +29,7 @@ export const environmentVariable: KindDescriptor<"EnvironmentVariable"> = {
     add("isSecret", "toggled", () => patch({ isSecret: !i.isSecret }));
     // A secret variable's values read back masked: drift in them cannot be seen.
     if (i.isSecret !== true) add("values", "value replaced", () => patch({ values: [{ _environmentId: "env_env0", value: "edited-by-hand" }] }));
+    if (i.isSecret !== true) add("value", "value replaced", () => patch({ values: [{ _environmentId: "env_env0", value: "edited-by-hand" }] }));
   },
   deletePath: (_i, id) => `/v1/environment-variables/${encodeURIComponent(id)}`,
   undeletable: null,
@@ -54,6 +58,7 @@ export const environmentVariable: KindDescriptor<"EnvironmentVariable"> = {
     ["variable value over 256 characters", envVar({ values: { env_env0: "v".repeat(300) } }), /values\.env_env0: must be at most 256 characters/],
     ["variable value that is the mask", envVar({ values: { env_env0: "\u2022".repeat(8) } }), /values\.env_env0: must not be the mask/],
     ["variable of an unknown type", envVar({ type: "number" }), /type: must be one of "string"/],
+    ["variable value of the key's environment that is the mask", envVar({ value: "\u2022".repeat(8) }), /value: must not be the mask/],
   ],
   stack: { max: 1 },
   exportSoak: { max: 2, unique: (v) => v.key },

@@ -26,6 +26,8 @@ type EnvironmentVariable struct {
 	OrganizationId pulumi.StringOutput `pulumi:"organizationId"`
 	// The variable's type; `string`, the only one.
 	Type EnvironmentVariableTypeOutput `pulumi:"type"`
+	// The value in the environment of the provider's API key (`notify:apiKey`), without naming that environment's id: the same program then declares each environment's value from the stack of that environment (a portable program, `notify-export --portable`). Secret in state; `values` must not give that environment's value too.
+	Value pulumi.StringPtrOutput `pulumi:"value"`
 	// Value per environment id (at most 256 characters each); secret in state whether or not `isSecret` is. Environments not listed keep the value they have; one removed from the map keeps its value too (the service cannot remove one). Secret values read back masked are carried from state, so drift in them cannot be seen.
 	Values pulumi.StringMapOutput `pulumi:"values"`
 	// The service's `_id`.
@@ -42,10 +44,14 @@ func NewEnvironmentVariable(ctx *pulumi.Context,
 	if args.Key == nil {
 		return nil, errors.New("invalid value for required argument 'Key'")
 	}
+	if args.Value != nil {
+		args.Value = pulumi.ToSecret(args.Value).(pulumi.StringPtrInput)
+	}
 	if args.Values != nil {
 		args.Values = pulumi.ToSecret(args.Values).(pulumi.StringMapInput)
 	}
 	secrets := pulumi.AdditionalSecretOutputs([]string{
+		"value",
 		"values",
 	})
 	opts = append(opts, secrets)
@@ -90,6 +96,8 @@ type environmentVariableArgs struct {
 	Key string `pulumi:"key"`
 	// The variable's type; `string`, the only one.
 	Type *EnvironmentVariableType `pulumi:"type"`
+	// The value in the environment of the provider's API key (`notify:apiKey`), without naming that environment's id: the same program then declares each environment's value from the stack of that environment (a portable program, `notify-export --portable`). Secret in state; `values` must not give that environment's value too.
+	Value *string `pulumi:"value"`
 	// Value per environment id (at most 256 characters each); secret in state whether or not `isSecret` is. Environments not listed keep the value they have; one removed from the map keeps its value too (the service cannot remove one). Secret values read back masked are carried from state, so drift in them cannot be seen.
 	Values map[string]string `pulumi:"values"`
 }
@@ -104,6 +112,8 @@ type EnvironmentVariableArgs struct {
 	Key pulumi.StringInput
 	// The variable's type; `string`, the only one.
 	Type EnvironmentVariableTypePtrInput
+	// The value in the environment of the provider's API key (`notify:apiKey`), without naming that environment's id: the same program then declares each environment's value from the stack of that environment (a portable program, `notify-export --portable`). Secret in state; `values` must not give that environment's value too.
+	Value pulumi.StringPtrInput
 	// Value per environment id (at most 256 characters each); secret in state whether or not `isSecret` is. Environments not listed keep the value they have; one removed from the map keeps its value too (the service cannot remove one). Secret values read back masked are carried from state, so drift in them cannot be seen.
 	Values pulumi.StringMapInput
 }
@@ -168,6 +178,11 @@ func (o EnvironmentVariableOutput) OrganizationId() pulumi.StringOutput {
 // The variable's type; `string`, the only one.
 func (o EnvironmentVariableOutput) Type() EnvironmentVariableTypeOutput {
 	return o.ApplyT(func(v *EnvironmentVariable) EnvironmentVariableTypeOutput { return v.Type }).(EnvironmentVariableTypeOutput)
+}
+
+// The value in the environment of the provider's API key (`notify:apiKey`), without naming that environment's id: the same program then declares each environment's value from the stack of that environment (a portable program, `notify-export --portable`). Secret in state; `values` must not give that environment's value too.
+func (o EnvironmentVariableOutput) Value() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *EnvironmentVariable) pulumi.StringPtrOutput { return v.Value }).(pulumi.StringPtrOutput)
 }
 
 // Value per environment id (at most 256 characters each); secret in state whether or not `isSecret` is. Environments not listed keep the value they have; one removed from the map keeps its value too (the service cannot remove one). Secret values read back masked are carried from state, so drift in them cannot be seen.

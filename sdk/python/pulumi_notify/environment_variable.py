@@ -24,6 +24,7 @@ class EnvironmentVariableArgs:
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
                  is_secret: pulumi.Input[Optional[_builtins.bool]] = None,
                  type: pulumi.Input[Optional['EnvironmentVariableType']] = None,
+                 value: pulumi.Input[Optional[_builtins.str]] = None,
                  values: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None):
         """
         The set of arguments for constructing a EnvironmentVariable resource.
@@ -32,6 +33,7 @@ class EnvironmentVariableArgs:
         :param pulumi.Input[_builtins.bool] adopt: Take over an existing variable with the same key instead of failing (its values for other environments stay).
         :param pulumi.Input[_builtins.bool] is_secret: Whether the service hides the values (it shows `••••••••` for each). Default false.
         :param pulumi.Input['EnvironmentVariableType'] type: The variable's type; `string`, the only one.
+        :param pulumi.Input[_builtins.str] value: The value in the environment of the provider's API key (`notify:apiKey`), without naming that environment's id: the same program then declares each environment's value from the stack of that environment (a portable program, `notify-export --portable`). Secret in state; `values` must not give that environment's value too.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] values: Value per environment id (at most 256 characters each); secret in state whether or not `isSecret` is. Environments not listed keep the value they have; one removed from the map keeps its value too (the service cannot remove one). Secret values read back masked are carried from state, so drift in them cannot be seen.
         """
         pulumi.set(__self__, "key", key)
@@ -41,6 +43,8 @@ class EnvironmentVariableArgs:
             pulumi.set(__self__, "is_secret", is_secret)
         if type is not None:
             pulumi.set(__self__, "type", type)
+        if value is not None:
+            pulumi.set(__self__, "value", value)
         if values is not None:
             pulumi.set(__self__, "values", values)
 
@@ -94,6 +98,18 @@ class EnvironmentVariableArgs:
 
     @_builtins.property
     @pulumi.getter
+    def value(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The value in the environment of the provider's API key (`notify:apiKey`), without naming that environment's id: the same program then declares each environment's value from the stack of that environment (a portable program, `notify-export --portable`). Secret in state; `values` must not give that environment's value too.
+        """
+        return pulumi.get(self, "value")
+
+    @value.setter
+    def value(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
     def values(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
         """
         Value per environment id (at most 256 characters each); secret in state whether or not `isSecret` is. Environments not listed keep the value they have; one removed from the map keeps its value too (the service cannot remove one). Secret values read back masked are carried from state, so drift in them cannot be seen.
@@ -115,6 +131,7 @@ class EnvironmentVariable(pulumi.CustomResource):
                  is_secret: pulumi.Input[Optional[_builtins.bool]] = None,
                  key: pulumi.Input[Optional[_builtins.str]] = None,
                  type: pulumi.Input[Optional['EnvironmentVariableType']] = None,
+                 value: pulumi.Input[Optional[_builtins.str]] = None,
                  values: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
         """
@@ -126,6 +143,7 @@ class EnvironmentVariable(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] is_secret: Whether the service hides the values (it shows `••••••••` for each). Default false.
         :param pulumi.Input[_builtins.str] key: The variable's key, unique in the organisation (letters, digits and underscores, starting with a letter; at most 256). Changing it replaces the variable.
         :param pulumi.Input['EnvironmentVariableType'] type: The variable's type; `string`, the only one.
+        :param pulumi.Input[_builtins.str] value: The value in the environment of the provider's API key (`notify:apiKey`), without naming that environment's id: the same program then declares each environment's value from the stack of that environment (a portable program, `notify-export --portable`). Secret in state; `values` must not give that environment's value too.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] values: Value per environment id (at most 256 characters each); secret in state whether or not `isSecret` is. Environments not listed keep the value they have; one removed from the map keeps its value too (the service cannot remove one). Secret values read back masked are carried from state, so drift in them cannot be seen.
         """
         ...
@@ -156,6 +174,7 @@ class EnvironmentVariable(pulumi.CustomResource):
                  is_secret: pulumi.Input[Optional[_builtins.bool]] = None,
                  key: pulumi.Input[Optional[_builtins.str]] = None,
                  type: pulumi.Input[Optional['EnvironmentVariableType']] = None,
+                 value: pulumi.Input[Optional[_builtins.str]] = None,
                  values: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -172,11 +191,12 @@ class EnvironmentVariable(pulumi.CustomResource):
                 raise TypeError("Missing required property 'key'")
             __props__.__dict__["key"] = key
             __props__.__dict__["type"] = type
+            __props__.__dict__["value"] = None if value is None else pulumi.Output.secret(value)
             __props__.__dict__["values"] = None if values is None else pulumi.Output.secret(values)
             __props__.__dict__["declared_keys"] = None
             __props__.__dict__["organization_id"] = None
             __props__.__dict__["variable_id"] = None
-        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["values"])
+        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["value", "values"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(EnvironmentVariable, __self__).__init__(
             'notify:index:EnvironmentVariable',
@@ -205,6 +225,7 @@ class EnvironmentVariable(pulumi.CustomResource):
         __props__.__dict__["key"] = None
         __props__.__dict__["organization_id"] = None
         __props__.__dict__["type"] = None
+        __props__.__dict__["value"] = None
         __props__.__dict__["values"] = None
         __props__.__dict__["variable_id"] = None
         return EnvironmentVariable(resource_name, opts=opts, __props__=__props__)
@@ -248,6 +269,14 @@ class EnvironmentVariable(pulumi.CustomResource):
         The variable's type; `string`, the only one.
         """
         return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The value in the environment of the provider's API key (`notify:apiKey`), without naming that environment's id: the same program then declares each environment's value from the stack of that environment (a portable program, `notify-export --portable`). Secret in state; `values` must not give that environment's value too.
+        """
+        return pulumi.get(self, "value")
 
     @_builtins.property
     @pulumi.getter
