@@ -7,7 +7,7 @@
 import { RESOURCE_TABLES } from "../provider/resources";
 import { project } from "../provider/resources/diff";
 import type { ExportModel } from "./model";
-import { Ref, SecretRef, type Value } from "./value";
+import { ConfigFlag, Ref, SecretRef, type Value } from "./value";
 
 /** One object, as the check names it. */
 export interface CheckedObject {
@@ -59,7 +59,7 @@ const isStateSecret = (v: unknown) => typeof v === "object" && v !== null && "4d
 
 /** A model value with no reference to another resource or to config, else undefined (it cannot be compared). */
 function plain(v: Value): unknown {
-  if (v instanceof Ref || v instanceof SecretRef) return undefined;
+  if (v instanceof Ref || v instanceof SecretRef || v instanceof ConfigFlag) return undefined;
   if (Array.isArray(v)) {
     const items = v.map(plain);
     return items.some((x) => x === undefined) ? undefined : items;

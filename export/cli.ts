@@ -32,6 +32,12 @@ Options:
   --environments       also declare the organisation's other environments (Environment resources)
   --subscriber ID      export this subscriber, its credentials and preferences; repeatable
   --project NAME       the Pulumi project name (default: the --out folder's name)
+  --portable           a program that makes the same setup in any environment of any
+                       installation: no import ids, and every value of the environment's own
+                       (secrets, domain names, bridge URLs, variables' values) read from stack config
+  --stack NAME         also make stack NAME of the project with your \`pulumi\` (PATH, backend,
+                       secrets provider), holding this environment's config (the connection, the
+                       values the service showed; for --portable, adopt: true)
   --environment-id ID  the key's environment, when the service does not show API keys
   --force              replace the contents of a non-empty --out
   --check STATE        compare a stack's state (the JSON of \`pulumi stack export\`, or - for stdin)
@@ -66,7 +72,7 @@ async function main(): Promise<void> {
         language: { type: "string" }, "front-end": { type: "string" }, out: { type: "string" },
         environments: { type: "boolean" }, subscriber: { type: "string", multiple: true }, project: { type: "string" },
         "environment-id": { type: "string" }, force: { type: "boolean" }, update: { type: "string" }, check: { type: "string" },
-        diff: { type: "boolean" }, markdown: { type: "boolean" },
+        diff: { type: "boolean" }, markdown: { type: "boolean" }, portable: { type: "boolean" }, stack: { type: "string" },
         ...CONNECTION_OPTIONS,
         ...OTHER_OPTIONS,
         help: { type: "boolean" },
@@ -100,12 +106,20 @@ async function main(): Promise<void> {
       project: v.project,
       environmentId: v["environment-id"],
       force: v.force,
+      portable: v.portable,
+      stack: v.stack,
       progress: log,
     });
     const { model } = result;
     for (const s of model.skipped) log(`skipped ${s.kind} ${JSON.stringify(s.name)}: ${s.reason}`);
     log(`wrote ${v.out}: ${model.resources.length} resources, ${model.skipped.length} skipped, ${model.secrets.length} secrets, ${result.requests.length} requests`);
     log(`project ${JSON.stringify(result.render.project)}${v.project ? "" : " (named after the folder; --project NAME chooses another)"}`);
+    if (v.stack) {
+      log(`made stack ${v.stack} with this environment's config${result.unset?.length ? `; set what the service showed masked: ${result.unset.join(", ")}` : ""}`);
+      process.stdout.write(`# Next, in the project:\ncd ${v.out}\n${result.unset?.map((k) => `pulumi config set --stack ${v.stack} --secret ${k} <value>`).join("\n") ?? ""}${result.unset?.length ? "\n" : ""}` +
+        `pulumi preview --stack ${v.stack}${model.portable ? "   # takes this environment's objects over (adopt: true): no change" : ""}\n`);
+      return;
+    }
     const steps = nextSteps(model, v.language as Language, result.render, result.connection, true);
     process.stdout.write(`# Next, in the project (also in its README.md, without the secret values):\ncd ${v.out}\n${steps.join("\n")}\n`);
   } catch (err) {
@@ -147,7 +161,7 @@ const OTHER_OPTIONS = Object.fromEntries(Object.entries(CONNECTION_OPTIONS).map(
 
 /** `--diff`: the key's environment beside another; exit 0 when they hold the same setup, 1 when not. */
 async function diff(v: Record<string, unknown>): Promise<void> {
-  const given = ["language", "front-end", "out", "project", "environment-id", "force"].filter((o) => v[o] !== undefined);
+  const given = ["language", "front-end", "out", "project", "environment-id", "force", "portable", "stack"].filter((o) => v[o] !== undefined);
   if (given.length) usage(`--diff compares two environments and writes no project; drop ${given.map((o) => `--${o}`).join(", ")}`);
   const to = Object.fromEntries(TOOL_SETTINGS.map((s) => {
     const value = v[`other-${optionOf(s.key)}`] ?? process.env[s.env.replace(/^NOTIFY_/, "NOTIFY_OTHER_")];
@@ -166,7 +180,7 @@ async function diff(v: Record<string, unknown>): Promise<void> {
 }
 
 /** The options that decide what an export declares: an update takes them from the project, never from the command line. */
-const EXPORT_ONLY = ["language", "front-end", "out", "environments", "subscriber", "project", "environment-id", "force"] as const;
+const EXPORT_ONLY = ["language", "front-end", "out", "environments", "subscriber", "project", "environment-id", "force", "portable", "stack"] as const;
 
 /** `--update DIR`: rewrites the project's declarations, says what changed and which new secrets to set. */
 async function update(dir: string, v: Record<string, unknown>): Promise<void> {

@@ -9,7 +9,7 @@
  */
 import { isPlainObject } from "../provider/resources/diff";
 import type { ExportModel, ExportedResource } from "./shapes";
-import { Ref, SecretRef, type Value } from "./value";
+import { ConfigFlag, Ref, SecretRef, type Value } from "./value";
 
 /** One field that differs: its path in the declared inputs, and the value on each side (undefined: not declared). */
 export interface FieldChange {
@@ -35,6 +35,7 @@ const SECRET = "(secret)";
 function comparable(v: Value, envId: string, r: ExportedResource): unknown {
   if (v instanceof Ref) return `→ ${v.target}.${v.output}`;
   if (v instanceof SecretRef) return SECRET;
+  if (v instanceof ConfigFlag) return `(config ${v.key})`;
   if (Array.isArray(v)) return v.map((x) => comparable(x, envId, r));
   if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, comparable(x as Value, envId, r)]));
   return v;

@@ -14,6 +14,8 @@ import { forLanguage, ownedFile, parseOwned, projectFiles, RENDERERS, slug, type
 import { readEnvironment, type ReadOptions } from "./read";
 import { compareState, stateResources, stateSubscribers, type CheckReport } from "./check";
 import { diffModels, type EnvironmentDiff } from "./diff";
+import { portableModel } from "./portable";
+import { initStack, pulumiIn, type PulumiRunner } from "./stack";
 import { FRONT_ENDS, LANGUAGES, SETTINGS_MARK, type ExportSettings, type FrontEnd, type Language, type RenderOptions } from "./render/common";
 import { packageRoot } from "./render/schema";
 
@@ -31,6 +33,12 @@ export interface ExportOptions {
   force?: boolean;
   /** The Pulumi project name (default: `notify-` and the environment's name). */
   project?: string;
+  /** A portable program (portable.ts): it makes the setup in any environment instead of taking this one's over. */
+  portable?: boolean;
+  /** Also make this stack of the project with the user's `pulumi`, holding the environment's config (stack.ts). */
+  stack?: string;
+  /** How `pulumi` is run for `stack` (tests give their CLI); by default `pulumi` on PATH. */
+  pulumi?: (dir: string) => PulumiRunner;
   progress?: (line: string) => void;
   /** The client's retry policy (tests shorten it). */
   retry?: Partial<RetryPolicy>;
@@ -46,6 +54,8 @@ export interface ExportResult {
   connection: ExportConnection;
   /** The options the files were rendered with. */
   render: RenderOptions;
+  /** With `stack`: the config keys left to set (values the service showed masked). */
+  unset?: string[];
 }
 
 /** Refuses an output directory that holds files, unless forced: nothing is read or written then. */
@@ -123,12 +133,20 @@ export async function exportEnvironment(opts: ExportOptions): Promise<ExportResu
   const { raw, requests, connection } = await readWith(opts.connection, opts.retry, {
     environments: opts.environments, subscribers: opts.subscribers, environmentId: opts.environmentId, progress: opts.progress,
   });
-  const model = forLanguage(buildModel(raw), opts.language);
+  const built = buildModel(raw);
+  const model = forLanguage(opts.portable ? portableModel(built) : built, opts.language);
   const project = opts.project ?? projectName(opts.out, model.environment.name ?? model.environment.id);
   const render: RenderOptions = { frontEnd, project, ...versions() };
-  const files = projectFiles(model, opts.language, render, { environments: opts.environments, subscribers: opts.subscribers ? [...opts.subscribers] : undefined, environmentId: opts.environmentId });
+  const files = projectFiles(model, opts.language, render, {
+    environments: opts.environments, subscribers: opts.subscribers ? [...opts.subscribers] : undefined, environmentId: opts.environmentId, portable: opts.portable,
+  });
   writeProject(opts.out, files, opts.force);
-  return { model, files: Object.keys(files), requests, connection, render };
+  let unset: string[] | undefined;
+  if (opts.stack) {
+    const c = resolveConnection(opts.connection ?? {});
+    unset = initStack((opts.pulumi ?? pulumiIn)(opts.out), opts.stack, model, { apiUrl: c.apiUrl, apiKey: c.apiKey, allowInsecureHttp: c.allowInsecureHttp });
+  }
+  return { model, files: Object.keys(files), requests, connection, render, ...(unset ? { unset } : {}) };
 }
 
 /** What {@link checkState} is given. */
@@ -260,9 +278,10 @@ export async function updateProject(opts: UpdateOptions): Promise<UpdateResult> 
       "use the key of the environment the project was exported from",
     );
   }
-  const model = forLanguage(buildModel(raw, { secretKeys: owned.secretKeys }), language);
+  const built = buildModel(raw, { secretKeys: owned.secretKeys });
+  const model = forLanguage(settings.portable ? portableModel(built) : built, language);
   const next = ownedFile(model, language, { frontEnd: settings.frontEnd, previousVariables: owned.variables }, {
-    environments: settings.environments, subscribers: settings.subscribers, environmentId: settings.environmentId,
+    environments: settings.environments, subscribers: settings.subscribers, environmentId: settings.environmentId, portable: settings.portable,
   });
   const changed = next !== text;
   if (changed) {

@@ -285,6 +285,27 @@ export const EXPORT = {
       }
     },
   },
+  Subscriber: {
+    // Only the subscribers named with --subscriber, read once here for every kind that needs them
+    // (their credentials, their preferences): an environment's subscribers are its users, far too
+    // many to export whole.
+    read: async ({ client, opts, limit, progress }): Promise<{
+      /** The subscribers named with --subscriber (exported with their credentials). */
+      subscribers?: Subscriber[];
+    }> => {
+      if (!opts.subscribers?.length) return {};
+      const subscribers: Subscriber[] = await mapLimit([...opts.subscribers], limit, (id) => client.subscribers.get(id));
+      progress(`subscribers: ${subscribers.length}`);
+      return { subscribers };
+    },
+    declare: (raw, m) => {
+      for (const s of m.sortBy(raw.subscribers ?? [], (x) => x.subscriberId)) {
+        const inputs = m.pick("Subscriber", toSubscriberOutputs(s));
+        m.secretInputs("Subscriber", s.subscriberId, inputs, (f) => `${f} of subscriber ${s.subscriberId}`);
+        m.add("Subscriber", s.subscriberId, s.subscriberId, inputs);
+      }
+    },
+  },
   Topic: {
     read: async ({ client, limit, progress }): Promise<{
       /** Each topic with the subscriberIds of its plain memberships and its other subscriptions (TopicSubscription's to read). */
@@ -297,7 +318,12 @@ export const EXPORT = {
     },
     declare: (raw, m) => {
       for (const { topic, subscribers } of m.sortBy(raw.topics, (t) => t.topic.key)) {
-        m.add("Topic", topic.key, topic.key, m.pick("Topic", toTopicOutputs(topic, subscribers)));
+        const inputs = m.pick("Topic", toTopicOutputs(topic, subscribers));
+        // An exported subscriber by its output, so that the engine makes it before it is subscribed.
+        if (Array.isArray(inputs.subscribers)) {
+          inputs.subscribers = (inputs.subscribers as string[]).map((id) => (m.has(`Subscriber/${id}`) ? new Ref(`Subscriber/${id}`, "subscriberId") : id));
+        }
+        m.add("Topic", topic.key, topic.key, inputs);
       }
     },
   },
@@ -414,27 +440,6 @@ export const EXPORT = {
     },
   },
   // Subscribers, before their credentials, connections, endpoints and preferences, which name them by the Subscriber's output.
-  Subscriber: {
-    // Only the subscribers named with --subscriber, read once here for every kind that needs them
-    // (their credentials, their preferences): an environment's subscribers are its users, far too
-    // many to export whole.
-    read: async ({ client, opts, limit, progress }): Promise<{
-      /** The subscribers named with --subscriber (exported with their credentials). */
-      subscribers?: Subscriber[];
-    }> => {
-      if (!opts.subscribers?.length) return {};
-      const subscribers: Subscriber[] = await mapLimit([...opts.subscribers], limit, (id) => client.subscribers.get(id));
-      progress(`subscribers: ${subscribers.length}`);
-      return { subscribers };
-    },
-    declare: (raw, m) => {
-      for (const s of m.sortBy(raw.subscribers ?? [], (x) => x.subscriberId)) {
-        const inputs = m.pick("Subscriber", toSubscriberOutputs(s));
-        m.secretInputs("Subscriber", s.subscriberId, inputs, (f) => `${f} of subscriber ${s.subscriberId}`);
-        m.add("Subscriber", s.subscriberId, s.subscriberId, inputs);
-      }
-    },
-  },
   SubscriberCredentials: {
     // Nothing of its own: the credentials are the channels of the subscribers Subscriber read.
     read: async (): Promise<Record<never, never>> => ({}),
@@ -555,6 +560,7 @@ export const EXPORT = {
         const inputs = m.pick("TopicSubscription", toTopicSubscriptionOutputs(s.topic, s.subscriber, s.identifier, { ...s.subscription }));
         // The topic and the workflows by the exported resources' outputs, so the engine makes (or imports) them first.
         if (m.has(`Topic/${s.topic}`)) inputs.topic = new Ref(`Topic/${s.topic}`, "key");
+        if (m.has(`Subscriber/${s.subscriber}`)) inputs.subscriber = new Ref(`Subscriber/${s.subscriber}`, "subscriberId");
         if (Array.isArray(inputs.preferences)) {
           inputs.preferences = (inputs.preferences as Record<string, unknown>[]).map((p) =>
             (typeof p.workflowId === "string" && m.has(`Workflow/${p.workflowId}`) ? { ...p, workflowId: new Ref(`Workflow/${p.workflowId}`, "workflowId") } : p));

@@ -11,7 +11,7 @@ import type { ResourceTable } from "../provider/resources/fields";
 import { isPlainObject } from "../provider/resources/diff";
 import { configKey, configKeyBase, configKeySuffix, uniqueName } from "./naming";
 import { declareKinds, KIND_ORDER, type RawEnvironment } from "./kinds";
-import { isMasked, Ref, SecretRef, type Value } from "./value";
+import { ConfigFlag, isMasked, Ref, SecretRef, type Value } from "./value";
 
 export { Ref, SecretRef, type Value } from "./value";
 export type { ConfigSecret, ExportedResource, ExportModel, Kind, ModelBuilder, Skipped } from "./shapes";
@@ -84,6 +84,10 @@ export function buildModel(raw: RawEnvironment, previous?: PreviousNames): Expor
       skipped.push({ kind, name, reason: `the provider cannot declare it: ${issue.path.join(".") || "(object)"}: ${issue.message}` });
       return;
     }
+    // The inputs in the table's order, and every object inside them in one key order whatever order
+    // the service answered it in (servers answer stored JSON, control values and maps in the order
+    // they were written, or sorted): the same setup in two installations exports the same bytes.
+    for (const k of Object.keys(inputs)) inputs[k] = sortedKeys(inputs[k]);
     const r: ExportedResource = { key, kind, name, id, inputs: inputs as Record<string, Value> };
     resources.push(r);
     byKey.set(key, r);
@@ -109,12 +113,20 @@ export function buildModel(raw: RawEnvironment, previous?: PreviousNames): Expor
   };
 }
 
+/** `v` with every plain object's keys in sorted order (lists keep theirs; references and secrets stay). */
+function sortedKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortedKeys);
+  if (isPlainObject(v) && Object.getPrototypeOf(v) === Object.prototype) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortedKeys(v[k])]));
+  return v;
+}
+
 /**
  * The inputs with references and secrets as strings, for the provider's input check: a secret's
  * value where it is known, else a string any string field takes (a URL, since some fields are).
  */
 function placeholders(v: unknown, known: ReadonlyMap<string, string>): unknown {
   if (v instanceof SecretRef) return known.get(v.key) ?? "https://placeholder.example.com/value";
+  if (v instanceof ConfigFlag) return false;
   if (v instanceof Ref) return "placeholder";
   if (Array.isArray(v)) return v.map((x) => placeholders(x, known));
   if (isPlainObject(v)) {

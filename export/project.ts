@@ -24,7 +24,7 @@ const yamlString = (s: string) => JSON.stringify(s);
 /** The `pulumi config set --secret` lines of the model's secrets: known values filled in, masked ones as `<value>`. */
 export function configSetLines(model: ExportModel, withValues: boolean): string[] {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  return model.secrets.map((s) => `pulumi config set --secret ${s.key} ${s.value !== undefined && withValues ? quote(s.value) : "<value>"}`);
+  return model.secrets.map((s) => `pulumi config set ${s.plain ? "" : "--secret "}${s.key} ${s.value !== undefined && withValues ? quote(s.value) : "<value>"}`);
 }
 
 /** A name made of lowercase letters, digits and `-` (a project's or a stack's, from an environment's name). */
@@ -56,6 +56,31 @@ export function nextSteps(model: ExportModel, language: Language, opts: RenderOp
   const config = CONNECTION_SETTINGS.filter((s) => values[s.key] !== undefined)
     .map((s) => `pulumi config set ${"secret" in s && s.secret ? "--secret " : ""}notify:${s.key} ${values[s.key]}`);
   const adopts = opts.frontEnd === "dynamic";
+  const stack = slug(model.environment.name ?? model.environment.id) || "dev";
+  if (model.portable) {
+    return [
+      "# 1. Install the dependencies:",
+      install.command,
+      "#    Until the packages it names are published, from a checkout of pulumi-notify instead:",
+      ...install.beforeRelease.map((l) => `#    ${l}`),
+      `# 2. A stack of the environment it was read from, and its connection (or leave the connection to ${CONNECTION_SETTINGS.filter((s) => "required" in s && s.required).map((s) => s.env).join(" and ")}):`,
+      `pulumi stack init ${stack}`,
+      ...config,
+      "pulumi config set adopt true   # this environment holds the objects already: the stack takes them over, writing nothing",
+      ...(model.secrets.length
+        ? [
+          `# 3. That environment's own values (${model.secrets.length}: secrets, and values such as domain names and bridge URLs)${masked.length ? `; the service shows ${masked.length} of them masked: replace <value> with yours` : ""}:`,
+          ...configSetLines(model, withValues),
+        ]
+        : ["# 3. No values of the environment's own to set."]),
+      "# 4. Make the setup in another environment (of this installation or another): a stack of its own, the same config, its own connection",
+      "#    and whatever differs there; the program refuses to start while a value is unset, naming each:",
+      "pulumi stack init <other> && pulumi config cp --stack " + stack + " --dest <other>",
+      "pulumi config set --stack <other> notify:apiUrl <its address> && pulumi config set --stack <other> --secret notify:apiKey <its key>",
+      "pulumi config rm --stack <other> adopt   # an object already there is then refused, naming adopt: true, rather than taken over",
+      "pulumi up --stack <other>   # makes each object there; `notify-export --diff` then compares the two environments",
+    ];
+  }
   return [
     "# 1. Install the dependencies:",
     install.command,
@@ -92,7 +117,9 @@ function readme(model: ExportModel, renderer: Renderer, opts: RenderOptions): st
     "",
     `Written by \`notify-export\` from environment ${model.environment.name ?? model.environment.id} (\`${model.environment.id}\`), ` +
       `in ${renderer.language} on the ${opts.frontEnd} front end. The program declares every object below with the values the service holds; ` +
-      `the first \`pulumi up\` takes each over (${opts.frontEnd === "dynamic" ? "`adopt: true`" : "the `import` resource option"}) and changes nothing on the service.`,
+      (model.portable
+        ? "it is portable: its first `pulumi up` makes each object in the stack's environment (any environment, of any installation), with the values of that environment's own read from the stack's config."
+        : `the first \`pulumi up\` takes each over (${opts.frontEnd === "dynamic" ? "`adopt: true`" : "the `import` resource option"}) and changes nothing on the service.`),
     "",
     `## Exported (${model.resources.length})`,
     "",
@@ -155,7 +182,8 @@ export function projectFiles(model: ExportModel, language: Language, opts: Rende
     ".gitignore": GITIGNORE,
     ...renderer.userFiles(opts),
     [renderer.ownedFile]: ownedFile(model, language, opts, settings),
-    "import.json": importFile(model),
+    // A portable program takes nothing over: there is nothing to import.
+    ...(model.portable ? {} : { "import.json": importFile(model) }),
     "README.md": readme(model, renderer, opts),
   };
 }
@@ -214,7 +242,7 @@ export function parseOwned(text: string, renderer: Renderer): OwnedFile | undefi
     return undefined;
   }
   const escaped = renderer.comment.replace(/[/#]/g, (c) => `\\${c}`);
-  const comment = new RegExp(`^\\s*${escaped} ([A-Za-z]+) ("(?:[^"\\\\]|\\\\.)*") \\(id .*\\)$`);
+  const comment = new RegExp(`^\\s*${escaped} ([A-Za-z]+) ("(?:[^"\\\\]|\\\\.)*") \\((?:id .*|portable)\\)$`);
   const variables = new Map<string, string>();
   const secretKeys = new Map<string, string[]>();
   let current: string | undefined;

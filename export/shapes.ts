@@ -22,9 +22,11 @@ export interface ExportedResource {
   inputs: Record<string, Value>;
 }
 
-/** A stack config key holding a secret. */
+/** A stack config key holding a secret, or (`plain`) a value of the environment's own that is not one. */
 export interface ConfigSecret {
   key: string;
+  /** A plain value (`pulumi config set` without --secret; the program reads it with `require`). */
+  plain?: boolean;
   /** The value, when the service returned it; undefined when it showed it masked (the user supplies it). */
   value?: string;
   /** What the value is, for the printed `pulumi config set` lines and the README. */
@@ -43,6 +45,11 @@ export interface Skipped {
 /** The model the renderers write. */
 export interface ExportModel {
   environment: { id: string; name?: string };
+  /**
+   * A portable program (`--portable`): it makes the setup in any environment rather than taking this
+   * one's objects over (no adopt, no import ids), and reads every value of the environment's own from config.
+   */
+  portable?: boolean;
   resources: ExportedResource[];
   secrets: ConfigSecret[];
   skipped: Skipped[];

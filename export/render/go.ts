@@ -6,8 +6,12 @@
  * the user's main.go calls.
  */
 import { Ref, SecretRef, type ExportModel, type Value } from "../model";
+import { ConfigFlag } from "../value";
 import { goName, variableNames } from "../naming";
-import { describe, pluginBeforeRelease, referenced, type ProgramOptions, type RenderOptions, type Renderer } from "./common";
+import { configKeys, describe, MISSING_CONFIG, pluginBeforeRelease, programPurpose, referenced, type ProgramOptions, type RenderOptions, type Renderer } from "./common";
+
+/** A config value: a secret's `pulumi.StringOutput`, or a plain value as a `pulumi.String`. */
+const goConfig = (v: SecretRef) => (v.secret ? `cfg.RequireSecret(${goString(v.key)})` : `pulumi.String(cfg.Require(${goString(v.key)}))`);
 import { packageSchema, resolve, resourceInputs, type PackageSchema, type PropSchema } from "./schema";
 
 /** A Go interpreted string literal (JSON's escapes are Go's too). */
@@ -23,7 +27,8 @@ const PRIMITIVE: Record<string, [single: string, array: string, map: string]> = 
 /** A Go value of untyped JSON (a `pulumi.Map` of control values, say). */
 function goAny(v: Value, names: ReadonlyMap<string, string>, indent: string): string {
   if (v instanceof Ref) return `${names.get(v.target)}.${goName(v.output)}`;
-  if (v instanceof SecretRef) return `cfg.RequireSecret(${goString(v.key)})`;
+  if (v instanceof SecretRef) return goConfig(v);
+  if (v instanceof ConfigFlag) return `pulumi.Bool(cfg.GetBool(${goString(v.key)}))`;
   if (v === null) return "nil";
   if (typeof v === "boolean") return `pulumi.Bool(${v})`;
   if (typeof v === "number") return `pulumi.Float64(${JSON.stringify(v)})`;
@@ -37,7 +42,8 @@ function goAny(v: Value, names: ReadonlyMap<string, string>, indent: string): st
 /** A Go value of `v` of schema type `p`. */
 export function goValue(v: Value, p: PropSchema | undefined, names: ReadonlyMap<string, string>, schema: PackageSchema, indent = ""): string {
   if (v instanceof Ref) return `${names.get(v.target)}.${goName(v.output)}`;
-  if (v instanceof SecretRef) return `cfg.RequireSecret(${goString(v.key)})`;
+  if (v instanceof SecretRef) return goConfig(v);
+  if (v instanceof ConfigFlag) return `pulumi.Bool(cfg.GetBool(${goString(v.key)}))`;
   const t = resolve(schema, p);
   const inner = indent + "\t";
   switch (t.kind) {
@@ -90,22 +96,38 @@ export const go: Renderer = {
       "package main",
       "",
       "import (",
+      // The check of the config the program reads (below) needs the standard library's errors and strings.
+      ...(model.secrets.length ? ['\t"errors"', '\t"strings"', ""] : []),
       // An environment of no objects imports no SDK (Go refuses an unused import).
       ...(model.resources.length ? [`\t${goString(importPath)}`] : []),
       '\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"',
-      ...(model.secrets.length ? ['\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"'] : []),
+      ...(model.secrets.length || model.portable ? ['\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"'] : []),
       ")",
       "",
-      "// DeclareNotify declares the environment's objects. The first `pulumi up` imports each (the",
-      "// pulumi.Import resource option) and changes nothing on the service.",
+      `// DeclareNotify declares the environment's objects. ${programPurpose(model, "imports each (the pulumi.Import resource option)")}`,
       "func DeclareNotify(ctx *pulumi.Context) error {",
     ];
-    if (model.secrets.length) lines.push('\tcfg := config.New(ctx, "")');
+    if (model.portable && !model.secrets.length) lines.push('\tcfg := config.New(ctx, "")');
+    if (model.secrets.length) {
+      const keys = configKeys(model);
+      lines.push(
+        '\tcfg := config.New(ctx, "")',
+        "\tvar missing []string",
+        `\tfor _, k := range []string{${keys.map(goString).join(", ")}} {`,
+        "\t\tif _, ok := cfg.Try(k); ok != nil {",
+        "\t\t\tmissing = append(missing, k)",
+        "\t\t}",
+        "\t}",
+        "\tif len(missing) > 0 {",
+        `\t\treturn errors.New(${goString(MISSING_CONFIG)} + strings.Join(missing, ", "))`,
+        "\t}",
+      );
+    }
     model.resources.forEach((r, i) => {
       const props = resourceInputs(schema, r.kind);
       const fields = Object.entries(r.inputs).filter(([, v]) => v !== null)
         .map(([k, v]) => `\t\t${goName(k)}: ${goValue(v, props[k], names, schema, "\t\t")},`);
-      const call = `notify.New${r.kind}(ctx, ${goString(r.name)}, &notify.${r.kind}Args{\n${fields.join("\n")}\n\t}, pulumi.Import(pulumi.ID(${goString(r.id)})))`;
+      const call = `notify.New${r.kind}(ctx, ${goString(r.name)}, &notify.${r.kind}Args{\n${fields.join("\n")}\n\t}${model.portable ? "" : `, pulumi.Import(pulumi.ID(${goString(r.id)}))`})`;
       lines.push(`\t// ${describe(r)}`);
       if (used.has(r.key)) lines.push(`\t${vars[i]}, err := ${call}`, "\tif err != nil {", "\t\treturn err", "\t}");
       else lines.push(`\tif _, err := ${call}; err != nil {`, "\t\treturn err", "\t}");
@@ -114,7 +136,7 @@ export const go: Renderer = {
     return lines.join("\n") + "\n";
   },
   declaredVariable: (line) => /^\t([A-Za-z_][A-Za-z0-9_]*), err := notify\./.exec(line)?.[1],
-  secretKeys: (line) => [...line.matchAll(/cfg\.RequireSecret\(("(?:[^"\\]|\\.)*")\)/g)].map((m) => JSON.parse(m[1]!) as string),
+  secretKeys: (line) => [...line.matchAll(/cfg\.Require(?:Secret)?\(("(?:[^"\\]|\\.)*")\)/g)].map((m) => JSON.parse(m[1]!) as string),
   userFiles(opts: RenderOptions): Record<string, string> {
     const entry = [
       "// The stack's program. notify-export wrote it once, and `notify-export --update` never rewrites it.",

@@ -5,8 +5,9 @@
  * module, notify_generated.py, that the user's __main__.py imports.
  */
 import { Ref, SecretRef, type ExportModel, type Value } from "../model";
+import { ConfigFlag } from "../value";
 import { pythonName, variableNames } from "../naming";
-import { describe, pluginBeforeRelease, type ProgramOptions, type RenderOptions, type Renderer } from "./common";
+import { configKeys, describe, MISSING_CONFIG, pluginBeforeRelease, programPurpose, type ProgramOptions, type RenderOptions, type Renderer } from "./common";
 import { packageSchema, resolve, resourceInputs, type PackageSchema, type PropSchema } from "./schema";
 
 /** A Python string literal (JSON's escapes are Python's too). */
@@ -15,7 +16,8 @@ export const pyString = (s: string) => JSON.stringify(s);
 /** A Python literal of `v` of schema type `p`. */
 export function pyValue(v: Value, p: PropSchema | undefined, names: ReadonlyMap<string, string>, schema: PackageSchema, indent = ""): string {
   if (v instanceof Ref) return `${names.get(v.target)}.${pythonName(v.output)}`;
-  if (v instanceof SecretRef) return `config.require_secret(${pyString(v.key)})`;
+  if (v instanceof SecretRef) return `config.${v.secret ? "require_secret" : "require"}(${pyString(v.key)})`;
+  if (v instanceof ConfigFlag) return `config.get_bool(${pyString(v.key)}) is True`;
   if (v === null) return "None";
   if (typeof v === "boolean") return v ? "True" : "False";
   if (typeof v === "number") return Number.isInteger(v) ? String(v) : JSON.stringify(v);
@@ -52,26 +54,32 @@ export const python: Renderer = {
     const schema = packageSchema();
     const vars = variableNames("python", model.resources, opts.previousVariables);
     const names = new Map(model.resources.map((r, i) => [r.key, vars[i]!]));
+    const keys = configKeys(model);
     const lines = [
-      '"""The environment\'s objects. The first `pulumi up` imports each (the import_ resource option) and changes nothing on the service."""',
+      `"""The environment's objects. ${programPurpose(model, "imports each (the import_ resource option)")}"""`,
       "",
       "import pulumi",
       "import pulumi_notify as notify",
       "",
       // Always declared, used or not, so that the first secret an update brings adds no line but its own.
       "config = pulumi.Config()",
+      ...(keys.length ? [
+        `_missing_config = [k for k in [${keys.map(pyString).join(", ")}] if config.get(k) is None]`,
+        "if _missing_config:",
+        `    raise pulumi.RunError(${pyString(MISSING_CONFIG)} + ", ".join(_missing_config))`,
+      ] : []),
     ];
     model.resources.forEach((r, i) => {
       const props = resourceInputs(schema, r.kind);
       const args = Object.entries(r.inputs).filter(([, v]) => v !== null)
         .map(([k, v]) => `    ${pythonName(k)}=${pyValue(v, props[k], names, schema, "    ")},`);
       lines.push("", `# ${describe(r)}`);
-      lines.push(`${vars[i]} = notify.${r.kind}(`, `    ${pyString(r.name)},`, ...args, `    opts=pulumi.ResourceOptions(import_=${pyString(r.id)}),`, ")");
+      lines.push(`${vars[i]} = notify.${r.kind}(`, `    ${pyString(r.name)},`, ...args, ...(model.portable ? [] : [`    opts=pulumi.ResourceOptions(import_=${pyString(r.id)}),`]), ")");
     });
     return lines.join("\n") + "\n";
   },
   declaredVariable: (line) => /^([A-Za-z_][A-Za-z0-9_]*) = notify\./.exec(line)?.[1],
-  secretKeys: (line) => [...line.matchAll(/config\.require_secret\(("(?:[^"\\]|\\.)*")\)/g)].map((m) => JSON.parse(m[1]!) as string),
+  secretKeys: (line) => [...line.matchAll(/config\.require(?:_secret)?\(("(?:[^"\\]|\\.)*")\)/g)].map((m) => JSON.parse(m[1]!) as string),
   userFiles(opts: RenderOptions): Record<string, string> {
     const entry = [
       '"""The stack\'s program. notify-export wrote it once, and `notify-export --update` never rewrites it.',

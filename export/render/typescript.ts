@@ -7,15 +7,17 @@
  */
 import { packageSchema } from "./schema";
 import { Ref, SecretRef, type ExportModel, type Value } from "../model";
+import { ConfigFlag } from "../value";
 import { variableNames } from "../naming";
-import { describe, packedName, pluginBeforeRelease, type ProgramOptions, type RenderOptions, type Renderer } from "./common";
+import { configKeys, describe, MISSING_CONFIG, packedName, pluginBeforeRelease, programPurpose, type ProgramOptions, type RenderOptions, type Renderer } from "./common";
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** A TypeScript literal of `v`; `names` maps model keys to variable names. */
 export function tsValue(v: Value, names: ReadonlyMap<string, string>, indent = ""): string {
   if (v instanceof Ref) return `${names.get(v.target)}.${v.output}`;
-  if (v instanceof SecretRef) return `config.requireSecret(${JSON.stringify(v.key)})`;
+  if (v instanceof SecretRef) return `config.${v.secret ? "requireSecret" : "require"}(${JSON.stringify(v.key)})`;
+  if (v instanceof ConfigFlag) return `config.getBoolean(${JSON.stringify(v.key)}) === true`;
   if (v === null || typeof v !== "object") return JSON.stringify(v);
   const inner = indent + "  ";
   if (Array.isArray(v)) {
@@ -76,25 +78,34 @@ export const typescript: Renderer = {
     const vars = variableNames("typescript", model.resources, opts.previousVariables);
     const names = new Map(model.resources.map((r, i) => [r.key, vars[i]!]));
     const native = opts.frontEnd === "native";
+    const takeOver = !model.portable;
+    const keys = configKeys(model);
     const lines: string[] = [
-      `// The first \`pulumi up\` takes each object over (${native ? "the import resource option" : "adopt: true"}) and changes nothing on the service.`,
+      `// ${programPurpose(model, `takes each object over (${native ? "the import resource option" : "adopt: true"})`)}`,
       `import * as pulumi from "@pulumi/pulumi";`,
       `import * as notify from ${JSON.stringify(sdkPackage(opts.frontEnd))};`,
       "",
       // Always declared, used or not, so that the first secret an update brings adds no line but its own.
       "const config = new pulumi.Config();",
+      // In a block of its own, so that its name is never a resource's.
+      ...(keys.length ? [
+        "{",
+        `  const missing = ${JSON.stringify(keys)}.filter((k) => config.get(k) === undefined);`,
+        `  if (missing.length) throw new pulumi.RunError(${JSON.stringify(MISSING_CONFIG)} + missing.join(", "));`,
+        "}",
+      ] : []),
     ];
     model.resources.forEach((r, i) => {
-      const args = tsValue(native ? r.inputs : { ...r.inputs, adopt: true }, names);
+      const args = tsValue(native || !takeOver ? r.inputs : { ...r.inputs, adopt: true }, names);
       lines.push("", `// ${describe(r)}`);
-      lines.push(native
+      lines.push(native && takeOver
         ? `export const ${vars[i]} = new notify.${r.kind}(${JSON.stringify(r.name)}, ${args}, { import: ${JSON.stringify(r.id)} });`
         : `export const ${vars[i]} = new notify.${r.kind}(${JSON.stringify(r.name)}, ${args});`);
     });
     return lines.join("\n") + "\n";
   },
   declaredVariable: (line) => /^export const ([A-Za-z_$][A-Za-z0-9_$]*) = /.exec(line)?.[1],
-  secretKeys: (line) => [...line.matchAll(/config\.requireSecret\(("(?:[^"\\]|\\.)*")\)/g)].map((m) => JSON.parse(m[1]!) as string),
+  secretKeys: (line) => [...line.matchAll(/config\.require(?:Secret)?\(("(?:[^"\\]|\\.)*")\)/g)].map((m) => JSON.parse(m[1]!) as string),
   userFiles(opts: RenderOptions): Record<string, string> {
     const entry = [
       "// The stack's program. notify-export wrote it once, and `notify-export --update` never rewrites it.",

@@ -17,8 +17,9 @@
  * (pkg/pulumiyaml/ast/interpolation.go `parseInterpolate`).
  */
 import { Ref, SecretRef, type ExportModel, type ExportedResource, type Value } from "../model";
+import { ADOPT_KEY, ConfigFlag } from "../value";
 import { variableNames } from "../naming";
-import { describe, pluginBeforeRelease, type ProgramOptions, type RenderOptions, type Renderer } from "./common";
+import { describe, pluginBeforeRelease, programPurpose, type ProgramOptions, type RenderOptions, type Renderer } from "./common";
 import { packageSchema, resolve, resourceInputs, typeToken, type PackageSchema, type PropSchema } from "./schema";
 
 /**
@@ -47,7 +48,7 @@ type Rendered = { inline: string } | { block: string[] };
 /** The YAML of `v` of schema type `p`; `names` maps model keys to resource entries. */
 export function yamlValue(v: Value, p: PropSchema | undefined, names: ReadonlyMap<string, string>, schema: PackageSchema, indent = ""): Rendered {
   if (v instanceof Ref) return { inline: JSON.stringify(`\${${names.get(v.target)}.${v.output}}`) };
-  if (v instanceof SecretRef) return { inline: JSON.stringify(`\${${v.key}}`) };
+  if (v instanceof SecretRef || v instanceof ConfigFlag) return { inline: JSON.stringify(`\${${v.key}}`) };
   if (v === null || typeof v === "boolean" || typeof v === "number") return { inline: JSON.stringify(v) };
   if (typeof v === "string") return { inline: yamlString(v) };
   const t = resolve(schema, p);
@@ -79,7 +80,7 @@ function mapping(entries: [string, Value][], typeOf: (k: string) => PropSchema |
 
 /** The path of the first mapping key of `v` that Pulumi YAML reads as a function (`fn::...`), if any. */
 function functionKey(v: Value, path: string[]): string[] | undefined {
-  if (v === null || typeof v !== "object" || v instanceof Ref || v instanceof SecretRef) return undefined;
+  if (v === null || typeof v !== "object" || v instanceof Ref || v instanceof SecretRef || v instanceof ConfigFlag) return undefined;
   for (const [k, x] of Array.isArray(v) ? v.map((x, i) => [String(i), x] as const) : Object.entries(v)) {
     if (!Array.isArray(v) && /^fn::/i.test(k)) return [...path, k];
     const found = functionKey(x, [...path, k]);
@@ -101,10 +102,12 @@ export const yaml: Renderer = {
     const schema = packageSchema();
     const vars = variableNames("yaml", model.resources, opts.previousVariables);
     const names = new Map(model.resources.map((r, i) => [r.key, vars[i]!]));
-    const lines = ["# The first `pulumi up` imports each object (the import resource option) and changes nothing on the service."];
-    if (model.secrets.length) {
+    // Pulumi YAML refuses to run while a config key declared without a default is unset, naming each.
+    const lines = [`# ${programPurpose(model, "imports each object (the import resource option)")}`];
+    if (model.secrets.length || model.portable) {
       lines.push("config:");
-      for (const s of model.secrets) lines.push(`  ${yamlKey(s.key)}:`, "    type: string", "    secret: true");
+      if (model.portable) lines.push(`  ${ADOPT_KEY}:`, "    type: boolean", "    default: false");
+      for (const s of model.secrets) lines.push(`  ${yamlKey(s.key)}:`, "    type: string", ...(s.plain ? [] : ["    secret: true"]));
     }
     lines.push(model.resources.length ? "resources:" : "resources: {}");
     model.resources.forEach((r, i) => {
@@ -112,7 +115,7 @@ export const yaml: Renderer = {
       const entries = Object.entries(r.inputs).filter(([, v]) => v !== null);
       lines.push("", `  # ${describe(r)}`, `  ${vars[i]}:`, `    type: ${typeToken(r.kind)}`, `    name: ${yamlString(r.name)}`);
       if (entries.length) lines.push("    properties:", ...mapping(entries, (k) => props[k], names, schema, "      "));
-      lines.push("    options:", `      import: ${yamlString(r.id)}`);
+      if (!model.portable) lines.push("    options:", `      import: ${yamlString(r.id)}`);
     });
     return lines.join("\n") + "\n";
   },
