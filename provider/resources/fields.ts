@@ -159,15 +159,18 @@ type Props = Record<string, unknown>;
 
 /**
  * A resource's diff as its table says: the changed input keys (exact fields compared whole), where
- * inside them the values differ (a secret field named whole), and the keys whose change replaces
- * the object. A resource adds `deleteBeforeReplace` when it needs one.
+ * inside them the values differ (a secret field named whole), the keys whose change replaces
+ * the object, and the changed keys that are secret. A resource adds `deleteBeforeReplace` when it needs one.
  */
 export function diffOf(table: ResourceTable, olds: Props, news: Props): DiffResult {
   const changed = changedKeys(olds, news, table.inputKeys, [], table.exactKeys);
   const replaces: readonly string[] = table.replaceOnChange;
+  const secret: readonly string[] = table.secretKeys;
+  const secrets = changed.filter((k) => secret.includes(k));
   return {
     changes: changed.length > 0, changed, replaces: changed.filter((k) => replaces.includes(k)),
     paths: changedPaths(olds, news, changed, table.exactKeys, table.secretKeys),
+    ...(secrets.length ? { secrets } : {}),
   };
 }
 

@@ -1,11 +1,13 @@
 /**
  * What `pulumi preview --diff` shows, read off the engine's events as the CLI reads them
- * (pulumi/pulumi v3.259.0, pkg/engine/detailedDiff.go, TranslateDetailedDiff): for a resource
- * whose provider sends a detailed diff (the native plugin), each of its paths, an update shown as
- * every difference between the path's old value (the old inputs, for an input diff) and new
- * input; for one whose provider cannot (a dynamic resource), every difference between its old
- * and new inputs. A difference is shown down to the value that differs: objects key by key,
- * lists element by element.
+ * (pulumi/pulumi v3.259.0, pkg/engine/detailedDiff.go, TranslateDetailedDiff): for a step with a
+ * detailed diff (the native plugin's, or the one the engine computes when a dynamic resource's
+ * diff answers its changes as unknown), each of its paths, an update shown as every difference
+ * between the path's old value (the old inputs, for an input diff) and new input, or as the path
+ * itself where none shows; for one without, every difference between its old and new inputs. A
+ * difference is shown down to the value that differs: objects key by key, lists element by
+ * element. Engine events hold every secret as `[secret]`, so a secret's change shows only where a
+ * detailed diff names it (addDiff records the path it is given, whatever its two values).
  */
 import type * as automation from "@pulumi/pulumi/automation";
 
@@ -110,8 +112,11 @@ export async function previewShown(stack: automation.Stack, opts: automation.Pre
         for (const [p, d] of Object.entries(m.detailedDiff)) {
           const path = parsePath(p);
           const olds = d.inputDiff ? oldInputs : ((m.old?.outputs ?? {}) as Obj);
+          const before = paths.length;
           if (d.diffKind.startsWith("update")) differences(valueAt(olds, path), valueAt(newInputs, path), path, paths);
-          else paths.push(path);
+          // A path the detailed diff names is shown even where its two sides look the same (a
+          // secret: `[secret]` on both), as `~ auth: [secret] => [secret]`.
+          if (paths.length === before) paths.push(path);
         }
       } else differences(oldInputs, newInputs, [], paths);
       shown[name] = { op: m.op, keys: [...new Set(paths.map((p) => String(p[0])))].sort(), paths };

@@ -5,9 +5,9 @@
  * and through one front end, the dynamic resources or the native plugin, in turn (ORACLE_FRONT_END
  * picks one): `up`; a preview that must be empty; a `preview --refresh` that must be empty; one
  * random hand edit through the API (a declared field of a resource, or a deletion); a
- * `preview --refresh --diff` that must show exactly that resource, and that field, and inside it
- * only values the edit changed (test/helpers/shownDiff.ts reads what the CLI shows, the native
- * plugin's detailed diff included); `up --refresh` restores it; the next previews are empty;
+ * `preview --refresh --diff` that must show exactly that resource, and that field (a secret one
+ * too), and inside it only values the edit changed (test/helpers/shownDiff.ts reads what the CLI
+ * shows, detailed diffs included); `up --refresh` restores it; the next previews are empty;
  * `destroy` leaves nothing of the stack in the service. Every change shown that the edit did not
  * make is a spurious diff; the edit not shown (or shown on another field) is a missed drift.
  * ORACLE_SEED replays a run (default: random, always printed); a failing stack is replayed by
@@ -29,8 +29,8 @@ const RUNS = Number(process.env.ORACLE_RUNS ?? 3);
 /** Stacks run at once (default 1); the stacks and the verdict do not depend on it. */
 const CONCURRENCY = Math.max(1, Number(process.env.ORACLE_CONCURRENCY ?? 1));
 const SEED = process.env.ORACLE_SEED !== undefined ? Number(process.env.ORACLE_SEED) : Math.floor(Math.random() * 2 ** 31);
-/** Engine events mask the tables' secret inputs on both sides, so their change shows as the update alone. */
-const SECRET_INPUTS = new Set<string>(RESOURCE_TABLES.flatMap((t) => t.secretKeys));
+/** Each kind's secret fields: engine events hold them as `[secret]` on both sides, so a refresh cannot tell whether one changed. */
+const SECRET_KEYS = new Map<string, readonly string[]>(RESOURCE_TABLES.map((t) => [t.name, t.secretKeys]));
 /** The one suffix of every stack's identifiers (each stack has an emulator of its own). */
 const ORACLE_SUFFIX = "o";
 /** The front ends (test/helpers/frontEnds.ts) are taken in turn by the stacks of a run (stack n: FRONT_ENDS[n % 2]), unless ORACLE_FRONT_END names one. */
@@ -120,16 +120,17 @@ async function runStack(spec: StackSpec, frontEnd: FrontEnd): Promise<Outcome> {
     else if (edit.field === undefined) {
       if (shown.op !== "create") out.missed.push(`${edit.description}: shown as ${shown.op}, not create`);
     } else {
-      const expected = SECRET_INPUTS.has(edit.field) ? [] : [edit.field];
-      // A secret input's change shows as the update alone (the engine masks both sides).
-      const extra = shown.keys.filter((k) => !expected.includes(k) && !(SECRET_INPUTS.has(edit.field!) && k === edit.field));
+      // A secret field is named too (`[diff: ~auth]`), through both front ends.
+      const extra = shown.keys.filter((k) => k !== edit.field);
       if (shown.op !== "update") out.missed.push(`${edit.description}: shown as ${shown.op}, not update`);
-      if (!SECRET_INPUTS.has(edit.field) && !shown.keys.includes(edit.field)) out.missed.push(`${edit.description}: shown as [${shown.keys.join(", ")}]`);
+      if (!shown.keys.includes(edit.field)) out.missed.push(`${edit.description}: shown as [${shown.keys.join(", ")}]`);
       if (extra.length) out.spurious.push(`${edit.description}: also [${extra.join(", ")}]`);
       // Inside the field, each value shown changing must be one the refresh found changed: a
-      // value the service holds as before (a step id the read's inputs lack) is not drift.
+      // value the service holds as before (a step id the read's inputs lack) is not drift. A
+      // secret's values are `[secret]` in the refresh's events too: whether it changed is not seen there.
       const read = refreshed[edit.resource];
-      const unchanged = read ? shown.paths.filter((p) => p[0] === edit.field && !refreshChanged(read, p)) : [];
+      const secret = SECRET_KEYS.get(spec.resources.find((r) => r.name === edit.resource)!.kind) ?? [];
+      const unchanged = read && !secret.includes(edit.field) ? shown.paths.filter((p) => p[0] === edit.field && !refreshChanged(read, p)) : [];
       if (unchanged.length) out.spurious.push(`${edit.description}: also shows ${unchanged.map(formatPath).join(", ")}, which the service holds as before`);
     }
 
