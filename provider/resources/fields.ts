@@ -26,7 +26,12 @@ export interface FieldFacts {
   exact?: boolean;
   /** The outputs always hold a value, the service's default when the program leaves it out (implied by `serviceDefault`). */
   filled?: boolean;
-  /** Its type in the outputs, when that differs from the input's (a workflow's steps gain their ids). */
+  /**
+   * Its type in the outputs, when that differs from the input's (a workflow's steps gain their
+   * ids): a preview of a write cannot give it from the inputs, so it is unknown there (the native
+   * plugin's `previewOutputs`; the dynamic classes' `serviceOutputs`, classes.ts, which the class
+   * of a table with such a field calls).
+   */
   output?: z.ZodType;
   /** The service's name of the field in request and response bodies, when not its own (`_environmentId`). */
   api?: string;

@@ -3,11 +3,14 @@
  * rotated by hand showed on the dynamic front end as `~ ChannelConnection acme-slack update` with
  * no `[diff: ~auth]`: the engine's dynamic-provider plugin sends no changed keys and no detailed
  * diff, and the CLI then compares the old and new inputs, where a secret is `[secret]` on both
- * sides (dynamic.ts `engineDiff`).
+ * sides (dynamic.ts `engineDiff`). A workflow renamed by hand showed the stack output made of its
+ * steps as `"inbox (in_app)" => "undefined (in_app)"`: the plugin supports no previews, so a
+ * preview of the update gave the program the inputs as the outputs, steps without the ids the
+ * service gave them (classes.ts `serviceOutputs`).
  */
 import { describe, expect, it } from "vitest";
 import { declareKind, FRONT_ENDS, type FrontEnd } from "../helpers/frontEnds";
-import { previewShown } from "../helpers/shownDiff";
+import { previewShown, unknownOrSame } from "../helpers/shownDiff";
 import { useStack } from "../helpers/stack";
 
 const TOKEN = "xoxb-declared-0123";
@@ -64,6 +67,22 @@ describe.each(FRONT_ENDS)("drift as the CLI shows it, through the %s front end",
 
     await ts.stack.up({ refresh: true });
     expect(await token()).toBe(TOKEN);
+    await ts.stack.preview({ refresh: true, expectNoChanges: true });
+  });
+
+  it("a workflow renamed by hand: the preview names it, and gives no step without its id in the outputs", async () => {
+    const wf = (await emu.api("GET", "/v2/workflows/welcome")).body;
+    expect((await emu.api("PATCH", `/v2/workflows/${wf._id}`, { name: "Renamed by hand" })).status).toBe(200);
+
+    const { res, shown, outputs } = await previewShown(ts.stack, { refresh: true, diff: true });
+    expect(Object.fromEntries(Object.entries(shown).map(([n, s]) => [n, s.keys]))).toEqual({ welcome: ["name"] });
+    // Unknown until the update (the dynamic front end), or the steps as they are (the native plugin, whose update leaves them).
+    expect(unknownOrSame(outputs.stepLabels, LABELS), JSON.stringify(outputs.stepLabels)).toBe(true);
+    expect(res.stdout).not.toContain("undefined (");
+
+    const up = await ts.stack.up({ refresh: true });
+    expect(up.outputs.stepLabels!.value).toEqual(LABELS);
+    expect((await emu.api("GET", "/v2/workflows/welcome")).body.name).toBe("Welcome");
     await ts.stack.preview({ refresh: true, expectNoChanges: true });
   });
 });

@@ -81,15 +81,25 @@ export function refreshChanged(r: Refreshed, path: readonly Segment[]): boolean 
   return !sameJson(valueAt(r.old, path), valueAt(r.new, path));
 }
 
+/** The engine's placeholder, in events, for a value not known until the update. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** Whether an output the preview gives is unknown, or the same as `after` (an output after an `up`, `.value` of the Automation API's). */
+export function unknownOrSame(preview: unknown, after: unknown): boolean {
+  return preview === UNKNOWN || sameJson(preview, after);
+}
+
 /**
  * A preview, with, per resource the engine plans to change, what the CLI shows changing
- * (providers and the stack left out), and per resource a refresh read, its outputs before and
- * after. A replacement shows as several steps; the one that names the kind of change (`replace`)
- * is kept.
+ * (providers and the stack left out), per resource a refresh read, its outputs before and
+ * after, and the stack's outputs as the preview gives them (what its `Outputs:` section compares
+ * with the last update's; a value known only after the update is {@link UNKNOWN}). A replacement
+ * shows as several steps; the one that names the kind of change (`replace`) is kept.
  */
 export async function previewShown(stack: automation.Stack, opts: automation.PreviewOptions = {}) {
   const shown: Record<string, ShownChange> = {};
   const refreshed: Record<string, Refreshed> = {};
+  let outputs: Obj = {};
   const res = await stack.preview({
     ...opts,
     onEvent: (e) => {
@@ -97,6 +107,11 @@ export async function previewShown(stack: automation.Stack, opts: automation.Pre
       const done = e.resOutputsEvent?.metadata;
       if (done?.op === "refresh") {
         refreshed[done.urn.split("::").pop()!] = { old: (done.old?.outputs ?? {}) as Obj, new: (done.new?.outputs ?? {}) as Obj };
+        return;
+      }
+      // The stack's outputs event comes when the program registers them (an empty one may come first).
+      if (done?.type === "pulumi:pulumi:Stack") {
+        outputs = (done.new?.outputs ?? {}) as Obj;
         return;
       }
       const m = e.resourcePreEvent?.metadata;
@@ -122,5 +137,5 @@ export async function previewShown(stack: automation.Stack, opts: automation.Pre
       shown[name] = { op: m.op, keys: [...new Set(paths.map((p) => String(p[0])))].sort(), paths };
     },
   });
-  return { res, shown, refreshed };
+  return { res, shown, refreshed, outputs };
 }

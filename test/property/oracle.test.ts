@@ -7,9 +7,11 @@
  * random hand edit through the API (a declared field of a resource, or a deletion); a
  * `preview --refresh --diff` that must show exactly that resource, and that field (a secret one
  * too), and inside it only values the edit changed (test/helpers/shownDiff.ts reads what the CLI
- * shows, detailed diffs included); `up --refresh` restores it; the next previews are empty;
- * `destroy` leaves nothing of the stack in the service. Every change shown that the edit did not
- * make is a spurious diff; the edit not shown (or shown on another field) is a missed drift.
+ * shows, detailed diffs included), and give each stack output of a field the service adds to (a
+ * workflow's steps) unknown or as the update will; `up --refresh` restores it; the next previews
+ * are empty; `destroy` leaves nothing of the stack in the service. Every change shown that the
+ * edit did not make, and every output shown as the update will not give it, is a spurious diff;
+ * the edit not shown (or shown on another field) is a missed drift.
  * ORACLE_SEED replays a run (default: random, always printed); a failing stack is replayed by
  * fast-check from its seed and path and shrunk to the smallest failing case.
  */
@@ -18,17 +20,24 @@ import { describe, expect, it } from "vitest";
 import { exportedState, previewDiffs } from "../helpers/pulumi";
 import { declareKind, FRONT_ENDS, type FrontEnd } from "../helpers/frontEnds";
 import { stackFixture } from "../helpers/stack";
-import { formatPath, previewShown, refreshChanged } from "../helpers/shownDiff";
+import { formatPath, previewShown, refreshChanged, unknownOrSame } from "../helpers/shownDiff";
 import { KINDS, descriptorOf } from "../kinds/index";
 import { RESOURCE_TABLES } from "../../provider/resources/index";
 import { deletion, fieldEdits, type Declared, type Edit } from "./handEdits";
 
 type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 const RUNS = Number(process.env.ORACLE_RUNS ?? 3);
 /** Stacks run at once (default 1); the stacks and the verdict do not depend on it. */
 const CONCURRENCY = Math.max(1, Number(process.env.ORACLE_CONCURRENCY ?? 1));
 const SEED = process.env.ORACLE_SEED !== undefined ? Number(process.env.ORACLE_SEED) : Math.floor(Math.random() * 2 ** 31);
+/**
+ * Each kind's fields the service adds to (the table's `output` fact: a workflow's steps gain their
+ * ids): the program exports their outputs, and a value the preview after the hand edit gives one
+ * must be the value the restoring `up --refresh` gives it, or unknown.
+ */
+const SERVICE_ADDED = new Map<string, string[]>(RESOURCE_TABLES.map((t) => [t.name, Object.entries(t.inputs).filter(([, f]) => f.output !== undefined).map(([k]) => k)]));
 /** Each kind's secret fields: engine events hold them as `[secret]` on both sides, so a refresh cannot tell whether one changed. */
 const SECRET_KEYS = new Map<string, readonly string[]>(RESOURCE_TABLES.map((t) => [t.name, t.secretKeys]));
 /** The one suffix of every stack's identifiers (each stack has an emulator of its own). */
@@ -98,8 +107,13 @@ async function runStack(spec: StackSpec, frontEnd: FrontEnd): Promise<Outcome> {
     },
     program: async () => {
       const ids: Record<string, unknown> = {};
-      for (const r of spec.resources) ids[r.name] = declareKind(frontEnd, r.kind, r.name, r.inputs).id;
-      return { ids };
+      const added: Record<string, unknown> = {};
+      for (const r of spec.resources) {
+        const d = declareKind(frontEnd, r.kind, r.name, r.inputs);
+        ids[r.name] = d.id;
+        for (const k of SERVICE_ADDED.get(r.kind) ?? []) added[`${r.name}.${k}`] = d[k];
+      }
+      return { ids, added };
     },
     frontEnd,
   });
@@ -113,7 +127,7 @@ async function runStack(spec: StackSpec, frontEnd: FrontEnd): Promise<Outcome> {
     const edit = editOf(spec);
     out.edit = edit.description;
     await edit.apply(emu, ids[edit.resource]!);
-    const { shown: diffs, refreshed } = await previewShown(ts.stack, { refresh: true, diff: true });
+    const { shown: diffs, refreshed, outputs } = await previewShown(ts.stack, { refresh: true, diff: true });
     const shown = diffs[edit.resource];
     empty(`preview --refresh after ${edit.description}`, Object.fromEntries(Object.entries(diffs).filter(([name]) => name !== edit.resource)));
     if (!shown) out.missed.push(`${edit.description}: not shown`);
@@ -134,7 +148,13 @@ async function runStack(spec: StackSpec, frontEnd: FrontEnd): Promise<Outcome> {
       if (unchanged.length) out.spurious.push(`${edit.description}: also shows ${unchanged.map(formatPath).join(", ")}, which the service holds as before`);
     }
 
-    await ts.stack.up({ refresh: true });
+    const restored = (await ts.stack.up({ refresh: true })).outputs.added?.value as Obj | undefined;
+    // The stack's outputs the preview shows: a value known there is the one the update gives (a
+    // workflow's steps showed without the ids the service keeps, `"inbox (in_app)" => "undefined (in_app)"`).
+    const previewed = isObject(outputs.added) ? outputs.added : {};
+    for (const [k, v] of Object.entries(previewed)) {
+      if (!unknownOrSame(v, restored?.[k])) out.spurious.push(`${edit.description}: the preview gives the output ${k} as ${JSON.stringify(v)}, the update ${JSON.stringify(restored?.[k])}`);
+    }
     empty("preview after the restoring up", (await previewDiffs(ts.stack)).diffs);
     empty("preview --refresh after the restoring up", (await previewDiffs(ts.stack, { refresh: true })).diffs);
     await ts.stack.destroy();
