@@ -58,3 +58,25 @@ function urnOf(type: string, name: string, parent: pulumi.Resource | undefined):
   const parentUrn = parent && new Promise<string>((resolve) => parent.urn.apply(resolve));
   return pulumi.createUrn(name, type, parentUrn);
 }
+
+/**
+ * Makes each output of `resource` that the service adds to (a field of `table` with the `output`
+ * fact: a workflow's steps gain their ids) wait for the `declaredKeys` output, which every answer
+ * of the service's object holds and no input does.
+ *
+ * The engine's dynamic-provider plugin supports no previews, so the outputs a preview of a create
+ * or an update gives the program are the inputs (pkg/resource/plugin/provider_plugin.go, Update:
+ * `Properties: req.NewInputs`): a workflow's steps without the ids the service gives them, so an
+ * output made of them showed `"inbox (in_app)" => "undefined (in_app)"` in a `preview --refresh`
+ * that plans the workflow's update, as if the steps lost their ids. Waiting on `declaredKeys` makes
+ * them unknown there, as the native plugin gives them when the update changes them (native/server.ts
+ * `previewOutputs`: it also knows when it does not and keeps them, which a preview of a dynamic
+ * resource cannot); everywhere else (an `up`, a preview that leaves the resource as it is) they
+ * are the service's.
+ */
+export function serviceOutputs(resource: pulumi.CustomResource, table: ResourceTable): void {
+  const outputs = resource as unknown as Record<string, pulumi.Output<unknown>>;
+  for (const [k, f] of Object.entries(table.inputs)) {
+    if (f.output !== undefined) outputs[k] = pulumi.all([outputs[k], outputs.declaredKeys]).apply(([v]) => v);
+  }
+}

@@ -74,6 +74,11 @@ export interface DiffResult {
   deleteBeforeReplace?: boolean;
   /** Where the changed keys' values differ ({@link changedPaths}); without it, each changed key is named whole. */
   paths?: ChangedPath[];
+  /**
+   * The changed keys that are secret (the table's secret fields): the dynamic front end lets the
+   * engine compare the inputs when one is (dynamic.ts `engineDiff`), so that the CLI names it.
+   */
+  secrets?: string[];
 }
 
 /** One place where a new input differs from the old value: its property path, and whether the program adds, removes or changes it. */

@@ -53,7 +53,7 @@ export function dynamicProvider(ops: ResourceOperations): pulumi.dynamic.Resourc
       const r = await ops.check(olds, news);
       return { ...r, inputs: r.inputs && withUrn(r.inputs, news), failures: r.failures && engineFailures(r.failures, news) };
     }),
-    diff: (id, olds, news) => onResource(urnOf(news), () => ops.diff(id, olds, news)),
+    diff: (id, olds, news) => onResource(urnOf(news), async () => engineDiff(await ops.diff(id, olds, news))),
     // A write that then failed keeps the object in the stack: its state needs the `__provider` every
     // dynamic resource's state carries (the plugin adds it to a success's outputs only).
     create: (inputs) => onResource(urnOf(inputs), async () => {
@@ -73,6 +73,28 @@ export function dynamicProvider(ops: ResourceOperations): pulumi.dynamic.Resourc
     delete: (id, props) => onResource(urnOf(props), () => ops.delete(id, props)),
     configure: async (req) => configureFromStack(req),
   };
+}
+
+/**
+ * A diff as the plugin is to send it. The plugin (cmd/dynamic-provider/index.js of @pulumi/pulumi,
+ * 3.259.0) sends only `changes`, `replaces` and `deleteBeforeReplace`: no changed keys and no
+ * detailed diff, whatever the diff holds. The CLI then shows the difference between the old and the
+ * new inputs as its events hold them (pkg/backend/display/rows.go, getDiffInfo), where every
+ * secret is `[secret]` on both sides, so a secret the service changed (a Slack token rotated by
+ * hand) showed as the update alone, with no `[diff: ~auth]`.
+ *
+ * So a diff that finds a secret key changed answers its changes as unknown: the engine then
+ * compares the old and the new inputs itself, unmasked, and keeps the changed keys and the
+ * detailed diff of what differs (pkg/resource/deploy/step_generator.go, diffResource), which the
+ * CLI shows as the native plugin's: `[diff: ~auth]`, `~ auth: [secret] => [secret]`. The engine
+ * finds every change this diff finds: the old inputs are the program's last ones, whose outputs
+ * compare equal to them (the diff after an `up` is empty), or after a refresh the read's inputs,
+ * each declared key as the outputs hold it (lifecycle.ts `readInputs`); the replacement and
+ * `deleteBeforeReplace` stay this diff's. A diff with no secret change is sent as it is, and the
+ * engine's own comparison, which sees the defaults a service fills in, never decides it.
+ */
+export function engineDiff<D extends { changes?: boolean; secrets?: readonly string[] }>(d: D): D {
+  return d.changes === true && d.secrets?.length ? { ...d, changes: undefined } : d;
 }
 
 /** The URN a resource's inputs or state carry (classes.ts), or empty for a state written before they did. */

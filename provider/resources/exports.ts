@@ -5,7 +5,7 @@
  * hover.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { dynamicResource } from "./classes";
+import { dynamicResource, serviceOutputs } from "./classes";
 import type { OutputsOf } from "./fields";
 import { INTEGRATION, type IntegrationArgs, type IntegrationState } from "./integration";
 import { WORKFLOW, type WorkflowArgs, type WorkflowState } from "./workflow";
@@ -77,6 +77,8 @@ export interface Integration extends OutputsOf<IntegrationState> {}
 export class Workflow extends pulumi.CustomResource {
   constructor(name: string, args: WorkflowArgs, opts?: pulumi.CustomResourceOptions) {
     super(...dynamicResource(WORKFLOW, name, args, opts));
+    // The steps gain their ids in the service: unknown in a preview of a write (classes.ts).
+    serviceOutputs(this, WORKFLOW);
   }
 }
 export interface Workflow extends OutputsOf<WorkflowState> {}

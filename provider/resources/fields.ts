@@ -26,7 +26,12 @@ export interface FieldFacts {
   exact?: boolean;
   /** The outputs always hold a value, the service's default when the program leaves it out (implied by `serviceDefault`). */
   filled?: boolean;
-  /** Its type in the outputs, when that differs from the input's (a workflow's steps gain their ids). */
+  /**
+   * Its type in the outputs, when that differs from the input's (a workflow's steps gain their
+   * ids): a preview of a write cannot give it from the inputs, so it is unknown there (the native
+   * plugin's `previewOutputs`; the dynamic classes' `serviceOutputs`, classes.ts, which the class
+   * of a table with such a field calls).
+   */
   output?: z.ZodType;
   /** The service's name of the field in request and response bodies, when not its own (`_environmentId`). */
   api?: string;
@@ -159,15 +164,18 @@ type Props = Record<string, unknown>;
 
 /**
  * A resource's diff as its table says: the changed input keys (exact fields compared whole), where
- * inside them the values differ (a secret field named whole), and the keys whose change replaces
- * the object. A resource adds `deleteBeforeReplace` when it needs one.
+ * inside them the values differ (a secret field named whole), the keys whose change replaces
+ * the object, and the changed keys that are secret. A resource adds `deleteBeforeReplace` when it needs one.
  */
 export function diffOf(table: ResourceTable, olds: Props, news: Props): DiffResult {
   const changed = changedKeys(olds, news, table.inputKeys, [], table.exactKeys);
   const replaces: readonly string[] = table.replaceOnChange;
+  const secret: readonly string[] = table.secretKeys;
+  const secrets = changed.filter((k) => secret.includes(k));
   return {
     changes: changed.length > 0, changed, replaces: changed.filter((k) => replaces.includes(k)),
     paths: changedPaths(olds, news, changed, table.exactKeys, table.secretKeys),
+    ...(secrets.length ? { secrets } : {}),
   };
 }
 

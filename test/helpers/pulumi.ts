@@ -85,10 +85,11 @@ export function repoFile(rel: string): string {
 
 /**
  * Per resource the engine plans to change: the operation, and the input keys whose old and new
- * values differ, which is what the CLI shows. Dynamic providers cannot send detailed diffs, so the
- * engine's own `diffs` list stays empty; and engine events mask secrets on both sides, so a change
- * to a secret input shows as the operation alone. Provider resources are not listed. A
- * replacement shows as several steps; the one that names the kind of change (`replace`) is kept.
+ * values differ, which is what the CLI shows of a step without a detailed diff. Engine events mask
+ * secrets on both sides, so a change to a secret input is not among the keys here, though the CLI
+ * names it (from the detailed diff the native plugin sends, or the engine computes for a dynamic
+ * resource): previewShown of shownDiff.ts reads what the CLI shows. Provider resources are not
+ * listed. A replacement shows as several steps; the one that names the kind of change (`replace`) is kept.
  */
 export async function previewDiffs(stack: automation.Stack, opts: automation.PreviewOptions = {}) {
   const diffs: Record<string, { op: string; keys: string[] }> = {};

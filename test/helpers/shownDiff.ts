@@ -1,11 +1,13 @@
 /**
  * What `pulumi preview --diff` shows, read off the engine's events as the CLI reads them
- * (pulumi/pulumi v3.259.0, pkg/engine/detailedDiff.go, TranslateDetailedDiff): for a resource
- * whose provider sends a detailed diff (the native plugin), each of its paths, an update shown as
- * every difference between the path's old value (the old inputs, for an input diff) and new
- * input; for one whose provider cannot (a dynamic resource), every difference between its old
- * and new inputs. A difference is shown down to the value that differs: objects key by key,
- * lists element by element.
+ * (pulumi/pulumi v3.259.0, pkg/engine/detailedDiff.go, TranslateDetailedDiff): for a step with a
+ * detailed diff (the native plugin's, or the one the engine computes when a dynamic resource's
+ * diff answers its changes as unknown), each of its paths, an update shown as every difference
+ * between the path's old value (the old inputs, for an input diff) and new input, or as the path
+ * itself where none shows; for one without, every difference between its old and new inputs. A
+ * difference is shown down to the value that differs: objects key by key, lists element by
+ * element. Engine events hold every secret as `[secret]`, so a secret's change shows only where a
+ * detailed diff names it (addDiff records the path it is given, whatever its two values).
  */
 import type * as automation from "@pulumi/pulumi/automation";
 
@@ -79,15 +81,25 @@ export function refreshChanged(r: Refreshed, path: readonly Segment[]): boolean 
   return !sameJson(valueAt(r.old, path), valueAt(r.new, path));
 }
 
+/** The engine's placeholder, in events, for a value not known until the update. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** Whether an output the preview gives is unknown, or the same as `after` (an output after an `up`, `.value` of the Automation API's). */
+export function unknownOrSame(preview: unknown, after: unknown): boolean {
+  return preview === UNKNOWN || sameJson(preview, after);
+}
+
 /**
  * A preview, with, per resource the engine plans to change, what the CLI shows changing
- * (providers and the stack left out), and per resource a refresh read, its outputs before and
- * after. A replacement shows as several steps; the one that names the kind of change (`replace`)
- * is kept.
+ * (providers and the stack left out), per resource a refresh read, its outputs before and
+ * after, and the stack's outputs as the preview gives them (what its `Outputs:` section compares
+ * with the last update's; a value known only after the update is {@link UNKNOWN}). A replacement
+ * shows as several steps; the one that names the kind of change (`replace`) is kept.
  */
 export async function previewShown(stack: automation.Stack, opts: automation.PreviewOptions = {}) {
   const shown: Record<string, ShownChange> = {};
   const refreshed: Record<string, Refreshed> = {};
+  let outputs: Obj = {};
   const res = await stack.preview({
     ...opts,
     onEvent: (e) => {
@@ -95,6 +107,11 @@ export async function previewShown(stack: automation.Stack, opts: automation.Pre
       const done = e.resOutputsEvent?.metadata;
       if (done?.op === "refresh") {
         refreshed[done.urn.split("::").pop()!] = { old: (done.old?.outputs ?? {}) as Obj, new: (done.new?.outputs ?? {}) as Obj };
+        return;
+      }
+      // The stack's outputs event comes when the program registers them (an empty one may come first).
+      if (done?.type === "pulumi:pulumi:Stack") {
+        outputs = (done.new?.outputs ?? {}) as Obj;
         return;
       }
       const m = e.resourcePreEvent?.metadata;
@@ -110,12 +127,15 @@ export async function previewShown(stack: automation.Stack, opts: automation.Pre
         for (const [p, d] of Object.entries(m.detailedDiff)) {
           const path = parsePath(p);
           const olds = d.inputDiff ? oldInputs : ((m.old?.outputs ?? {}) as Obj);
+          const before = paths.length;
           if (d.diffKind.startsWith("update")) differences(valueAt(olds, path), valueAt(newInputs, path), path, paths);
-          else paths.push(path);
+          // A path the detailed diff names is shown even where its two sides look the same (a
+          // secret: `[secret]` on both), as `~ auth: [secret] => [secret]`.
+          if (paths.length === before) paths.push(path);
         }
       } else differences(oldInputs, newInputs, [], paths);
       shown[name] = { op: m.op, keys: [...new Set(paths.map((p) => String(p[0])))].sort(), paths };
     },
   });
-  return { res, shown, refreshed };
+  return { res, shown, refreshed, outputs };
 }

@@ -5,11 +5,13 @@
  * and through one front end, the dynamic resources or the native plugin, in turn (ORACLE_FRONT_END
  * picks one): `up`; a preview that must be empty; a `preview --refresh` that must be empty; one
  * random hand edit through the API (a declared field of a resource, or a deletion); a
- * `preview --refresh --diff` that must show exactly that resource, and that field, and inside it
- * only values the edit changed (test/helpers/shownDiff.ts reads what the CLI shows, the native
- * plugin's detailed diff included); `up --refresh` restores it; the next previews are empty;
- * `destroy` leaves nothing of the stack in the service. Every change shown that the edit did not
- * make is a spurious diff; the edit not shown (or shown on another field) is a missed drift.
+ * `preview --refresh --diff` that must show exactly that resource, and that field (a secret one
+ * too), and inside it only values the edit changed (test/helpers/shownDiff.ts reads what the CLI
+ * shows, detailed diffs included), and give each stack output of a field the service adds to (a
+ * workflow's steps) unknown or as the update will; `up --refresh` restores it; the next previews
+ * are empty; `destroy` leaves nothing of the stack in the service. Every change shown that the
+ * edit did not make, and every output shown as the update will not give it, is a spurious diff;
+ * the edit not shown (or shown on another field) is a missed drift.
  * ORACLE_SEED replays a run (default: random, always printed); a failing stack is replayed by
  * fast-check from its seed and path and shrunk to the smallest failing case.
  */
@@ -18,19 +20,26 @@ import { describe, expect, it } from "vitest";
 import { exportedState, previewDiffs } from "../helpers/pulumi";
 import { declareKind, FRONT_ENDS, type FrontEnd } from "../helpers/frontEnds";
 import { stackFixture } from "../helpers/stack";
-import { formatPath, previewShown, refreshChanged } from "../helpers/shownDiff";
+import { formatPath, previewShown, refreshChanged, unknownOrSame } from "../helpers/shownDiff";
 import { KINDS, descriptorOf } from "../kinds/index";
 import { RESOURCE_TABLES } from "../../provider/resources/index";
 import { deletion, fieldEdits, type Declared, type Edit } from "./handEdits";
 
 type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 const RUNS = Number(process.env.ORACLE_RUNS ?? 3);
 /** Stacks run at once (default 1); the stacks and the verdict do not depend on it. */
 const CONCURRENCY = Math.max(1, Number(process.env.ORACLE_CONCURRENCY ?? 1));
 const SEED = process.env.ORACLE_SEED !== undefined ? Number(process.env.ORACLE_SEED) : Math.floor(Math.random() * 2 ** 31);
-/** Engine events mask the tables' secret inputs on both sides, so their change shows as the update alone. */
-const SECRET_INPUTS = new Set<string>(RESOURCE_TABLES.flatMap((t) => t.secretKeys));
+/**
+ * Each kind's fields the service adds to (the table's `output` fact: a workflow's steps gain their
+ * ids): the program exports their outputs, and a value the preview after the hand edit gives one
+ * must be the value the restoring `up --refresh` gives it, or unknown.
+ */
+const SERVICE_ADDED = new Map<string, string[]>(RESOURCE_TABLES.map((t) => [t.name, Object.entries(t.inputs).filter(([, f]) => f.output !== undefined).map(([k]) => k)]));
+/** Each kind's secret fields: engine events hold them as `[secret]` on both sides, so a refresh cannot tell whether one changed. */
+const SECRET_KEYS = new Map<string, readonly string[]>(RESOURCE_TABLES.map((t) => [t.name, t.secretKeys]));
 /** The one suffix of every stack's identifiers (each stack has an emulator of its own). */
 const ORACLE_SUFFIX = "o";
 /** The front ends (test/helpers/frontEnds.ts) are taken in turn by the stacks of a run (stack n: FRONT_ENDS[n % 2]), unless ORACLE_FRONT_END names one. */
@@ -98,8 +107,13 @@ async function runStack(spec: StackSpec, frontEnd: FrontEnd): Promise<Outcome> {
     },
     program: async () => {
       const ids: Record<string, unknown> = {};
-      for (const r of spec.resources) ids[r.name] = declareKind(frontEnd, r.kind, r.name, r.inputs).id;
-      return { ids };
+      const added: Record<string, unknown> = {};
+      for (const r of spec.resources) {
+        const d = declareKind(frontEnd, r.kind, r.name, r.inputs);
+        ids[r.name] = d.id;
+        for (const k of SERVICE_ADDED.get(r.kind) ?? []) added[`${r.name}.${k}`] = d[k];
+      }
+      return { ids, added };
     },
     frontEnd,
   });
@@ -113,27 +127,34 @@ async function runStack(spec: StackSpec, frontEnd: FrontEnd): Promise<Outcome> {
     const edit = editOf(spec);
     out.edit = edit.description;
     await edit.apply(emu, ids[edit.resource]!);
-    const { shown: diffs, refreshed } = await previewShown(ts.stack, { refresh: true, diff: true });
+    const { shown: diffs, refreshed, outputs } = await previewShown(ts.stack, { refresh: true, diff: true });
     const shown = diffs[edit.resource];
     empty(`preview --refresh after ${edit.description}`, Object.fromEntries(Object.entries(diffs).filter(([name]) => name !== edit.resource)));
     if (!shown) out.missed.push(`${edit.description}: not shown`);
     else if (edit.field === undefined) {
       if (shown.op !== "create") out.missed.push(`${edit.description}: shown as ${shown.op}, not create`);
     } else {
-      const expected = SECRET_INPUTS.has(edit.field) ? [] : [edit.field];
-      // A secret input's change shows as the update alone (the engine masks both sides).
-      const extra = shown.keys.filter((k) => !expected.includes(k) && !(SECRET_INPUTS.has(edit.field!) && k === edit.field));
+      // A secret field is named too (`[diff: ~auth]`), through both front ends.
+      const extra = shown.keys.filter((k) => k !== edit.field);
       if (shown.op !== "update") out.missed.push(`${edit.description}: shown as ${shown.op}, not update`);
-      if (!SECRET_INPUTS.has(edit.field) && !shown.keys.includes(edit.field)) out.missed.push(`${edit.description}: shown as [${shown.keys.join(", ")}]`);
+      if (!shown.keys.includes(edit.field)) out.missed.push(`${edit.description}: shown as [${shown.keys.join(", ")}]`);
       if (extra.length) out.spurious.push(`${edit.description}: also [${extra.join(", ")}]`);
       // Inside the field, each value shown changing must be one the refresh found changed: a
-      // value the service holds as before (a step id the read's inputs lack) is not drift.
+      // value the service holds as before (a step id the read's inputs lack) is not drift. A
+      // secret's values are `[secret]` in the refresh's events too: whether it changed is not seen there.
       const read = refreshed[edit.resource];
-      const unchanged = read ? shown.paths.filter((p) => p[0] === edit.field && !refreshChanged(read, p)) : [];
+      const secret = SECRET_KEYS.get(spec.resources.find((r) => r.name === edit.resource)!.kind) ?? [];
+      const unchanged = read && !secret.includes(edit.field) ? shown.paths.filter((p) => p[0] === edit.field && !refreshChanged(read, p)) : [];
       if (unchanged.length) out.spurious.push(`${edit.description}: also shows ${unchanged.map(formatPath).join(", ")}, which the service holds as before`);
     }
 
-    await ts.stack.up({ refresh: true });
+    const restored = (await ts.stack.up({ refresh: true })).outputs.added?.value as Obj | undefined;
+    // The stack's outputs the preview shows: a value known there is the one the update gives (a
+    // workflow's steps showed without the ids the service keeps, `"inbox (in_app)" => "undefined (in_app)"`).
+    const previewed = isObject(outputs.added) ? outputs.added : {};
+    for (const [k, v] of Object.entries(previewed)) {
+      if (!unknownOrSame(v, restored?.[k])) out.spurious.push(`${edit.description}: the preview gives the output ${k} as ${JSON.stringify(v)}, the update ${JSON.stringify(restored?.[k])}`);
+    }
     empty("preview after the restoring up", (await previewDiffs(ts.stack)).diffs);
     empty("preview --refresh after the restoring up", (await previewDiffs(ts.stack, { refresh: true })).diffs);
     await ts.stack.destroy();

@@ -4,7 +4,7 @@
  * a warning is then on its resource, as the native plugin's are.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { dynamicProvider, type ResourceOperations } from "../../../../provider/resources/dynamic";
+import { dynamicProvider, engineDiff, type ResourceOperations } from "../../../../provider/resources/dynamic";
 import { ResourceInitFailure, setWarningSink, warn, type WarningSink } from "../../../../provider/resources/lifecycle";
 
 const URN = "urn:pulumi:dev::p::pulumi-nodejs:dynamic/notify:Layout::frame";
@@ -68,5 +68,23 @@ describe("dynamicProvider", () => {
     const err = await failing.create!({ name: "Frame", __provider: "exports.handler = () => 0;", __urn: URN }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ResourceInitFailure);
     expect((err as ResourceInitFailure).properties).toEqual({ name: "Frame", __provider: "exports.handler = () => 0;", __urn: URN });
+  });
+});
+
+describe("engineDiff", () => {
+  // The plugin sends `changes` true as DIFF_SOME, false as DIFF_NONE, anything else as DIFF_UNKNOWN,
+  // on which the engine compares the old and new inputs itself and names what differs.
+  it("answers a diff that changes a secret as unknown, keeping its replacement", () => {
+    const d = { changes: true, changed: ["auth", "workspace"], replaces: [], secrets: ["auth"], deleteBeforeReplace: true };
+    expect(engineDiff(d)).toEqual({ ...d, changes: undefined });
+  });
+  it("sends every other diff as it is", () => {
+    for (const d of [{ changes: true, changed: ["workspace"], replaces: [] }, { changes: false, changed: [], replaces: [] }, { changes: true, changed: ["a"], replaces: [], secrets: [] }]) {
+      expect(engineDiff(d)).toBe(d);
+    }
+  });
+  it("is what the dynamic provider's diff answers", async () => {
+    const secretChange = dynamicProvider({ ...ops, diff: async () => ({ changes: true, replaces: [], secrets: ["auth"] }) as never });
+    expect((await secretChange.diff!("c-1", {}, { __urn: URN })).changes).toBeUndefined();
   });
 });

@@ -62,6 +62,12 @@ describe("diffOf", () => {
       { path: "schema.d", key: "schema", kind: "add" },
     ]);
   });
+
+  it("says which changed keys are secret, and says nothing of secrets when none changed", () => {
+    const olds = { key: "a", name: "x", token: "t1", declaredKeys: ["key", "name", "token"] };
+    expect(diffOf(TABLE, olds, { key: "a", name: "y", token: "t2" }).secrets).toEqual(["token"]);
+    expect(diffOf(TABLE, olds, { key: "a", name: "y", token: "t1" })).not.toHaveProperty("secrets");
+  });
 });
 
 describe("requestBody", () => {
