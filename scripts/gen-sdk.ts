@@ -5,7 +5,10 @@
  * scripts/ensure-gen-sdk. The schema's `language` section (scripts/schema.ts) names the Python
  * package `pulumi_notify`, the Go module and the npm package (NODEJS_PACKAGE).
  * test/component/scripts/gen-sdk.test.ts checks that the committed SDKs are what this writes; scripts/nodejs-sdk.ts
- * compiles the TypeScript one for programs.
+ * compiles the TypeScript one for programs. The Python package also gets the hand-written modules
+ * of scripts/gen-sdk/python (PYTHON_EXTRAS), through the generator's extra files: each is imported
+ * by the package's __init__.py (_interrupt.py: how a program run by the Python language host ends
+ * when the engine interrupts it, docs/troubleshooting.md).
  *
  * Usage: node dist/scripts/gen-sdk.js [<out>]   (default: sdk/ of this checkout)
  */
@@ -13,6 +16,9 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync } from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "./workspace";
+
+/** Hand-written modules added to the Python package (pulumi_notify) beside the generated ones. */
+export const PYTHON_EXTRAS = path.join(REPO_ROOT, "scripts/gen-sdk/python");
 
 /** Path of the generator binary, building it on first use (needs Go). */
 export function genSdkPath(): string {
@@ -22,7 +28,7 @@ export function genSdkPath(): string {
 
 /** Writes `<out>/python`, `<out>/go` and `<out>/nodejs` (each replaced) from `schema` (default: the committed schema.json). */
 export function generateSdks(out: string, schema = path.join(REPO_ROOT, "schema.json")): void {
-  execFileSync(genSdkPath(), [schema, out], { stdio: ["ignore", "inherit", "inherit"] });
+  execFileSync(genSdkPath(), [schema, out, PYTHON_EXTRAS], { stdio: ["ignore", "inherit", "inherit"] });
   // The generated pyproject.toml names `readme = "README.md"` beside it, but the Python generator
   // writes the README into the package folder; Pulumi's providers copy it up after generating.
   copyFileSync(path.join(out, "python/pulumi_notify/README.md"), path.join(out, "python/README.md"));

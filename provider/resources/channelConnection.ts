@@ -14,6 +14,10 @@
  *           service replaces both; everything else replaces the connection)
  *   delete  DELETE /v1/channel-connections/{identifier} (a 404 counts as done)
  *
+ * With `removeCreatedContexts`, a create first reads its contexts (GET /v2/contexts/{type}/{id}
+ * each) and records those the service did not hold; the delete then removes those that nothing
+ * else uses (createdContexts.ts).
+ *
  * The service answers the access token in clear: it is secret in the state, compared like any
  * field (so a token rotated in the dashboard shows as drift), and never written in a message.
  */
@@ -25,6 +29,7 @@ import { SafeString } from "../schemas";
 import type { RequestBody } from "../../spec/operations";
 import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check";
 import { CONTEXT_PART } from "./context";
+import { contextOutputs, contextsNotHeld, createdContextKeysOutput, removeCreatedContexts, removeCreatedContextsField, settingOnlyUpdate } from "./createdContexts";
 import { type DiffResult, declaredKeys, declaredKeysOf, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
@@ -84,6 +89,7 @@ export const CHANNEL_CONNECTION = defineResource({
     auth: field(z.strictObject({
       accessToken: z.string().min(1, { error: "must not be empty" }).describe("The workspace's access token (a Slack bot token, `xoxb-...`)."),
     }), "The workspace's authorisation; secret. The service answers it, so a token changed outside the stack shows as drift.", { secret: true, exact: true }),
+    removeCreatedContexts: removeCreatedContextsField("connection"),
     adopt: field(z.boolean().optional(), "Take over an existing connection with the same identifier instead of failing.", { control: true }),
   },
   outputs: {
@@ -91,6 +97,7 @@ export const CHANNEL_CONNECTION = defineResource({
     providerId: output(z.string().optional(), "The provider of the connection's integration (`slack`, `msteams`, ...)."),
     contextKeys: output(z.array(z.string()), "The connection's contexts as the service keys them, `type:id` each."),
     createdAt: output(z.string().optional(), "When the connection was created (ISO 8601)."),
+    createdContextKeys: createdContextKeysOutput(),
   },
 });
 
@@ -116,8 +123,14 @@ export function toChannelConnectionOutputs(c: ApiConnection): Props {
   });
 }
 
-function outputsFor(c: ApiConnection, declared: Props, keys: string[]): ChannelConnectionState {
-  return stripUndefined({ ...toChannelConnectionOutputs(c), ...controlInputs(declared, CHANNEL_CONNECTION.controlKeys), declaredKeys: keys }) as ChannelConnectionState;
+/**
+ * The state of connection `c`: the service's view, the control inputs and the setting as declared,
+ * and the contexts its create made (`made` at a create, else as `olds` recorded them).
+ */
+function outputsFor(c: ApiConnection, declared: Props, keys: string[], made?: string[], olds?: Props): ChannelConnectionState {
+  return stripUndefined({
+    ...toChannelConnectionOutputs(c), ...controlInputs(declared, CHANNEL_CONNECTION.controlKeys), ...contextOutputs(declared, made, c.contextKeys ?? [], olds), declaredKeys: keys,
+  }) as ChannelConnectionState;
 }
 
 /** The access tokens a message could carry: the declared one and the one held. */
@@ -158,8 +171,9 @@ export function holderOf(err: unknown): string | undefined {
 /** Takes an existing connection over: written only where its workspace or token differs. */
 function adopt(existing: ApiConnection, raw: Props, keys: string[]) {
   const id = existing.identifier;
+  // An existing connection: its create made nothing of this stack's.
   return adoptExisting(`channel connection "${id}"`, {
-    id, compared: outputsFor(existing, raw, keys) as unknown as Props, inputs: raw, diff: provider.diff,
+    id, compared: outputsFor(existing, raw, keys, []) as unknown as Props, inputs: raw, diff: provider.diff,
     update: async (olds) => {
       try {
         return (await provider.update(id, olds, raw)).outs;
@@ -205,6 +219,9 @@ export const provider = {
     const keys = declaredKeys(raw, CHANNEL_CONNECTION.inputKeys);
     const api = clientFor().channelConnections;
     const id = inputs.identifier;
+    // With removeCreatedContexts: the contexts the service does not hold yet, read once before the
+    // first attempt (a retry after a lost answer finds those the first one made).
+    let made: Promise<string[] | undefined> | undefined;
     return redacting(tokensOf(raw), () => createOrAdopt({
       what: `channel connection "${id}"`, adopt: inputs.adopt,
       refuse: `A channel connection with identifier "${id}" already exists; set adopt: true to manage it with this stack`,
@@ -219,8 +236,12 @@ export const provider = {
             `declare identifier "${holder}" with adopt: true to manage it, or delete it first`
           : undefined;
       },
-      create: () => api.create(requestBody(CHANNEL_CONNECTION, inputs, "create")),
-      created: (live) => ({ id, outs: outputsFor(live, raw, keys) }),
+      create: async () => {
+        made ??= contextsNotHeld(raw);
+        await made;
+        return api.create(requestBody(CHANNEL_CONNECTION, inputs, "create"));
+      },
+      created: async (live) => ({ id, outs: outputsFor(live, raw, keys, await made) }),
     }));
   },
 
@@ -229,7 +250,7 @@ export const provider = {
     return redacting(tokensOf(props), async () => {
       const live = await readIfPresent(`read channel connection "${id}"`, () => clientFor().channelConnections.read(id));
       if (!live) return gone();
-      const outs = outputsFor(live, props, keys);
+      const outs = outputsFor(live, props, keys, undefined, props);
       return { id, props: outs, inputs: readInputs(props, outs, keys, CHANNEL_CONNECTION.controlKeys) };
     });
   },
@@ -237,11 +258,14 @@ export const provider = {
   async update(id: string, olds: Props, news: Props) {
     const inputs = news as Inputs;
     const keys = declaredKeys(news, CHANNEL_CONNECTION.inputKeys);
+    // removeCreatedContexts alone: the service holds nothing of it.
+    const settingOnly = settingOnlyUpdate(CHANNEL_CONNECTION, olds, news, keys);
+    if (settingOnly) return { outs: settingOnly as ChannelConnectionState };
     return redacting(tokensOf(olds, news), async () => {
       try {
         // Workspace and token are all that changes in place, and the service takes them together.
         const body: RequestBody<"ChannelConnectionsController_updateChannelConnection"> = requestBody(CHANNEL_CONNECTION, inputs, "update");
-        return { outs: outputsFor(await clientFor().channelConnections.update(id, body), news, keys) };
+        return { outs: outputsFor(await clientFor().channelConnections.update(id, body), news, keys, undefined, olds) };
       } catch (err) {
         throw failure(`update channel connection "${id}"`, err);
       }
@@ -250,6 +274,7 @@ export const provider = {
 
   async delete(id: string, props: Props) {
     await redacting(tokensOf(props), () => deleteIfPresent(`delete channel connection "${id}"`, () => clientFor().channelConnections.delete(id)));
+    await removeCreatedContexts(`channel connection "${id}"`, props);
   },
 };
 

@@ -13,6 +13,10 @@
  *   update  PATCH /v1/channel-endpoints/{identifier} with the endpoint's data (all that changes
  *           in place: a change of type, subscriber, integration, connection or context replaces)
  *   delete  DELETE /v1/channel-endpoints/{identifier} (a 404 counts as done)
+ *
+ * With `removeCreatedContexts`, a create first reads its contexts (GET /v2/contexts/{type}/{id}
+ * each) and records those the service did not hold; the delete then removes those that nothing
+ * else uses (createdContexts.ts).
  */
 import { z } from "zod";
 import { NotifyApiError, isNotFound } from "../client/errors";
@@ -22,6 +26,7 @@ import { SafeString } from "../schemas";
 import type { RequestBody } from "../../spec/operations";
 import { checkWith, propertyPath, topLevel, unknownKeyHint, unknownKeyMessage, type CheckFailure } from "./check";
 import { ChannelContextInput, contextOfKeys } from "./channelConnection";
+import { contextOutputs, contextsNotHeld, createdContextKeysOutput, removeCreatedContexts, removeCreatedContextsField, settingOnlyUpdate } from "./createdContexts";
 import { type DiffResult, declaredKeys, declaredKeysOf, containsUnknown, stripUndefined } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
@@ -117,6 +122,7 @@ export const CHANNEL_ENDPOINT = defineResource({
       "the endpoint delivers through; Webex endpoints need one, with the same contexts. Changing it replaces the endpoint.", { createOnly: true }),
     context: field(ChannelContextInput.optional(), "The contexts of the endpoint, context type to id (`{ tenant: \"acme\" }`), 1 to 5. The service creates a context " +
       "it does not hold; declare its data with a `Context` resource. Changing it replaces the endpoint.", { createOnly: true }),
+    removeCreatedContexts: removeCreatedContextsField("endpoint"),
     adopt: field(z.boolean().optional(), "Take over an existing endpoint with the same identifier instead of failing.", { control: true }),
   },
   outputs: {
@@ -124,6 +130,7 @@ export const CHANNEL_ENDPOINT = defineResource({
     providerId: output(z.string().optional(), "The provider of the endpoint's integration."),
     contextKeys: output(z.array(z.string()), "The endpoint's contexts as the service keys them, `type:id` each."),
     createdAt: output(z.string().optional(), "When the endpoint was created (ISO 8601)."),
+    createdContextKeys: createdContextKeysOutput(),
   },
 });
 
@@ -146,8 +153,14 @@ export function toChannelEndpointOutputs(e: ApiEndpoint): Props {
   });
 }
 
-function outputsFor(e: ApiEndpoint, declared: Props, keys: string[]): ChannelEndpointState {
-  return stripUndefined({ ...toChannelEndpointOutputs(e), ...controlInputs(declared, CHANNEL_ENDPOINT.controlKeys), declaredKeys: keys }) as ChannelEndpointState;
+/**
+ * The state of endpoint `e`: the service's view, the control inputs and the setting as declared,
+ * and the contexts its create made (`made` at a create, else as `olds` recorded them).
+ */
+function outputsFor(e: ApiEndpoint, declared: Props, keys: string[], made?: string[], olds?: Props): ChannelEndpointState {
+  return stripUndefined({
+    ...toChannelEndpointOutputs(e), ...controlInputs(declared, CHANNEL_ENDPOINT.controlKeys), ...contextOutputs(declared, made, e.contextKeys ?? [], olds), declaredKeys: keys,
+  }) as ChannelEndpointState;
 }
 
 /**
@@ -177,8 +190,9 @@ export function endpointFailures(type: unknown, endpoint: unknown): CheckFailure
 /** Takes an existing endpoint over: written only where its data differs. */
 function adopt(existing: ApiEndpoint, raw: Props, keys: string[]) {
   const ident = existing.identifier;
+  // An existing endpoint: its create made nothing of this stack's.
   return adoptExisting(`channel endpoint "${ident}"`, {
-    id: ident, compared: outputsFor(existing, raw, keys) as unknown as Props, inputs: raw, diff: provider.diff,
+    id: ident, compared: outputsFor(existing, raw, keys, []) as unknown as Props, inputs: raw, diff: provider.diff,
     update: async (olds) => {
       try {
         return (await provider.update(ident, olds, raw)).outs;
@@ -224,14 +238,21 @@ export const provider = {
     const keys = declaredKeys(raw, CHANNEL_ENDPOINT.inputKeys);
     const api = clientFor().channelEndpoints;
     const ident = inputs.identifier;
+    // With removeCreatedContexts: the contexts the service does not hold yet, read once before the
+    // first attempt (a retry after a lost answer finds those the first one made).
+    let made: Promise<string[] | undefined> | undefined;
     return createOrAdopt({
       what: `channel endpoint "${ident}"`, adopt: inputs.adopt,
       refuse: `A channel endpoint with identifier "${ident}" already exists; set adopt: true to manage it with this stack`,
       find: () => findIfPresent(() => api.get(ident)),
       takeOver: (existing) => adopt(existing, raw, keys),
       hint: subscriberHint,
-      create: () => api.create(requestBody(CHANNEL_ENDPOINT, inputs, "create")),
-      created: (live) => ({ id: ident, outs: outputsFor(live, raw, keys) }),
+      create: async () => {
+        made ??= contextsNotHeld(raw);
+        await made;
+        return api.create(requestBody(CHANNEL_ENDPOINT, inputs, "create"));
+      },
+      created: async (live) => ({ id: ident, outs: outputsFor(live, raw, keys, await made) }),
     });
   },
 
@@ -239,24 +260,28 @@ export const provider = {
     const keys = declaredKeysOf(props) ?? [];
     const live = await readIfPresent(`read channel endpoint "${ident}"`, () => clientFor().channelEndpoints.read(ident));
     if (!live) return gone();
-    const outs = outputsFor(live, props, keys);
+    const outs = outputsFor(live, props, keys, undefined, props);
     return { id: ident, props: outs, inputs: readInputs(props, outs, keys, CHANNEL_ENDPOINT.controlKeys) };
   },
 
-  async update(ident: string, _olds: Props, news: Props) {
+  async update(ident: string, olds: Props, news: Props) {
     const inputs = news as Inputs;
     const keys = declaredKeys(news, CHANNEL_ENDPOINT.inputKeys);
+    // removeCreatedContexts alone: the service holds nothing of it.
+    const settingOnly = settingOnlyUpdate(CHANNEL_ENDPOINT, olds, news, keys);
+    if (settingOnly) return { outs: settingOnly as ChannelEndpointState };
     try {
       // The endpoint's data is all that changes in place.
       const body: RequestBody<"ChannelEndpointsController_updateChannelEndpoint"> = requestBody(CHANNEL_ENDPOINT, inputs, "update");
-      return { outs: outputsFor(await clientFor().channelEndpoints.update(ident, body), news, keys) };
+      return { outs: outputsFor(await clientFor().channelEndpoints.update(ident, body), news, keys, undefined, olds) };
     } catch (err) {
       throw failure(`update channel endpoint "${ident}"`, err);
     }
   },
 
-  async delete(ident: string) {
+  async delete(ident: string, props: Props = {}) {
     await deleteIfPresent(`delete channel endpoint "${ident}"`, () => clientFor().channelEndpoints.delete(ident));
+    await removeCreatedContexts(`channel endpoint "${ident}"`, props);
   },
 };
 

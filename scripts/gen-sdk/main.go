@@ -3,9 +3,12 @@
 // and .../codegen/nodejs), in process, without the language hosts that `pulumi package gen-sdk`
 // would start.
 //
-//	gen-sdk <schema.json> <out>
+//	gen-sdk <schema.json> <out> [<python-extras>]
 //
-// writes <out>/python, <out>/go and <out>/nodejs, each removed first (as `pulumi package gen-sdk` does). The
+// writes <out>/python, <out>/go and <out>/nodejs, each removed first (as `pulumi package gen-sdk` does).
+// The `.py` files of folder <python-extras> are added to the Python package (the generator's
+// extraFiles: each one written beside the generated modules and imported by the package's
+// __init__.py). The
 // schema is bound and validated with schema.BindSpec, as the language hosts bind it; it may
 // reference no other package (no loader is given one to load). scripts/ensure-gen-sdk builds
 // this program against the Pulumi version pinned in package.json; `npm run gen-sdk` runs it.
@@ -102,13 +105,40 @@ func write(dir string, files map[string][]byte) error {
 	return nil
 }
 
-func run(schemaFile, out string) error {
+// pythonExtras reads the `.py` files of dir (none when dir is empty), by name.
+func pythonExtras(dir string) (map[string][]byte, error) {
+	if dir == "" {
+		return nil, nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	extras := map[string][]byte{}
+	for _, e := range entries {
+		if e.IsDir() || filepath.Ext(e.Name()) != ".py" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		extras[e.Name()] = data
+	}
+	return extras, nil
+}
+
+func run(schemaFile, out, extrasDir string) error {
+	extras, err := pythonExtras(extrasDir)
+	if err != nil {
+		return fmt.Errorf("python extras: %w", err)
+	}
 	generators := []struct {
 		lang string
 		gen  func(*schema.Package) (map[string][]byte, error)
 	}{
 		{"python", func(p *schema.Package) (map[string][]byte, error) {
-			return pygen.GeneratePackage(tool, p, nil, noLoader{})
+			return pygen.GeneratePackage(tool, p, extras, noLoader{})
 		}},
 		{"go", func(p *schema.Package) (map[string][]byte, error) {
 			return gogen.GeneratePackage(tool, p, nil)
@@ -138,11 +168,15 @@ func run(schemaFile, out string) error {
 }
 
 func main() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: gen-sdk <schema.json> <out>  (writes <out>/python, <out>/go and <out>/nodejs)")
+	if len(os.Args) != 3 && len(os.Args) != 4 {
+		fmt.Fprintln(os.Stderr, "usage: gen-sdk <schema.json> <out> [<python-extras>]  (writes <out>/python, <out>/go and <out>/nodejs)")
 		os.Exit(2)
 	}
-	if err := run(os.Args[1], os.Args[2]); err != nil {
+	extras := ""
+	if len(os.Args) == 4 {
+		extras = os.Args[3]
+	}
+	if err := run(os.Args[1], os.Args[2], extras); err != nil {
 		fmt.Fprintf(os.Stderr, "gen-sdk: %v\n", err)
 		os.Exit(1)
 	}

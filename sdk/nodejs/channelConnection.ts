@@ -62,6 +62,10 @@ export class ChannelConnection extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly createdAt: pulumi.Output<string | undefined>;
     /**
+     * The contexts (`type:id`) the service made for this object's create, which a delete with `removeCreatedContexts` removes; recorded only when `removeCreatedContexts` was set at create.
+     */
+    declare public /*out*/ readonly createdContextKeys: pulumi.Output<string[] | undefined>;
+    /**
      * The input properties this program sets (used for exact diffs).
      */
     declare public /*out*/ readonly declaredKeys: pulumi.Output<string[]>;
@@ -77,6 +81,10 @@ export class ChannelConnection extends pulumi.CustomResource {
      * The provider of the connection's integration (`slack`, `msteams`, ...).
      */
     declare public /*out*/ readonly providerId: pulumi.Output<string | undefined>;
+    /**
+     * On delete, also remove the contexts the service made for this connection's create (its `context` entries the service did not hold then, recorded in `createdContextKeys`), each only while it holds no data and no channel connection or endpoint names it (a context kept is said in a warning). Default false: the service keeps the contexts it made. Recorded at create: set it on an existing object and nothing is recorded (replace the object to record them).
+     */
+    declare public readonly removeCreatedContexts: pulumi.Output<boolean | undefined>;
     /**
      * The subscriber the connection belongs to (it must exist): required in `subscriber` mode, refused in `shared` mode. Changing it replaces the connection.
      */
@@ -115,11 +123,13 @@ export class ChannelConnection extends pulumi.CustomResource {
             resourceInputs["context"] = args?.context;
             resourceInputs["identifier"] = args?.identifier;
             resourceInputs["integrationIdentifier"] = args?.integrationIdentifier;
+            resourceInputs["removeCreatedContexts"] = args?.removeCreatedContexts;
             resourceInputs["subscriberId"] = args?.subscriberId;
             resourceInputs["workspace"] = args?.workspace;
             resourceInputs["channel"] = undefined /*out*/;
             resourceInputs["contextKeys"] = undefined /*out*/;
             resourceInputs["createdAt"] = undefined /*out*/;
+            resourceInputs["createdContextKeys"] = undefined /*out*/;
             resourceInputs["declaredKeys"] = undefined /*out*/;
             resourceInputs["providerId"] = undefined /*out*/;
         } else {
@@ -129,10 +139,12 @@ export class ChannelConnection extends pulumi.CustomResource {
             resourceInputs["context"] = undefined /*out*/;
             resourceInputs["contextKeys"] = undefined /*out*/;
             resourceInputs["createdAt"] = undefined /*out*/;
+            resourceInputs["createdContextKeys"] = undefined /*out*/;
             resourceInputs["declaredKeys"] = undefined /*out*/;
             resourceInputs["identifier"] = undefined /*out*/;
             resourceInputs["integrationIdentifier"] = undefined /*out*/;
             resourceInputs["providerId"] = undefined /*out*/;
+            resourceInputs["removeCreatedContexts"] = undefined /*out*/;
             resourceInputs["subscriberId"] = undefined /*out*/;
             resourceInputs["workspace"] = undefined /*out*/;
         }
@@ -171,6 +183,10 @@ export interface ChannelConnectionArgs {
      * The identifier of the chat integration (Slack, Microsoft Teams, ...) the connection authorises. Changing it replaces the connection.
      */
     integrationIdentifier: pulumi.Input<string>;
+    /**
+     * On delete, also remove the contexts the service made for this connection's create (its `context` entries the service did not hold then, recorded in `createdContextKeys`), each only while it holds no data and no channel connection or endpoint names it (a context kept is said in a warning). Default false: the service keeps the contexts it made. Recorded at create: set it on an existing object and nothing is recorded (replace the object to record them).
+     */
+    removeCreatedContexts?: pulumi.Input<boolean | undefined>;
     /**
      * The subscriber the connection belongs to (it must exist): required in `subscriber` mode, refused in `shared` mode. Changing it replaces the connection.
      */

@@ -58,6 +58,10 @@ export class ChannelEndpoint extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly createdAt: pulumi.Output<string | undefined>;
     /**
+     * The contexts (`type:id`) the service made for this object's create, which a delete with `removeCreatedContexts` removes; recorded only when `removeCreatedContexts` was set at create.
+     */
+    declare public /*out*/ readonly createdContextKeys: pulumi.Output<string[] | undefined>;
+    /**
      * The input properties this program sets (used for exact diffs).
      */
     declare public /*out*/ readonly declaredKeys: pulumi.Output<string[]>;
@@ -77,6 +81,10 @@ export class ChannelEndpoint extends pulumi.CustomResource {
      * The provider of the endpoint's integration.
      */
     declare public /*out*/ readonly providerId: pulumi.Output<string | undefined>;
+    /**
+     * On delete, also remove the contexts the service made for this endpoint's create (its `context` entries the service did not hold then, recorded in `createdContextKeys`), each only while it holds no data and no channel connection or endpoint names it (a context kept is said in a warning). Default false: the service keeps the contexts it made. Recorded at create: set it on an existing object and nothing is recorded (replace the object to record them).
+     */
+    declare public readonly removeCreatedContexts: pulumi.Output<boolean | undefined>;
     /**
      * The subscriber the endpoint reaches (it must exist). Changing it replaces the endpoint.
      */
@@ -118,11 +126,13 @@ export class ChannelEndpoint extends pulumi.CustomResource {
             resourceInputs["endpoint"] = args?.endpoint;
             resourceInputs["identifier"] = args?.identifier;
             resourceInputs["integrationIdentifier"] = args?.integrationIdentifier;
+            resourceInputs["removeCreatedContexts"] = args?.removeCreatedContexts;
             resourceInputs["subscriberId"] = args?.subscriberId;
             resourceInputs["type"] = args?.type;
             resourceInputs["channel"] = undefined /*out*/;
             resourceInputs["contextKeys"] = undefined /*out*/;
             resourceInputs["createdAt"] = undefined /*out*/;
+            resourceInputs["createdContextKeys"] = undefined /*out*/;
             resourceInputs["declaredKeys"] = undefined /*out*/;
             resourceInputs["providerId"] = undefined /*out*/;
         } else {
@@ -131,11 +141,13 @@ export class ChannelEndpoint extends pulumi.CustomResource {
             resourceInputs["context"] = undefined /*out*/;
             resourceInputs["contextKeys"] = undefined /*out*/;
             resourceInputs["createdAt"] = undefined /*out*/;
+            resourceInputs["createdContextKeys"] = undefined /*out*/;
             resourceInputs["declaredKeys"] = undefined /*out*/;
             resourceInputs["endpoint"] = undefined /*out*/;
             resourceInputs["identifier"] = undefined /*out*/;
             resourceInputs["integrationIdentifier"] = undefined /*out*/;
             resourceInputs["providerId"] = undefined /*out*/;
+            resourceInputs["removeCreatedContexts"] = undefined /*out*/;
             resourceInputs["subscriberId"] = undefined /*out*/;
             resourceInputs["type"] = undefined /*out*/;
         }
@@ -172,6 +184,10 @@ export interface ChannelEndpointArgs {
      * The identifier of the integration that delivers to the endpoint. Changing it replaces the endpoint.
      */
     integrationIdentifier: pulumi.Input<string>;
+    /**
+     * On delete, also remove the contexts the service made for this endpoint's create (its `context` entries the service did not hold then, recorded in `createdContextKeys`), each only while it holds no data and no channel connection or endpoint names it (a context kept is said in a warning). Default false: the service keeps the contexts it made. Recorded at create: set it on an existing object and nothing is recorded (replace the object to record them).
+     */
+    removeCreatedContexts?: pulumi.Input<boolean | undefined>;
     /**
      * The subscriber the endpoint reaches (it must exist). Changing it replaces the endpoint.
      */

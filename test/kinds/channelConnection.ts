@@ -31,6 +31,7 @@ export const channelConnectionInputs = (suffix: string) => fc.tuple(
     integrationIdentifier: fc.constantFrom(...CONNECTION_INTEGRATIONS.map(([i]) => i)),
     workspace: fc.record({ id: fc.stringMatching(/^T[A-Z0-9]{6,10}$/), name: opt(text(1, 30)) }, { requiredKeys: ["id"] }),
     auth: fc.record({ accessToken: fc.stringMatching(/^xoxb-[a-z0-9-]{10,30}$/) }),
+    removeCreatedContexts: opt(fc.boolean()),
   }),
   fc.oneof(
     fc.record({

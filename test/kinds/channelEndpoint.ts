@@ -75,6 +75,7 @@ export const channelEndpointInputs = (suffix: string) => fc.oneof(fc.constant(TY
     endpoint: t.endpoint,
     connectionIdentifier: webex ? fc.constant(connection) : connection ? opt(fc.constant(connection)) : fc.constant(undefined),
     context: webex ? fc.constant(undefined) : opt(channelContext(suffix)),
+    removeCreatedContexts: opt(fc.boolean()),
   });
 }).map(strip);
 

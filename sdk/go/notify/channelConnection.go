@@ -28,6 +28,8 @@ type ChannelConnection struct {
 	ContextKeys pulumi.StringArrayOutput `pulumi:"contextKeys"`
 	// When the connection was created (ISO 8601).
 	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
+	// The contexts (`type:id`) the service made for this object's create, which a delete with `removeCreatedContexts` removes; recorded only when `removeCreatedContexts` was set at create.
+	CreatedContextKeys pulumi.StringArrayOutput `pulumi:"createdContextKeys"`
 	// The input properties this program sets (used for exact diffs).
 	DeclaredKeys pulumi.StringArrayOutput `pulumi:"declaredKeys"`
 	// The connection's identifier, unique in the environment: its address in every call and what channel endpoints name it by. Changing it replaces the connection.
@@ -36,6 +38,8 @@ type ChannelConnection struct {
 	IntegrationIdentifier pulumi.StringOutput `pulumi:"integrationIdentifier"`
 	// The provider of the connection's integration (`slack`, `msteams`, ...).
 	ProviderId pulumi.StringPtrOutput `pulumi:"providerId"`
+	// On delete, also remove the contexts the service made for this connection's create (its `context` entries the service did not hold then, recorded in `createdContextKeys`), each only while it holds no data and no channel connection or endpoint names it (a context kept is said in a warning). Default false: the service keeps the contexts it made. Recorded at create: set it on an existing object and nothing is recorded (replace the object to record them).
+	RemoveCreatedContexts pulumi.BoolPtrOutput `pulumi:"removeCreatedContexts"`
 	// The subscriber the connection belongs to (it must exist): required in `subscriber` mode, refused in `shared` mode. Changing it replaces the connection.
 	SubscriberId pulumi.StringPtrOutput `pulumi:"subscriberId"`
 	// The workspace, compared whole (the service replaces it on every update).
@@ -113,6 +117,8 @@ type channelConnectionArgs struct {
 	Identifier string `pulumi:"identifier"`
 	// The identifier of the chat integration (Slack, Microsoft Teams, ...) the connection authorises. Changing it replaces the connection.
 	IntegrationIdentifier string `pulumi:"integrationIdentifier"`
+	// On delete, also remove the contexts the service made for this connection's create (its `context` entries the service did not hold then, recorded in `createdContextKeys`), each only while it holds no data and no channel connection or endpoint names it (a context kept is said in a warning). Default false: the service keeps the contexts it made. Recorded at create: set it on an existing object and nothing is recorded (replace the object to record them).
+	RemoveCreatedContexts *bool `pulumi:"removeCreatedContexts"`
 	// The subscriber the connection belongs to (it must exist): required in `subscriber` mode, refused in `shared` mode. Changing it replaces the connection.
 	SubscriberId *string `pulumi:"subscriberId"`
 	// The workspace, compared whole (the service replaces it on every update).
@@ -133,6 +139,8 @@ type ChannelConnectionArgs struct {
 	Identifier pulumi.StringInput
 	// The identifier of the chat integration (Slack, Microsoft Teams, ...) the connection authorises. Changing it replaces the connection.
 	IntegrationIdentifier pulumi.StringInput
+	// On delete, also remove the contexts the service made for this connection's create (its `context` entries the service did not hold then, recorded in `createdContextKeys`), each only while it holds no data and no channel connection or endpoint names it (a context kept is said in a warning). Default false: the service keeps the contexts it made. Recorded at create: set it on an existing object and nothing is recorded (replace the object to record them).
+	RemoveCreatedContexts pulumi.BoolPtrInput
 	// The subscriber the connection belongs to (it must exist): required in `subscriber` mode, refused in `shared` mode. Changing it replaces the connection.
 	SubscriberId pulumi.StringPtrInput
 	// The workspace, compared whole (the service replaces it on every update).
@@ -206,6 +214,11 @@ func (o ChannelConnectionOutput) CreatedAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ChannelConnection) pulumi.StringPtrOutput { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
+// The contexts (`type:id`) the service made for this object's create, which a delete with `removeCreatedContexts` removes; recorded only when `removeCreatedContexts` was set at create.
+func (o ChannelConnectionOutput) CreatedContextKeys() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ChannelConnection) pulumi.StringArrayOutput { return v.CreatedContextKeys }).(pulumi.StringArrayOutput)
+}
+
 // The input properties this program sets (used for exact diffs).
 func (o ChannelConnectionOutput) DeclaredKeys() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ChannelConnection) pulumi.StringArrayOutput { return v.DeclaredKeys }).(pulumi.StringArrayOutput)
@@ -224,6 +237,11 @@ func (o ChannelConnectionOutput) IntegrationIdentifier() pulumi.StringOutput {
 // The provider of the connection's integration (`slack`, `msteams`, ...).
 func (o ChannelConnectionOutput) ProviderId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ChannelConnection) pulumi.StringPtrOutput { return v.ProviderId }).(pulumi.StringPtrOutput)
+}
+
+// On delete, also remove the contexts the service made for this connection's create (its `context` entries the service did not hold then, recorded in `createdContextKeys`), each only while it holds no data and no channel connection or endpoint names it (a context kept is said in a warning). Default false: the service keeps the contexts it made. Recorded at create: set it on an existing object and nothing is recorded (replace the object to record them).
+func (o ChannelConnectionOutput) RemoveCreatedContexts() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ChannelConnection) pulumi.BoolPtrOutput { return v.RemoveCreatedContexts }).(pulumi.BoolPtrOutput)
 }
 
 // The subscriber the connection belongs to (it must exist): required in `subscriber` mode, refused in `shared` mode. Changing it replaces the connection.

@@ -26,6 +26,8 @@ type ChannelEndpoint struct {
 	ContextKeys pulumi.StringArrayOutput `pulumi:"contextKeys"`
 	// When the endpoint was created (ISO 8601).
 	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
+	// The contexts (`type:id`) the service made for this object's create, which a delete with `removeCreatedContexts` removes; recorded only when `removeCreatedContexts` was set at create.
+	CreatedContextKeys pulumi.StringArrayOutput `pulumi:"createdContextKeys"`
 	// The input properties this program sets (used for exact diffs).
 	DeclaredKeys pulumi.StringArrayOutput `pulumi:"declaredKeys"`
 	// The endpoint's data: exactly the keys its type takes (see `type`), compared whole (the service replaces it on every update).
@@ -36,6 +38,8 @@ type ChannelEndpoint struct {
 	IntegrationIdentifier pulumi.StringOutput `pulumi:"integrationIdentifier"`
 	// The provider of the endpoint's integration.
 	ProviderId pulumi.StringPtrOutput `pulumi:"providerId"`
+	// On delete, also remove the contexts the service made for this endpoint's create (its `context` entries the service did not hold then, recorded in `createdContextKeys`), each only while it holds no data and no channel connection or endpoint names it (a context kept is said in a warning). Default false: the service keeps the contexts it made. Recorded at create: set it on an existing object and nothing is recorded (replace the object to record them).
+	RemoveCreatedContexts pulumi.BoolPtrOutput `pulumi:"removeCreatedContexts"`
 	// The subscriber the endpoint reaches (it must exist). Changing it replaces the endpoint.
 	SubscriberId pulumi.StringOutput `pulumi:"subscriberId"`
 	// The endpoint's type: `slack_channel` (channelId), `slack_user` (userId), `webhook` (url, channel), `phone` (phoneNumber), `ms_teams_channel` (teamId, channelId), `ms_teams_user` (userId, tenantId), `telegram_chat` (chatId), `webex_room` (roomId, parentId), `webex_person` (personId, personEmail), `line_user` (userId). Changing it replaces the endpoint.
@@ -109,6 +113,8 @@ type channelEndpointArgs struct {
 	Identifier string `pulumi:"identifier"`
 	// The identifier of the integration that delivers to the endpoint. Changing it replaces the endpoint.
 	IntegrationIdentifier string `pulumi:"integrationIdentifier"`
+	// On delete, also remove the contexts the service made for this endpoint's create (its `context` entries the service did not hold then, recorded in `createdContextKeys`), each only while it holds no data and no channel connection or endpoint names it (a context kept is said in a warning). Default false: the service keeps the contexts it made. Recorded at create: set it on an existing object and nothing is recorded (replace the object to record them).
+	RemoveCreatedContexts *bool `pulumi:"removeCreatedContexts"`
 	// The subscriber the endpoint reaches (it must exist). Changing it replaces the endpoint.
 	SubscriberId string `pulumi:"subscriberId"`
 	// The endpoint's type: `slack_channel` (channelId), `slack_user` (userId), `webhook` (url, channel), `phone` (phoneNumber), `ms_teams_channel` (teamId, channelId), `ms_teams_user` (userId, tenantId), `telegram_chat` (chatId), `webex_room` (roomId, parentId), `webex_person` (personId, personEmail), `line_user` (userId). Changing it replaces the endpoint.
@@ -129,6 +135,8 @@ type ChannelEndpointArgs struct {
 	Identifier pulumi.StringInput
 	// The identifier of the integration that delivers to the endpoint. Changing it replaces the endpoint.
 	IntegrationIdentifier pulumi.StringInput
+	// On delete, also remove the contexts the service made for this endpoint's create (its `context` entries the service did not hold then, recorded in `createdContextKeys`), each only while it holds no data and no channel connection or endpoint names it (a context kept is said in a warning). Default false: the service keeps the contexts it made. Recorded at create: set it on an existing object and nothing is recorded (replace the object to record them).
+	RemoveCreatedContexts pulumi.BoolPtrInput
 	// The subscriber the endpoint reaches (it must exist). Changing it replaces the endpoint.
 	SubscriberId pulumi.StringInput
 	// The endpoint's type: `slack_channel` (channelId), `slack_user` (userId), `webhook` (url, channel), `phone` (phoneNumber), `ms_teams_channel` (teamId, channelId), `ms_teams_user` (userId, tenantId), `telegram_chat` (chatId), `webex_room` (roomId, parentId), `webex_person` (personId, personEmail), `line_user` (userId). Changing it replaces the endpoint.
@@ -197,6 +205,11 @@ func (o ChannelEndpointOutput) CreatedAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ChannelEndpoint) pulumi.StringPtrOutput { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
+// The contexts (`type:id`) the service made for this object's create, which a delete with `removeCreatedContexts` removes; recorded only when `removeCreatedContexts` was set at create.
+func (o ChannelEndpointOutput) CreatedContextKeys() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ChannelEndpoint) pulumi.StringArrayOutput { return v.CreatedContextKeys }).(pulumi.StringArrayOutput)
+}
+
 // The input properties this program sets (used for exact diffs).
 func (o ChannelEndpointOutput) DeclaredKeys() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ChannelEndpoint) pulumi.StringArrayOutput { return v.DeclaredKeys }).(pulumi.StringArrayOutput)
@@ -220,6 +233,11 @@ func (o ChannelEndpointOutput) IntegrationIdentifier() pulumi.StringOutput {
 // The provider of the endpoint's integration.
 func (o ChannelEndpointOutput) ProviderId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ChannelEndpoint) pulumi.StringPtrOutput { return v.ProviderId }).(pulumi.StringPtrOutput)
+}
+
+// On delete, also remove the contexts the service made for this endpoint's create (its `context` entries the service did not hold then, recorded in `createdContextKeys`), each only while it holds no data and no channel connection or endpoint names it (a context kept is said in a warning). Default false: the service keeps the contexts it made. Recorded at create: set it on an existing object and nothing is recorded (replace the object to record them).
+func (o ChannelEndpointOutput) RemoveCreatedContexts() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ChannelEndpoint) pulumi.BoolPtrOutput { return v.RemoveCreatedContexts }).(pulumi.BoolPtrOutput)
 }
 
 // The subscriber the endpoint reaches (it must exist). Changing it replaces the endpoint.

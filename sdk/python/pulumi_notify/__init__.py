@@ -7,6 +7,7 @@ from . import _utilities
 import typing
 # Export this package's modules as members:
 from ._enums import *
+from ._interrupt import *
 from .agent import *
 from .channel_connection import *
 from .channel_endpoint import *

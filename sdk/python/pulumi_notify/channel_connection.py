@@ -29,6 +29,7 @@ class ChannelConnectionArgs:
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
                  connection_mode: pulumi.Input[Optional['ChannelConnectionConnectionMode']] = None,
                  context: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 remove_created_contexts: pulumi.Input[Optional[_builtins.bool]] = None,
                  subscriber_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a ChannelConnection resource.
@@ -40,6 +41,7 @@ class ChannelConnectionArgs:
         :param pulumi.Input[_builtins.bool] adopt: Take over an existing connection with the same identifier instead of failing.
         :param pulumi.Input['ChannelConnectionConnectionMode'] connection_mode: `subscriber` (the default: the connection belongs to `subscriberId`) or `shared` (the connection belongs to its `context`, and no subscriber). Changing it replaces the connection.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] context: The contexts of the connection, context type to id (`{ tenant: "acme" }`), 1 to 5: required in `shared` mode. The service creates a context it does not hold; declare its data with a `Context` resource. Changing it replaces the connection.
+        :param pulumi.Input[_builtins.bool] remove_created_contexts: On delete, also remove the contexts the service made for this connection's create (its `context` entries the service did not hold then, recorded in `createdContextKeys`), each only while it holds no data and no channel connection or endpoint names it (a context kept is said in a warning). Default false: the service keeps the contexts it made. Recorded at create: set it on an existing object and nothing is recorded (replace the object to record them).
         :param pulumi.Input[_builtins.str] subscriber_id: The subscriber the connection belongs to (it must exist): required in `subscriber` mode, refused in `shared` mode. Changing it replaces the connection.
         """
         pulumi.set(__self__, "auth", auth)
@@ -52,6 +54,8 @@ class ChannelConnectionArgs:
             pulumi.set(__self__, "connection_mode", connection_mode)
         if context is not None:
             pulumi.set(__self__, "context", context)
+        if remove_created_contexts is not None:
+            pulumi.set(__self__, "remove_created_contexts", remove_created_contexts)
         if subscriber_id is not None:
             pulumi.set(__self__, "subscriber_id", subscriber_id)
 
@@ -140,6 +144,18 @@ class ChannelConnectionArgs:
         pulumi.set(self, "context", value)
 
     @_builtins.property
+    @pulumi.getter(name="removeCreatedContexts")
+    def remove_created_contexts(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        On delete, also remove the contexts the service made for this connection's create (its `context` entries the service did not hold then, recorded in `createdContextKeys`), each only while it holds no data and no channel connection or endpoint names it (a context kept is said in a warning). Default false: the service keeps the contexts it made. Recorded at create: set it on an existing object and nothing is recorded (replace the object to record them).
+        """
+        return pulumi.get(self, "remove_created_contexts")
+
+    @remove_created_contexts.setter
+    def remove_created_contexts(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "remove_created_contexts", value)
+
+    @_builtins.property
     @pulumi.getter(name="subscriberId")
     def subscriber_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -164,6 +180,7 @@ class ChannelConnection(pulumi.CustomResource):
                  context: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  identifier: pulumi.Input[Optional[_builtins.str]] = None,
                  integration_identifier: pulumi.Input[Optional[_builtins.str]] = None,
+                 remove_created_contexts: pulumi.Input[Optional[_builtins.bool]] = None,
                  subscriber_id: pulumi.Input[Optional[_builtins.str]] = None,
                  workspace: pulumi.Input[Optional[Union['ChannelConnectionWorkspaceArgs', 'ChannelConnectionWorkspaceArgsDict']]] = None,
                  __props__=None):
@@ -178,6 +195,7 @@ class ChannelConnection(pulumi.CustomResource):
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] context: The contexts of the connection, context type to id (`{ tenant: "acme" }`), 1 to 5: required in `shared` mode. The service creates a context it does not hold; declare its data with a `Context` resource. Changing it replaces the connection.
         :param pulumi.Input[_builtins.str] identifier: The connection's identifier, unique in the environment: its address in every call and what channel endpoints name it by. Changing it replaces the connection.
         :param pulumi.Input[_builtins.str] integration_identifier: The identifier of the chat integration (Slack, Microsoft Teams, ...) the connection authorises. Changing it replaces the connection.
+        :param pulumi.Input[_builtins.bool] remove_created_contexts: On delete, also remove the contexts the service made for this connection's create (its `context` entries the service did not hold then, recorded in `createdContextKeys`), each only while it holds no data and no channel connection or endpoint names it (a context kept is said in a warning). Default false: the service keeps the contexts it made. Recorded at create: set it on an existing object and nothing is recorded (replace the object to record them).
         :param pulumi.Input[_builtins.str] subscriber_id: The subscriber the connection belongs to (it must exist): required in `subscriber` mode, refused in `shared` mode. Changing it replaces the connection.
         :param pulumi.Input[Union['ChannelConnectionWorkspaceArgs', 'ChannelConnectionWorkspaceArgsDict']] workspace: The workspace, compared whole (the service replaces it on every update).
         """
@@ -211,6 +229,7 @@ class ChannelConnection(pulumi.CustomResource):
                  context: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  identifier: pulumi.Input[Optional[_builtins.str]] = None,
                  integration_identifier: pulumi.Input[Optional[_builtins.str]] = None,
+                 remove_created_contexts: pulumi.Input[Optional[_builtins.bool]] = None,
                  subscriber_id: pulumi.Input[Optional[_builtins.str]] = None,
                  workspace: pulumi.Input[Optional[Union['ChannelConnectionWorkspaceArgs', 'ChannelConnectionWorkspaceArgsDict']]] = None,
                  __props__=None):
@@ -234,6 +253,7 @@ class ChannelConnection(pulumi.CustomResource):
             if integration_identifier is None and not opts.urn:
                 raise TypeError("Missing required property 'integration_identifier'")
             __props__.__dict__["integration_identifier"] = integration_identifier
+            __props__.__dict__["remove_created_contexts"] = remove_created_contexts
             __props__.__dict__["subscriber_id"] = subscriber_id
             if workspace is None and not opts.urn:
                 raise TypeError("Missing required property 'workspace'")
@@ -241,6 +261,7 @@ class ChannelConnection(pulumi.CustomResource):
             __props__.__dict__["channel"] = None
             __props__.__dict__["context_keys"] = None
             __props__.__dict__["created_at"] = None
+            __props__.__dict__["created_context_keys"] = None
             __props__.__dict__["declared_keys"] = None
             __props__.__dict__["provider_id"] = None
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["auth"])
@@ -273,10 +294,12 @@ class ChannelConnection(pulumi.CustomResource):
         __props__.__dict__["context"] = None
         __props__.__dict__["context_keys"] = None
         __props__.__dict__["created_at"] = None
+        __props__.__dict__["created_context_keys"] = None
         __props__.__dict__["declared_keys"] = None
         __props__.__dict__["identifier"] = None
         __props__.__dict__["integration_identifier"] = None
         __props__.__dict__["provider_id"] = None
+        __props__.__dict__["remove_created_contexts"] = None
         __props__.__dict__["subscriber_id"] = None
         __props__.__dict__["workspace"] = None
         return ChannelConnection(resource_name, opts=opts, __props__=__props__)
@@ -330,6 +353,14 @@ class ChannelConnection(pulumi.CustomResource):
         return pulumi.get(self, "created_at")
 
     @_builtins.property
+    @pulumi.getter(name="createdContextKeys")
+    def created_context_keys(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        The contexts (`type:id`) the service made for this object's create, which a delete with `removeCreatedContexts` removes; recorded only when `removeCreatedContexts` was set at create.
+        """
+        return pulumi.get(self, "created_context_keys")
+
+    @_builtins.property
     @pulumi.getter(name="declaredKeys")
     def declared_keys(self) -> pulumi.Output[Sequence[_builtins.str]]:
         """
@@ -360,6 +391,14 @@ class ChannelConnection(pulumi.CustomResource):
         The provider of the connection's integration (`slack`, `msteams`, ...).
         """
         return pulumi.get(self, "provider_id")
+
+    @_builtins.property
+    @pulumi.getter(name="removeCreatedContexts")
+    def remove_created_contexts(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        On delete, also remove the contexts the service made for this connection's create (its `context` entries the service did not hold then, recorded in `createdContextKeys`), each only while it holds no data and no channel connection or endpoint names it (a context kept is said in a warning). Default false: the service keeps the contexts it made. Recorded at create: set it on an existing object and nothing is recorded (replace the object to record them).
+        """
+        return pulumi.get(self, "remove_created_contexts")
 
     @_builtins.property
     @pulumi.getter(name="subscriberId")

@@ -29,7 +29,8 @@ class ChannelEndpointArgs:
                  type: pulumi.Input['ChannelEndpointType'],
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
                  connection_identifier: pulumi.Input[Optional[_builtins.str]] = None,
-                 context: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None):
+                 context: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 remove_created_contexts: pulumi.Input[Optional[_builtins.bool]] = None):
         """
         The set of arguments for constructing a ChannelEndpoint resource.
 
@@ -41,6 +42,7 @@ class ChannelEndpointArgs:
         :param pulumi.Input[_builtins.bool] adopt: Take over an existing endpoint with the same identifier instead of failing.
         :param pulumi.Input[_builtins.str] connection_identifier: The identifier of the channel connection (of the same integration) the endpoint delivers through; Webex endpoints need one, with the same contexts. Changing it replaces the endpoint.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] context: The contexts of the endpoint, context type to id (`{ tenant: "acme" }`), 1 to 5. The service creates a context it does not hold; declare its data with a `Context` resource. Changing it replaces the endpoint.
+        :param pulumi.Input[_builtins.bool] remove_created_contexts: On delete, also remove the contexts the service made for this endpoint's create (its `context` entries the service did not hold then, recorded in `createdContextKeys`), each only while it holds no data and no channel connection or endpoint names it (a context kept is said in a warning). Default false: the service keeps the contexts it made. Recorded at create: set it on an existing object and nothing is recorded (replace the object to record them).
         """
         pulumi.set(__self__, "endpoint", endpoint)
         pulumi.set(__self__, "identifier", identifier)
@@ -53,6 +55,8 @@ class ChannelEndpointArgs:
             pulumi.set(__self__, "connection_identifier", connection_identifier)
         if context is not None:
             pulumi.set(__self__, "context", context)
+        if remove_created_contexts is not None:
+            pulumi.set(__self__, "remove_created_contexts", remove_created_contexts)
 
     @_builtins.property
     @pulumi.getter
@@ -150,6 +154,18 @@ class ChannelEndpointArgs:
     def context(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "context", value)
 
+    @_builtins.property
+    @pulumi.getter(name="removeCreatedContexts")
+    def remove_created_contexts(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        On delete, also remove the contexts the service made for this endpoint's create (its `context` entries the service did not hold then, recorded in `createdContextKeys`), each only while it holds no data and no channel connection or endpoint names it (a context kept is said in a warning). Default false: the service keeps the contexts it made. Recorded at create: set it on an existing object and nothing is recorded (replace the object to record them).
+        """
+        return pulumi.get(self, "remove_created_contexts")
+
+    @remove_created_contexts.setter
+    def remove_created_contexts(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "remove_created_contexts", value)
+
 
 @pulumi.type_token("notify:index:ChannelEndpoint")
 class ChannelEndpoint(pulumi.CustomResource):
@@ -163,6 +179,7 @@ class ChannelEndpoint(pulumi.CustomResource):
                  endpoint: pulumi.Input[Optional[Union['ChannelEndpointEndpointArgs', 'ChannelEndpointEndpointArgsDict']]] = None,
                  identifier: pulumi.Input[Optional[_builtins.str]] = None,
                  integration_identifier: pulumi.Input[Optional[_builtins.str]] = None,
+                 remove_created_contexts: pulumi.Input[Optional[_builtins.bool]] = None,
                  subscriber_id: pulumi.Input[Optional[_builtins.str]] = None,
                  type: pulumi.Input[Optional['ChannelEndpointType']] = None,
                  __props__=None):
@@ -177,6 +194,7 @@ class ChannelEndpoint(pulumi.CustomResource):
         :param pulumi.Input[Union['ChannelEndpointEndpointArgs', 'ChannelEndpointEndpointArgsDict']] endpoint: The endpoint's data: exactly the keys its type takes (see `type`), compared whole (the service replaces it on every update).
         :param pulumi.Input[_builtins.str] identifier: The endpoint's identifier, unique in the environment: its address in every call. Changing it replaces the endpoint.
         :param pulumi.Input[_builtins.str] integration_identifier: The identifier of the integration that delivers to the endpoint. Changing it replaces the endpoint.
+        :param pulumi.Input[_builtins.bool] remove_created_contexts: On delete, also remove the contexts the service made for this endpoint's create (its `context` entries the service did not hold then, recorded in `createdContextKeys`), each only while it holds no data and no channel connection or endpoint names it (a context kept is said in a warning). Default false: the service keeps the contexts it made. Recorded at create: set it on an existing object and nothing is recorded (replace the object to record them).
         :param pulumi.Input[_builtins.str] subscriber_id: The subscriber the endpoint reaches (it must exist). Changing it replaces the endpoint.
         :param pulumi.Input['ChannelEndpointType'] type: The endpoint's type: `slack_channel` (channelId), `slack_user` (userId), `webhook` (url, channel), `phone` (phoneNumber), `ms_teams_channel` (teamId, channelId), `ms_teams_user` (userId, tenantId), `telegram_chat` (chatId), `webex_room` (roomId, parentId), `webex_person` (personId, personEmail), `line_user` (userId). Changing it replaces the endpoint.
         """
@@ -210,6 +228,7 @@ class ChannelEndpoint(pulumi.CustomResource):
                  endpoint: pulumi.Input[Optional[Union['ChannelEndpointEndpointArgs', 'ChannelEndpointEndpointArgsDict']]] = None,
                  identifier: pulumi.Input[Optional[_builtins.str]] = None,
                  integration_identifier: pulumi.Input[Optional[_builtins.str]] = None,
+                 remove_created_contexts: pulumi.Input[Optional[_builtins.bool]] = None,
                  subscriber_id: pulumi.Input[Optional[_builtins.str]] = None,
                  type: pulumi.Input[Optional['ChannelEndpointType']] = None,
                  __props__=None):
@@ -233,6 +252,7 @@ class ChannelEndpoint(pulumi.CustomResource):
             if integration_identifier is None and not opts.urn:
                 raise TypeError("Missing required property 'integration_identifier'")
             __props__.__dict__["integration_identifier"] = integration_identifier
+            __props__.__dict__["remove_created_contexts"] = remove_created_contexts
             if subscriber_id is None and not opts.urn:
                 raise TypeError("Missing required property 'subscriber_id'")
             __props__.__dict__["subscriber_id"] = subscriber_id
@@ -242,6 +262,7 @@ class ChannelEndpoint(pulumi.CustomResource):
             __props__.__dict__["channel"] = None
             __props__.__dict__["context_keys"] = None
             __props__.__dict__["created_at"] = None
+            __props__.__dict__["created_context_keys"] = None
             __props__.__dict__["declared_keys"] = None
             __props__.__dict__["provider_id"] = None
         super(ChannelEndpoint, __self__).__init__(
@@ -271,11 +292,13 @@ class ChannelEndpoint(pulumi.CustomResource):
         __props__.__dict__["context"] = None
         __props__.__dict__["context_keys"] = None
         __props__.__dict__["created_at"] = None
+        __props__.__dict__["created_context_keys"] = None
         __props__.__dict__["declared_keys"] = None
         __props__.__dict__["endpoint"] = None
         __props__.__dict__["identifier"] = None
         __props__.__dict__["integration_identifier"] = None
         __props__.__dict__["provider_id"] = None
+        __props__.__dict__["remove_created_contexts"] = None
         __props__.__dict__["subscriber_id"] = None
         __props__.__dict__["type"] = None
         return ChannelEndpoint(resource_name, opts=opts, __props__=__props__)
@@ -321,6 +344,14 @@ class ChannelEndpoint(pulumi.CustomResource):
         return pulumi.get(self, "created_at")
 
     @_builtins.property
+    @pulumi.getter(name="createdContextKeys")
+    def created_context_keys(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        The contexts (`type:id`) the service made for this object's create, which a delete with `removeCreatedContexts` removes; recorded only when `removeCreatedContexts` was set at create.
+        """
+        return pulumi.get(self, "created_context_keys")
+
+    @_builtins.property
     @pulumi.getter(name="declaredKeys")
     def declared_keys(self) -> pulumi.Output[Sequence[_builtins.str]]:
         """
@@ -359,6 +390,14 @@ class ChannelEndpoint(pulumi.CustomResource):
         The provider of the endpoint's integration.
         """
         return pulumi.get(self, "provider_id")
+
+    @_builtins.property
+    @pulumi.getter(name="removeCreatedContexts")
+    def remove_created_contexts(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        On delete, also remove the contexts the service made for this endpoint's create (its `context` entries the service did not hold then, recorded in `createdContextKeys`), each only while it holds no data and no channel connection or endpoint names it (a context kept is said in a warning). Default false: the service keeps the contexts it made. Recorded at create: set it on an existing object and nothing is recorded (replace the object to record them).
+        """
+        return pulumi.get(self, "remove_created_contexts")
 
     @_builtins.property
     @pulumi.getter(name="subscriberId")
