@@ -58,8 +58,12 @@ export interface Schema {
 export interface Example {
   /** One sentence saying what the example declares. */
   title?: string;
-  /** Resources, in declaration order: the program's name for each, its type's name and its inputs. */
-  resources?: Record<string, { type: string; properties: Record<string, Json> }>;
+  /**
+   * Resources, in declaration order: the program's name for each, its type's name and its inputs,
+   * and the resources of the example it depends on without sharing a value (a workflow on the
+   * integration its steps send through: the engine creates that first).
+   */
+  resources?: Record<string, { type: string; properties: Record<string, Json>; dependsOn?: string[] }>;
   /** A function call: its name, its arguments, and the result property the program exports. */
   invoke?: { name: string; function: string; arguments: Record<string, Json>; export?: string };
   /** The import id (resources only): an example id and what it is. */
@@ -230,9 +234,10 @@ function goValue(schema: Schema, v: Json, t: TypeSpec | undefined, depth: number
 function usesConfig(example: Example): boolean {
   return /"\$(secret|config)"/.test(JSON.stringify(example));
 }
-/** The resources of an example another one references (Go declares only those as variables). */
+/** The resources of an example another one references or depends on (Go declares only those as variables). */
 function referenced(example: Example): Set<string> {
-  return new Set([...JSON.stringify(example).matchAll(/"\$ref":"([^."]+)\./g)].map((m) => m[1]!));
+  return new Set([...[...JSON.stringify(example).matchAll(/"\$ref":"([^."]+)\./g)].map((m) => m[1]!),
+    ...Object.values(example.resources ?? {}).flatMap((r) => r.dependsOn ?? [])]);
 }
 
 function inputsOf(schema: Schema, typeName: string): Record<string, TypeSpec> {
@@ -243,7 +248,10 @@ function inputsOf(schema: Schema, typeName: string): Record<string, TypeSpec> {
 export function renderTypeScript(example: Example): string {
   const lines = ['import * as pulumi from "@pulumi/pulumi";', 'import * as notify from "pulumi-notify";', ""];
   if (usesConfig(example)) lines.push("const config = new pulumi.Config();");
-  for (const [name, r] of Object.entries(example.resources ?? {})) lines.push(`const ${name} = new notify.${r.type}(${JSON.stringify(name)}, ${tsValue(r.properties, 0)});`);
+  for (const [name, r] of Object.entries(example.resources ?? {})) {
+    const opts = r.dependsOn?.length ? `, { dependsOn: [${r.dependsOn.join(", ")}] }` : "";
+    lines.push(`const ${name} = new notify.${r.type}(${JSON.stringify(name)}, ${tsValue(r.properties, 0)}${opts});`);
+  }
   if (example.invoke) {
     const { name, function: fn, arguments: args } = example.invoke;
     lines.push(`const ${name} = notify.${fn}Output(${tsValue(args, 0)});`);
@@ -259,6 +267,7 @@ export function renderPython(schema: Schema, example: Example): string {
   for (const [name, r] of Object.entries(example.resources ?? {})) {
     const props = inputsOf(schema, r.type);
     const args = Object.entries(r.properties).map(([k, v]) => `    ${pyName(k)}=${pyValue(schema, v, props[k], 1)},`);
+    if (r.dependsOn?.length) args.push(`    opts=pulumi.ResourceOptions(depends_on=[${r.dependsOn.map(pyName).join(", ")}]),`);
     lines.push(`${pyName(name)} = notify.${r.type}(${JSON.stringify(name)},\n${args.join("\n")}\n)`);
   }
   if (example.invoke) {
@@ -286,7 +295,8 @@ export function renderGo(schema: Schema, example: Example): string {
     const fields = Object.entries(r.properties).map(([k, v]) => `${pad(1)}${goName(k)}: ${goValue(schema, v, props[k], 1, !required.includes(k))},`);
     const target = refs.has(name) ? `${name}, err :=` : declared ? "_, err =" : "_, err :=";
     declared = true;
-    body.push(`${target} notify.New${r.type}(ctx, ${JSON.stringify(name)}, &notify.${r.type}Args{\n${fields.join("\n")}\n})`, "if err != nil {\n\treturn err\n}");
+    const opts = r.dependsOn?.length ? `, pulumi.DependsOn([]pulumi.Resource{${r.dependsOn.join(", ")}})` : "";
+    body.push(`${target} notify.New${r.type}(ctx, ${JSON.stringify(name)}, &notify.${r.type}Args{\n${fields.join("\n")}\n}${opts})`, "if err != nil {\n\treturn err\n}");
   }
   if (example.invoke) {
     const { name, function: fn, arguments: args } = example.invoke;
@@ -353,7 +363,7 @@ export function renderYaml(schema: Schema, example: Example): string {
     return typeof v === "string" ? yamlLiteral(v) : v;
   };
   const resources = Object.fromEntries(Object.entries(example.resources ?? {}).map(([name, r]) =>
-    [name, { type: TOKEN_PREFIX + r.type, properties: value(r.properties) }]));
+    [name, { type: TOKEN_PREFIX + r.type, properties: value(r.properties), ...(r.dependsOn?.length ? { options: { dependsOn: r.dependsOn.map((d) => `\${${d}}`) } } : {}) }]));
   const invoke = example.invoke;
   const variables = invoke ? { [invoke.name]: { "fn::invoke": { function: TOKEN_PREFIX + invoke.function, arguments: value(invoke.arguments) } } } : undefined;
   const outputs = invoke?.export ? { [invoke.export]: `\${${invoke.name}.${invoke.export}}` } : undefined;

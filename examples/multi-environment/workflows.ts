@@ -17,8 +17,7 @@ export const WORKFLOWS: Record<string, Record<string, WorkflowVersion>> = {
       name: "Welcome",
       tags: ["onboarding"],
       steps: [
-        { name: "Inbox", type: "in_app", controlValues: { body: "Welcome, {{subscriber.firstName}}!" } },
-        { name: "Email", type: "email", controlValues: { subject: "Welcome to Example", body: "<p>Glad you are here.</p>", editorType: "html" } },
+        { name: "Email", type: "email", controlValues: { subject: "Welcome to Example, {{subscriber.firstName}}!", body: "<p>Glad you are here.</p>", editorType: "html" } },
       ],
     },
   },
@@ -31,14 +30,15 @@ export const WORKFLOWS: Record<string, Record<string, WorkflowVersion>> = {
         { name: "Email", type: "email", controlValues: { subject: "Your order {{payload.orderId}} has shipped", body: "<p>It is on its way.</p>", editorType: "html" } },
       ],
     },
-    // v2 adds an in-app message before the email.
+    // v2 asks for a review by email three days after the shipping email.
     v2: {
       name: "Order shipped",
       tags: ["orders"],
       severity: "medium",
       steps: [
-        { name: "Inbox", type: "in_app", controlValues: { body: "Order {{payload.orderId}} has shipped" } },
         { name: "Email", type: "email", controlValues: { subject: "Your order {{payload.orderId}} has shipped", body: "<p>It is on its way.</p>", editorType: "html" } },
+        { name: "Wait", type: "delay", controlValues: { type: "regular", amount: 3, unit: "days" } },
+        { name: "Review", type: "email", controlValues: { subject: "How is your order {{payload.orderId}}?", body: "<p>Tell us what you think of it.</p>", editorType: "html" } },
       ],
     },
   },

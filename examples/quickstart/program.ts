@@ -1,5 +1,8 @@
 /**
- * Quickstart: one email integration and one welcome workflow (in-app message, then an email).
+ * Quickstart: one email integration and one welcome workflow (an email, a day's wait, then a
+ * second email with tips). Every step sends through the integration declared here, which the
+ * workflow depends on, so the first `pulumi up` on an empty environment warns about nothing and
+ * the workflow's status is ACTIVE.
  *
  *   pulumi config set notify:apiUrl https://api.example.com
  *   pulumi config set --secret notify:apiKey <your API key>
@@ -31,8 +34,9 @@ export function quickstart() {
     name: "Welcome",
     active: true,
     steps: [
-      { name: "Inbox", type: "in_app", controlValues: { body: "Welcome, {{subscriber.firstName}}!" } },
-      { name: "Email", type: "email", controlValues: { subject: "Welcome to Example", body: "<p>Glad you are here.</p>", editorType: "html" } },
+      { name: "Email", type: "email", controlValues: { subject: "Welcome to Example, {{subscriber.firstName}}!", body: "<p>Glad you are here.</p>", editorType: "html" } },
+      { name: "Wait", type: "delay", controlValues: { type: "regular", amount: 1, unit: "days" } },
+      { name: "Tips", type: "email", controlValues: { subject: "Three things to try", body: "<p>Here is how to get started.</p>", editorType: "html" } },
     ],
   }, { dependsOn: [email] });
 

@@ -4,7 +4,8 @@ The stack creates a Staging environment, builds an explicit provider from the AP
 gives it, and declares a workflow and an integration inside it, beside an integration of the
 environment the default provider's key belongs to (`notify:apiUrl`, secret `notify:apiKey`).
 The engine orders it all: the provider waits for the environment's key, the objects for the
-provider. Creating an environment through the API needs a plan with environment management
+provider, the workflow (an email) for the integration it sends through, so the first `pulumi up`
+on empty environments warns about nothing. Creating an environment through the API needs a plan with environment management
 (Business or above); on smaller plans create it in the dashboard and import or adopt it.
 
     pulumi config set notify:apiUrl https://api.example.com
@@ -41,7 +42,7 @@ def program() -> None:
     )
     in_staging = pulumi.ResourceOptions(provider=staging_provider)
 
-    notify.Integration(
+    staging_sendgrid = notify.Integration(
         "staging-sendgrid",
         identifier="sendgrid",
         name="SendGrid (staging)",
@@ -49,17 +50,19 @@ def program() -> None:
         channel=notify.Channel.EMAIL,
         credentials=notify.IntegrationCredentialsArgs(api_key=sendgrid_key, from_="staging@example.com"),
         active=True,
+        primary=True,
         opts=in_staging,
     )
     welcome = notify.Workflow(
         "staging-welcome",
         workflow_id="welcome",
         name="Welcome",
+        active=True,
         steps=[
-            notify.WorkflowStepArgs(name="Inbox", type=notify.WorkflowStepKind.IN_APP, control_values={"body": "Welcome, {{subscriber.firstName}}"}),
             notify.WorkflowStepArgs(name="Email", type=notify.WorkflowStepKind.EMAIL, control_values={"subject": "Welcome", "body": "<p>Welcome</p>"}),
         ],
-        opts=in_staging,
+        # Its email step needs the environment's primary email integration: created first.
+        opts=pulumi.ResourceOptions(provider=staging_provider, depends_on=[staging_sendgrid]),
     )
 
     pulumi.export("stagingEnvironmentId", staging.id)

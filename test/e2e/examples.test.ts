@@ -1,6 +1,8 @@
 /**
  * Each example under examples/ runs against the emulator: a copy of its project directory (its
  * Pulumi.yaml and Pulumi.<stack>.yaml config), its compiled program run inline by the real CLI.
+ * Each starts on an empty environment, as a reader's first run does, and its first `up` warns
+ * about nothing (the engine's warning diagnostics).
  */
 import { execFile, execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -13,7 +15,7 @@ import type * as ts from "typescript";
 import type * as ProjectModule from "../../export/project";
 import { editWorkflowByHand, linkProjectDir, localStack, serviceApi } from "../../scripts/workspace";
 import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { nativeRequire, previewDiffs, ROOT } from "../helpers/pulumi";
+import { nativeRequire, previewDiffs, ROOT, warningsOf } from "../helpers/pulumi";
 import { ensureActionlint, lintWorkflow as lint, NO_SHELLCHECK, runLinter, shellcheck } from "../helpers/actionlint";
 
 const DEV_KEY = "example-dev-key";
@@ -79,8 +81,15 @@ function runAsync(file: string, args: string[], opts: { cwd?: string; env?: Node
 
 const outputsOf = (r: automation.UpResult) => Object.fromEntries(Object.entries(r.outputs).map(([k, v]) => [k, v.value]));
 
+/** `stack.up(opts)`, with the engine's warning diagnostics of the update. */
+async function upWithWarnings(stack: automation.Stack, opts: automation.UpOptions = {}) {
+  const events: automation.EngineEvent[] = [];
+  const up = await stack.up({ ...opts, onEvent: (e) => events.push(e) });
+  return { up, warnings: warningsOf(events) };
+}
+
 describe("examples/quickstart", () => {
-  it("creates an email integration and a welcome workflow, then has nothing to change", async () => {
+  it("creates an email integration and a welcome workflow with no warning, then has nothing to change", async () => {
     const dir = copyExample("quickstart");
     const stack = await exampleStack("quickstart", dir, "dev", "quickstart");
     await stack.setAllConfig({
@@ -88,9 +97,10 @@ describe("examples/quickstart", () => {
       "notify:apiKey": { value: DEV_KEY, secret: true },
       sendgridApiKey: { value: "SG.quickstart-secret", secret: true },
     });
-    const up = await stack.up();
+    const { up, warnings } = await upWithWarnings(stack);
     expect(up.summary.resourceChanges).toMatchObject({ create: 3 });
-    expect(outputsOf(up)).toMatchObject({ workflowId: "welcome", workflowStatus: "ACTIVE", steps: ["inbox (in_app)", "email (email)"] });
+    expect(warnings).toEqual([]);
+    expect(outputsOf(up)).toMatchObject({ workflowId: "welcome", workflowStatus: "ACTIVE", steps: ["email (email)", "wait (delay)", "tips (email)"] });
     const dev = serviceApi(emu.url, DEV_KEY);
     const integrations = (await dev("GET", "/v1/integrations")) as { identifier: string; primary: boolean }[];
     expect(integrations.filter((i) => i.identifier === "sendgrid")).toMatchObject([{ primary: true }]);
@@ -102,7 +112,7 @@ describe("examples/quickstart", () => {
 });
 
 describe("examples/multi-environment", () => {
-  it("runs dev and prod from their own config, then promotes a workflow version from dev to prod", async () => {
+  it("runs dev and prod from their own config with no warning, then promotes a workflow version from dev to prod", async () => {
     const dir = copyExample("multi-environment");
     const stacks: Record<string, automation.Stack> = {};
     for (const [name, key] of [["dev", DEV_KEY], ["prod", PROD_KEY]] as const) {
@@ -114,8 +124,9 @@ describe("examples/multi-environment", () => {
         ...(name === "prod" ? { twilioToken: { value: "prod-twilio-token", secret: true } } : {}),
       });
     }
-    const devUp = await stacks.dev!.up();
-    const prodUp = await stacks.prod!.up();
+    const { up: devUp, warnings: devWarnings } = await upWithWarnings(stacks.dev!);
+    const { up: prodUp, warnings: prodWarnings } = await upWithWarnings(stacks.prod!);
+    expect({ dev: devWarnings, prod: prodWarnings }).toEqual({ dev: [], prod: [] });
     expect(outputsOf(devUp)).toEqual({ environment: "dev", smsEnabled: false, workflows: { welcome: "v1 (ACTIVE)", "order-shipped": "v2 (ACTIVE)" } });
     expect(outputsOf(prodUp)).toEqual({ environment: "prod", smsEnabled: true, workflows: { welcome: "v1 (ACTIVE)", "order-shipped": "v1 (ACTIVE)" } });
 
@@ -138,8 +149,9 @@ describe("examples/multi-environment", () => {
     writeFileSync(prodFile, text.replace("order-shipped: v1", "order-shipped: v2"));
     const plan = await previewDiffs(stacks.prod!);
     expect(plan.diffs).toEqual({ "order-shipped": { op: "update", keys: ["steps", "tags"] } });
-    const promoted = await stacks.prod!.up();
+    const { up: promoted, warnings: promotedWarnings } = await upWithWarnings(stacks.prod!);
     expect(promoted.summary.resourceChanges).toMatchObject({ update: 1 });
+    expect(promotedWarnings).toEqual([]);
     expect(await steps(prod)).toEqual(await steps(dev));
     await stacks.prod!.preview({ expectNoChanges: true });
     await stacks.dev!.preview({ expectNoChanges: true });
@@ -306,22 +318,25 @@ describe("examples/gitops", () => {
       sendgridApiKey: { value: "SG.gitops-secret", secret: true },
       opsSlackWebhook: { value: "https://hooks.slack.example/services/T1/B1/gitops", secret: true },
     });
+    // The environment is empty: the program declares all it needs, the ops team's subscriber included.
     const prod = serviceApi(emu.url, GITOPS_KEY);
-    await prod("POST", "/v2/subscribers", { subscriberId: "ops-team", email: "ops@example.com" });
 
     /** Runs a job's pulumi/actions step with the options its `with:` block gives. */
-    const runJob = async (job: string) => {
+    const runJob = async (job: string, onEvent?: (e: automation.EngineEvent) => void) => {
       const w = pulumiStep(wf.jobs[job]!).with!;
       const opts = { refresh: w.refresh === true, diff: w.diff === true };
-      if (w.command === "up") return stack.up(opts);
+      if (w.command === "up") return stack.up({ ...opts, onEvent });
       return stack.preview({ ...opts, expectNoChanges: w["expect-no-changes"] === true });
     };
 
     await emu.clearRequests();
     await runJob("preview");
     expect(await emu.operationRequests()).toEqual([]); // a preview of new resources sends nothing
-    const up = (await runJob("up")) as automation.UpResult;
-    expect(up.summary.resourceChanges).toMatchObject({ create: 5 });
+    const upEvents: automation.EngineEvent[] = [];
+    const up = (await runJob("up", (e) => upEvents.push(e))) as automation.UpResult;
+    expect(up.summary.resourceChanges).toMatchObject({ create: 6 });
+    expect(warningsOf(upEvents)).toEqual([]);
+    expect((await prod("GET", "/v2/subscribers/ops-team")).subscriberId).toBe("ops-team");
     // The stack's own part of the exported integration: program.ts adds the credentials the service never shows.
     expect((await emu.state()).integrations.find((i) => i.identifier === "email-main" && i._environmentId === "env_gitops")?.credentials)
       .toMatchObject({ apiKey: "SG.gitops-secret", from: "no-reply@example.com" });

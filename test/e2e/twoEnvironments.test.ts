@@ -4,7 +4,7 @@
  * declares a workflow and an integration inside it, beside an integration of the default
  * provider's environment. Up, a preview with no changes, drift in each environment shown by
  * `preview --refresh` and repaired, destroy; nothing crosses between the environments, and no key
- * is stored in clear.
+ * is stored in clear. The first up, on empty environments as a reader's is, warns about nothing.
  */
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -50,10 +50,11 @@ describe.skipIf(!hasPython("test/e2e/twoEnvironments.test.ts"))("one stack, two 
   /** A raw request with the Staging environment's own key. */
   const asStaging = async (method: string, p: string, body?: unknown) => emu.apiAs((await staging()).apiKeys[0].key, method, p, body);
 
-  it("up creates the environment, a provider from its key, and the objects inside it, each in its own environment", async () => {
+  it("up creates the environment, a provider from its key, and the objects inside it, each in its own environment, with no warning", async () => {
     const up = await run("up");
     // The stack, the main integration, the environment, the explicit provider, and the two objects in Staging.
     expect(up.changes).toEqual({ create: 6 });
+    expect(up.warnings).toEqual([]);
     const env = await staging();
     expect(env).toBeDefined();
     expect(up.outputs.stagingEnvironmentId.value).toBe(env._id);
@@ -61,8 +62,10 @@ describe.skipIf(!hasPython("test/e2e/twoEnvironments.test.ts"))("one stack, two 
     expect(up.outputs.stagingKey.value).toBe(env.apiKeys[0].key);
     expect(await live("env_main")).toEqual({ integrations: ["SendGrid"], workflows: [] });
     expect(await live(env._id)).toEqual({ integrations: ["SendGrid (staging)"], workflows: ["welcome"] });
-    // The Staging key works against the service and sees its own workflow.
-    expect((await asStaging("GET", "/v2/workflows/welcome")).status).toBe(200);
+    // The Staging key works against the service and sees its own workflow, active and able to send.
+    const welcome = await asStaging("GET", "/v2/workflows/welcome");
+    expect(welcome.status).toBe(200);
+    expect({ status: welcome.body.status, issues: welcome.body.steps.filter((s: { issues?: unknown }) => s.issues) }).toEqual({ status: "ACTIVE", issues: [] });
     const text = readFileSync(checkpointFile(dir, PROJECT, "test"), "utf8");
     for (const secret of [env.apiKeys[0].key, API_KEY, SENDGRID_KEY]) expect(text).not.toContain(secret);
   });

@@ -15,6 +15,10 @@
  *   example of each generated reference page) passes `pulumi preview` as a reader copies it: the
  *   language host checks it against the plugin's schema, the plugin's Check each resource against
  *   its rules, and each function call runs against the emulator.
+ * - Every one of them in the README and the pages of docs/ (not the reference pages under
+ *   docs/api-docs/, whose calls read objects the reader's service already holds) also passes
+ *   `pulumi up` on a fresh emulator, an empty environment: no warning among the engine's events,
+ *   and the service and the outputs end as the program's text says.
  */
 import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -64,6 +68,19 @@ function pulumi(args: string[], cwd: string, env: Record<string, string>): Promi
     child.on("close", (status) => resolve({ status, stdout: plain(stdout), stderr: plain(stderr) }));
   });
 }
+
+/**
+ * The engine's warning diagnostics of an operation run with `--event-log file` (one JSON engine
+ * event a line), each its resource's URN ("" for none) and message. The CLI takes the flag only
+ * with PULUMI_DEBUG_COMMANDS set ({@link eventLog}); the Automation API passes the same one.
+ */
+function warningsIn(file: string): { urn: string; message: string }[] {
+  return readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as { diagnosticEvent?: { urn?: string; message: string; severity: string } })
+    .flatMap((e) => (e.diagnosticEvent?.severity === "warning" ? [{ urn: e.diagnosticEvent.urn ?? "", message: plain(e.diagnosticEvent.message).trim() }] : []));
+}
+
+/** The arguments and environment that make `pulumi` write its engine events to `file`, beside a user's `env`. */
+const eventLog = (file: string, env: Record<string, string>) => ({ args: ["--event-log", file], env: { ...env, PULUMI_DEBUG_COMMANDS: "true" } });
 
 /** Runs `pulumi args` and expects it to succeed, its output in the failure's message otherwise. */
 async function ok(args: string[], cwd: string, env: Record<string, string>): Promise<CliRun> {
@@ -155,18 +172,25 @@ describe("examples/quickstart-yaml, each step a `pulumi` process", () => {
     expect((await ok(["config", "get", "notify:apiUrl"], dir, env())).stdout.trim()).toBe(emu.url);
   });
 
-  it("pulumi up --yes creates the integration and the workflow, with the outputs the service gives", async () => {
-    const up = await ok(["up", "--yes"], dir, env());
+  it("pulumi up --yes creates the integration and the workflow, with the outputs the service gives, and no warning", async () => {
+    // Beside the project, not in it (the test copies the project as a reader has it).
+    const events = path.join(home, "quickstart-up.events.jsonl");
+    const log = eventLog(events, env());
+    const up = await ok(["up", "--yes", ...log.args], dir, log.env);
     // Each declared resource and the stack itself.
     expect(up.stdout).toMatch(new RegExp(`^\\s*\\+ ${declared.length + 1} created$`, "m"));
+    // A first up on an empty environment, as the header runs it, has nothing to warn about.
+    expect(warningsIn(events), up.stdout).toEqual([]);
     const { integrations, workflows } = await live();
     expect(integrations.map((i) => [i.identifier, i.primary])).toEqual([["sendgrid", true]]);
     expect(workflows.map((w) => w.workflowId)).toEqual(["welcome"]);
     const outputs = JSON.parse((await ok(["stack", "output", "--json"], dir, env())).stdout) as Record<string, unknown>;
+    expect((await api()("GET", "/v2/workflows/welcome")).status).toBe("ACTIVE");
     expect(outputs).toEqual({
       integrationId: integrations[0]._id,
       workflowId: "welcome",
-      workflowStatus: (await api()("GET", "/v2/workflows/welcome")).status,
+      // Active, and no step with an issue: the welcome workflow sends.
+      workflowStatus: "ACTIVE",
       steps: workflows[0].steps.map((s: { stepId: string; type: string }) => `${s.stepId} (${s.type})`),
     });
     // Secrets are encrypted at rest: neither key is in the state in clear.
@@ -187,7 +211,6 @@ describe("examples/quickstart-yaml, each step a `pulumi` process", () => {
   it("a hand edit through the API shows in pulumi preview --refresh as the field it changed, and fails --expect-no-changes", async () => {
     await editWorkflowByHand(api(), "welcome", (body) => ({ ...body, name: "Welcome (edited by hand)" }));
     const preview = await ok(["preview", "--refresh"], dir, env());
-    // The line may end with the count of the workflow's warnings (its in-app step's issue: no Inbox connected).
     expect(resourceLines(preview.stdout, "notify:index:Workflow", workflow[0]).some((l) => l.startsWith(`~ notify:index:Workflow ${workflow[0]} update [diff: ~name]`))).toBe(true);
     expect(resourceLines(preview.stdout, "notify:index:Integration", integration[0]).filter((l) => /update|replace/.test(l))).toEqual([]);
     expect(preview.stdout).toMatch(/^\s*~ 1 to update$/m);
@@ -282,5 +305,81 @@ describe("every Pulumi YAML program of the documentation", () => {
     // Each resource of the program, checked by the plugin, is planned.
     const resources = (parseYaml(yaml) as { resources?: Record<string, { type: string }> }).resources ?? {};
     for (const [name, r] of Object.entries(resources)) expect(resourceLines(preview.stdout, r.type, name), `${page}:\n${preview.stdout}`).toContain(`+ ${r.type} ${name} create`);
+  });
+
+  describe("the README's and docs/'s programs, run with pulumi up on an empty environment", () => {
+    /**
+     * The programs a reader runs as they are: the README's and those of the pages of docs/. The
+     * reference pages under docs/api-docs/ are excerpts, each about one resource or function, whose
+     * calls read objects the reader's service already holds: the previews above are theirs.
+     */
+    const runnable = programs.filter((p) => !p.page.startsWith(`${DOCS_DIR}/api-docs/`));
+    /** What an up left: the stack's outputs, and the emulator it ran against. */
+    interface End {
+      outputs: Record<string, unknown>;
+      emu: TestEmulator;
+    }
+    const workflow = async (e: TestEmulator, id: string) => (await e.api("GET", `/v2/workflows/${id}`)).body as { status: string; steps: { type: string; issues?: unknown }[] };
+    const integration = async (e: TestEmulator, identifier: string) => (await e.state()).integrations.find((i) => i.identifier === identifier && !i.deleted);
+    /**
+     * How each program ends, as its text says: its outputs and what the service holds. Every
+     * runnable program has its entry (the first test says which is missing).
+     */
+    const ENDS: Record<string, (end: End) => Promise<void>> = {
+      // An email integration, and the subscriber alice, whose email the stack exports.
+      "README.md #1": async ({ outputs, emu: e }) => {
+        expect(outputs).toEqual({ alice: "alice@example.com" });
+        expect(await integration(e, "sendgrid-main")).toMatchObject({ channel: "email", active: true });
+        expect((await e.api("GET", "/v2/subscribers/alice")).body).toMatchObject({ subscriberId: "alice", email: "alice@example.com" });
+      },
+      // "A SendGrid integration ... and a welcome workflow that sends an email, waits a day, then sends a follow-up email."
+      "docs/_index.md #1": async ({ outputs, emu: e }) => {
+        expect(outputs).toEqual({});
+        expect(await integration(e, "sendgrid-main")).toMatchObject({ channel: "email", active: true, primary: true });
+        const welcome = await workflow(e, "welcome");
+        expect(welcome.status).toBe("ACTIVE");
+        expect(welcome.steps.map((s) => s.type)).toEqual(["email", "delay", "email"]);
+      },
+      // "... its workflowStatus output is ACTIVE": the welcome email sends.
+      "docs/yaml.md #1": async ({ outputs, emu: e }) => {
+        expect(outputs).toEqual({ workflowStatus: "ACTIVE" });
+        expect(await integration(e, "sendgrid")).toMatchObject({ channel: "email", active: true, primary: true });
+        expect((await workflow(e, "welcome")).steps.map((s) => s.type)).toEqual(["email"]);
+      },
+    };
+
+    it("says how each of them ends", () => {
+      expect(runnable.map((p) => p.page).sort()).toEqual(Object.keys(ENDS).sort());
+    });
+
+    it.each(runnable)("$page: pulumi up creates every resource with no warning, and it ends as its text says", async ({ page, yaml }) => {
+      const e = await startTestEmulator();
+      const project = mkdtempSync(path.join(os.tmpdir(), "notify-yaml-up-"));
+      dirs.push(project);
+      try {
+        writeFileSync(path.join(project, "Pulumi.yaml"), yaml);
+        // A stack of its own: programs of one project (the README's, the front page's) share the backend.
+        const name = `up-${runnable.findIndex((p) => p.page === page) + 1}`;
+        const stack = ["--stack", name];
+        await ok(["stack", "init", name], project, userEnv());
+        await ok(["config", "set-all", ...stack, "--plaintext", `notify:apiUrl=${e.url}`, "--secret", `notify:apiKey=${API_KEY}`,
+          ...Object.entries(configOf(yaml)).flatMap(([k, c]) => [c.secret ? "--secret" : "--plaintext", `${k}=https://hooks.example.com/${k}`])], project, userEnv());
+        const events = path.join(project, "up.events.jsonl");
+        const log = eventLog(events, userEnv());
+        const up = await ok(["up", "--yes", ...stack, ...log.args], project, log.env);
+        const resources = Object.keys((parseYaml(yaml) as { resources?: Record<string, unknown> }).resources ?? {});
+        expect(up.stdout, page).toMatch(new RegExp(`^\\s*\\+ ${resources.length + 1} created$`, "m"));
+        expect(warningsIn(events), `${page}:\n${up.stdout}`).toEqual([]);
+        // Every workflow it declares sends: active, and no step with an issue.
+        for (const w of (await e.state()).workflows) {
+          const live = await workflow(e, w.workflowId);
+          expect({ workflow: w.workflowId, status: live.status, issues: live.steps.filter((s) => s.issues) }, page).toEqual({ workflow: w.workflowId, status: "ACTIVE", issues: [] });
+        }
+        const outputs = JSON.parse((await ok(["stack", "output", "--json", "--show-secrets", ...stack], project, userEnv())).stdout) as Record<string, unknown>;
+        await ENDS[page]!({ outputs, emu: e });
+      } finally {
+        await e.close();
+      }
+    });
   });
 });

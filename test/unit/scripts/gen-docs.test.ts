@@ -107,6 +107,23 @@ describe("docs/ reference pages", () => {
     }
   });
 
+  it("a resource's dependsOn is each language's option, naming the resource it waits for", () => {
+    const example = {
+      resources: {
+        mail: { type: "Integration", properties: { identifier: "mail", providerId: "sendgrid", channel: "email" } },
+        wf: { type: "Workflow", properties: { workflowId: "w", name: "W", steps: [] }, dependsOn: ["mail"] },
+      },
+    };
+    expect(renderTypeScript(example)).toContain('const wf = new notify.Workflow("wf", {\n    workflowId: "w",\n    name: "W",\n    steps: [],\n}, { dependsOn: [mail] });');
+    expect(renderPython(schema, example)).toContain("    opts=pulumi.ResourceOptions(depends_on=[mail]),\n)");
+    const go = renderGo(schema, example);
+    // The resource waited for is a variable; the option follows the arguments.
+    expect(go).toContain('mail, err := notify.NewIntegration(ctx, "mail"');
+    expect(go).toContain("}, pulumi.DependsOn([]pulumi.Resource{mail}))");
+    expect(parseYaml(renderYaml(schema, example)).resources.wf.options).toEqual({ dependsOn: ["${mail}"] });
+    expect(parseYaml(renderYaml(schema, example)).resources.mail.options).toBeUndefined();
+  });
+
   // The Go generator names `get<X>` `Lookup<X>` when a resource `<X>` exists (its SDK has a
   // `Get<X>` already): the pages must name the functions the generated Go SDK defines.
   it("names each function as the generated Go SDK defines it (get<X> is Lookup<X> beside a resource <X>)", () => {
