@@ -6,7 +6,7 @@
  */
 import { execFileSync } from "node:child_process";
 import type * as automation from "@pulumi/pulumi/automation";
-import { existsSync, mkdirSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { isolateInlineRuns } from "./inlineRuns";
 
@@ -111,6 +111,19 @@ export async function localStack(opts: {
   return existsSync(checkpointFile(opts.dir, opts.projectName, opts.stackName))
     ? auto.LocalWorkspace.selectStack(args, ws)
     : auto.LocalWorkspace.createStack(args, ws);
+}
+
+/**
+ * A stack that exists already in a project of its own (`dir` holds its Pulumi.yaml and the stack's
+ * config file, as a user's `pulumi stack init` left them), run with an inline program through the
+ * pinned CLI and `envVars` (its backend and secrets passphrase).
+ */
+export async function projectStack(opts: { dir: string; stackName: string; program: automation.PulumiFn; envVars: Record<string, string> }): Promise<automation.Stack> {
+  const auto = require("@pulumi/pulumi/automation") as typeof automation;
+  isolateInlineRuns(require);
+  const projectName = /^name:\s*"?([^"\n]+?)"?\s*$/m.exec(readFileSync(path.join(opts.dir, "Pulumi.yaml"), "utf8"))?.[1];
+  if (!projectName) throw new Error(`${opts.dir}/Pulumi.yaml names no project`);
+  return auto.LocalWorkspace.selectStack({ projectName, stackName: opts.stackName, program: opts.program }, { workDir: opts.dir, pulumiCommand: await pinnedCommand(auto), envVars: opts.envVars });
 }
 
 let pinned: Promise<automation.PulumiCommand> | undefined;

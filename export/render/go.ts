@@ -113,8 +113,10 @@ export const go: Renderer = {
       lines.push(
         '\tcfg := config.New(ctx, "")',
         "\tvar missing []string",
-        `\tfor _, k := range []string{${keys.map(goString).join(", ")}} {`,
-        "\t\tif _, ok := cfg.Try(k); ok != nil {",
+        "\tfor _, k := range []string{",
+        ...keys.map((k) => `\t\t${goString(k)},`),
+        "\t} {",
+        "\t\tif _, err := cfg.Try(k); err != nil {",
         "\t\t\tmissing = append(missing, k)",
         "\t\t}",
         "\t}",

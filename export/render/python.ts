@@ -64,7 +64,9 @@ export const python: Renderer = {
       // Always declared, used or not, so that the first secret an update brings adds no line but its own.
       "config = pulumi.Config()",
       ...(keys.length ? [
-        `_missing_config = [k for k in [${keys.map(pyString).join(", ")}] if config.get(k) is None]`,
+        "_missing_config = [k for k in [",
+        ...keys.map((k) => `    ${pyString(k)},`),
+        "] if config.get(k) is None]",
         "if _missing_config:",
         `    raise pulumi.RunError(${pyString(MISSING_CONFIG)} + ", ".join(_missing_config))`,
       ] : []),

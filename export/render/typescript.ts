@@ -87,10 +87,13 @@ export const typescript: Renderer = {
       "",
       // Always declared, used or not, so that the first secret an update brings adds no line but its own.
       "const config = new pulumi.Config();",
-      // In a block of its own, so that its name is never a resource's.
+      // In a block of its own, so that its name is never a resource's; a key a line, so that an
+      // update adding one adds a line and rewrites none.
       ...(keys.length ? [
         "{",
-        `  const missing = ${JSON.stringify(keys)}.filter((k) => config.get(k) === undefined);`,
+        "  const missing = [",
+        ...keys.map((k) => `    ${JSON.stringify(k)},`),
+        "  ].filter((k) => config.get(k) === undefined);",
         `  if (missing.length) throw new pulumi.RunError(${JSON.stringify(MISSING_CONFIG)} + missing.join(", "));`,
         "}",
       ] : []),

@@ -72,16 +72,12 @@ const valuesOf = (p: Props): ValueMap => (isPlainObject(p.values) ? p.values as 
 const ownIf = async (props: Props): Promise<string | undefined> => (props.value === undefined ? undefined : clientFor().ownEnvironmentId());
 
 /**
- * `values` with `value` under the key's own environment `own`: every value the resource writes.
- * Refused when `values` gives that environment's value too (the two would be two sources of one value).
+ * `values` with `value` under the key's own environment `own`: every value the resource writes
+ * (`check` refuses a program that declares both).
  */
 function allValues(p: Props, own: string | undefined): ValueMap {
   const values = { ...valuesOf(p) };
-  if (own === undefined || p.value === undefined) return values;
-  if (values[own] !== undefined) {
-    throw new Error(`environment variable "${String(p.key)}": value and values["${own}"] both give the value of the API key's environment (${own}); give one of them`);
-  }
-  values[own] = p.value as string;
+  if (own !== undefined && p.value !== undefined) values[own] = p.value as string;
   return values;
 }
 
@@ -105,9 +101,10 @@ function outputsFor(v: ApiVariable, declared: Props, keys: string[], carried?: P
   }
   svc.values = values;
   // The key's own environment's value, as `value` declares it; the other values stay in `values`.
-  if (own !== undefined && keys.includes("value")) {
+  // (Both declared only by an id-only read, which asks for every input: `values` then holds it, as before `value` was.)
+  if (own !== undefined && keys.includes("value") && !keys.includes("values")) {
     svc.value = values[own];
-    if (!keys.includes("values")) svc.values = Object.fromEntries(Object.entries(values).filter(([env]) => env !== own));
+    svc.values = Object.fromEntries(Object.entries(values).filter(([env]) => env !== own));
   }
   const out: Props = { ...svc, ...controlInputs(declared, ENVIRONMENT_VARIABLE.controlKeys), declaredKeys: keys };
   for (const k of keys) out[k] = project(svc[k], declared[k]);
@@ -150,7 +147,12 @@ async function adopt(existing: ApiVariable, raw: Props, keys: string[], own: str
 /** The provider implementation, loaded in the engine's provider process. */
 export const provider = {
   async check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
-    return { inputs: stripUndefined(news), failures: checkWith(ENVIRONMENT_VARIABLE.schema, news, unknownKeyHint(Object.keys(ENVIRONMENT_VARIABLE.inputs))) };
+    const failures = checkWith(ENVIRONMENT_VARIABLE.schema, news, unknownKeyHint(Object.keys(ENVIRONMENT_VARIABLE.inputs)));
+    // An API key writes only its own environment's value: that one value is given once, as `value` or under its id in `values`.
+    if (news.value !== undefined && news.values !== undefined) {
+      failures.push({ property: "value", reason: "value: give the API key's environment's value either as value or under its id in values, not both (an API key writes no other environment's value)" });
+    }
+    return { inputs: stripUndefined(news), failures };
   },
 
   async diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {

@@ -62,7 +62,7 @@ describe("data several kinds use", () => {
     const raw = await readEnvironment(client, { apiKey: "k", subscribers: ["alice", "bob"] });
     expect(calls.sort()).toEqual(["subscriber alice", "subscriber bob", "subscriptions of news", "topics"]);
     expect(buildModel(raw).resources.map((r) => r.key)).toEqual([
-      "Topic/news", "Subscriber/alice", "Subscriber/bob", "SubscriberPreferences/alice-preferences", "SubscriberPreferences/bob-preferences",
+      "Subscriber/alice", "Subscriber/bob", "Topic/news", "SubscriberPreferences/alice-preferences", "SubscriberPreferences/bob-preferences",
     ]);
   });
 });

@@ -65,8 +65,8 @@ describe("the model", () => {
 
   it("declares the key's environment's objects in kind order, each with the id import takes", () => {
     expect(model.resources.map((r) => [r.key, r.id])).toEqual([
-      ["Integration/sg", "id-sg"], ["Layout/brand", "brand"], ["Workflow/welcome", "wf-welcome"], ["Topic/news:daily", "news:daily"],
-      ["EnvironmentVariable/BASE", "BASE"], ["EnvironmentVariable/TOKEN", "TOKEN"], ["Subscriber/alice", "alice"], ["SubscriberCredentials/alice-slack-sg", "alice/slack/sg"],
+      ["Integration/sg", "id-sg"], ["Layout/brand", "brand"], ["Workflow/welcome", "wf-welcome"], ["Subscriber/alice", "alice"], ["Topic/news:daily", "news:daily"],
+      ["EnvironmentVariable/BASE", "BASE"], ["EnvironmentVariable/TOKEN", "TOKEN"], ["SubscriberCredentials/alice-slack-sg", "alice/slack/sg"],
     ]);
   });
 

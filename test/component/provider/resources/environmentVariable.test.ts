@@ -33,11 +33,12 @@ describe("an environment variable's value in the API key's environment", () => {
     expect((await emulator().api("GET", "/v1/environment-variables/BASE_URL")).status).toBe(404);
   });
 
-  it("is refused beside a values entry of the same environment, naming both, and nothing is written", async () => {
+  it("is refused beside values by the check, before any request, naming both", async () => {
     const env = await own();
-    const inputs = await checked(p, { key: "TWICE", value: "a", values: { [env]: "b" } });
-    await expect(p.create(inputs)).rejects.toThrow(`environment variable "TWICE": value and values["${env}"] both give the value of the API key's environment (${env}); give one of them`);
-    expect((await emulator().api("GET", "/v1/environment-variables/TWICE")).status).toBe(404);
+    await emulator().clearRequests();
+    const r = await p.check({}, { key: "TWICE", value: "a", values: { [env]: "b" } });
+    expect(r.failures).toEqual([{ property: "value", reason: "value: give the API key's environment's value either as value or under its id in values, not both (an API key writes no other environment's value)" }]);
+    expect(await emulator().operationRequests()).toEqual([]);
   });
 
   it("leaves on delete a variable that holds another environment's value", async () => {
