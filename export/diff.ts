@@ -28,11 +28,16 @@ export interface EnvironmentDiff {
   same: boolean;
 }
 
+/** What the environment's own id is compared as (an integration's environment, a variable's value's key). */
+const THIS_ENVIRONMENT = "this environment";
+
 /** A stand-in for a secret: its value is compared by neither side. */
 const SECRET = "(secret)";
 
 /** A declared value as compared: a reference as the object and output it names, a secret as a stand-in. */
 function comparable(v: Value, envId: string, r: ExportedResource): unknown {
+  // The environment's own id differs in each: a value naming it names "this environment".
+  if (v === envId) return THIS_ENVIRONMENT;
   if (v instanceof Ref) return `→ ${v.target}.${v.output}`;
   if (v instanceof SecretRef) return SECRET;
   if (v instanceof ConfigFlag) return `(config ${v.key})`;
@@ -45,7 +50,7 @@ function comparable(v: Value, envId: string, r: ExportedResource): unknown {
 function inputsOf(r: ExportedResource, envId: string): Record<string, unknown> {
   const out = comparable(r.inputs as Value, envId, r) as Record<string, unknown>;
   if (r.kind === "EnvironmentVariable" && isPlainObject(out.values)) {
-    out.values = Object.fromEntries(Object.entries(out.values).map(([k, x]) => [k === envId ? "this environment" : k, x]));
+    out.values = Object.fromEntries(Object.entries(out.values).map(([k, x]) => [k === envId ? THIS_ENVIRONMENT : k, x]));
   }
   return out;
 }
