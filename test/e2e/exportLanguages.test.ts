@@ -9,7 +9,7 @@
  * `preview --refresh` and put back by `up --refresh`. Skipped, saying so, without python3 or go.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +19,7 @@ import { API_KEY, type TestEmulator } from "../helpers/emulator";
 import { DASHBOARD_TRANSLATIONS, SECRET_VARIABLE_VALUE, startDashboardEmulator } from "../helpers/dashboard";
 import { hasPython, pythonProjectDir, runPython, venvPython } from "../helpers/python";
 import { runJsonDriver } from "../helpers/driver";
+import { buildExportedGo } from "../helpers/go";
 import { editWorkflowByHand, serviceApi } from "../../scripts/workspace";
 
 const { exportEnvironment } = nativeRequire("pulumi-notify/dist/export/index") as typeof ExportModule;
@@ -96,32 +97,7 @@ describe("notify-export in Python and Go, through the native plugin", () => {
       const out = path.join(tmp, "go");
       const result = await exportEnvironment({ language: "go", out, project: PROJECT, connection: { apiUrl: emu.url, apiKey: API_KEY } });
       expect(readFileSync(path.join(out, "go.mod"), "utf8")).toMatch(/require \(\n\tgithub.com\/pulumi-notify\/pulumi-notify\/sdk\/go v/);
-      // The written go.mod names the published SDK; here it is this checkout's, with the module
-      // versions test/e2e/go pins (its go.sum). Go reaches the module proxy as a user's `go mod
-      // tidy` does: tidy needs the go.mod of every module version in the program's own graph
-      // (github.com/spf13/cast@v1.4.1's requirement of testify@v1.2.2, say), which no other step
-      // of the suite downloads, so with GOPROXY=off it failed on a machine that never ran the suite.
-      const goEnv = { ...process.env, GOFLAGS: "-mod=mod" };
-      const useCheckout = (dir: string, tidy: boolean) => {
-        writeFileSync(path.join(dir, "go.mod"), readFileSync(path.join(ROOT, "test/e2e/go/go.mod"), "utf8")
-          .replace(/^module .*$/m, `module ${PROJECT}`).replace(/=> \.\.\/\.\.\/\.\.\/sdk\/go/, `=> ${path.join(ROOT, "sdk/go")}`));
-        copyFileSync(path.join(ROOT, "test/e2e/go/go.sum"), path.join(dir, "go.sum"));
-        // The program's own module is tidied (its requirements become what it imports); the driver's
-        // keeps test/e2e/go's, which cover the Automation API on every platform.
-        if (tidy) execFileSync("go", ["mod", "tidy"], { cwd: dir, env: goEnv, stdio: "pipe" });
-      };
-      useCheckout(out, true);
-      execFileSync("go", ["vet", "."], { cwd: out, env: goEnv, stdio: "pipe" });
-
-      // The driver: the exported file as written, its main renamed, beside test/e2e/go-export/driver.go.
-      const build = path.join(tmp, "go-driver");
-      mkdirSync(build);
-      writeFileSync(path.join(build, "program.go"), readFileSync(path.join(out, "main.go"), "utf8").replace(/^func main\(\) \{$/m, "func exportedMain() {"));
-      copyFileSync(path.join(out, "notify_generated.go"), path.join(build, "notify_generated.go"));
-      copyFileSync(path.join(ROOT, "test/e2e/go-export/driver.go"), path.join(build, "driver.go"));
-      useCheckout(build, false);
-      const bin = path.join(build, "program");
-      execFileSync("go", ["build", "-o", bin, "."], { cwd: build, env: goEnv, stdio: "pipe" });
+      const bin = buildExportedGo(out, path.join(tmp, "go-driver"), PROJECT);
 
       const dir = pythonProjectDir(PROJECT);
       writeFileSync(path.join(dir, "Pulumi.yaml"), readFileSync(path.join(dir, "Pulumi.yaml"), "utf8").replace("runtime: python", "runtime: go"));

@@ -14,7 +14,7 @@
  * run their programs as written, with their toolchains (skipped, saying so, without them).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,6 +25,7 @@ import { API_KEY, startTestEmulator, type TestEmulator } from "../helpers/emulat
 import { SECRET_VARIABLE_VALUE, startDashboardEmulator } from "../helpers/dashboard";
 import { hasPython, pythonProjectDir, runPython, venvPython } from "../helpers/python";
 import { runJsonDriver } from "../helpers/driver";
+import { buildExportedGo } from "../helpers/go";
 
 const { exportEnvironment, diffEnvironments } = nativeRequire("pulumi-notify/dist/export/index") as typeof ExportModule;
 const BIN = path.join(ROOT, "dist/export/cli.js");
@@ -136,24 +137,7 @@ describe("portable programs in YAML, Python and Go, made on a second installatio
       const target = await secondInstallation();
       const out = path.join(tmp, "go");
       const result = await exportEnvironment({ language: "go", out, project: PROJECT, portable: true, connection: { apiUrl: source.url, apiKey: API_KEY } });
-      // As test/e2e/exportLanguages.test.ts builds an exported Go program: this checkout's SDK, the pinned module versions.
-      const goEnv = { ...process.env, GOFLAGS: "-mod=mod" };
-      const useCheckout = (dir: string, tidy: boolean) => {
-        writeFileSync(path.join(dir, "go.mod"), readFileSync(path.join(ROOT, "test/e2e/go/go.mod"), "utf8")
-          .replace(/^module .*$/m, `module ${PROJECT}`).replace(/=> \.\.\/\.\.\/\.\.\/sdk\/go/, `=> ${path.join(ROOT, "sdk/go")}`));
-        copyFileSync(path.join(ROOT, "test/e2e/go/go.sum"), path.join(dir, "go.sum"));
-        if (tidy) execFileSync("go", ["mod", "tidy"], { cwd: dir, env: goEnv, stdio: "pipe" });
-      };
-      useCheckout(out, true);
-      execFileSync("go", ["vet", "."], { cwd: out, env: goEnv, stdio: "pipe" });
-      const build = path.join(tmp, "go-driver");
-      mkdirSync(build);
-      writeFileSync(path.join(build, "program.go"), readFileSync(path.join(out, "main.go"), "utf8").replace(/^func main\(\) \{$/m, "func exportedMain() {"));
-      copyFileSync(path.join(out, "notify_generated.go"), path.join(build, "notify_generated.go"));
-      copyFileSync(path.join(ROOT, "test/e2e/go-export/driver.go"), path.join(build, "driver.go"));
-      useCheckout(build, false);
-      const bin = path.join(build, "program");
-      execFileSync("go", ["build", "-o", bin, "."], { cwd: build, env: goEnv, stdio: "pipe" });
+      const bin = buildExportedGo(out, path.join(tmp, "go-driver"), PROJECT);
       const dir = pythonProjectDir(PROJECT);
       writeFileSync(path.join(dir, "Pulumi.yaml"), readFileSync(path.join(dir, "Pulumi.yaml"), "utf8").replace("runtime: python", "runtime: go"));
       const settings = { workDir: dir, pulumiRoot: path.dirname(path.dirname(cliPath())), projectName: PROJECT, config: configFor(result.model, target) };
