@@ -30,6 +30,7 @@ export const VERDICT_PAGE = "docs/verification.md";
 export const CHECKS = {
   oracle: { command: "npm run test:oracle", planned: "ORACLE_RUNS", unit: "stacks", about: "Random stacks of every resource kind through the real engine against the emulator, in both of its modes and through both front ends in turn (the dynamic resources, the native plugin): after `up`, empty previews; one hand edit behind the engine's back, which `preview --refresh` must show exactly, down to each value the CLI displays (a spurious diff is a change shown that the edit did not make; a missed drift is the edit not shown); `up --refresh` restores it; `destroy` leaves nothing." },
   export: { command: "npm run test:export", planned: "EXPORT_K", unit: "environments", about: "Random environments made through the provider's create on the emulator, exported by `notify-export` (TypeScript, dynamic front end) and taken over by the real engine: the first `up` writes nothing but the secret values the service masks (counted exactly), and the next `preview` and `preview --refresh` show no change." },
+  migration: { command: "npm run test:export", planned: "EXPORT_K", unit: "environments", about: "Half as many random environments as EXPORT_K says, of every kind, made on one emulator (in api.md's mode or production's) and moved to a second, empty one by a portable export (`notify-export --portable`, TypeScript) run by the real engine: the two then compare equal (`notify-export --diff`), a preview is empty, and, between production-mode servers, a portable export of the second is the first's byte for byte (but for the environment's id)." },
   suite: { command: "CI=true bash .ci/run", planned: "", unit: "tests", about: "The whole suite as CI runs it (set-up, then `npm test`) on a fresh clone: each run's tally, test files, vitest's duration and the whole run's time (set-up included), newest last. Runs are kept, not replaced, so consecutive runs without a failure can be counted." },
 } as const;
 /** How many suite runs the page keeps. */
@@ -80,6 +81,16 @@ export function verdictOfLog(check: Check, log: string): Omit<Verdict, keyof Run
     return {
       check, planned: passed + failed + skipped, completed: passed + failed, failed,
       findings: `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}; ${files !== undefined ? `${files} test files` : "test files not shown"}; vitest's duration ${duration !== undefined ? `${Math.round(duration)} s` : "not shown"}${whole ? `; the whole run ${whole[1]} s` : ""}${caches ? `; caches at the start: ${caches[1]}` : ""}`,
+    };
+  }
+  if (check === "migration") {
+    const seed = /migration property: seed (\d+) \(replay with EXPORT_SEED=\d+ EXPORT_K=(\d+)\)/.exec(text);
+    if (!seed) throw new Error("no `migration property: seed` line in the log: is it the output of npm run test:export?");
+    const runs = [...text.matchAll(/^migration property: environment (\d+) \(.*?\): .*: (.*)$/gm)].map((m) => ({ n: m[1], moved: m[2] === "moved" }));
+    const bad = runs.filter((r) => !r.moved);
+    return {
+      check, seed: Number(seed[1]), planned: Math.ceil(Number(seed[2]) / 2), completed: new Set(runs.map((r) => r.n)).size, failed: bad.length,
+      findings: `${runs.length - bad.length} moved whole, ${bad.length} not`,
     };
   }
   const seed = /export property: seed (\d+) \(replay with EXPORT_SEED=\d+ EXPORT_K=(\d+)\)/.exec(text);
@@ -142,7 +153,8 @@ export function renderVerdicts(data: Verdict[]): string {
     const stopped = v.completed < v.planned ? ` (stopped after ${v.completed} of ${v.planned})` : "";
     lines.push(
       `- Verdict: ${v.completed} ${c.unit}${stopped}, ${v.failed} failing; ${v.findings}`,
-      `- Replay: \`${c.planned}=${v.planned} ${check === "oracle" ? "ORACLE_SEED" : "EXPORT_SEED"}=${String(v.seed)} ${c.command}\``,
+      // The migration runs half as many environments as EXPORT_K says (test/property/migration.test.ts).
+      `- Replay: \`${c.planned}=${check === "migration" ? v.planned * 2 : v.planned} ${check === "oracle" ? "ORACLE_SEED" : "EXPORT_SEED"}=${String(v.seed)} ${c.command}\``,
       `- Commit: \`${v.commit}\``,
       `- Date: ${v.date}`,
       `- Machine: ${Object.entries(v.machine).map(([k, x]) => `${k} ${String(x)}`).join(", ")}`,

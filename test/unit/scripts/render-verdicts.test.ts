@@ -21,7 +21,18 @@ const EXPORT_LOG = [
   "export property: environment 1: 0 Integration, 2 Workflow: {\"unexpectedWrites\":[\"PUT /v2/workflows/{workflowId}\"],\"changes\":[\"preview: update 1\"]}",
 ].join("\n");
 
+const MIGRATION_LOG = [
+  "migration property: seed 9 (replay with EXPORT_SEED=9 EXPORT_K=8)",
+  "migration property: environment 0 (spec to production): 1 Integration, 0 Workflow: moved",
+  "migration property: environment 1 (production to production): 0 Integration, 2 Workflow: the environments differ: {}",
+  "migration property: environment 2 (production to production): 0 Integration, 1 Workflow: moved",
+].join("\n");
+
 describe("the verdicts of the long checks (scripts/render-verdicts.ts)", () => {
+  it("reads the migration property's environments: those moved whole and those not, of half EXPORT_K", () => {
+    expect(verdictOfLog("migration", MIGRATION_LOG)).toEqual({ check: "migration", seed: 9, planned: 4, completed: 3, failed: 1, findings: "2 moved whole, 1 not" });
+  });
+
   it("reads the oracle's seed, its stacks, the failing ones and its final line", () => {
     expect(verdictOfLog("oracle", ORACLE_LOG)).toEqual({ check: "oracle", seed: 42, planned: 3, completed: 3, failed: 1, findings: "1 spurious diffs, 0 missed drifts" });
   });
