@@ -8,6 +8,7 @@
  * compared as each environment's own.
  */
 import { isPlainObject } from "../provider/resources/diff";
+import { RESOURCE_TABLES } from "../provider/resources/index";
 import type { ExportModel, ExportedResource } from "./shapes";
 import { ConfigFlag, Ref, SecretRef, type Value } from "./value";
 
@@ -46,9 +47,14 @@ function comparable(v: Value, envId: string, r: ExportedResource): unknown {
   return v;
 }
 
-/** A resource's declared inputs as compared: an environment variable's values by "this environment", not by its id. */
+/** The secret inputs of each kind: left out whole (a server shows them to one caller and not another, or not at all). */
+const SECRET_KEYS = new Map(RESOURCE_TABLES.map((t) => [t.name, new Set<string>(t.secretKeys)]));
+
+/** A resource's declared inputs as compared: an environment variable's values by "this environment", not by its id; secret inputs left out. */
 function inputsOf(r: ExportedResource, envId: string): Record<string, unknown> {
   const out = comparable(r.inputs as Value, envId, r) as Record<string, unknown>;
+  // A variable's values are secret in state but compared (its secret values are masked SecretRefs already).
+  for (const k of SECRET_KEYS.get(r.kind) ?? []) if (!(r.kind === "EnvironmentVariable" && (k === "values" || k === "value"))) delete out[k];
   if (r.kind === "EnvironmentVariable" && isPlainObject(out.values)) {
     out.values = Object.fromEntries(Object.entries(out.values).map(([k, x]) => [k === envId ? THIS_ENVIRONMENT : k, x]));
   }

@@ -43,6 +43,9 @@ export function portableModel(model: ExportModel): ExportModel {
     }
     // An integration of the exported environment is one of the stack's environment (its default).
     if (r.kind === "Integration" && inputs.environmentId === model.environment.id) delete inputs.environmentId;
+    // Which integration of a channel is primary when none is declared so is the service's choice (a
+    // production server makes the first active one primary, and cannot unset it): declared only where it is.
+    if (r.kind === "Integration" && inputs.primary === false) delete inputs.primary;
     if (r.kind === "Environment" && inputs.parentId === model.environment.id) {
       delete inputs.parentId;
       skipped.push({ kind: r.kind, name: r.name, reason: "its parent, the exported environment, is not declared by a portable program: the parent is left to the service" });

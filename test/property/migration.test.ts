@@ -117,7 +117,11 @@ async function move(env: Environment): Promise<string[]> {
     const preview = await stack.stack.preview();
     for (const [op, n] of Object.entries(preview.changeSummary)) if (op !== "same" && n) failures.push(`a preview after the up shows ${op} ${n}`);
     const d = await diffEnvironments({ from: { apiUrl: source.url, apiKey: API_KEY }, to: { apiUrl: target.url, apiKey: API_KEY }, subscribers });
-    if (!d.same) failures.push(`the environments differ: ${JSON.stringify({ onlyInFrom: d.onlyInFrom, onlyInTo: d.onlyInTo, differ: d.differ }).slice(0, 3000)}`);
+    // A production server makes the first active integration of a channel primary by itself, and
+    // an api.md one does not: the one difference between the two a portable program leaves to the service.
+    const madePrimary = (f: { path: string; from: unknown; to: unknown }) => env.mode !== "production" && f.path === "primary" && f.from === false && f.to === true;
+    const differ = d.differ.map((o) => ({ ...o, fields: o.kind === "Integration" ? o.fields.filter((f) => !madePrimary(f)) : o.fields })).filter((o) => o.fields.length);
+    if (d.onlyInFrom.length || d.onlyInTo.length || differ.length) failures.push(`the environments differ: ${JSON.stringify({ onlyInFrom: d.onlyInFrom, onlyInTo: d.onlyInTo, differ }).slice(0, 3000)}`);
     // Byte for byte where both servers show the same: a server in api.md's mode shows integrations'
     // credentials, which production hides (the second export then has none of them to declare).
     if (env.mode !== "production") return failures;
@@ -148,6 +152,8 @@ describe("a setup moved to another installation by a portable export", () => {
       const failures = await move(env);
       console.log(`migration property: environment ${n++} (${env.mode} to production): ${Object.entries(env.kinds).map(([k, l]) => `${l.length} ${k}`).join(", ")}: ${failures.length ? failures.join("; ").slice(0, 2000) : "moved"}`);
       expect(failures).toEqual([]);
-    }), { numRuns: K, seed: SEED, interruptAfterTimeLimit: 24 * 3600_000 });
+      // No shrinking: each environment takes a migration through the engine (the seed and the
+      // environment printed above replay it).
+    }), { numRuns: K, seed: SEED, endOnFailure: true, interruptAfterTimeLimit: 24 * 3600_000 });
   }, 24 * 3600_000);
 });
