@@ -110,7 +110,7 @@ async function domainRoutes(client: NotifyClient, domain: string): Promise<Domai
 }
 
 /** Every domain of the environment, following the cursor. */
-async function listDomains(client: NotifyClient): Promise<Domain[]> {
+export async function listDomains(client: NotifyClient): Promise<Domain[]> {
   const domains: Domain[] = [];
   let after: string | undefined;
   for (;;) {

@@ -38,6 +38,22 @@ export interface TestEmulator {
 const CONNECTION_VARIABLES = ["NOTIFY_API_URL", "NOTIFY_API_KEY"] as const;
 
 /**
+ * Points NOTIFY_API_URL and NOTIFY_API_KEY of this process at `url` with `key`; returns what puts
+ * the old values back (a TestEmulator's `connectEnvironment`, and the live suite's).
+ */
+export function connectProcessTo(url: string, key: string): () => void {
+  const saved = CONNECTION_VARIABLES.map((k) => [k, process.env[k]] as const);
+  process.env.NOTIFY_API_URL = url;
+  process.env.NOTIFY_API_KEY = key;
+  return () => {
+    for (const [k, v] of saved) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  };
+}
+
+/**
  * The helper's requests each on a connection of their own (`pipelining: 0`: `connection: close`).
  * A kept-alive connection can be closed by the emulator's idle timeout (30 s, in this process) in
  * the very turn of the event loop that sends a request on it: the server then destroys a socket
@@ -84,16 +100,6 @@ export async function startTestEmulator(options: EmulatorModule.EmulatorOptions 
       "notify:apiKey": { value: API_KEY, secret: true },
       ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, { value: v }])),
     }),
-    connectEnvironment: () => {
-      const saved = CONNECTION_VARIABLES.map((k) => [k, process.env[k]] as const);
-      process.env.NOTIFY_API_URL = emu.url;
-      process.env.NOTIFY_API_KEY = API_KEY;
-      return () => {
-        for (const [k, v] of saved) {
-          if (v === undefined) delete process.env[k];
-          else process.env[k] = v;
-        }
-      };
-    },
+    connectEnvironment: () => connectProcessTo(emu.url, API_KEY),
   };
 }

@@ -11,6 +11,7 @@
  */
 import { NotifyClient, NotifyRouteError, collect, paginateContexts, paginateLayouts, paginateSubscribers, paginateTopics, paginateWorkflows, isNotFound } from "../../provider/client/index";
 import type { Environment } from "../../provider/schemas";
+import { listDomains } from "../../export/kinds";
 import { carriesPrefix } from "./namespace";
 
 /** One object: the identifier it is named by, and how to remove it. */
@@ -35,17 +36,6 @@ const gone = async (del: () => Promise<unknown>) => {
     if (!isNotFound(e)) throw e;
   }
 };
-
-async function listDomains(c: NotifyClient) {
-  const all = [];
-  let after: string | undefined;
-  for (;;) {
-    const page = await c.domains.list({ limit: 100, after });
-    all.push(...page.data);
-    if (!page.next || page.data.length === 0) return all;
-    after = page.next;
-  }
-}
 
 /** Removes a workflow's translations, where the server has them (a workflow's delete may leave them). */
 async function translationsOf(c: NotifyClient, workflowId: string): Promise<void> {

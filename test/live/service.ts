@@ -14,7 +14,7 @@
 import { Agent, fetch } from "undici";
 import { Pacer, readRateLimitHeaders, unwrapEnvelope } from "../../provider/client/index";
 import { ROUTES } from "../../emulator/server";
-import type { TestEmulator } from "../helpers/emulator";
+import { connectProcessTo, type TestEmulator } from "../helpers/emulator";
 import type { Namespace } from "./namespace";
 
 /** What a scenario or probe needed of the emulator itself: reported emulator-only, never sent. */
@@ -187,17 +187,7 @@ export function liveService(o: LiveServiceOptions): LiveService {
       "notify:apiKey": { value: o.key, secret: true },
       ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, { value: v }])),
     }),
-    connectEnvironment: () => {
-      const saved = (["NOTIFY_API_URL", "NOTIFY_API_KEY"] as const).map((k) => [k, process.env[k]] as const);
-      process.env.NOTIFY_API_URL = o.url;
-      process.env.NOTIFY_API_KEY = o.key;
-      return () => {
-        for (const [k, v] of saved) {
-          if (v === undefined) delete process.env[k];
-          else process.env[k] = v;
-        }
-      };
-    },
+    connectEnvironment: () => connectProcessTo(o.url, o.key),
     sent: () => sent,
     exchanges,
     ownIds,
