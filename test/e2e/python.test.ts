@@ -12,7 +12,7 @@
  * `preview --refresh` (a changed secret named, its value never printed), up restoring, destroy.
  * The plugin's warnings (the domain pending, the default layout left on the service) are warning
  * diagnostics on their resources in the engine's events.
- * The interpreter is the venv of scripts/ensure-python-venv (pulumi==<pinned version> from PyPI on first use, and sdk/python
+ * The interpreter is the venv of scripts/ensure-python-venv (pulumi from PyPI at the version that script names, on first use, and sdk/python
  * installed with pip); no Python language host is needed for an inline program. Skipped, saying
  * so, when python3 is missing.
  */

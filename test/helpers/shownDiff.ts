@@ -1,6 +1,6 @@
 /**
  * What `pulumi preview --diff` shows, read off the engine's events as the CLI reads them
- * (pulumi/pulumi v3.259.0, pkg/engine/detailedDiff.go, TranslateDetailedDiff): for a resource
+ * (pulumi/pulumi v3.276.0, as in v3.259.0, pkg/engine/detailedDiff.go, TranslateDetailedDiff): for a resource
  * whose provider sends a detailed diff (the native plugin), each of its paths, an update shown as
  * every difference between the path's old value (the old inputs, for an input diff) and new
  * input; for one whose provider cannot (a dynamic resource), every difference between its old
