@@ -11,8 +11,8 @@
  * - Python: the floor of sdk/python/pyproject.toml (scripts/schema.ts PYTHON_PULUMI_FLOOR): a venv
  *   with `pulumi==` that version and sdk/python runs the suite's Python program (up, an empty
  *   preview, destroy).
- * - Go: sdk/go/go.mod's requirement on the Go SDK: the suite's Go program is built with that
- *   version selected (a module requiring exactly it; `go list` confirms the build list) and runs
+ * - Go: sdk/go/go.mod's requirement on the Go SDK (scripts/gen-sdk/main.go goSDKFloor): the
+ *   suite's Go program is built with that version selected (a module requiring exactly it; `go list` confirms the build list) and runs
  *   up, an empty preview, destroy.
  * Needs the network (the npm registry, PyPI and the Go module proxy, as their caches allow); the
  * Python and Go parts skip, saying so, without python3 or go (with CI=true they fail instead).
@@ -206,9 +206,10 @@ describe.skipIf(!hasGo)(`the Go SDK at sdk/go's requirement (github.com/pulumi/p
   beforeAll(async () => {
     // The suite's Go program in a module that requires exactly that version: with sdk/go requiring
     // it too, minimal version selection keeps it unless another module needs a newer one. The
-    // other requirements are test/e2e/go's (the pin's, newer than 3.269.0 asks for): a module
-    // that version requires at its own version (github.com/pulumi/pulumi-cloud-sdk/go
-    // v1.20260918.0) is not on every module proxy, and any newer one satisfies it.
+    // other requirements are test/e2e/go's (the pin's, newer than an older sdk/v3 asks for): a
+    // module such a version requires at its own version (v3.269.0 requires
+    // github.com/pulumi/pulumi-cloud-sdk/go v1.20260918.0) is not on every module proxy, and any
+    // newer one satisfies it.
     build = mkdtempSync(path.join(os.tmpdir(), "notify-oldest-go-build-"));
     copyFileSync(path.join(GO_PROGRAM_DIR, "main.go"), path.join(build, "main.go"));
     copyFileSync(path.join(GO_PROGRAM_DIR, "go.sum"), path.join(build, "go.sum"));
