@@ -204,19 +204,20 @@ describe.skipIf(!hasGo)(`the Go SDK at sdk/go's requirement (github.com/pulumi/p
   })).result;
 
   beforeAll(async () => {
-    // The suite's Go program in a module that requires exactly that version: with sdk/go requiring
-    // it too, minimal version selection keeps it unless another module needs a newer one. The
-    // other requirements are test/e2e/go's (the pin's, newer than an older sdk/v3 asks for): a
-    // module such a version requires at its own version (v3.269.0 requires
-    // github.com/pulumi/pulumi-cloud-sdk/go v1.20260918.0) is not on every module proxy, and any
-    // newer one satisfies it.
+    // The suite's Go program in a module of its own that requires sdk/go and exactly that version,
+    // as a user's `go get` of the SDK starts one: minimal version selection keeps that version
+    // unless another module needs a newer one, and `go mod tidy` resolves the rest at its own
+    // requirements.
     build = mkdtempSync(path.join(os.tmpdir(), "notify-oldest-go-build-"));
     copyFileSync(path.join(GO_PROGRAM_DIR, "main.go"), path.join(build, "main.go"));
-    copyFileSync(path.join(GO_PROGRAM_DIR, "go.sum"), path.join(build, "go.sum"));
-    writeFileSync(path.join(build, "go.mod"), readFileSync(path.join(GO_PROGRAM_DIR, "go.mod"), "utf8")
-      .replace(/^module .*$/m, "module example.com/notify-oldest-go")
-      .replace(/^(\tgithub\.com\/pulumi\/pulumi\/sdk\/v3) v\S+$/m, `$1 v${floor}`)
-      .replace(/=> \.\.\/\.\.\/\.\.\/sdk\/go/, `=> ${path.join(ROOT, "sdk/go")}`));
+    writeFileSync(path.join(build, "go.mod"), [
+      "module example.com/notify-oldest-go", "", "go 1.25", "",
+      "require (",
+      "\tgithub.com/pulumi-notify/pulumi-notify/sdk/go v0.0.0",
+      `\tgithub.com/pulumi/pulumi/sdk/v3 v${floor}`,
+      ")", "",
+      `replace github.com/pulumi-notify/pulumi-notify/sdk/go => ${path.join(ROOT, "sdk/go")}`, "",
+    ].join("\n"));
     const goEnv = { ...process.env, GOFLAGS: "-mod=mod" };
     execFileSync("go", ["mod", "tidy"], { cwd: build, env: goEnv, stdio: ["ignore", "ignore", "pipe"] });
     bin = path.join(build, "program");
