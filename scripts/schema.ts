@@ -36,6 +36,15 @@ export const GO_MODULE = `${REPOSITORY}/sdk/go`;
 export const PLUGIN_DOWNLOAD_URL = `https://${REPOSITORY}/releases/download/v\${VERSION}`;
 
 /**
+ * The oldest Pulumi Python SDK the generated Python SDK (sdk/python) accepts: its pyproject.toml's
+ * `pulumi>=` and the `requirements.txt` notify-export writes. Not older than what Pulumi's Python
+ * generator of the pinned version writes by default (3.269.0 for v3.276.0: the generated modules
+ * call `pulumi.runtime.exists_resource`, new in 3.269.0); test/e2e/oldestPulumi.test.ts runs the
+ * suite's Python program on it.
+ */
+export const PYTHON_PULUMI_FLOOR = "3.269.0";
+
+/**
  * npm name of the generated TypeScript SDK of the native plugin (sdk/nodejs). Not `pulumi-notify`,
  * the package of the dynamic resources (the package's main interface), which a program may use
  * beside it; not `@pulumi/notify`, the generator's default, a scope only Pulumi publishes to. The
@@ -208,11 +217,12 @@ export function buildSchema(): Json {
     // package's version) and the Go SDK is a module of its own, sdk/go/go.mod.
     meta: { moduleFormat: "(.*)", supportPack: true },
     // For `npm run gen-sdk` (scripts/gen-sdk): the Python distribution and import name
-    // pulumi_notify, with a pyproject.toml; the Go module GO_MODULE (this repo's sdk/go), package
-    // `notify` in sdk/go/notify; the npm package NODEJS_PACKAGE (sdk/nodejs), of the schema's
-    // version (its resources then ask the engine for this version of the plugin).
+    // pulumi_notify, with a pyproject.toml requiring pulumi from PYTHON_PULUMI_FLOOR; the Go
+    // module GO_MODULE (this repo's sdk/go), package `notify` in sdk/go/notify; the npm package
+    // NODEJS_PACKAGE (sdk/nodejs), of the schema's version (its resources then ask the engine for
+    // this version of the plugin).
     language: {
-      python: { packageName: "pulumi_notify", respectSchemaVersion: true, pyproject: { enabled: true } },
+      python: { packageName: "pulumi_notify", respectSchemaVersion: true, pyproject: { enabled: true }, requires: { pulumi: `>=${PYTHON_PULUMI_FLOOR},<4.0.0` } },
       go: { importBasePath: `${GO_MODULE}/notify`, respectSchemaVersion: true },
       nodejs: {
         packageName: NODEJS_PACKAGE,

@@ -13,6 +13,15 @@ import { packageSchema, resolve, resourceInputs, type PackageSchema, type PropSc
 /** A Python string literal (JSON's escapes are Python's too). */
 export const pyString = (s: string) => JSON.stringify(s);
 
+/**
+ * The `pulumi` requirement of an exported project: the generated Python SDK's own (schema.json's
+ * `language.python.requires`, from scripts/schema.ts PYTHON_PULUMI_FLOOR), which PyPI serves; the
+ * pinned Node.js SDK's version may not be on PyPI yet.
+ */
+export function pythonPulumiRequirement(opts: Pick<RenderOptions, "pulumiVersion">, schema: PackageSchema = packageSchema()): string {
+  return schema.language?.python?.requires?.pulumi ?? `>=${opts.pulumiVersion},<4.0.0`;
+}
+
 /** A Python literal of `v` of schema type `p`. */
 export function pyValue(v: Value, p: PropSchema | undefined, names: ReadonlyMap<string, string>, schema: PackageSchema, indent = ""): string {
   if (v instanceof Ref) return `${names.get(v.target)}.${pythonName(v.output)}`;
@@ -93,7 +102,7 @@ export const python: Renderer = {
       `import ${MODULE}  # noqa: F401  (declares the environment's objects)`,
       "",
     ].join("\n");
-    return { "__main__.py": entry, "requirements.txt": `pulumi>=${opts.pulumiVersion},<4.0.0\npulumi-notify==${opts.packageVersion}\n` };
+    return { "__main__.py": entry, "requirements.txt": `pulumi${pythonPulumiRequirement(opts)}\npulumi-notify==${opts.packageVersion}\n` };
   },
   install(opts: RenderOptions) {
     return {

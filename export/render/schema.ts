@@ -29,7 +29,7 @@ export interface PackageSchema {
   pluginDownloadURL?: string;
   types: Record<string, TypeSchema>;
   resources: Record<string, { inputProperties: Record<string, PropSchema>; requiredInputs?: string[]; properties?: Record<string, PropSchema> }>;
-  language?: { go?: { importBasePath?: string }; python?: { packageName?: string } };
+  language?: { go?: { importBasePath?: string }; python?: { packageName?: string; requires?: Record<string, string> } };
 }
 
 /** The directory holding the package's package.json (this file runs from export/render or dist/export/render). */

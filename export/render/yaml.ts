@@ -4,7 +4,7 @@
  * resource option (YAML programs use the native plugin); each secret an entry of `config` that the
  * properties read as `${key}`, a reference to another resource `${variable.output}`.
  *
- * Pulumi YAML (pulumi/pulumi-yaml v1.25, pkg/pulumiyaml/run.go `LoadDir`) reads one program file:
+ * Pulumi YAML (pulumi/pulumi-yaml v1.25 to v1.38.1, pkg/pulumiyaml/run.go `LoadDir`) reads one program file:
  * Main.json, else Main.yaml, else Pulumi.yaml; loading every `*.yaml` of a directory is for plugin
  * templates only (`LoadPluginTemplate`). So the declarations are Main.yaml, which notify-export
  * owns whole, and Pulumi.yaml holds only the project's settings. The package's version is a

@@ -54,9 +54,9 @@ export function checkWith(schema: z.ZodType, inputs: Obj, hints: (issue: z.core.
 /**
  * The failures as the engine's CheckFailure should carry them. The engine prints a failure as
  * `property <p> value <v> has a problem: <reason>`, `v` being the top-level input named `p`
- * formatted by Go (pulumi/pulumi v3.259.0, pkg/resource/deploy/step_generator.go,
- * issueCheckFailures: `inputs[p]` with `%v`, which PropertyValue.String writes as `{%v}` of the Go
- * value). Only a string, a number or a boolean prints as given (`{fax}`): a nested path
+ * formatted by Go (pulumi/pulumi v3.276.0, pkg/resource/deploy/step_generator.go,
+ * issueCheckFailures: `inputs[p]` through PropertyValue.RedactSecrets, which writes `{%v}` of the
+ * Go value with each secret as `[secret]`; v3.259.0 wrote the same without the redaction). Only a string, a number or a boolean prints as given (`{fax}`): a nested path
  * (`steps[0].type`), the whole inputs or an input left out would print `{<nil>}`, an object a Go
  * map (`{map[channelID:{C0123456}]}`) and a list a Go slice (`{[{a} {b}]}`). Those go without a
  * property, which the engine prints as `resource '<name>' has a problem: <reason>`: the reason

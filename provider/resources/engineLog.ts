@@ -4,7 +4,7 @@
  * plugin included, with the address of its Engine service as its last argument; what a plugin
  * writes on stderr instead reaches only the engine's debug log (a plugin of a package, the native
  * one) or shows as plain output of the stack (the dynamic-provider plugin):
- * pulumi/pulumi v3.259.0, sdk/go/common/resource/plugin/plugin.go, newPlugin's runtrace.
+ * pulumi/pulumi v3.276.0 (as in v3.259.0), sdk/go/common/resource/plugin/plugin.go, newPlugin's runtrace.
  */
 import * as grpc from "@grpc/grpc-js";
 import * as engrpc from "@pulumi/pulumi/proto/engine_grpc_pb";

@@ -27,10 +27,36 @@ import (
 	nodegen "github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	pygen "github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
+	"golang.org/x/mod/modfile"
+	modsemver "golang.org/x/mod/semver"
 )
 
 // The name the generated files' headers give as their generator.
 const tool = "pulumi-notify gen-sdk"
+
+// The oldest github.com/pulumi/pulumi/sdk/v3 the generated Go SDK compiles with, which its go.mod
+// requires. The Go generator of v3.276.0 writes v3.269.0, but the `<Resource>Exists` functions it
+// generates pass a StringInput to ctx.ExistsResource, which takes one from v3.274.0 (an IDInput
+// before). The go.mod's requirement is raised to this, never lowered;
+// test/e2e/oldestPulumi.test.ts builds the suite's Go program with it.
+const goSDKFloor = "v3.274.0"
+
+// raiseRequirement makes the go.mod `mod` require at least `version` of module `path`.
+func raiseRequirement(mod []byte, path, version string) ([]byte, error) {
+	f, err := modfile.Parse("go.mod", mod, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range f.Require {
+		if r.Mod.Path == path && modsemver.Compare(r.Mod.Version, version) >= 0 {
+			return mod, nil
+		}
+	}
+	if err := f.AddRequire(path, version); err != nil {
+		return nil, err
+	}
+	return f.Format()
+}
 
 // noLoader refuses to load packages: the notify schema references none but its own.
 type noLoader struct{}
@@ -157,6 +183,11 @@ func run(schemaFile, out, extrasDir string) error {
 		files, err := g.gen(pkg)
 		if err != nil {
 			return fmt.Errorf("%s SDK: %w", g.lang, err)
+		}
+		if g.lang == "go" {
+			if files["go.mod"], err = raiseRequirement(files["go.mod"], "github.com/pulumi/pulumi/sdk/v3", goSDKFloor); err != nil {
+				return fmt.Errorf("go SDK: go.mod: %w", err)
+			}
 		}
 		dir := filepath.Join(out, g.lang)
 		if err := write(dir, files); err != nil {

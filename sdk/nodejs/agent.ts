@@ -23,6 +23,16 @@ export class Agent extends pulumi.CustomResource {
         return new Agent(name, undefined as any, { ...opts, id: id });
     }
 
+    /**
+     * Check whether an existing Agent resource with the given ID exists.
+     *
+     * @param id The _unique_ provider ID of the resource to check.
+     * @param opts Optional settings to control the behavior of the CustomResource.
+     */
+    public static exists(id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): pulumi.Output<boolean> {
+        return pulumi.runtime.existsResource("notify:index:Agent", id, {}, { ...opts }, undefined);
+    }
+
     /** @internal */
     public static readonly __pulumiType = 'notify:index:Agent';
 

@@ -20,6 +20,16 @@ export class Environment extends pulumi.CustomResource {
         return new Environment(name, undefined as any, { ...opts, id: id });
     }
 
+    /**
+     * Check whether an existing Environment resource with the given ID exists.
+     *
+     * @param id The _unique_ provider ID of the resource to check.
+     * @param opts Optional settings to control the behavior of the CustomResource.
+     */
+    public static exists(id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): pulumi.Output<boolean> {
+        return pulumi.runtime.existsResource("notify:index:Environment", id, {}, { ...opts }, undefined);
+    }
+
     /** @internal */
     public static readonly __pulumiType = 'notify:index:Environment';
 

@@ -20,6 +20,16 @@ export class Topic extends pulumi.CustomResource {
         return new Topic(name, undefined as any, { ...opts, id: id });
     }
 
+    /**
+     * Check whether an existing Topic resource with the given ID exists.
+     *
+     * @param id The _unique_ provider ID of the resource to check.
+     * @param opts Optional settings to control the behavior of the CustomResource.
+     */
+    public static exists(id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): pulumi.Output<boolean> {
+        return pulumi.runtime.existsResource("notify:index:Topic", id, {}, { ...opts }, undefined);
+    }
+
     /** @internal */
     public static readonly __pulumiType = 'notify:index:Topic';
 

@@ -12,7 +12,7 @@
  * `preview --refresh` (a changed secret named, its value never printed), up restoring, destroy.
  * The plugin's warnings (the domain pending, the default layout left on the service) are warning
  * diagnostics on their resources in the engine's events.
- * The interpreter is the venv of scripts/ensure-python-venv (pulumi==<pinned version> from PyPI on first use, and sdk/python
+ * The interpreter is the venv of scripts/ensure-python-venv (pulumi from PyPI at the version that script names, on first use, and sdk/python
  * installed with pip); no Python language host is needed for an inline program. Skipped, saying
  * so, when python3 is missing.
  */
@@ -146,27 +146,27 @@ describe.skipIf(!hasPython("test/e2e/python.test.ts"))("a Python inline program 
     expect(state.agentLinks.map((l) => [l._agentId, l._integrationId])).toEqual([[bot._id, slack._id]]);
     const routes = state.domainRoutes.map((r) => [r.address, r.type, r.agentId]).sort(([a], [b]) => a.localeCompare(b));
     expect(routes).toEqual([["bot", "agent", bot._id], ["support", "webhook", undefined]]);
-    // What the program exported: the token secret, and each read function's result. The pinned
-    // Python SDK writes a typed object's stack output with its Python (snake_case) keys, not the
-    // wire's camelCase ones (pulumi/pulumi#24246, fixed in a later release), hence the keys here.
-    expect(o.workspaceAuth).toEqual({ value: { access_token: SLACK_TOKEN }, secret: true });
+    // What the program exported: the token secret, and each read function's result. A typed
+    // object's stack output has the wire's camelCase keys: the Python SDK of 3.259.0 wrote its
+    // Python (snake_case) ones (pulumi/pulumi#24246), the venv's (scripts/ensure-python-venv) no longer does.
+    expect(o.workspaceAuth).toEqual({ value: { accessToken: SLACK_TOKEN }, secret: true });
     expect(o.agents.value).toEqual([expect.objectContaining({
-      identifier: "py-support-bot", name: "Support bot (Python)", bridge_url: "https://bots.example.com/python", behavior: { subscriber_access: "restricted" },
-      integrations: [expect.objectContaining({ identifier: "py-slack", integration_id: slack._id })],
+      identifier: "py-support-bot", name: "Support bot (Python)", bridgeUrl: "https://bots.example.com/python", behavior: { subscriberAccess: "restricted" },
+      integrations: [expect.objectContaining({ identifier: "py-slack", integrationId: slack._id })],
     })]);
     // Email is shown (the active workflow welcome has an email step) and off, as declared.
-    expect(o.oncallPreferences.value).toMatchObject({ channels: { email: false }, schedule: { is_enabled: true, weekly_schedule: { monday: { is_enabled: true, hours: [{ start: "09:00 AM", end: "05:00 PM" }] } } } });
+    expect(o.oncallPreferences.value).toMatchObject({ channels: { email: false }, schedule: { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: "09:00 AM", end: "05:00 PM" }] } } } });
     expect(o.incidentSubscriptions.value).toEqual([expect.objectContaining({
       identifier: "py-oncall-critical", topic: "py-incidents", subscriber: "py-oncall", name: "On-call, critical only", plain: false,
-      preferences: [{ workflow_id: "py-welcome", condition: CRITICAL, enabled: true }],
+      preferences: [{ workflowId: "py-welcome", condition: CRITICAL, enabled: true }],
     })]);
     // Secret as a whole: the connections hold the token in clear (docs/channels.md).
     expect(o.slackConnections.secret).toBe(true);
     expect(o.slackConnections.value).toEqual([expect.objectContaining({
-      identifier: "py-acme-slack", integration_identifier: "py-slack", context_keys: ["tenant:py-acme"], workspace: { id: "T0PYTHON", name: "Acme (Python)" }, auth: { access_token: SLACK_TOKEN },
+      identifier: "py-acme-slack", integrationIdentifier: "py-slack", contextKeys: ["tenant:py-acme"], workspace: { id: "T0PYTHON", name: "Acme (Python)" }, auth: { accessToken: SLACK_TOKEN },
     })]);
     expect(o.workspaceEndpoints.value).toEqual([expect.objectContaining({
-      identifier: "py-oncall-alerts", subscriber_id: "py-oncall", connection_identifier: "py-acme-slack", context_keys: ["tenant:py-acme"], type: "slack_channel", endpoint: { channelId: "C0PYTHON" },
+      identifier: "py-oncall-alerts", subscriberId: "py-oncall", connectionIdentifier: "py-acme-slack", contextKeys: ["tenant:py-acme"], type: "slack_channel", endpoint: { channelId: "C0PYTHON" },
     })]);
   });
 

@@ -198,29 +198,25 @@ describe("leaks", () => {
     for (const s of [key, SECRET_CRED, SECRET_HOOK, SIGNING_KEY]) expect(everything.includes(s), s).toBe(false);
   });
 
-  it("at --verbose 9: secrets only in the engine's own RPC property dumps, nowhere else", async () => {
-    // Pulumi 3.259.0 prints secrets unwrapped in two places: the Node SDK sends every
-    // RegisterResource response (outputs included) as a debug message, which the engine logs from
-    // level 3; and the engine prints every property it marshals over RPC at level 9 (its docs warn
-    // that verbose logs may hold secrets). That is outside this project; the
-    // README says so. Our provider's own messages, the state, history and errors stay clean.
+  it("at --verbose 9: secrets only in the Node SDK's own debug messages of its RPCs, nowhere else", async () => {
+    // Pulumi prints secrets unwrapped in the Node SDK's debug message of every RegisterResource
+    // response (outputs included), which the engine logs from level 3: a string, which the CLI's
+    // redaction of secrets in its log output (3.276.0) cannot see into. The engine's own dumps of
+    // the properties it marshals over RPC, which 3.259.0 printed at level 9, hold none. The SDK
+    // sends its messages without waiting, so a run may log none of them. That is outside this
+    // project; docs/troubleshooting.md says so. Our provider's own messages, the state, history
+    // and errors stay clean.
     const { logs, atRest, key } = await lifecycle(9);
-    const engineDump = /^\{"time":"[^"]+","level":"INFO","msg":"((Un)?[Mm]arshaling property for RPC\[|(eventSink::Debug\(<\{%reset%\}>)?RegisterResource RPC finished: resource:)/;
-    let inLogs = 0;
+    const sdkDebug = /^\{"time":"[^"]+","level":"INFO","msg":"(eventSink::Debug\(<\{%reset%\}>)?RegisterResource RPC finished: resource:/;
     for (const line of logs.split("\n")) {
-      if (![key, SECRET_CRED, SECRET_HOOK, SIGNING_KEY].some((s) => line.includes(s))) continue;
-      inLogs++;
-      expect(line).toMatch(engineDump);
+      if ([key, SECRET_CRED, SECRET_HOOK, SIGNING_KEY].some((s) => line.includes(s))) expect(line).toMatch(sdkDebug);
     }
-    expect(inLogs).toBeGreaterThan(0);
     for (const s of [key, SECRET_CRED, SECRET_HOOK, SIGNING_KEY]) expect(atRest.includes(s), s).toBe(false);
   });
 
-  it("at --verbose 9 with the API key in NOTIFY_API_KEY instead of stack config: the key is nowhere, not even in the engine's dumps", async () => {
-    const { everything, logs, key } = await lifecycle(9, "env");
+  it("at --verbose 9 with the API key in NOTIFY_API_KEY instead of stack config: the key is nowhere, not even in those messages", async () => {
+    const { everything, key } = await lifecycle(9, "env");
     expect(everything.includes(key)).toBe(false);
-    // The credentials are resource inputs, so they still cross the engine's RPC (and its dumps).
-    expect(logs.includes(SECRET_CRED)).toBe(true);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Python Automation API programs for the tests: the venv of scripts/ensure-python-venv (pulumi
- * from PyPI at the pinned version, sdk/python installed) and one operation of a script run with
- * the settings of test/e2e/python/driver.py on stdin.
+ * from PyPI at the version that script names, or PULUMI_PYTHON_VERSION; sdk/python installed) and
+ * one operation of a script run with the settings of test/e2e/python/driver.py on stdin.
  */
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -27,9 +27,10 @@ export function hasPython(file: string): boolean {
   return toolchain(file, runs("python3", ["-c", "import venv"]), "python3 with the venv module is not on PATH");
 }
 
-/** The venv's python (made on first use). */
-export function venvPython(): string {
-  return execFileSync(path.join(ROOT, "scripts/ensure-python-venv"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
+/** The venv's python (made on first use), with the Pulumi Python SDK of `version` if given, else the script's. */
+export function venvPython(version?: string): string {
+  const env = version ? { ...process.env, PULUMI_PYTHON_VERSION: version } : process.env;
+  return execFileSync(path.join(ROOT, "scripts/ensure-python-venv"), { encoding: "utf8", env, stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
 }
 
 /** A project directory for a Python program: the local backend and the plugin from bin/ of this checkout. */

@@ -1,6 +1,6 @@
 /**
  * What `pulumi preview --diff` shows, read off the engine's events as the CLI reads them
- * (pulumi/pulumi v3.259.0, pkg/engine/detailedDiff.go, TranslateDetailedDiff): for a step with a
+ * (pulumi/pulumi v3.276.0, as in v3.259.0, pkg/engine/detailedDiff.go, TranslateDetailedDiff): for a step with a
  * detailed diff (the native plugin's, or the one the engine computes when a dynamic resource's
  * diff answers its changes as unknown), each of its paths, an update shown as every difference
  * between the path's old value (the old inputs, for an input diff) and new input, or as the path

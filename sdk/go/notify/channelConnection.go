@@ -104,6 +104,12 @@ func (ChannelConnectionState) ElementType() reflect.Type {
 	return reflect.TypeOf((*channelConnectionState)(nil)).Elem()
 }
 
+// ChannelConnectionExists checks whether an existing ChannelConnection resource with the given ID exists.
+func ChannelConnectionExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *ChannelConnectionState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("notify:index:ChannelConnection", id, state, "", opts...)
+}
+
 type channelConnectionArgs struct {
 	// Take over an existing connection with the same identifier instead of failing.
 	Adopt *bool `pulumi:"adopt"`

@@ -100,6 +100,12 @@ func (ChannelEndpointState) ElementType() reflect.Type {
 	return reflect.TypeOf((*channelEndpointState)(nil)).Elem()
 }
 
+// ChannelEndpointExists checks whether an existing ChannelEndpoint resource with the given ID exists.
+func ChannelEndpointExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *ChannelEndpointState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("notify:index:ChannelEndpoint", id, state, "", opts...)
+}
+
 type channelEndpointArgs struct {
 	// Take over an existing endpoint with the same identifier instead of failing.
 	Adopt *bool `pulumi:"adopt"`

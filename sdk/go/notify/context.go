@@ -75,6 +75,12 @@ func (ContextState) ElementType() reflect.Type {
 	return reflect.TypeOf((*contextState)(nil)).Elem()
 }
 
+// ContextExists checks whether an existing Context resource with the given ID exists.
+func ContextExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *ContextState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("notify:index:Context", id, state, "", opts...)
+}
+
 type contextArgs struct {
 	// Take over an existing context of the same type and id instead of failing.
 	Adopt *bool `pulumi:"adopt"`

@@ -78,6 +78,12 @@ func (DomainState) ElementType() reflect.Type {
 	return reflect.TypeOf((*domainState)(nil)).Elem()
 }
 
+// DomainExists checks whether an existing Domain resource with the given ID exists.
+func DomainExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *DomainState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("notify:index:Domain", id, state, "", opts...)
+}
+
 type domainArgs struct {
 	// Take over an existing domain of this environment with the same name instead of failing.
 	Adopt *bool `pulumi:"adopt"`

@@ -84,6 +84,12 @@ func (EnvironmentState) ElementType() reflect.Type {
 	return reflect.TypeOf((*environmentState)(nil)).Elem()
 }
 
+// EnvironmentExists checks whether an existing Environment resource with the given ID exists.
+func EnvironmentExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *EnvironmentState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("notify:index:Environment", id, state, "", opts...)
+}
+
 type environmentArgs struct {
 	// Take over an existing environment with the same name instead of failing (needed for Development and Production).
 	Adopt *bool `pulumi:"adopt"`

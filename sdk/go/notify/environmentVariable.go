@@ -87,6 +87,12 @@ func (EnvironmentVariableState) ElementType() reflect.Type {
 	return reflect.TypeOf((*environmentVariableState)(nil)).Elem()
 }
 
+// EnvironmentVariableExists checks whether an existing EnvironmentVariable resource with the given ID exists.
+func EnvironmentVariableExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *EnvironmentVariableState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("notify:index:EnvironmentVariable", id, state, "", opts...)
+}
+
 type environmentVariableArgs struct {
 	// Take over an existing variable with the same key instead of failing (its values for other environments stay).
 	Adopt *bool `pulumi:"adopt"`

@@ -81,6 +81,12 @@ func (LayoutState) ElementType() reflect.Type {
 	return reflect.TypeOf((*layoutState)(nil)).Elem()
 }
 
+// LayoutExists checks whether an existing Layout resource with the given ID exists.
+func LayoutExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *LayoutState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("notify:index:Layout", id, state, "", opts...)
+}
+
 type layoutArgs struct {
 	// Take over an existing layout with the same layoutId instead of failing.
 	Adopt *bool `pulumi:"adopt"`

@@ -84,6 +84,12 @@ func (SubscriberState) ElementType() reflect.Type {
 	return reflect.TypeOf((*subscriberState)(nil)).Elem()
 }
 
+// SubscriberExists checks whether an existing Subscriber resource with the given ID exists.
+func SubscriberExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *SubscriberState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("notify:index:Subscriber", id, state, "", opts...)
+}
+
 type subscriberArgs struct {
 	// Take over an existing subscriber with the same subscriberId instead of failing.
 	Adopt *bool `pulumi:"adopt"`

@@ -85,6 +85,12 @@ func (SubscriberCredentialsState) ElementType() reflect.Type {
 	return reflect.TypeOf((*subscriberCredentialsState)(nil)).Elem()
 }
 
+// SubscriberCredentialsExists checks whether an existing SubscriberCredentials resource with the given ID exists.
+func SubscriberCredentialsExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *SubscriberCredentialsState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("notify:index:SubscriberCredentials", id, state, "", opts...)
+}
+
 type subscriberCredentialsArgs struct {
 	// Take over credentials already set for this subscriber and provider instead of failing.
 	Adopt *bool `pulumi:"adopt"`

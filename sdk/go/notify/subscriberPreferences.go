@@ -70,6 +70,12 @@ func (SubscriberPreferencesState) ElementType() reflect.Type {
 	return reflect.TypeOf((*subscriberPreferencesState)(nil)).Elem()
 }
 
+// SubscriberPreferencesExists checks whether an existing SubscriberPreferences resource with the given ID exists.
+func SubscriberPreferencesExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *SubscriberPreferencesState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("notify:index:SubscriberPreferences", id, state, "", opts...)
+}
+
 type subscriberPreferencesArgs struct {
 	// Take over choices the subscriber already made (in the dashboard, the inbox or through the API) instead of failing.
 	Adopt *bool `pulumi:"adopt"`

@@ -72,6 +72,12 @@ func (TopicState) ElementType() reflect.Type {
 	return reflect.TypeOf((*topicState)(nil)).Elem()
 }
 
+// TopicExists checks whether an existing Topic resource with the given ID exists.
+func TopicExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *TopicState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("notify:index:Topic", id, state, "", opts...)
+}
+
 type topicArgs struct {
 	// Take over an existing topic with the same key instead of failing.
 	Adopt *bool `pulumi:"adopt"`

@@ -82,6 +82,12 @@ func (TopicSubscriptionState) ElementType() reflect.Type {
 	return reflect.TypeOf((*topicSubscriptionState)(nil)).Elem()
 }
 
+// TopicSubscriptionExists checks whether an existing TopicSubscription resource with the given ID exists.
+func TopicSubscriptionExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *TopicSubscriptionState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("notify:index:TopicSubscription", id, state, "", opts...)
+}
+
 type topicSubscriptionArgs struct {
 	// Take over an existing subscription with the same identifier in the topic instead of failing.
 	Adopt *bool `pulumi:"adopt"`

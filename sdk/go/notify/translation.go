@@ -81,6 +81,12 @@ func (TranslationState) ElementType() reflect.Type {
 	return reflect.TypeOf((*translationState)(nil)).Elem()
 }
 
+// TranslationExists checks whether an existing Translation resource with the given ID exists.
+func TranslationExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *TranslationState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("notify:index:Translation", id, state, "", opts...)
+}
+
 type translationArgs struct {
 	// Take over an existing translation of the same resource and locale instead of failing.
 	Adopt *bool `pulumi:"adopt"`

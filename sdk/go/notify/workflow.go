@@ -100,6 +100,12 @@ func (WorkflowState) ElementType() reflect.Type {
 	return reflect.TypeOf((*workflowState)(nil)).Elem()
 }
 
+// WorkflowExists checks whether an existing Workflow resource with the given ID exists.
+func WorkflowExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *WorkflowState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("notify:index:Workflow", id, state, "", opts...)
+}
+
 type workflowArgs struct {
 	// Whether the workflow can be triggered (service default false).
 	Active *bool `pulumi:"active"`

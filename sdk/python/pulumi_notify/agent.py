@@ -194,12 +194,12 @@ class Agent(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  active: pulumi.Input[Optional[_builtins.bool]] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
-                 behavior: pulumi.Input[Optional[Union['AgentBehaviorArgs', 'AgentBehaviorArgsDict']]] = None,
+                 behavior: pulumi.Input[Optional[Union['AgentBehaviorArgs', 'AgentBehaviorArgsDict', 'outputs.AgentBehavior']]] = None,
                  bridge_url: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  identifier: pulumi.Input[Optional[_builtins.str]] = None,
                  integrations: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 managed_runtime: pulumi.Input[Optional[Union['AgentManagedRuntimeArgs', 'AgentManagedRuntimeArgsDict']]] = None,
+                 managed_runtime: pulumi.Input[Optional[Union['AgentManagedRuntimeArgs', 'AgentManagedRuntimeArgsDict', 'outputs.AgentManagedRuntime']]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  runtime: pulumi.Input[Optional['AgentRuntime']] = None,
                  __props__=None):
@@ -210,12 +210,12 @@ class Agent(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] active: Whether the agent answers (default true).
         :param pulumi.Input[_builtins.bool] adopt: Take over an existing agent with the same identifier instead of failing.
-        :param pulumi.Input[Union['AgentBehaviorArgs', 'AgentBehaviorArgsDict']] behavior: How the agent behaves in conversations. Only the keys given are managed.
+        :param pulumi.Input[Union['AgentBehaviorArgs', 'AgentBehaviorArgsDict', 'outputs.AgentBehavior']] behavior: How the agent behaves in conversations. Only the keys given are managed.
         :param pulumi.Input[_builtins.str] bridge_url: The production bridge URL the service forwards each turn to (a self-hosted agent).
         :param pulumi.Input[_builtins.str] description: What the agent is for.
         :param pulumi.Input[_builtins.str] identifier: The agent's identifier, its address in every call and in domain routes: letters and digits, parts joined by single `-`, `_` or `.`. Changing it replaces the agent.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] integrations: The identifiers of the integrations linked to the agent, as a set (pass `Integration` outputs, so the engine makes them first). Left out, the links are not managed; an empty list unlinks every integration. The service refuses links in an environment of type production: link in a development environment and publish.
-        :param pulumi.Input[Union['AgentManagedRuntimeArgs', 'AgentManagedRuntimeArgsDict']] managed_runtime: The managed runtime, when `runtime` is `managed` (required then). Changing it replaces the agent.
+        :param pulumi.Input[Union['AgentManagedRuntimeArgs', 'AgentManagedRuntimeArgsDict', 'outputs.AgentManagedRuntime']] managed_runtime: The managed runtime, when `runtime` is `managed` (required then). Changing it replaces the agent.
         :param pulumi.Input[_builtins.str] name: The agent's name (1 to 60 characters).
         :param pulumi.Input['AgentRuntime'] runtime: `self-hosted` (a bridge) or `managed` (a provider runs the agent). Changing it replaces the agent.
         """
@@ -245,12 +245,12 @@ class Agent(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  active: pulumi.Input[Optional[_builtins.bool]] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
-                 behavior: pulumi.Input[Optional[Union['AgentBehaviorArgs', 'AgentBehaviorArgsDict']]] = None,
+                 behavior: pulumi.Input[Optional[Union['AgentBehaviorArgs', 'AgentBehaviorArgsDict', 'outputs.AgentBehavior']]] = None,
                  bridge_url: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  identifier: pulumi.Input[Optional[_builtins.str]] = None,
                  integrations: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 managed_runtime: pulumi.Input[Optional[Union['AgentManagedRuntimeArgs', 'AgentManagedRuntimeArgsDict']]] = None,
+                 managed_runtime: pulumi.Input[Optional[Union['AgentManagedRuntimeArgs', 'AgentManagedRuntimeArgsDict', 'outputs.AgentManagedRuntime']]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  runtime: pulumi.Input[Optional['AgentRuntime']] = None,
                  __props__=None):
@@ -318,6 +318,12 @@ class Agent(pulumi.CustomResource):
         __props__.__dict__["runtime"] = None
         __props__.__dict__["visibility"] = None
         return Agent(resource_name, opts=opts, __props__=__props__)
+
+    @staticmethod
+    def exists(id: pulumi.Input[str],
+            opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
+        __props__: dict = {}
+        return pulumi.runtime.exists_resource(None, 'notify:index:Agent', id, __props__, opts or pulumi.ResourceOptions())
 
     @_builtins.property
     @pulumi.getter

@@ -175,14 +175,14 @@ class ChannelConnection(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
-                 auth: pulumi.Input[Optional[Union['ChannelConnectionAuthArgs', 'ChannelConnectionAuthArgsDict']]] = None,
+                 auth: pulumi.Input[Optional[Union['ChannelConnectionAuthArgs', 'ChannelConnectionAuthArgsDict', 'outputs.ChannelConnectionAuth']]] = None,
                  connection_mode: pulumi.Input[Optional['ChannelConnectionConnectionMode']] = None,
                  context: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  identifier: pulumi.Input[Optional[_builtins.str]] = None,
                  integration_identifier: pulumi.Input[Optional[_builtins.str]] = None,
                  remove_created_contexts: pulumi.Input[Optional[_builtins.bool]] = None,
                  subscriber_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 workspace: pulumi.Input[Optional[Union['ChannelConnectionWorkspaceArgs', 'ChannelConnectionWorkspaceArgsDict']]] = None,
+                 workspace: pulumi.Input[Optional[Union['ChannelConnectionWorkspaceArgs', 'ChannelConnectionWorkspaceArgsDict', 'outputs.ChannelConnectionWorkspace']]] = None,
                  __props__=None):
         """
         A chat workspace's authorisation (a Slack or Microsoft Teams workspace and its access token) for one integration, belonging to one subscriber or shared by a context; channel endpoints name it. The access token is secret in the state (the service answers it in clear). The id, and the import id, is the connection's identifier.
@@ -190,14 +190,14 @@ class ChannelConnection(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] adopt: Take over an existing connection with the same identifier instead of failing.
-        :param pulumi.Input[Union['ChannelConnectionAuthArgs', 'ChannelConnectionAuthArgsDict']] auth: The workspace's authorisation; secret. The service answers it, so a token changed outside the stack shows as drift.
+        :param pulumi.Input[Union['ChannelConnectionAuthArgs', 'ChannelConnectionAuthArgsDict', 'outputs.ChannelConnectionAuth']] auth: The workspace's authorisation; secret. The service answers it, so a token changed outside the stack shows as drift.
         :param pulumi.Input['ChannelConnectionConnectionMode'] connection_mode: `subscriber` (the default: the connection belongs to `subscriberId`) or `shared` (the connection belongs to its `context`, and no subscriber). Changing it replaces the connection.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] context: The contexts of the connection, context type to id (`{ tenant: "acme" }`), 1 to 5: required in `shared` mode. The service creates a context it does not hold; declare its data with a `Context` resource. Changing it replaces the connection.
         :param pulumi.Input[_builtins.str] identifier: The connection's identifier, unique in the environment: its address in every call and what channel endpoints name it by. Changing it replaces the connection.
         :param pulumi.Input[_builtins.str] integration_identifier: The identifier of the chat integration (Slack, Microsoft Teams, ...) the connection authorises. Changing it replaces the connection.
         :param pulumi.Input[_builtins.bool] remove_created_contexts: On delete, also remove the contexts the service made for this connection's create (its `context` entries the service did not hold then, recorded in `createdContextKeys`), each only while it holds no data and no channel connection or endpoint names it (a context kept is said in a warning). Default false: the service keeps the contexts it made. Recorded at create: set it on an existing object and nothing is recorded (replace the object to record them).
         :param pulumi.Input[_builtins.str] subscriber_id: The subscriber the connection belongs to (it must exist): required in `subscriber` mode, refused in `shared` mode. Changing it replaces the connection.
-        :param pulumi.Input[Union['ChannelConnectionWorkspaceArgs', 'ChannelConnectionWorkspaceArgsDict']] workspace: The workspace, compared whole (the service replaces it on every update).
+        :param pulumi.Input[Union['ChannelConnectionWorkspaceArgs', 'ChannelConnectionWorkspaceArgsDict', 'outputs.ChannelConnectionWorkspace']] workspace: The workspace, compared whole (the service replaces it on every update).
         """
         ...
     @overload
@@ -224,14 +224,14 @@ class ChannelConnection(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
-                 auth: pulumi.Input[Optional[Union['ChannelConnectionAuthArgs', 'ChannelConnectionAuthArgsDict']]] = None,
+                 auth: pulumi.Input[Optional[Union['ChannelConnectionAuthArgs', 'ChannelConnectionAuthArgsDict', 'outputs.ChannelConnectionAuth']]] = None,
                  connection_mode: pulumi.Input[Optional['ChannelConnectionConnectionMode']] = None,
                  context: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  identifier: pulumi.Input[Optional[_builtins.str]] = None,
                  integration_identifier: pulumi.Input[Optional[_builtins.str]] = None,
                  remove_created_contexts: pulumi.Input[Optional[_builtins.bool]] = None,
                  subscriber_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 workspace: pulumi.Input[Optional[Union['ChannelConnectionWorkspaceArgs', 'ChannelConnectionWorkspaceArgsDict']]] = None,
+                 workspace: pulumi.Input[Optional[Union['ChannelConnectionWorkspaceArgs', 'ChannelConnectionWorkspaceArgsDict', 'outputs.ChannelConnectionWorkspace']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -303,6 +303,12 @@ class ChannelConnection(pulumi.CustomResource):
         __props__.__dict__["subscriber_id"] = None
         __props__.__dict__["workspace"] = None
         return ChannelConnection(resource_name, opts=opts, __props__=__props__)
+
+    @staticmethod
+    def exists(id: pulumi.Input[str],
+            opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
+        __props__: dict = {}
+        return pulumi.runtime.exists_resource(None, 'notify:index:ChannelConnection', id, __props__, opts or pulumi.ResourceOptions())
 
     @_builtins.property
     @pulumi.getter

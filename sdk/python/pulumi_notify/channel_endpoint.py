@@ -176,7 +176,7 @@ class ChannelEndpoint(pulumi.CustomResource):
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
                  connection_identifier: pulumi.Input[Optional[_builtins.str]] = None,
                  context: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
-                 endpoint: pulumi.Input[Optional[Union['ChannelEndpointEndpointArgs', 'ChannelEndpointEndpointArgsDict']]] = None,
+                 endpoint: pulumi.Input[Optional[Union['ChannelEndpointEndpointArgs', 'ChannelEndpointEndpointArgsDict', 'outputs.ChannelEndpointEndpoint']]] = None,
                  identifier: pulumi.Input[Optional[_builtins.str]] = None,
                  integration_identifier: pulumi.Input[Optional[_builtins.str]] = None,
                  remove_created_contexts: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -191,7 +191,7 @@ class ChannelEndpoint(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] adopt: Take over an existing endpoint with the same identifier instead of failing.
         :param pulumi.Input[_builtins.str] connection_identifier: The identifier of the channel connection (of the same integration) the endpoint delivers through; Webex endpoints need one, with the same contexts. Changing it replaces the endpoint.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] context: The contexts of the endpoint, context type to id (`{ tenant: "acme" }`), 1 to 5. The service creates a context it does not hold; declare its data with a `Context` resource. Changing it replaces the endpoint.
-        :param pulumi.Input[Union['ChannelEndpointEndpointArgs', 'ChannelEndpointEndpointArgsDict']] endpoint: The endpoint's data: exactly the keys its type takes (see `type`), compared whole (the service replaces it on every update).
+        :param pulumi.Input[Union['ChannelEndpointEndpointArgs', 'ChannelEndpointEndpointArgsDict', 'outputs.ChannelEndpointEndpoint']] endpoint: The endpoint's data: exactly the keys its type takes (see `type`), compared whole (the service replaces it on every update).
         :param pulumi.Input[_builtins.str] identifier: The endpoint's identifier, unique in the environment: its address in every call. Changing it replaces the endpoint.
         :param pulumi.Input[_builtins.str] integration_identifier: The identifier of the integration that delivers to the endpoint. Changing it replaces the endpoint.
         :param pulumi.Input[_builtins.bool] remove_created_contexts: On delete, also remove the contexts the service made for this endpoint's create (its `context` entries the service did not hold then, recorded in `createdContextKeys`), each only while it holds no data and no channel connection or endpoint names it (a context kept is said in a warning). Default false: the service keeps the contexts it made. Recorded at create: set it on an existing object and nothing is recorded (replace the object to record them).
@@ -225,7 +225,7 @@ class ChannelEndpoint(pulumi.CustomResource):
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
                  connection_identifier: pulumi.Input[Optional[_builtins.str]] = None,
                  context: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
-                 endpoint: pulumi.Input[Optional[Union['ChannelEndpointEndpointArgs', 'ChannelEndpointEndpointArgsDict']]] = None,
+                 endpoint: pulumi.Input[Optional[Union['ChannelEndpointEndpointArgs', 'ChannelEndpointEndpointArgsDict', 'outputs.ChannelEndpointEndpoint']]] = None,
                  identifier: pulumi.Input[Optional[_builtins.str]] = None,
                  integration_identifier: pulumi.Input[Optional[_builtins.str]] = None,
                  remove_created_contexts: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -302,6 +302,12 @@ class ChannelEndpoint(pulumi.CustomResource):
         __props__.__dict__["subscriber_id"] = None
         __props__.__dict__["type"] = None
         return ChannelEndpoint(resource_name, opts=opts, __props__=__props__)
+
+    @staticmethod
+    def exists(id: pulumi.Input[str],
+            opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
+        __props__: dict = {}
+        return pulumi.runtime.exists_resource(None, 'notify:index:ChannelEndpoint', id, __props__, opts or pulumi.ResourceOptions())
 
     @_builtins.property
     @pulumi.getter

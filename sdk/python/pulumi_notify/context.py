@@ -186,6 +186,12 @@ class Context(pulumi.CustomResource):
         __props__.__dict__["type"] = None
         return Context(resource_name, opts=opts, __props__=__props__)
 
+    @staticmethod
+    def exists(id: pulumi.Input[str],
+            opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
+        __props__: dict = {}
+        return pulumi.runtime.exists_resource(None, 'notify:index:Context', id, __props__, opts or pulumi.ResourceOptions())
+
     @_builtins.property
     @pulumi.getter(name="contextId")
     def context_id(self) -> pulumi.Output[_builtins.str]:

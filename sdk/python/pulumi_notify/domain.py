@@ -100,7 +100,7 @@ class Domain(pulumi.CustomResource):
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
                  data: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 routes: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['DomainRoutesArgs', 'DomainRoutesArgsDict']]]]] = None,
+                 routes: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['DomainRoutesArgs', 'DomainRoutesArgsDict', 'outputs.DomainRoutes']]]]] = None,
                  __props__=None):
         """
         An inbound-email domain of the environment: its name, the addresses routed from it (to the inbound webhook or an agent), the DNS records the service expects (declare them with your DNS provider from `expectedDnsRecords`) and its verification status. The id, and the import id, is the domain name.
@@ -110,7 +110,7 @@ class Domain(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] adopt: Take over an existing domain of this environment with the same name instead of failing.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] data: String metadata (at most 10 keys, 500 characters), compared whole. Left out, it is not managed.
         :param pulumi.Input[_builtins.str] name: The domain name, lower case (`mail.example.com`); claimed once on the whole service. Changing it replaces the domain.
-        :param pulumi.Input[Mapping[str, pulumi.Input[Union['DomainRoutesArgs', 'DomainRoutesArgsDict']]]] routes: The routed addresses: a map from an inbox local part (`support`, or `*` for every address; trimmed and lower-cased, as the service stores it) to `{ type, agentId?, data? }`, compared whole (an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.
+        :param pulumi.Input[Mapping[str, pulumi.Input[Union['DomainRoutesArgs', 'DomainRoutesArgsDict', 'outputs.DomainRoutes']]]] routes: The routed addresses: a map from an inbox local part (`support`, or `*` for every address; trimmed and lower-cased, as the service stores it) to `{ type, agentId?, data? }`, compared whole (an address added or removed in the dashboard is drift). Left out, the routes are not managed; `{}` removes them all.
         """
         ...
     @overload
@@ -139,7 +139,7 @@ class Domain(pulumi.CustomResource):
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
                  data: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 routes: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['DomainRoutesArgs', 'DomainRoutesArgsDict']]]]] = None,
+                 routes: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['DomainRoutesArgs', 'DomainRoutesArgsDict', 'outputs.DomainRoutes']]]]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -193,6 +193,12 @@ class Domain(pulumi.CustomResource):
         __props__.__dict__["routes"] = None
         __props__.__dict__["status"] = None
         return Domain(resource_name, opts=opts, __props__=__props__)
+
+    @staticmethod
+    def exists(id: pulumi.Input[str],
+            opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
+        __props__: dict = {}
+        return pulumi.runtime.exists_resource(None, 'notify:index:Domain', id, __props__, opts or pulumi.ResourceOptions())
 
     @_builtins.property
     @pulumi.getter(name="createdAt")

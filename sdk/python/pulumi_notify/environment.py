@@ -195,6 +195,12 @@ class Environment(pulumi.CustomResource):
         __props__.__dict__["type"] = None
         return Environment(resource_name, opts=opts, __props__=__props__)
 
+    @staticmethod
+    def exists(id: pulumi.Input[str],
+            opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
+        __props__: dict = {}
+        return pulumi.runtime.exists_resource(None, 'notify:index:Environment', id, __props__, opts or pulumi.ResourceOptions())
+
     @_builtins.property
     @pulumi.getter(name="apiKeys")
     def api_keys(self) -> pulumi.Output[Sequence[_builtins.str]]:

@@ -230,6 +230,12 @@ class EnvironmentVariable(pulumi.CustomResource):
         __props__.__dict__["variable_id"] = None
         return EnvironmentVariable(resource_name, opts=opts, __props__=__props__)
 
+    @staticmethod
+    def exists(id: pulumi.Input[str],
+            opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
+        __props__: dict = {}
+        return pulumi.runtime.exists_resource(None, 'notify:index:EnvironmentVariable', id, __props__, opts or pulumi.ResourceOptions())
+
     @_builtins.property
     @pulumi.getter(name="declaredKeys")
     def declared_keys(self) -> pulumi.Output[Sequence[_builtins.str]]:

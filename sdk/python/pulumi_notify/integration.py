@@ -243,9 +243,9 @@ class Integration(pulumi.CustomResource):
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
                  channel: pulumi.Input[Optional['Channel']] = None,
                  check: pulumi.Input[Optional[_builtins.bool]] = None,
-                 conditions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['StepFilterArgs', 'StepFilterArgsDict']]]]] = None,
-                 configurations: pulumi.Input[Optional[Union['IntegrationConfigurationsArgs', 'IntegrationConfigurationsArgsDict']]] = None,
-                 credentials: pulumi.Input[Optional[Union['IntegrationCredentialsArgs', 'IntegrationCredentialsArgsDict']]] = None,
+                 conditions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['StepFilterArgs', 'StepFilterArgsDict', 'outputs.StepFilter']]]]] = None,
+                 configurations: pulumi.Input[Optional[Union['IntegrationConfigurationsArgs', 'IntegrationConfigurationsArgsDict', 'outputs.IntegrationConfigurations']]] = None,
+                 credentials: pulumi.Input[Optional[Union['IntegrationCredentialsArgs', 'IntegrationCredentialsArgsDict', 'outputs.IntegrationCredentials']]] = None,
                  environment_id: pulumi.Input[Optional[_builtins.str]] = None,
                  identifier: pulumi.Input[Optional[_builtins.str]] = None,
                  kind: pulumi.Input[Optional['IntegrationKind']] = None,
@@ -262,9 +262,9 @@ class Integration(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] adopt: Take over an existing integration with the same identifier instead of failing.
         :param pulumi.Input['Channel'] channel: One of `in_app`, `email`, `sms`, `chat`, `push`. Changing it replaces the integration.
         :param pulumi.Input[_builtins.bool] check: Let the service test the credentials on create and update (default false).
-        :param pulumi.Input[Sequence[pulumi.Input[Union['StepFilterArgs', 'StepFilterArgsDict']]]] conditions: Conditions under which this integration is used.
-        :param pulumi.Input[Union['IntegrationConfigurationsArgs', 'IntegrationConfigurationsArgsDict']] configurations: Inbound webhook settings; stored as a secret.
-        :param pulumi.Input[Union['IntegrationCredentialsArgs', 'IntegrationCredentialsArgsDict']] credentials: Provider credentials; stored as a secret. The service does not return them, so drift in them cannot be seen.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['StepFilterArgs', 'StepFilterArgsDict', 'outputs.StepFilter']]]] conditions: Conditions under which this integration is used.
+        :param pulumi.Input[Union['IntegrationConfigurationsArgs', 'IntegrationConfigurationsArgsDict', 'outputs.IntegrationConfigurations']] configurations: Inbound webhook settings; stored as a secret.
+        :param pulumi.Input[Union['IntegrationCredentialsArgs', 'IntegrationCredentialsArgsDict', 'outputs.IntegrationCredentials']] credentials: Provider credentials; stored as a secret. The service does not return them, so drift in them cannot be seen.
         :param pulumi.Input[_builtins.str] environment_id: Environment to create the integration in; defaults to the API key's environment. Changing it replaces the integration.
         :param pulumi.Input[_builtins.str] identifier: Unique identifier within the environment; the natural key for `adopt`.
         :param pulumi.Input['IntegrationKind'] kind: `delivery` (the default) or `agent` (an agent-runtime integration, which needs no channel). Set on create only: changing it replaces the integration.
@@ -300,9 +300,9 @@ class Integration(pulumi.CustomResource):
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
                  channel: pulumi.Input[Optional['Channel']] = None,
                  check: pulumi.Input[Optional[_builtins.bool]] = None,
-                 conditions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['StepFilterArgs', 'StepFilterArgsDict']]]]] = None,
-                 configurations: pulumi.Input[Optional[Union['IntegrationConfigurationsArgs', 'IntegrationConfigurationsArgsDict']]] = None,
-                 credentials: pulumi.Input[Optional[Union['IntegrationCredentialsArgs', 'IntegrationCredentialsArgsDict']]] = None,
+                 conditions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['StepFilterArgs', 'StepFilterArgsDict', 'outputs.StepFilter']]]]] = None,
+                 configurations: pulumi.Input[Optional[Union['IntegrationConfigurationsArgs', 'IntegrationConfigurationsArgsDict', 'outputs.IntegrationConfigurations']]] = None,
+                 credentials: pulumi.Input[Optional[Union['IntegrationCredentialsArgs', 'IntegrationCredentialsArgsDict', 'outputs.IntegrationCredentials']]] = None,
                  environment_id: pulumi.Input[Optional[_builtins.str]] = None,
                  identifier: pulumi.Input[Optional[_builtins.str]] = None,
                  kind: pulumi.Input[Optional['IntegrationKind']] = None,
@@ -385,6 +385,12 @@ class Integration(pulumi.CustomResource):
         __props__.__dict__["primary"] = None
         __props__.__dict__["provider_id"] = None
         return Integration(resource_name, opts=opts, __props__=__props__)
+
+    @staticmethod
+    def exists(id: pulumi.Input[str],
+            opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
+        __props__: dict = {}
+        return pulumi.runtime.exists_resource(None, 'notify:index:Integration', id, __props__, opts or pulumi.ResourceOptions())
 
     @_builtins.property
     @pulumi.getter

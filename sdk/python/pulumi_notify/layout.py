@@ -113,7 +113,7 @@ class Layout(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
-                 control_values: pulumi.Input[Optional[Union['LayoutControlValuesArgs', 'LayoutControlValuesArgsDict']]] = None,
+                 control_values: pulumi.Input[Optional[Union['LayoutControlValuesArgs', 'LayoutControlValuesArgsDict', 'outputs.LayoutControlValues']]] = None,
                  is_translation_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  layout_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -124,7 +124,7 @@ class Layout(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] adopt: Take over an existing layout with the same layoutId instead of failing.
-        :param pulumi.Input[Union['LayoutControlValuesArgs', 'LayoutControlValuesArgsDict']] control_values: `{ email: { body, editorType } }`. Left out, the layout keeps the body the service gives a new layout (a block document holding only the content variable) and whatever is set later in the dashboard: neither shows as drift. Removed from a program that declared it, the layout keeps its body as it is.
+        :param pulumi.Input[Union['LayoutControlValuesArgs', 'LayoutControlValuesArgsDict', 'outputs.LayoutControlValues']] control_values: `{ email: { body, editorType } }`. Left out, the layout keeps the body the service gives a new layout (a block document holding only the content variable) and whatever is set later in the dashboard: neither shows as drift. Removed from a program that declared it, the layout keeps its body as it is.
         :param pulumi.Input[_builtins.bool] is_translation_enabled: Whether the layout's content is translated per subscriber locale (service default false).
         :param pulumi.Input[_builtins.str] layout_id: The layout's identifier in the environment, which email steps name; the natural key for `adopt`. Changing it replaces the layout.
         :param pulumi.Input[_builtins.str] name: Display name (1 to 128 characters).
@@ -154,7 +154,7 @@ class Layout(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
-                 control_values: pulumi.Input[Optional[Union['LayoutControlValuesArgs', 'LayoutControlValuesArgsDict']]] = None,
+                 control_values: pulumi.Input[Optional[Union['LayoutControlValuesArgs', 'LayoutControlValuesArgsDict', 'outputs.LayoutControlValues']]] = None,
                  is_translation_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  layout_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -213,6 +213,12 @@ class Layout(pulumi.CustomResource):
         __props__.__dict__["name"] = None
         __props__.__dict__["slug"] = None
         return Layout(resource_name, opts=opts, __props__=__props__)
+
+    @staticmethod
+    def exists(id: pulumi.Input[str],
+            opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
+        __props__: dict = {}
+        return pulumi.runtime.exists_resource(None, 'notify:index:Layout', id, __props__, opts or pulumi.ResourceOptions())
 
     @_builtins.property
     @pulumi.getter(name="controlValues")

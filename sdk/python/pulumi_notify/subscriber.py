@@ -311,6 +311,12 @@ class Subscriber(pulumi.CustomResource):
         __props__.__dict__["timezone"] = None
         return Subscriber(resource_name, opts=opts, __props__=__props__)
 
+    @staticmethod
+    def exists(id: pulumi.Input[str],
+            opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
+        __props__: dict = {}
+        return pulumi.runtime.exists_resource(None, 'notify:index:Subscriber', id, __props__, opts or pulumi.ResourceOptions())
+
     @_builtins.property
     @pulumi.getter
     def avatar(self) -> pulumi.Output[Optional[_builtins.str]]:

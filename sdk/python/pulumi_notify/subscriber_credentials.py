@@ -111,7 +111,7 @@ class SubscriberCredentials(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
-                 credentials: pulumi.Input[Optional[Union['ChannelCredentialsArgs', 'ChannelCredentialsArgsDict']]] = None,
+                 credentials: pulumi.Input[Optional[Union['ChannelCredentialsArgs', 'ChannelCredentialsArgsDict', 'outputs.ChannelCredentials']]] = None,
                  integration_identifier: pulumi.Input[Optional[_builtins.str]] = None,
                  provider_id: pulumi.Input[Optional[_builtins.str]] = None,
                  subscriber_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -122,7 +122,7 @@ class SubscriberCredentials(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] adopt: Take over credentials already set for this subscriber and provider instead of failing.
-        :param pulumi.Input[Union['ChannelCredentialsArgs', 'ChannelCredentialsArgsDict']] credentials: Webhook URL, device tokens, ...; stored as a secret.
+        :param pulumi.Input[Union['ChannelCredentialsArgs', 'ChannelCredentialsArgsDict', 'outputs.ChannelCredentials']] credentials: Webhook URL, device tokens, ...; stored as a secret.
         :param pulumi.Input[_builtins.str] integration_identifier: Which integration of that provider, when there are several. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] provider_id: The chat or push provider: a chat provider (`slack`, `discord`, `msteams`, `webex-messaging`, `mattermost`, `ryver`, `zulip`, `grafana-on-call`, `getstream`, `rocket-chat`, `whatsapp-business`, `line`, `chat-webhook`, `platform-slack`, `telegram`, `sendblue`, `platform-web-chat`), a push provider (`fcm`, `apns`, `expo`, `one-signal`, `pushpad`, `push-webhook`, `pusher-beams`, `appio`), or an id of the same shape the service added since (production spells the `platform-` ids with the service's own name). An id one edit away from a known one is refused as a typo. The environment needs an active integration of it. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] subscriber_id: The subscriber (it must exist). Changing it replaces the resource.
@@ -152,7 +152,7 @@ class SubscriberCredentials(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
-                 credentials: pulumi.Input[Optional[Union['ChannelCredentialsArgs', 'ChannelCredentialsArgsDict']]] = None,
+                 credentials: pulumi.Input[Optional[Union['ChannelCredentialsArgs', 'ChannelCredentialsArgsDict', 'outputs.ChannelCredentials']]] = None,
                  integration_identifier: pulumi.Input[Optional[_builtins.str]] = None,
                  provider_id: pulumi.Input[Optional[_builtins.str]] = None,
                  subscriber_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -209,6 +209,12 @@ class SubscriberCredentials(pulumi.CustomResource):
         __props__.__dict__["provider_id"] = None
         __props__.__dict__["subscriber_id"] = None
         return SubscriberCredentials(resource_name, opts=opts, __props__=__props__)
+
+    @staticmethod
+    def exists(id: pulumi.Input[str],
+            opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
+        __props__: dict = {}
+        return pulumi.runtime.exists_resource(None, 'notify:index:SubscriberCredentials', id, __props__, opts or pulumi.ResourceOptions())
 
     @_builtins.property
     @pulumi.getter

@@ -113,8 +113,8 @@ class SubscriberPreferences(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
-                 channels: pulumi.Input[Optional[Union['SubscriberPreferencesChannelsArgs', 'SubscriberPreferencesChannelsArgsDict']]] = None,
-                 schedule: pulumi.Input[Optional[Union['PreferenceScheduleArgs', 'PreferenceScheduleArgsDict']]] = None,
+                 channels: pulumi.Input[Optional[Union['SubscriberPreferencesChannelsArgs', 'SubscriberPreferencesChannelsArgsDict', 'outputs.SubscriberPreferencesChannels']]] = None,
+                 schedule: pulumi.Input[Optional[Union['PreferenceScheduleArgs', 'PreferenceScheduleArgsDict', 'outputs.PreferenceSchedule']]] = None,
                  subscriber_id: pulumi.Input[Optional[_builtins.str]] = None,
                  workflow_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -124,8 +124,8 @@ class SubscriberPreferences(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] adopt: Take over choices the subscriber already made (in the dashboard, the inbox or through the API) instead of failing.
-        :param pulumi.Input[Union['SubscriberPreferencesChannelsArgs', 'SubscriberPreferencesChannelsArgsDict']] channels: Whether the subscriber receives each channel type's messages (`in_app`, `email`, `sms`, `chat`, `push`); only the channels given are managed.
-        :param pulumi.Input[Union['PreferenceScheduleArgs', 'PreferenceScheduleArgsDict']] schedule: When the subscriber receives messages (global preferences only), compared whole: the service replaces it on every write. Left out, it is not managed.
+        :param pulumi.Input[Union['SubscriberPreferencesChannelsArgs', 'SubscriberPreferencesChannelsArgsDict', 'outputs.SubscriberPreferencesChannels']] channels: Whether the subscriber receives each channel type's messages (`in_app`, `email`, `sms`, `chat`, `push`); only the channels given are managed.
+        :param pulumi.Input[Union['PreferenceScheduleArgs', 'PreferenceScheduleArgsDict', 'outputs.PreferenceSchedule']] schedule: When the subscriber receives messages (global preferences only), compared whole: the service replaces it on every write. Left out, it is not managed.
         :param pulumi.Input[_builtins.str] subscriber_id: The subscriber (it must exist: pass a Subscriber's `subscriberId` output). Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] workflow_id: The workflow whose preferences these are, by its workflowId (pass a Workflow's `workflowId` output); left out, the subscriber's global preferences. Changing it replaces the resource.
         """
@@ -154,8 +154,8 @@ class SubscriberPreferences(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
-                 channels: pulumi.Input[Optional[Union['SubscriberPreferencesChannelsArgs', 'SubscriberPreferencesChannelsArgsDict']]] = None,
-                 schedule: pulumi.Input[Optional[Union['PreferenceScheduleArgs', 'PreferenceScheduleArgsDict']]] = None,
+                 channels: pulumi.Input[Optional[Union['SubscriberPreferencesChannelsArgs', 'SubscriberPreferencesChannelsArgsDict', 'outputs.SubscriberPreferencesChannels']]] = None,
+                 schedule: pulumi.Input[Optional[Union['PreferenceScheduleArgs', 'PreferenceScheduleArgsDict', 'outputs.PreferenceSchedule']]] = None,
                  subscriber_id: pulumi.Input[Optional[_builtins.str]] = None,
                  workflow_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -203,6 +203,12 @@ class SubscriberPreferences(pulumi.CustomResource):
         __props__.__dict__["subscriber_id"] = None
         __props__.__dict__["workflow_id"] = None
         return SubscriberPreferences(resource_name, opts=opts, __props__=__props__)
+
+    @staticmethod
+    def exists(id: pulumi.Input[str],
+            opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
+        __props__: dict = {}
+        return pulumi.runtime.exists_resource(None, 'notify:index:SubscriberPreferences', id, __props__, opts or pulumi.ResourceOptions())
 
     @_builtins.property
     @pulumi.getter

@@ -146,7 +146,7 @@ class TopicSubscription(pulumi.CustomResource):
                  context_keys: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  identifier: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 preferences: pulumi.Input[Optional[Sequence[pulumi.Input[Union['TopicSubscriptionPreferenceArgs', 'TopicSubscriptionPreferenceArgsDict']]]]] = None,
+                 preferences: pulumi.Input[Optional[Sequence[pulumi.Input[Union['TopicSubscriptionPreferenceArgs', 'TopicSubscriptionPreferenceArgsDict', 'outputs.TopicSubscriptionPreference']]]]] = None,
                  subscriber: pulumi.Input[Optional[_builtins.str]] = None,
                  topic: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -159,7 +159,7 @@ class TopicSubscription(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] context_keys: The context keys (`type:id`, e.g. a `Context`'s `key` output) that scope the subscription, as a set. The service takes them only while the organisation's context preferences are on; otherwise the create fails rather than leave them out. Changing them replaces the subscription.
         :param pulumi.Input[_builtins.str] identifier: The subscription's identifier, unique in the environment (1 to 512 characters), its address in every call. Not the form `tk_<topic>:si_<subscriber>` the service gives a plain membership (a Topic's `subscribers`). Changing it replaces the subscription.
         :param pulumi.Input[_builtins.str] name: The subscription's name.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['TopicSubscriptionPreferenceArgs', 'TopicSubscriptionPreferenceArgsDict']]]] preferences: The subscription's preferences, one per workflow (a set: order never matters), compared whole: the service replaces every stored preference on each write, so one added in the dashboard shows as drift. A workflow without a preference passes. Left out, the preferences are not managed; an empty list removes every one.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['TopicSubscriptionPreferenceArgs', 'TopicSubscriptionPreferenceArgsDict', 'outputs.TopicSubscriptionPreference']]]] preferences: The subscription's preferences, one per workflow (a set: order never matters), compared whole: the service replaces every stored preference on each write, so one added in the dashboard shows as drift. A workflow without a preference passes. Left out, the preferences are not managed; an empty list removes every one.
         :param pulumi.Input[_builtins.str] subscriber: The subscriberId of the subscriber (it must exist). Changing it replaces the subscription.
         :param pulumi.Input[_builtins.str] topic: The topic's key (pass a `Topic`'s `key` output, so the engine makes the topic first); the topic must exist. Changing it replaces the subscription.
         """
@@ -191,7 +191,7 @@ class TopicSubscription(pulumi.CustomResource):
                  context_keys: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  identifier: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 preferences: pulumi.Input[Optional[Sequence[pulumi.Input[Union['TopicSubscriptionPreferenceArgs', 'TopicSubscriptionPreferenceArgsDict']]]]] = None,
+                 preferences: pulumi.Input[Optional[Sequence[pulumi.Input[Union['TopicSubscriptionPreferenceArgs', 'TopicSubscriptionPreferenceArgsDict', 'outputs.TopicSubscriptionPreference']]]]] = None,
                  subscriber: pulumi.Input[Optional[_builtins.str]] = None,
                  topic: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -249,6 +249,12 @@ class TopicSubscription(pulumi.CustomResource):
         __props__.__dict__["subscription_id"] = None
         __props__.__dict__["topic"] = None
         return TopicSubscription(resource_name, opts=opts, __props__=__props__)
+
+    @staticmethod
+    def exists(id: pulumi.Input[str],
+            opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
+        __props__: dict = {}
+        return pulumi.runtime.exists_resource(None, 'notify:index:TopicSubscription', id, __props__, opts or pulumi.ResourceOptions())
 
     @_builtins.property
     @pulumi.getter(name="contextKeys")

@@ -245,7 +245,7 @@ class Workflow(pulumi.CustomResource):
                  is_translation_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  payload_schema: pulumi.Input[Optional[Mapping[str, Any]]] = None,
-                 preferences: pulumi.Input[Optional[Union['WorkflowPreferencesArgs', 'WorkflowPreferencesArgsDict']]] = None,
+                 preferences: pulumi.Input[Optional[Union['WorkflowPreferencesArgs', 'WorkflowPreferencesArgsDict', 'outputs.WorkflowPreferences']]] = None,
                  severity: pulumi.Input[Optional['Severity']] = None,
                  step_issues: pulumi.Input[Optional['StepIssueMode']] = None,
                  steps: pulumi.Input[Optional[Sequence[pulumi.Input[Union['WorkflowStepArgs', 'WorkflowStepArgsDict']]]]] = None,
@@ -264,7 +264,7 @@ class Workflow(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] is_translation_enabled: Whether the workflow's content is translated per subscriber locale.
         :param pulumi.Input[_builtins.str] name: Display name.
         :param pulumi.Input[Mapping[str, Any]] payload_schema: JSON Schema of the trigger payload.
-        :param pulumi.Input[Union['WorkflowPreferencesArgs', 'WorkflowPreferencesArgsDict']] preferences: `{ user?, workflow? }`, each `{ all: { enabled, readOnly }, channels: { email?: { enabled }, ... } }`.
+        :param pulumi.Input[Union['WorkflowPreferencesArgs', 'WorkflowPreferencesArgsDict', 'outputs.WorkflowPreferences']] preferences: `{ user?, workflow? }`, each `{ all: { enabled, readOnly }, channels: { email?: { enabled }, ... } }`.
         :param pulumi.Input['Severity'] severity: `high`, `medium`, `low` or `none`.
         :param pulumi.Input['StepIssueMode'] step_issues: What the steps' issues (what the service says will stop a step from sending) do to this workflow: `warn` shows each as a warning, `error` also fails the `pulumi up` that writes it (the workflow is kept in the stack, and the next up retries). Default: the provider's `stepIssues` setting.
         :param pulumi.Input[Sequence[pulumi.Input[Union['WorkflowStepArgs', 'WorkflowStepArgsDict']]]] steps: The steps, in order.
@@ -302,7 +302,7 @@ class Workflow(pulumi.CustomResource):
                  is_translation_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  payload_schema: pulumi.Input[Optional[Mapping[str, Any]]] = None,
-                 preferences: pulumi.Input[Optional[Union['WorkflowPreferencesArgs', 'WorkflowPreferencesArgsDict']]] = None,
+                 preferences: pulumi.Input[Optional[Union['WorkflowPreferencesArgs', 'WorkflowPreferencesArgsDict', 'outputs.WorkflowPreferences']]] = None,
                  severity: pulumi.Input[Optional['Severity']] = None,
                  step_issues: pulumi.Input[Optional['StepIssueMode']] = None,
                  steps: pulumi.Input[Optional[Sequence[pulumi.Input[Union['WorkflowStepArgs', 'WorkflowStepArgsDict']]]]] = None,
@@ -383,6 +383,12 @@ class Workflow(pulumi.CustomResource):
         __props__.__dict__["validate_payload"] = None
         __props__.__dict__["workflow_id"] = None
         return Workflow(resource_name, opts=opts, __props__=__props__)
+
+    @staticmethod
+    def exists(id: pulumi.Input[str],
+            opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
+        __props__: dict = {}
+        return pulumi.runtime.exists_resource(None, 'notify:index:Workflow', id, __props__, opts or pulumi.ResourceOptions())
 
     @_builtins.property
     @pulumi.getter

@@ -24,7 +24,7 @@ const OPTS = { frontEnd: "native" as const, project: "notify-dash", packageVersi
 const schema = packageSchema();
 
 /**
- * A string as Pulumi YAML reads it (pulumi/pulumi-yaml v1.25, pkg/pulumiyaml/ast/interpolation.go
+ * A string as Pulumi YAML reads it (pulumi/pulumi-yaml v1.25 to v1.38.1, pkg/pulumiyaml/ast/interpolation.go
  * `parseInterpolate`, then `ParseExpr` of expr.go): `$$` is `$`, `${path}` a reference; a string
  * that is one reference and nothing else is that reference's value.
  */
