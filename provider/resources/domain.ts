@@ -6,8 +6,9 @@
  *   diff    no request
  *   create  with adopt, the read below first: a domain of this environment is compared, and its
  *           data and routes written only where they differ; else POST /v1/domains (409 when the
- *           name is claimed anywhere on the service), then POST each declared route; a failure
- *           removes a domain made here again
+ *           name is claimed anywhere on the service), then POST each declared route; a domain
+ *           made whose routes failed is kept in the stack without them (the next up writes them),
+ *           and a create whose answer was lost looks the name up before it is sent again
  *   read    GET /v1/domains/{domain}, or for a domain the state has pending POST .../verify, which
  *           checks the DNS again and answers the domain (so a refresh after the DNS change shows
  *           `verified`; still pending, a warning names the records to add); GET .../routes (every page)
@@ -24,7 +25,7 @@
  * support@ goes to this webhook" as part of the domain's configuration, beside its DNS records.
  */
 import { z } from "zod";
-import { NotifyApiError, isNotFound } from "../client/errors";
+import { NotifyApiError, isConflict, isNotFound } from "../client/errors";
 import type { NotifyClient } from "../client";
 import { clientFor } from "../config";
 import { ExpectedDnsRecord, type Domain as ApiDomain, type DomainRoute as ApiRoute } from "../schemas";
@@ -33,7 +34,7 @@ import { checkWith, topLevel, unknownKeyHint, type CheckFailure } from "./check"
 import { type DiffResult, declaredKeys, declaredKeysOf, deepEqual, stripUndefined, UNKNOWN } from "./diff";
 import { dynamicProvider as makeDynamicProvider } from "./dynamic";
 import { defineResource, diffOf, field, output, requestBody, serviceFields, type ArgsOf, type StateOf } from "./fields";
-import { adoptExisting, controlInputs, deleteIfPresent, failure, findIfPresent, gone, readIfPresent, readInputs, warn } from "./lifecycle";
+import { adoptExisting, controlInputs, createOrAdopt, deleteIfPresent, failure, findIfPresent, gone, readIfPresent, readInputs, warn } from "./lifecycle";
 
 /** A domain name as the service stores it: lower case, dot-separated labels (the service lower-cases what it is given). */
 export const DOMAIN_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/;
@@ -273,54 +274,40 @@ export const provider = {
     const inputs = raw as Inputs;
     const keys = declaredKeys(raw, DOMAIN.inputKeys);
     const client = clientFor();
-    const action = `create domain "${inputs.name}"`;
-    // With adopt, look first: an existing domain of this environment is compared, and its data
-    // and routes written only where they differ.
-    if (inputs.adopt) {
-      const existing = await findIfPresent(() => readDomain(client, inputs.name)).catch((e: unknown) => { throw failure(`adopt domain "${inputs.name}"`, e); });
-      if (existing) {
-        return adoptExisting(`domain "${inputs.name}"`, {
-          id: existing.d.name, compared: outputsFor(existing.d, existing.routes, raw, keys) as unknown as Props, inputs: raw, diff: provider.diff,
-          update: async (olds) => (await provider.update(existing.d.name, olds, raw)).outs,
-        });
-      }
-    }
-    let adopted = false;
-    let made: ApiDomain | undefined;
-    try {
-      made = await client.domains.create(requestBody(DOMAIN, inputs, "create"));
-    } catch (err) {
-      if (!(err instanceof NotifyApiError && err.status === 409)) throw failure(action, err);
-      if (!inputs.adopt && err.attempts <= 1) {
-        throw failure(action, err, `Set adopt: true to manage a domain of this environment with this stack (a name claimed by another environment or organisation cannot be taken over)`);
-      }
-      adopted = true;
-    }
-    let routes: ApiRoute[] = [];
-    try {
-      const body: UpdateBody = requestBody(DOMAIN, inputs, "update");
-      if (adopted && Object.keys(body).length) await client.domains.update(inputs.name, body);
-      if (inputs.routes !== undefined) {
-        const live = adopted ? routeMap(await liveRoutes(client, inputs.name), inputs.routes) : {};
-        routes = await syncRoutes(client, inputs.name, live, inputs.routes);
-      }
-    } catch (err) {
-      // A domain made here whose routes failed is removed again, so that a rerun starts afresh.
-      if (!adopted) await client.domains.delete(inputs.name).catch(() => undefined);
-      throw failure(adopted ? `adopt domain "${inputs.name}"` : action, err,
-        isNotFound(err) && adopted ? "The name is claimed by another environment or organisation" : undefined);
-    }
-    if (made) {
-      // Made here: the create's answer and the routes' are the domain as it is.
-      await warnPending(made);
-      return { id: made.name, outs: outputsFor(made, asWritten(routes), raw, keys) };
-    }
-    try {
-      const { d, routes: live } = await readDomain(client, inputs.name);
-      return { id: d.name, outs: outputsFor(d, live, raw, keys) };
-    } catch (err) {
-      throw failure(`read domain "${inputs.name}"`, err);
-    }
+    const what = `domain "${inputs.name}"`;
+    const claimed = "Set adopt: true to manage a domain of this environment with this stack (a name claimed by another environment or organisation cannot be taken over)";
+    return createOrAdopt({
+      what, adopt: inputs.adopt, refuse: claimed,
+      // A domain of another environment or organisation reads as not found here: a 409 with
+      // nothing to take over is a name claimed elsewhere.
+      hint: (err) => (isConflict(err) ? "The name is claimed by another environment or organisation" : undefined),
+      find: () => findIfPresent(() => readDomain(client, inputs.name)),
+      takeOver: (existing) => adoptExisting(what, {
+        id: existing.d.name, compared: outputsFor(existing.d, existing.routes, raw, keys) as unknown as Props, inputs: raw, diff: provider.diff,
+        update: async (olds) => {
+          try {
+            return (await provider.update(existing.d.name, olds, raw)).outs;
+          } catch (e) {
+            throw failure(`adopt ${what}`, e);
+          }
+        },
+      }),
+      create: () => client.domains.create(requestBody(DOMAIN, inputs, "create")),
+      created: async (made) => {
+        let routes: ApiRoute[] = [];
+        try {
+          if (inputs.routes !== undefined) routes = await syncRoutes(client, inputs.name, {}, inputs.routes);
+        } catch (err) {
+          throw failure(`create ${what}`, err);
+        }
+        // The create's answer and the routes' are the domain as it is.
+        await warnPending(made);
+        return { id: made.name, outs: outputsFor(made, asWritten(routes), raw, keys) };
+      },
+      // Made, its routes not (all) written: kept with none, so the next up's update writes each
+      // declared route (one the failed create did write is updated in place).
+      partial: (made) => ({ id: made.name, outs: outputsFor(made, asWritten([]), raw, keys) }),
+    });
   },
 
   async read(id: string, props: Props) {

@@ -11,6 +11,7 @@ export const FIRST_WRITES = {
   topic: { method: "POST", route: "/v2/topics" },
   agent: { method: "POST", route: "/v1/agents" },
   environment: { method: "POST", route: "/v1/environments" },
+  domain: { method: "POST", route: "/v1/domains" },
 } as const;
 
 /** A module of {@link FIRST_WRITES}. */

@@ -161,6 +161,14 @@ const STOP_CASES: StopCase[] = [
     held: async (emu) => ((await emu.api("GET", "/v1/environments")).body as Obj[]).filter((e) => e.name === "Staging"),
     finished: { name: "Staging", _parentId: "env_env0" },
   },
+  {
+    module: "domain",
+    inputs: { name: "mail.example.com", routes: { support: { type: "webhook" } } },
+    // The domain, with the addresses of its routes.
+    held: async (emu) => Promise.all(((await emu.api("GET", "/v1/domains")).body.data as Obj[]).filter((d) => d.name === "mail.example.com")
+      .map(async (d) => ({ ...d, routes: ((await emu.api("GET", "/v1/domains/mail.example.com/routes")).body.data as Obj[]).map((r) => r.address) }))),
+    finished: { name: "mail.example.com", routes: ["support"] },
+  },
 ];
 
 describe("a create whose later step fails keeps what it made", () => {
