@@ -86,7 +86,8 @@ export function dynamicProvider(ops: ResourceOperations): pulumi.dynamic.Resourc
  * So a diff that finds a secret key changed answers its changes as unknown: the engine then
  * compares the old and the new inputs itself, unmasked, and keeps the changed keys and the
  * detailed diff of what differs (pkg/resource/deploy/step_generator.go, diffResource), which the
- * CLI shows as the native plugin's: `[diff: ~auth]`, `~ auth: [secret] => [secret]`. The engine
+ * CLI shows as the native plugin's: `[diff: ~auth]`, and with `--diff` (Pulumi 3.276.0, down to the
+ * key inside) `~ auth: { ~ accessToken: [secret] => [secret] }`. The engine
  * finds every change this diff finds: the old inputs are the program's last ones, whose outputs
  * compare equal to them (the diff after an `up` is empty), or after a refresh the read's inputs,
  * each declared key as the outputs hold it (lifecycle.ts `readInputs`); the replacement and
