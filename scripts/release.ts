@@ -22,14 +22,14 @@
  * the Python sdist and wheel (`python -m build`), the plugin archives of each platform
  * (scripts/plugin-binary.ts), all in one folder with their SHA-256 checksums in `SHA256SUMS`
  * (`sha256sum -c SHA256SUMS` checks them), and the Go module in the layout of a Go module proxy
- * (`goproxy/`, served as `GOPROXY=file://...`), the zip as the go command makes it from the tag.
+ * (`goproxy/`, served as `GOPROXY=file://...`), its zip made by golang.org/x/mod/zip as the go
+ * command makes it from the tag ({@link writeGoModule}).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import zlib from "node:zlib";
 import { buildPluginArchives, TARGETS, type Target } from "./plugin-binary";
 import { REPO_ROOT } from "./workspace";
 
@@ -303,96 +303,69 @@ function npmPack(dir: string, out: string): string {
   return (JSON.parse(json) as { filename: string }[])[0]!.filename.replace(/^@/, "").replace(/\//, "-");
 }
 
-/** A file of a zip archive. */
-interface ZipEntry {
-  name: string;
-  data: Buffer;
+/** Where scripts/ensure-gomodzip built scripts/gomodzip (golang.org/x/mod/zip's module zips), building it on first use. */
+export function gomodzip(): string {
+  return execFileSync(path.join(REPO_ROOT, "scripts/ensure-gomodzip"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+}
+
+/** What golang.org/x/mod/zip's CheckZip says of a module zip: the go command refuses it unless `Invalid` is empty and there is no `Error`. */
+export interface CheckedZip {
+  Valid: string[];
+  Omitted: { Path: string; Err: string }[];
+  Invalid: { Path: string; Err: string }[];
+  SizeError?: string;
+  Error?: string;
+}
+
+/** CheckZip of the zip of `module` at `version` (with its `v`), by scripts/gomodzip. */
+export function checkGoModuleZip(zip: string, module: string, version: string): CheckedZip {
+  const r = spawnSync(gomodzip(), ["check", "-module", module, "-version", version, zip], { encoding: "utf8" });
+  if (!r.stdout) throw new Error(`gomodzip check ${zip} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as CheckedZip;
 }
 
 /**
- * A zip archive of `entries`, deflated, with a fixed time (one content, one zip). The go command
- * reads module zips with archive/zip, which takes this plain layout.
+ * The files of `dir` that git ignores, when `root` is a git checkout (else none): the go command's
+ * zip from the tag cannot hold them, and a zip made from the folder would.
  */
-export function zipArchive(entries: ZipEntry[]): Buffer {
-  const u32 = (n: number) => {
-    const b = Buffer.alloc(4);
-    b.writeUInt32LE(n, 0);
-    return b;
-  };
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  // 1980-01-01 00:00, the zip format's first day.
-  const dosTime = 0;
-  const dosDate = (0 << 9) | (1 << 5) | 1;
-  for (const e of entries) {
-    const name = Buffer.from(e.name, "utf8");
-    const compressed = zlib.deflateRawSync(e.data, { level: 9 });
-    const crc = zlib.crc32(e.data);
-    // What the local header and the central directory's entry both say of the file, in the same order.
-    const common = Buffer.alloc(26);
-    common.writeUInt16LE(20, 0); // version needed: 2.0 (deflate)
-    common.writeUInt16LE(0x0800, 2); // names are UTF-8
-    common.writeUInt16LE(8, 4); // deflate
-    common.writeUInt16LE(dosTime, 6);
-    common.writeUInt16LE(dosDate, 8);
-    common.writeUInt32LE(crc, 10);
-    common.writeUInt32LE(compressed.length, 14);
-    common.writeUInt32LE(e.data.length, 18);
-    common.writeUInt16LE(name.length, 22);
-    // extra field length 0 at 24
-    const local = Buffer.concat([u32(0x04034b50), common]);
-    const madeBy = Buffer.alloc(2);
-    madeBy.writeUInt16LE(20, 0); // made by: 2.0
-    // then comment length, disk, internal and external attributes (all 0), and the local header's offset
-    const central = Buffer.concat([u32(0x02014b50), madeBy, common, Buffer.alloc(10), u32(offset)]);
-    locals.push(local, name, compressed);
-    centrals.push(central, name);
-    offset += local.length + name.length + compressed.length;
+function gitIgnored(root: string, dir: string): string[] {
+  try {
+    return git(root, ["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--", dir]).split("\0").filter(Boolean);
+  } catch {
+    return [];
   }
-  const dir = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(dir.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, dir, end]);
-}
-
-/** Every file under `dir`, as slash-separated paths relative to it, sorted. */
-function filesUnder(dir: string, sub = ""): string[] {
-  return readdirSync(path.join(dir, sub), { withFileTypes: true }).flatMap((e) => {
-    const rel = sub ? `${sub}/${e.name}` : e.name;
-    return e.isDirectory() ? filesUnder(dir, rel) : e.isFile() ? [rel] : [];
-  }).sort();
 }
 
 /**
  * The Go module at `version` in the layout a Go module proxy serves (the go command's GOPROXY
- * protocol, `go help goproxy`): `<module>/@v/list`, `v<version>.info`, `.mod` and `.zip`. The zip
- * holds the files of sdk/go under `<module>@v<version>/`, and the repository's LICENSE, as the
- * go command's zips of a subdirectory module made from its tag do (golang.org/x/mod/zip,
- * CreateFromVCS: a module without a LICENSE gets the repository root's).
+ * protocol, `go help goproxy`): `<module>/@v/list`, `v<version>.info`, `.mod` and `.zip`.
+ *
+ * The zip is golang.org/x/mod/zip's (scripts/gomodzip), the package the go command makes module
+ * zips with, so it holds what the go command serves from the tag `sdk/go/v<version>`: the files of
+ * sdk/go under `<module>@v<version>/` (as CreateFromDir takes them) and the repository's LICENSE, which
+ * the go command adds to a subdirectory module without one. It is made from the folder, not from
+ * the tag with CreateFromVCS: `npm run release -- <version>` builds the artifacts from the stamped
+ * tree before it is committed and tagged, and a copy of the checkout has no .git. So a file git
+ * ignores under sdk/go, which the tag would not hold, is refused.
  */
-export function writeGoModule(version: string, out: string, root = REPO_ROOT, time = new Date()): { module: string; proxy: string } {
+export function writeGoModule(version: string, out: string, root = REPO_ROOT, time = new Date()): { module: string; proxy: string; files: string[] } {
   const module = goModulePath(root);
   const v = `v${version}`;
   const proxy = path.join(out, "goproxy");
   // Module paths are case-encoded in the proxy's layout (an upper-case letter is !lower); this one has none.
   if (/[A-Z]/.test(module)) throw new Error(`module path ${module} has upper-case letters, which this writer does not encode`);
+  const ignored = gitIgnored(root, GO_MODULE_DIR);
+  if (ignored.length) throw new Error(`${GO_MODULE_DIR} has files git ignores, which the go command's zip from the tag would not hold: ${ignored.join(", ")}; remove them`);
   const at = path.join(proxy, module, "@v");
   mkdirSync(at, { recursive: true });
   const src = path.join(root, GO_MODULE_DIR);
-  const files = filesUnder(src);
-  const entries = files.map((f) => ({ name: `${module}@${v}/${f}`, data: readFileSync(path.join(src, f)) }));
-  if (!files.includes("LICENSE")) entries.push({ name: `${module}@${v}/LICENSE`, data: readFileSync(path.join(root, "LICENSE")) });
-  entries.sort((a, b) => (a.name < b.name ? -1 : 1));
-  writeFileSync(path.join(at, `${v}.zip`), zipArchive(entries));
+  const zipped = execFileSync(gomodzip(), ["create", "-module", module, "-version", v, "-dir", src, "-license", path.join(root, "LICENSE"), "-out", path.join(at, `${v}.zip`)], {
+    encoding: "utf8", stdio: ["ignore", "pipe", "inherit"],
+  });
   copyFileSync(path.join(src, "go.mod"), path.join(at, `${v}.mod`));
   writeFileSync(path.join(at, `${v}.info`), `${JSON.stringify({ Version: v, Time: time.toISOString().replace(/\.\d+Z$/, "Z") })}\n`);
   writeFileSync(path.join(at, "list"), `${v}\n`);
-  return { module, proxy };
+  return { module, proxy, files: zipped.trim().split("\n") };
 }
 
 /** sha256 of a file, hex. */
@@ -456,7 +429,7 @@ export async function buildArtifacts(opts: { out?: string; root?: string; target
 
   const time = new Date(sourceDateEpoch(root) * 1000);
   const go = writeGoModule(version, out, root, time);
-  log(`release: Go module ${go.module}@v${version} in ${path.relative(out, go.proxy)}/`);
+  log(`release: Go module ${go.module}@v${version} (${go.files.length} files, golang.org/x/mod/zip) in ${path.relative(out, go.proxy)}/`);
 
   const files = [...Object.values(npm), sdist, wheel, ...Object.values(plugin)].sort();
   writeFileSync(path.join(out, CHECKSUMS), files.map((f) => `${sha256File(path.join(out, f))}  ${f}\n`).join(""));

@@ -1,7 +1,8 @@
 /**
  * The release workflow, .github/workflows/release.yml: it passes actionlint (and shellcheck on its
  * run: blocks, when installed), and it does what a release of a Pulumi registry provider does on
- * a version tag: the tests first, then the artifacts of `release.js build`, the GitHub release
+ * a version tag: the tests first, then the artifacts of `release.js build` (with Go set up for the
+ * Go module's zip), the GitHub release
  * where the schema's pluginDownloadURL points (before any package that names it), npm with
  * provenance and PyPI through trusted publishing, no long-lived token anywhere, and the Go
  * module's tag.
@@ -69,6 +70,10 @@ describe("the release workflow", () => {
     const build = workflow().jobs.build!;
     expect(runs(build)).toContain("node dist/scripts/release.js build");
     expect(runs(build)).toContain("sha256sum -c SHA256SUMS");
+    // The Go module's zip is made by scripts/gomodzip, a Go program the script builds: Go of its go.mod.
+    const go = build.steps.find((s) => s.uses?.startsWith("actions/setup-go@"));
+    expect(go?.with).toEqual({ "go-version-file": "scripts/gomodzip/go.mod" });
+    expect(build.steps.indexOf(go!)).toBeLessThan(build.steps.findIndex((s) => s.run?.includes("node dist/scripts/release.js build")));
   });
 
   it("creates the GitHub release of the tag, where the schema's pluginDownloadURL points, before publishing any package", () => {

@@ -4,7 +4,7 @@
  * place to the new version, leaves the old one nowhere a user reads, and adds the CHANGELOG.md
  * section of the commits since the previous release with their `Upgrade:` notes; versions and
  * tags are checked with clear errors. test/unit/scripts/release.test.ts checks the version's
- * places and the Go module's zip from source.
+ * places from source, test/component/scripts/goModule.test.ts the Go module's zip.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -1,18 +1,13 @@
 /**
  * The release's version stamp (scripts/release.ts): every place that holds the version agrees
- * today; versions are checked with clear errors; the Go module's zip is one the go command's
- * layout expects. test/component/scripts/release.test.ts runs the built script on a copy of the
- * repository.
+ * today; versions are checked with clear errors. test/component/scripts/release.test.ts runs the
+ * built script on a copy of the repository; test/component/scripts/goModule.test.ts checks the Go
+ * module's proxy folder and zip (made by scripts/gomodzip, a Go program).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import {
-  changelogVersions, compareVersions, currentVersion, goTag, parseVersion, releaseNotes, versionPlaces, writeGoModule, zipArchive,
+  changelogVersions, compareVersions, currentVersion, goTag, parseVersion, releaseNotes, versionPlaces,
 } from "../../../scripts/release";
-import { ROOT } from "../../helpers/pulumi";
 
 describe("the version", () => {
   it("every place that holds it agrees with package.json's", () => {
@@ -40,54 +35,5 @@ describe("the version", () => {
   it("orders versions as semver does", () => {
     const sorted = ["1.0.0", "0.2.0", "1.0.0-rc.1", "0.10.0", "1.0.0-alpha", "1.0.0-rc.10", "1.0.0-rc.2", "0.2.1"].sort(compareVersions);
     expect(sorted).toEqual(["0.2.0", "0.2.1", "0.10.0", "1.0.0-alpha", "1.0.0-rc.1", "1.0.0-rc.2", "1.0.0-rc.10", "1.0.0"]);
-  });
-});
-
-/** The entries of a zip as archive/zip reads them: name and inflated content. */
-function readZip(zip: Buffer): { name: string; data: Buffer }[] {
-  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  const count = zip.readUInt16LE(end + 10);
-  let at = zip.readUInt32LE(end + 16);
-  const out: { name: string; data: Buffer }[] = [];
-  for (let i = 0; i < count; i++) {
-    expect(zip.readUInt32LE(at)).toBe(0x02014b50);
-    const size = zip.readUInt32LE(at + 20);
-    const nameLen = zip.readUInt16LE(at + 28);
-    const extraLen = zip.readUInt16LE(at + 30);
-    const commentLen = zip.readUInt16LE(at + 32);
-    const local = zip.readUInt32LE(at + 42);
-    const name = zip.subarray(at + 46, at + 46 + nameLen).toString("utf8");
-    const dataAt = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-    const data = zlib.inflateRawSync(zip.subarray(dataAt, dataAt + size));
-    expect(zlib.crc32(data)).toBe(zip.readUInt32LE(at + 16));
-    out.push({ name, data });
-    at += 46 + nameLen + extraLen + commentLen;
-  }
-  return out;
-}
-
-describe("the Go module in a proxy's layout", () => {
-  it("zips sdk/go and the LICENSE under <module>@v<version>/, with its go.mod, info and list", () => {
-    const out = mkdtempSync(path.join(os.tmpdir(), "notify-release-go-"));
-    try {
-      const { module, proxy } = writeGoModule("0.1.0", out, ROOT, new Date("2026-01-02T03:04:05Z"));
-      const at = path.join(proxy, module, "@v");
-      expect(readdirSync(at).sort()).toEqual(["list", "v0.1.0.info", "v0.1.0.mod", "v0.1.0.zip"]);
-      expect(readFileSync(path.join(at, "list"), "utf8")).toBe("v0.1.0\n");
-      expect(JSON.parse(readFileSync(path.join(at, "v0.1.0.info"), "utf8"))).toEqual({ Version: "v0.1.0", Time: "2026-01-02T03:04:05Z" });
-      expect(readFileSync(path.join(at, "v0.1.0.mod"), "utf8")).toBe(readFileSync(path.join(ROOT, "sdk/go/go.mod"), "utf8"));
-      const entries = readZip(readFileSync(path.join(at, "v0.1.0.zip")));
-      const prefix = `${module}@v0.1.0/`;
-      expect(entries.every((e) => e.name.startsWith(prefix))).toBe(true);
-      const names = entries.map((e) => e.name.slice(prefix.length));
-      expect(names).toContain("go.mod");
-      expect(names).toContain("LICENSE");
-      expect(names).toContain("notify/pulumi-plugin.json");
-      expect(entries.find((e) => e.name === `${prefix}notify/provider.go`)!.data).toEqual(readFileSync(path.join(ROOT, "sdk/go/notify/provider.go")));
-      // One content, one zip: the entries carry no time of their own.
-      expect(zipArchive([{ name: "a", data: Buffer.from("x") }])).toEqual(zipArchive([{ name: "a", data: Buffer.from("x") }]));
-    } finally {
-      rmSync(out, { recursive: true, force: true });
-    }
   });
 });
