@@ -7,7 +7,7 @@
  * says ({@link parseOwned}), which an update keeps.
  */
 import { CONNECTION_SETTINGS, type ConnectionKey } from "../provider/client/settings";
-import { Ref, type ExportModel, type Value } from "./model";
+import { Ref, type ExportModel, type ExportedResource, type Value } from "./model";
 import { ownedHeader, SETTINGS_MARK, type ExportSettings, type Language, type RenderOptions, type Renderer } from "./render/common";
 import { go } from "./render/go";
 import { python } from "./render/python";
@@ -207,9 +207,16 @@ export function forLanguage(model: ExportModel, language: Language): ExportModel
     const gone = targets(r.inputs).find((t) => reasons.has(t));
     if (gone && !reasons.has(r.key)) reasons.set(r.key, `it references ${gone}, which ${renderer.language} cannot declare`);
   }
+  // A resource that only comes after a skipped one is declared without that dependsOn.
+  const kept = (r: ExportedResource): ExportedResource => {
+    const after = r.dependsOn?.filter((k) => !reasons.has(k));
+    if (after?.length === r.dependsOn?.length) return r;
+    const { dependsOn: _, ...rest } = r;
+    return after?.length ? { ...rest, dependsOn: after } : rest;
+  };
   return {
     ...model,
-    resources: model.resources.filter((r) => !reasons.has(r.key)),
+    resources: model.resources.filter((r) => !reasons.has(r.key)).map(kept),
     secrets: model.secrets.filter((s) => !reasons.has(s.owner)),
     skipped: [...model.skipped, ...model.resources.filter((r) => reasons.has(r.key)).map((r) => ({ kind: r.kind, name: r.name, reason: reasons.get(r.key)! }))],
   };

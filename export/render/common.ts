@@ -125,7 +125,7 @@ export function ownedHeader(renderer: Renderer, settings: ExportSettings): strin
   ].map((l) => `${renderer.comment} ${l}`);
 }
 
-/** The resources another resource references (by model key). */
+/** The resources another resource references or depends on (by model key). */
 export function referenced(model: ExportModel): Set<string> {
   const out = new Set<string>();
   const walk = (v: unknown): void => {
@@ -135,9 +135,15 @@ export function referenced(model: ExportModel): Set<string> {
       else Object.values(v).forEach(walk);
     }
   };
-  model.resources.forEach((r) => walk(r.inputs));
+  model.resources.forEach((r) => {
+    walk(r.inputs);
+    r.dependsOn?.forEach((k) => out.add(k));
+  });
   return out;
 }
+
+/** The variables of the resources `r` depends on (its `dependsOn`), in its order; `names` maps model keys to variables. */
+export const dependsOnVariables = (r: ExportedResource, names: ReadonlyMap<string, string>): string[] => (r.dependsOn ?? []).map((k) => names.get(k)!);
 
 /** A one-line comment naming the object a declaration takes over (or, in a portable program, makes: it has no id). */
 export function describe(r: ExportedResource): string {

@@ -101,3 +101,21 @@ describe("the project an export writes", () => {
     }
   });
 });
+
+describe("a model for a language that cannot declare a resource", () => {
+  // YAML reads a key `fn::...` as a function: the global preferences holding one are skipped, and
+  // the workflow's preferences, which only come after them (no value of theirs), are kept without the dependsOn.
+  it("keeps a resource that depended on the skipped one, without that dependsOn", () => {
+    const prefs = (name: string, inputs: Record<string, unknown>, dependsOn?: string[]) =>
+      ({ key: `SubscriberPreferences/${name}`, kind: "SubscriberPreferences" as const, name, id: name, inputs: inputs as never, ...(dependsOn ? { dependsOn } : {}) });
+    const m = {
+      environment: { id: ENV }, secrets: [], skipped: [],
+      resources: [prefs("a-preferences", { subscriberId: "a", channels: { "fn::x": true } }), prefs("a-w-preferences", { subscriberId: "a", workflowId: "w" }, ["SubscriberPreferences/a-preferences"])],
+    };
+    const yaml = forLanguage(m, "yaml");
+    expect(yaml.resources).toEqual([{ key: "SubscriberPreferences/a-w-preferences", kind: "SubscriberPreferences", name: "a-w-preferences", id: "a-w-preferences", inputs: { subscriberId: "a", workflowId: "w" } }]);
+    expect(yaml.skipped.map((s) => s.name)).toEqual(["a-preferences"]);
+    // Where both are declared, the dependsOn stays.
+    expect(forLanguage(m, "typescript").resources[1]!.dependsOn).toEqual(["SubscriberPreferences/a-preferences"]);
+  });
+});
