@@ -8,7 +8,7 @@
 import { Ref, SecretRef, type ExportModel, type Value } from "../model";
 import { ConfigFlag } from "../value";
 import { goName, variableNames } from "../naming";
-import { configKeys, dependsOnVariables, describe, MISSING_CONFIG, pluginBeforeRelease, programPurpose, referenced, type ProgramOptions, type RenderOptions, type Renderer } from "./common";
+import { configKeys, dependsOnVariables, describe, fromCheckout, MISSING_CONFIG, programPurpose, referenced, type ProgramOptions, type RenderOptions, type Renderer } from "./common";
 
 /** A config value: a secret's `pulumi.StringOutput`, or a plain value as a `pulumi.String`. */
 const goConfig = (v: SecretRef) => (v.secret ? `cfg.RequireSecret(${goString(v.key)})` : `pulumi.String(cfg.Require(${goString(v.key)}))`);
@@ -173,7 +173,8 @@ export const go: Renderer = {
   install(opts: RenderOptions) {
     return {
       command: "go mod tidy",
-      beforeRelease: [`go mod edit -replace ${sdkModule()}=<checkout>/sdk/go && go mod tidy`, ...pluginBeforeRelease(opts.packageVersion)],
+      // The module from the checkout's sources; the plugin from its artifacts.
+      beforeRelease: [fromCheckout.build, ...fromCheckout.go(sdkModule()), fromCheckout.plugin(opts.packageVersion)],
     };
   },
 };

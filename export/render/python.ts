@@ -7,7 +7,7 @@
 import { Ref, SecretRef, type ExportModel, type Value } from "../model";
 import { ConfigFlag } from "../value";
 import { pythonName, variableNames } from "../naming";
-import { configKeys, dependsOnVariables, describe, MISSING_CONFIG, pluginBeforeRelease, programPurpose, type ProgramOptions, type RenderOptions, type Renderer } from "./common";
+import { configKeys, dependsOnVariables, describe, fromCheckout, MISSING_CONFIG, programPurpose, type ProgramOptions, type RenderOptions, type Renderer } from "./common";
 import { packageSchema, resolve, resourceInputs, type PackageSchema, type PropSchema } from "./schema";
 
 /** A Python string literal (JSON's escapes are Python's too). */
@@ -111,7 +111,7 @@ export const python: Renderer = {
   install(opts: RenderOptions) {
     return {
       command: "pip install -r requirements.txt",
-      beforeRelease: ["pip install <checkout>/sdk/python", ...pluginBeforeRelease(opts.packageVersion)],
+      beforeRelease: [fromCheckout.build, fromCheckout.pip(opts.packageVersion), fromCheckout.plugin(opts.packageVersion)],
     };
   },
 };

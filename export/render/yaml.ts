@@ -19,7 +19,7 @@
 import { Ref, SecretRef, type ExportModel, type ExportedResource, type Value } from "../model";
 import { ADOPT_KEY, ConfigFlag } from "../value";
 import { variableNames } from "../naming";
-import { dependsOnVariables, describe, pluginBeforeRelease, programPurpose, type ProgramOptions, type RenderOptions, type Renderer } from "./common";
+import { dependsOnVariables, describe, fromCheckout, programPurpose, type ProgramOptions, type RenderOptions, type Renderer } from "./common";
 import { packageSchema, resolve, resourceInputs, typeToken, type PackageSchema, type PropSchema } from "./schema";
 
 /**
@@ -146,6 +146,6 @@ export const yaml: Renderer = {
     return { [`sdks/${schema.name}.yaml`]: decl };
   },
   install(opts: RenderOptions) {
-    return { command: "pulumi install", beforeRelease: pluginBeforeRelease(opts.packageVersion) };
+    return { command: "pulumi install", beforeRelease: [fromCheckout.build, fromCheckout.plugin(opts.packageVersion)] };
   },
 };
