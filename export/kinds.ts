@@ -529,7 +529,10 @@ export const EXPORT = {
           if (workflowId !== undefined) inputs.workflowId = m.has(`Workflow/${workflowId}`) ? new Ref(`Workflow/${workflowId}`, "workflowId") : workflowId;
           inputs.channels = shown.channels;
           if (shown.schedule !== undefined) inputs.schedule = shown.schedule;
-          m.add("SubscriberPreferences", name, preferencesId(subscriberId, workflowId), inputs);
+          // A workflow's after the subscriber's global ones, when declared (docs/subscribers.md): a
+          // write of a global channel clears that channel's per-workflow choices.
+          const global = `SubscriberPreferences/${subscriberId}-preferences`;
+          m.add("SubscriberPreferences", name, preferencesId(subscriberId, workflowId), inputs, workflowId !== undefined && m.has(global) ? [global] : undefined);
         }
       }
     },

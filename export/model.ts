@@ -71,7 +71,7 @@ export function buildModel(raw: RawEnvironment, previous?: PreviousNames): Expor
   };
 
   /** Adds a resource when its inputs pass the provider's own input check; else records why not. */
-  const add = (kind: Kind, name: string, id: string, inputs: Record<string, unknown>) => {
+  const add = (kind: Kind, name: string, id: string, inputs: Record<string, unknown>, dependsOn?: string[]) => {
     const table = tableOf(kind);
     const key = `${kind}/${name}`;
     if (byKey.has(key)) {
@@ -89,6 +89,9 @@ export function buildModel(raw: RawEnvironment, previous?: PreviousNames): Expor
     // they were written, or sorted): the same setup in two installations exports the same bytes.
     for (const k of Object.keys(inputs)) inputs[k] = sortedKeys(inputs[k]);
     const r: ExportedResource = { key, kind, name, id, inputs: inputs as Record<string, Value> };
+    // Only on resources the model holds (one the input check refused is not declared).
+    const after = dependsOn?.filter((k) => byKey.has(k));
+    if (after?.length) r.dependsOn = after;
     resources.push(r);
     byKey.set(key, r);
   };
@@ -107,10 +110,29 @@ export function buildModel(raw: RawEnvironment, previous?: PreviousNames): Expor
   resources.sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return {
     environment: { id: envId, name: raw.environment.name },
-    resources,
+    resources: dependenciesFirst(resources, byKey),
     secrets: secrets.filter((x) => byKey.has(x.owner)),
     skipped,
   };
+}
+
+/**
+ * The resources in their order, except that each comes after those it depends on (its
+ * `dependsOn`, of its own kind: `alice-order-shipped-preferences` sorts before `alice-preferences`),
+ * which moves up to just before the first that needs it: each language declares a variable
+ * before it is used.
+ */
+function dependenciesFirst(sorted: readonly ExportedResource[], byKey: ReadonlyMap<string, ExportedResource>): ExportedResource[] {
+  const out: ExportedResource[] = [];
+  const placed = new Set<string>();
+  const place = (r: ExportedResource) => {
+    if (placed.has(r.key)) return;
+    placed.add(r.key);
+    for (const k of r.dependsOn ?? []) place(byKey.get(k)!);
+    out.push(r);
+  };
+  sorted.forEach(place);
+  return out;
 }
 
 /** `v` with every plain object's keys in sorted order (lists keep theirs; references and secrets stay). */

@@ -7,8 +7,8 @@
  * says ({@link parseOwned}), which an update keeps.
  */
 import { CONNECTION_SETTINGS, type ConnectionKey } from "../provider/client/settings";
-import { Ref, type ExportModel, type Value } from "./model";
-import { ownedHeader, SETTINGS_MARK, type ExportSettings, type Language, type RenderOptions, type Renderer } from "./render/common";
+import { Ref, type ExportModel, type ExportedResource, type Value } from "./model";
+import { ownedHeader, SETTINGS_MARK, type ExportSettings, type FrontEnd, type Language, type RenderOptions, type Renderer } from "./render/common";
 import { go } from "./render/go";
 import { python } from "./render/python";
 import { typeToken } from "./render/schema";
@@ -36,6 +36,29 @@ export function slug(name: string): string {
 export type ExportConnection = { apiUrl?: string; allowInsecureHttp?: boolean; timeoutMs?: number };
 
 /**
+ * Step 1 of {@link nextSteps}: the command that installs the project's dependencies, and, until the
+ * packages it names are published, the README's commands that install them from a checkout
+ * instead. The one text of these steps: notify-export prints it, writes it in the project's
+ * README, and docs/export.md holds it for each language, written by scripts/gen-docs.ts (with
+ * `<version>` for the version) from {@link INSTALL_VARIANTS}.
+ */
+export function installLines(language: Language, opts: Pick<RenderOptions, "frontEnd" | "packageVersion">): string[] {
+  const install = RENDERERS[language].install({ ...opts, project: "", pulumiVersion: "" });
+  return [
+    "# 1. Install the dependencies:",
+    install.command,
+    "#    Until the packages it names are published, from a checkout of pulumi-notify instead (its README's \"Install and configure\"):",
+    ...install.beforeRelease.map((l) => `#    ${l}`),
+  ];
+}
+
+/** Each language and front end an export is written for, as docs/export.md lists their install steps. */
+export const INSTALL_VARIANTS: { language: Language; frontEnd: FrontEnd }[] = [
+  { language: "typescript", frontEnd: "dynamic" }, { language: "typescript", frontEnd: "native" },
+  { language: "python", frontEnd: "native" }, { language: "go", frontEnd: "native" }, { language: "yaml", frontEnd: "native" },
+];
+
+/**
  * What to run in the exported project, as shell lines with `#` notes: install the dependencies
  * (and how before the packages are published), create a stack, give it the connection and the
  * secrets, preview, take everything over. `withValues` fills in the secret values the service
@@ -44,7 +67,7 @@ export type ExportConnection = { apiUrl?: string; allowInsecureHttp?: boolean; t
  * adopts the service's objects (test/e2e/export.test.ts counts both).
  */
 export function nextSteps(model: ExportModel, language: Language, opts: RenderOptions, connection: ExportConnection = {}, withValues = false): string[] {
-  const install = RENDERERS[language].install(opts);
+  const install = installLines(language, opts);
   const masked = model.secrets.filter((s) => s.value === undefined);
   // The settings the export needed, each as the stack's config; the key's value only as a placeholder.
   const values: Partial<Record<ConnectionKey, string>> = {
@@ -59,10 +82,7 @@ export function nextSteps(model: ExportModel, language: Language, opts: RenderOp
   const stack = slug(model.environment.name ?? model.environment.id) || "dev";
   if (model.portable) {
     return [
-      "# 1. Install the dependencies:",
-      install.command,
-      "#    Until the packages it names are published, from a checkout of pulumi-notify instead:",
-      ...install.beforeRelease.map((l) => `#    ${l}`),
+      ...install,
       `# 2. A stack of the environment it was read from, and its connection (or leave the connection to ${CONNECTION_SETTINGS.filter((s) => "required" in s && s.required).map((s) => s.env).join(" and ")}):`,
       `pulumi stack init ${stack}`,
       ...config,
@@ -82,10 +102,7 @@ export function nextSteps(model: ExportModel, language: Language, opts: RenderOp
     ];
   }
   return [
-    "# 1. Install the dependencies:",
-    install.command,
-    "#    Until the packages it names are published, from a checkout of pulumi-notify instead:",
-    ...install.beforeRelease.map((l) => `#    ${l}`),
+    ...install,
     `# 2. A stack and its connection (or leave the connection to ${CONNECTION_SETTINGS.filter((s) => "required" in s && s.required).map((s) => s.env).join(" and ")}):`,
     `pulumi stack init ${slug(model.environment.name ?? model.environment.id) || "dev"}`,
     ...config,
@@ -207,9 +224,16 @@ export function forLanguage(model: ExportModel, language: Language): ExportModel
     const gone = targets(r.inputs).find((t) => reasons.has(t));
     if (gone && !reasons.has(r.key)) reasons.set(r.key, `it references ${gone}, which ${renderer.language} cannot declare`);
   }
+  // A resource that only comes after a skipped one is declared without that dependsOn.
+  const kept = (r: ExportedResource): ExportedResource => {
+    const after = r.dependsOn?.filter((k) => !reasons.has(k));
+    if (after?.length === r.dependsOn?.length) return r;
+    const { dependsOn: _, ...rest } = r;
+    return after?.length ? { ...rest, dependsOn: after } : rest;
+  };
   return {
     ...model,
-    resources: model.resources.filter((r) => !reasons.has(r.key)),
+    resources: model.resources.filter((r) => !reasons.has(r.key)).map(kept),
     secrets: model.secrets.filter((s) => !reasons.has(s.owner)),
     skipped: [...model.skipped, ...model.resources.filter((r) => reasons.has(r.key)).map((r) => ({ kind: r.kind, name: r.name, reason: reasons.get(r.key)! }))],
   };

@@ -20,6 +20,12 @@ export interface ExportedResource {
   id: string;
   /** The declared inputs, in the table's field order. */
   inputs: Record<string, Value>;
+  /**
+   * The resources (by model key) it is declared after without taking a value of theirs: each
+   * language's `dependsOn` resource option. A subscriber's preferences for one workflow after its
+   * global ones, whose write clears the per-workflow choices (docs/subscribers.md).
+   */
+  dependsOn?: string[];
 }
 
 /** A stack config key holding a secret, or (`plain`) a value of the environment's own that is not one. */
@@ -61,8 +67,11 @@ export interface ModelBuilder {
   envId: string;
   /** The declared inputs of a kind from its mapper's outputs: the compared input fields, in table order. */
   pick(kind: Kind, outs: Record<string, unknown>): Record<string, unknown>;
-  /** Adds a resource when its inputs pass the provider's own input check; else records why not. */
-  add(kind: Kind, name: string, id: string, inputs: Record<string, unknown>): void;
+  /**
+   * Adds a resource when its inputs pass the provider's own input check; else records why not.
+   * `dependsOn`: the model keys of resources already added that it comes after (see {@link ExportedResource.dependsOn}).
+   */
+  add(kind: Kind, name: string, id: string, inputs: Record<string, unknown>, dependsOn?: string[]): void;
   /** Makes every string under `value` a secret of the resource. */
   secretLeaves(kind: Kind, name: string, path: string[], value: unknown, what: string): Value;
   /** Makes the table's secret inputs secrets. */

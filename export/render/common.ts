@@ -31,8 +31,8 @@ export interface RenderOptions extends ProgramOptions {
 
 /**
  * How a project's dependencies are installed: the command that reads its manifest, and what to run
- * instead until the packages the manifest names are published (each line a shell command or a
- * note; `<checkout>` is a clone of this package's repository).
+ * instead until the packages the manifest names are published (each line a shell command, with a
+ * `#` note where it needs one): the README's commands for a checkout ({@link fromCheckout}).
  */
 export interface InstallSteps {
   command: string;
@@ -42,14 +42,25 @@ export interface InstallSteps {
 /** The tarball `npm pack` writes for package `name` at `version` (`@scope/name` → `scope-name-<version>.tgz`). */
 export const packedName = (name: string, version: string) => `${name.replace(/^@/, "").replace("/", "-")}-${version}.tgz`;
 
+/** A clone of this package's repository, as the README's install commands write it. */
+export const CHECKOUT = "/path/to/checkout";
+
 /**
- * The native plugin before a release: the engine would download it from the schema's
- * `pluginDownloadURL`, where nothing is published yet, so it is built from a checkout and installed.
+ * Before a release, each artifact an exported project needs, installed from a checkout as the
+ * README's "Install and configure" section installs it (its second block, which the release
+ * rehearsal runs as written; test/unit/export/project.test.ts checks these lines against it):
+ * `npm run release -- build` in the checkout writes the version's artifacts into its
+ * `dist/release/`, from which the project installs its npm package, its wheel or the plugin, and
+ * the Go module is replaced by the checkout's `sdk/go`. The plugin too: the engine would download
+ * it from the schema's `pluginDownloadURL`, where nothing is published yet.
  */
-export const pluginBeforeRelease = (version: string): string[] => [
-  "(cd <checkout> && npm ci && npm run native-plugin)   # prints the plugin's folder",
-  `pulumi plugin install resource notify ${version} --file <that folder>`,
-];
+export const fromCheckout = {
+  build: `(cd ${CHECKOUT} && npm run release -- build)   # the artifacts of its version in dist/release/`,
+  npm: (name: string, version: string) => `npm install ${CHECKOUT}/dist/release/${packedName(name, version)} @pulumi/pulumi`,
+  pip: (version: string) => `pip install ${CHECKOUT}/dist/release/pulumi_notify-${version}-py3-none-any.whl`,
+  go: (module: string) => [`go mod edit -replace ${module}=${CHECKOUT}/sdk/go`, "go mod tidy"],
+  plugin: (version: string) => `pulumi plugin install resource notify ${version} --file ${CHECKOUT}/dist/release/pulumi-resource-notify-v${version}-linux-amd64.tar.gz`,
+};
 
 /**
  * A renderer. A project has two kinds of files: the declarations file, which notify-export owns
@@ -125,7 +136,7 @@ export function ownedHeader(renderer: Renderer, settings: ExportSettings): strin
   ].map((l) => `${renderer.comment} ${l}`);
 }
 
-/** The resources another resource references (by model key). */
+/** The resources another resource references or depends on (by model key). */
 export function referenced(model: ExportModel): Set<string> {
   const out = new Set<string>();
   const walk = (v: unknown): void => {
@@ -135,9 +146,15 @@ export function referenced(model: ExportModel): Set<string> {
       else Object.values(v).forEach(walk);
     }
   };
-  model.resources.forEach((r) => walk(r.inputs));
+  model.resources.forEach((r) => {
+    walk(r.inputs);
+    r.dependsOn?.forEach((k) => out.add(k));
+  });
   return out;
 }
+
+/** The variables of the resources `r` depends on (its `dependsOn`), in its order; `names` maps model keys to variables. */
+export const dependsOnVariables = (r: ExportedResource, names: ReadonlyMap<string, string>): string[] => (r.dependsOn ?? []).map((k) => names.get(k)!);
 
 /** A one-line comment naming the object a declaration takes over (or, in a portable program, makes: it has no id). */
 export function describe(r: ExportedResource): string {

@@ -8,7 +8,7 @@
 import { Ref, SecretRef, type ExportModel, type Value } from "../model";
 import { ConfigFlag } from "../value";
 import { goName, variableNames } from "../naming";
-import { configKeys, describe, MISSING_CONFIG, pluginBeforeRelease, programPurpose, referenced, type ProgramOptions, type RenderOptions, type Renderer } from "./common";
+import { configKeys, dependsOnVariables, describe, fromCheckout, MISSING_CONFIG, programPurpose, referenced, type ProgramOptions, type RenderOptions, type Renderer } from "./common";
 
 /** A config value: a secret's `pulumi.StringOutput`, or a plain value as a `pulumi.String`. */
 const goConfig = (v: SecretRef) => (v.secret ? `cfg.RequireSecret(${goString(v.key)})` : `pulumi.String(cfg.Require(${goString(v.key)}))`);
@@ -129,7 +129,11 @@ export const go: Renderer = {
       const props = resourceInputs(schema, r.kind);
       const fields = Object.entries(r.inputs).filter(([, v]) => v !== null)
         .map(([k, v]) => `\t\t${goName(k)}: ${goValue(v, props[k], names, schema, "\t\t")},`);
-      const call = `notify.New${r.kind}(ctx, ${goString(r.name)}, &notify.${r.kind}Args{\n${fields.join("\n")}\n\t}${model.portable ? "" : `, pulumi.Import(pulumi.ID(${goString(r.id)}))`})`;
+      const options = [
+        ...(model.portable ? [] : [`pulumi.Import(pulumi.ID(${goString(r.id)}))`]),
+        ...(r.dependsOn?.length ? [`pulumi.DependsOn([]pulumi.Resource{${dependsOnVariables(r, names).join(", ")}})`] : []),
+      ];
+      const call = `notify.New${r.kind}(ctx, ${goString(r.name)}, &notify.${r.kind}Args{\n${fields.join("\n")}\n\t}${options.map((o) => `, ${o}`).join("")})`;
       lines.push(`\t// ${describe(r)}`);
       if (used.has(r.key)) lines.push(`\t${vars[i]}, err := ${call}`, "\tif err != nil {", "\t\treturn err", "\t}");
       else lines.push(`\tif _, err := ${call}; err != nil {`, "\t\treturn err", "\t}");
@@ -169,7 +173,8 @@ export const go: Renderer = {
   install(opts: RenderOptions) {
     return {
       command: "go mod tidy",
-      beforeRelease: [`go mod edit -replace ${sdkModule()}=<checkout>/sdk/go && go mod tidy`, ...pluginBeforeRelease(opts.packageVersion)],
+      // The module from the checkout's sources; the plugin from its artifacts.
+      beforeRelease: [fromCheckout.build, ...fromCheckout.go(sdkModule()), fromCheckout.plugin(opts.packageVersion)],
     };
   },
 };

@@ -7,7 +7,7 @@
 import { Ref, SecretRef, type ExportModel, type Value } from "../model";
 import { ConfigFlag } from "../value";
 import { pythonName, variableNames } from "../naming";
-import { configKeys, describe, MISSING_CONFIG, pluginBeforeRelease, programPurpose, type ProgramOptions, type RenderOptions, type Renderer } from "./common";
+import { configKeys, dependsOnVariables, describe, fromCheckout, MISSING_CONFIG, programPurpose, type ProgramOptions, type RenderOptions, type Renderer } from "./common";
 import { packageSchema, resolve, resourceInputs, type PackageSchema, type PropSchema } from "./schema";
 
 /** A Python string literal (JSON's escapes are Python's too). */
@@ -85,7 +85,11 @@ export const python: Renderer = {
       const args = Object.entries(r.inputs).filter(([, v]) => v !== null)
         .map(([k, v]) => `    ${pythonName(k)}=${pyValue(v, props[k], names, schema, "    ")},`);
       lines.push("", `# ${describe(r)}`);
-      lines.push(`${vars[i]} = notify.${r.kind}(`, `    ${pyString(r.name)},`, ...args, ...(model.portable ? [] : [`    opts=pulumi.ResourceOptions(import_=${pyString(r.id)}),`]), ")");
+      const options = [
+        ...(model.portable ? [] : [`import_=${pyString(r.id)}`]),
+        ...(r.dependsOn?.length ? [`depends_on=[${dependsOnVariables(r, names).join(", ")}]`] : []),
+      ];
+      lines.push(`${vars[i]} = notify.${r.kind}(`, `    ${pyString(r.name)},`, ...args, ...(options.length ? [`    opts=pulumi.ResourceOptions(${options.join(", ")}),`] : []), ")");
     });
     return lines.join("\n") + "\n";
   },
@@ -107,7 +111,7 @@ export const python: Renderer = {
   install(opts: RenderOptions) {
     return {
       command: "pip install -r requirements.txt",
-      beforeRelease: ["pip install <checkout>/sdk/python", ...pluginBeforeRelease(opts.packageVersion)],
+      beforeRelease: [fromCheckout.build, fromCheckout.pip(opts.packageVersion), fromCheckout.plugin(opts.packageVersion)],
     };
   },
 };

@@ -9,7 +9,7 @@ import { packageSchema } from "./schema";
 import { Ref, SecretRef, type ExportModel, type Value } from "../model";
 import { ConfigFlag } from "../value";
 import { variableNames } from "../naming";
-import { configKeys, describe, MISSING_CONFIG, packedName, pluginBeforeRelease, programPurpose, type ProgramOptions, type RenderOptions, type Renderer } from "./common";
+import { configKeys, dependsOnVariables, describe, fromCheckout, MISSING_CONFIG, programPurpose, type ProgramOptions, type RenderOptions, type Renderer } from "./common";
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -100,10 +100,12 @@ export const typescript: Renderer = {
     ];
     model.resources.forEach((r, i) => {
       const args = tsValue(native || !takeOver ? r.inputs : { ...r.inputs, adopt: true }, names);
+      const options = [
+        ...(native && takeOver ? [`import: ${JSON.stringify(r.id)}`] : []),
+        ...(r.dependsOn?.length ? [`dependsOn: [${dependsOnVariables(r, names).join(", ")}]`] : []),
+      ];
       lines.push("", `// ${describe(r)}`);
-      lines.push(native && takeOver
-        ? `export const ${vars[i]} = new notify.${r.kind}(${JSON.stringify(r.name)}, ${args}, { import: ${JSON.stringify(r.id)} });`
-        : `export const ${vars[i]} = new notify.${r.kind}(${JSON.stringify(r.name)}, ${args});`);
+      lines.push(`export const ${vars[i]} = new notify.${r.kind}(${JSON.stringify(r.name)}, ${args}${options.length ? `, { ${options.join(", ")} }` : ""});`);
     });
     return lines.join("\n") + "\n";
   },
@@ -121,20 +123,14 @@ export const typescript: Renderer = {
     return { "index.ts": entry, ...manifest(opts) };
   },
   install(opts: RenderOptions) {
-    const name = sdkPackage(opts.frontEnd);
-    const tarball = packedName(name, opts.packageVersion);
     return {
       command: "npm install",
-      beforeRelease: opts.frontEnd === "dynamic"
-        ? [
-          `(cd <checkout> && npm ci && npm run build && npm pack)   # writes ${tarball}`,
-          `npm install <checkout>/${tarball}`,
-        ]
-        : [
-          `(cd <checkout> && npm ci && npm run build && node dist/scripts/nodejs-sdk.js)   # compiles the SDK ${name} into dist/sdk/nodejs`,
-          `npm pack <checkout>/dist/sdk/nodejs && npm install ./${tarball}`,
-          ...pluginBeforeRelease(opts.packageVersion),
-        ],
+      beforeRelease: [
+        fromCheckout.build,
+        fromCheckout.npm(sdkPackage(opts.frontEnd), opts.packageVersion),
+        // The typed SDK runs the plugin.
+        ...(opts.frontEnd === "native" ? [fromCheckout.plugin(opts.packageVersion)] : []),
+      ],
     };
   },
 };

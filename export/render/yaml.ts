@@ -19,7 +19,7 @@
 import { Ref, SecretRef, type ExportModel, type ExportedResource, type Value } from "../model";
 import { ADOPT_KEY, ConfigFlag } from "../value";
 import { variableNames } from "../naming";
-import { describe, pluginBeforeRelease, programPurpose, type ProgramOptions, type RenderOptions, type Renderer } from "./common";
+import { dependsOnVariables, describe, fromCheckout, programPurpose, type ProgramOptions, type RenderOptions, type Renderer } from "./common";
 import { packageSchema, resolve, resourceInputs, typeToken, type PackageSchema, type PropSchema } from "./schema";
 
 /**
@@ -115,7 +115,12 @@ export const yaml: Renderer = {
       const entries = Object.entries(r.inputs).filter(([, v]) => v !== null);
       lines.push("", `  # ${describe(r)}`, `  ${vars[i]}:`, `    type: ${typeToken(r.kind)}`, `    name: ${yamlString(r.name)}`);
       if (entries.length) lines.push("    properties:", ...mapping(entries, (k) => props[k], names, schema, "      "));
-      if (!model.portable) lines.push("    options:", `      import: ${yamlString(r.id)}`);
+      // dependsOn as a flow sequence on one line: a line ending in `"${name}"` is a secret's (secretKeys).
+      const options = [
+        ...(model.portable ? [] : [`      import: ${yamlString(r.id)}`]),
+        ...(r.dependsOn?.length ? [`      dependsOn: [${dependsOnVariables(r, names).map((v) => JSON.stringify(`\${${v}}`)).join(", ")}]`] : []),
+      ];
+      if (options.length) lines.push("    options:", ...options);
     });
     return lines.join("\n") + "\n";
   },
@@ -141,6 +146,6 @@ export const yaml: Renderer = {
     return { [`sdks/${schema.name}.yaml`]: decl };
   },
   install(opts: RenderOptions) {
-    return { command: "pulumi install", beforeRelease: pluginBeforeRelease(opts.packageVersion) };
+    return { command: "pulumi install", beforeRelease: [fromCheckout.build, fromCheckout.plugin(opts.packageVersion)] };
   },
 };

@@ -1,6 +1,7 @@
 /**
  * `notify-export` in Python and Go, through the native plugin, against the "dashboard-made"
- * environment of test/helpers/dashboard.ts: each program checked by its own toolchain
+ * environment of test/helpers/dashboard.ts with Alice's credentials and preferences (`--subscriber
+ * alice`: her preferences for a workflow depend on her global ones): each program checked by its own toolchain
  * (`python -m py_compile`, `go vet`), then run as it is written, as the inline program of a stack
  * (the exported __main__.py through test/e2e/python/run_export.py; the exported main.go's Program
  * through test/e2e/go-export/driver.go): up with no write to the service but the masked secret
@@ -51,6 +52,11 @@ describe("notify-export in Python and Go, through the native plugin", () => {
     ...Object.fromEntries(model.secrets.map((s) => [`${PROJECT}:${s.key}`, { value: s.value ?? SECRET_VARIABLE_VALUE, secret: true }])),
   });
 
+  /** Alice's preferences for a workflow, declared with dependsOn on her global ones (docs/subscribers.md), which the engine then runs first. */
+  function expectPreferencesOrdered(model: ExportModule.ExportResult["model"]) {
+    expect(model.resources.find((r) => r.key === "SubscriberPreferences/alice-order-shipped-preferences")?.dependsOn).toEqual(["SubscriberPreferences/alice-preferences"]);
+  }
+
   /** What every language's run must show: one write, no changes, a hand edit seen and put back. */
   async function adoptionScenario(model: ExportModule.ExportResult["model"], run: (op: "up" | "up-refresh" | "preview" | "preview-refresh") => Promise<any>) {
     await emu.clearRequests();
@@ -77,7 +83,8 @@ describe("notify-export in Python and Go, through the native plugin", () => {
   describe.skipIf(!hasPython("test/e2e/exportLanguages.test.ts"))("Python", () => {
     it("compiles, and its first up imports everything writing only the masked secret; previews are empty; a hand edit is shown and put back", async () => {
       const out = path.join(tmp, "py");
-      const result = await exportEnvironment({ language: "python", out, project: PROJECT, connection: { apiUrl: emu.url, apiKey: API_KEY } });
+      const result = await exportEnvironment({ language: "python", out, project: PROJECT, connection: { apiUrl: emu.url, apiKey: API_KEY }, subscribers: ["alice"] });
+      expectPreferencesOrdered(result.model);
       const python = venvPython();
       execFileSync(python, ["-m", "py_compile", path.join(out, "__main__.py"), path.join(out, "notify_generated.py")], { stdio: "pipe" });
       expect(readFileSync(path.join(out, "requirements.txt"), "utf8")).toMatch(/^pulumi>=.*\npulumi-notify==/);
@@ -95,7 +102,8 @@ describe("notify-export in Python and Go, through the native plugin", () => {
   describe.skipIf(!hasGo)("Go", () => {
     it("passes go vet, and its first up imports everything writing only the masked secret; previews are empty; a hand edit is shown and put back", async () => {
       const out = path.join(tmp, "go");
-      const result = await exportEnvironment({ language: "go", out, project: PROJECT, connection: { apiUrl: emu.url, apiKey: API_KEY } });
+      const result = await exportEnvironment({ language: "go", out, project: PROJECT, connection: { apiUrl: emu.url, apiKey: API_KEY }, subscribers: ["alice"] });
+      expectPreferencesOrdered(result.model);
       expect(readFileSync(path.join(out, "go.mod"), "utf8")).toMatch(/require \(\n\tgithub.com\/pulumi-notify\/pulumi-notify\/sdk\/go v/);
       const bin = buildExportedGo(out, path.join(tmp, "go-driver"), PROJECT);
 

@@ -167,7 +167,9 @@ describe("notify-export --update", () => {
   describe.skipIf(!YAML_HOST)("the YAML project through the plain CLI and Pulumi's YAML language host", () => {
     it("imports everything on the first up writing only the masked secret; a hand edit is drift until --update pulls it; then up writes nothing", async () => {
       const dir = path.join(tmp, "yaml-run");
-      const result = await exportEnvironment({ language: "yaml", out: dir, connection: { apiUrl: emu.url, apiKey: API_KEY } });
+      // With Alice's credentials and preferences: her preferences for a workflow depend on her global ones (options: dependsOn), which the host reads.
+      const result = await exportEnvironment({ language: "yaml", out: dir, connection: { apiUrl: emu.url, apiKey: API_KEY }, subscribers: ["alice"] });
+      expect(readFileSync(path.join(dir, "Main.yaml"), "utf8")).toMatch(/^ {6}dependsOn: \["\$\{alicePreferences\}"\]$/m);
       // The plugin of this checkout, from a folder of the test's own: the CLI caches the schema of
       // a plugin given by path beside that folder (schema-notify.json), here in the temp directory.
       const plugin = path.join(tmp, "plugin");

@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { buildModel, Ref, SecretRef, type ExportModel, type Value } from "../../../export/model";
-import { forLanguage, projectFiles, RENDERERS } from "../../../export/project";
+import { forLanguage, parseOwned, projectFiles, RENDERERS } from "../../../export/project";
 import { readEnvironment } from "../../../export/read";
 import { packageSchema, resolve, type PropSchema } from "../../../export/render/schema";
 import { yamlString } from "../../../export/render/yaml";
@@ -59,7 +59,7 @@ const LIBYAML_SAFE = /^[\t\n\r\u0020-\u007e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufe
 describe("the YAML export of a dashboard-made environment", () => {
   let model: ExportModel;
   let files: Record<string, string>;
-  let main: { config?: Record<string, { type: string; secret: boolean }>; resources: Record<string, { type: string; name: string; properties?: Record<string, unknown>; options: { import: string } }> };
+  let main: { config?: Record<string, { type: string; secret: boolean }>; resources: Record<string, { type: string; name: string; properties?: Record<string, unknown>; options: { import: string; dependsOn?: string[] } }> };
 
   beforeAll(async () => {
     const emu = await startDashboardEmulator("dash");
@@ -94,9 +94,23 @@ describe("the YAML export of a dashboard-made environment", () => {
     expect(entries.map((e) => [e.type, e.name, e.options.import])).toEqual(model.resources.map((r) => [`${schema.name}:index:${r.kind}`, r.name, r.id]));
     for (const e of entries) {
       expect(schema.resources[e.type], e.type).toBeDefined();
-      expect(Object.keys(e.options)).toEqual(["import"]);
+      // Alice's preferences for one workflow also carry dependsOn (the test below).
+      expect(Object.keys(e.options)).toEqual(e.name === "alice-order-shipped-preferences" ? ["import", "dependsOn"] : ["import"]);
       for (const req of schema.resources[e.type]!.requiredInputs ?? []) expect(e.properties, `${e.name}.${req}`).toHaveProperty(req);
     }
+  });
+
+  it("declares a subscriber's preferences for a workflow after its global ones (dependsOn, as docs/subscribers.md asks), the global entry first", () => {
+    const variables = Object.keys(main.resources);
+    const variableOf = (name: string) => variables.find((v) => main.resources[v]!.name === name)!;
+    const global = variableOf("alice-preferences"), workflow = variableOf("alice-order-shipped-preferences");
+    expect([global, workflow].every(Boolean)).toBe(true);
+    expect(main.resources[workflow]!.options.dependsOn).toEqual([`\${${global}}`]);
+    expect(main.resources[global]!.options.dependsOn).toBeUndefined();
+    expect(variables.indexOf(global)).toBeLessThan(variables.indexOf(workflow));
+    // Read back as an update reads it: the dependsOn line is no secret's.
+    const owned = parseOwned(files["Main.yaml"]!, RENDERERS.yaml)!;
+    expect(owned.secretKeys.get("SubscriberPreferences/alice-order-shipped-preferences")).toEqual([]);
   });
 
   it("writes each property as the schema types it, each value exactly the model's, references to outputs, secrets from declared config", () => {

@@ -1,7 +1,8 @@
 /**
  * What `notify-export` tells its user to run next ({@link nextSteps}; printed by the CLI, written in
- * the project's README): install the dependencies, and how until the packages are published (a
- * packed tarball from a checkout, as the README's Install section says); create a stack; give it
+ * the project's README): install the dependencies, and how until the packages are published (the
+ * artifacts of a checkout's release build, with the README's own commands, which docs/export.md
+ * shows for each language: test/unit/scripts/gen-docs.test.ts); create a stack; give it
  * the connection (`notify:apiUrl`, `notify:apiKey`, or their variables) and the secrets; and what
  * the first preview shows: on the dynamic front end every resource and the stack as creates,
  * though the up adopts and writes nothing but the masked secrets (test/e2e/export.test.ts checks
@@ -11,11 +12,12 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildModel, type RawEnvironment } from "../../../export/model";
-import { configSetLines, forLanguage, nextSteps, projectFiles } from "../../../export/project";
+import { configSetLines, forLanguage, INSTALL_VARIANTS, installLines, nextSteps, projectFiles } from "../../../export/project";
 import { LANGUAGES, type FrontEnd, type Language } from "../../../export/render/common";
 import { CONNECTION_SETTINGS } from "../../../provider/client/settings";
 import { SECRET_MASK } from "../../../provider/schemas";
 import { ROOT } from "../../helpers/pulumi";
+import { installCommands, splitComment } from "../../../scripts/release";
 
 const ENV = "env_a";
 const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { name: string; version: string; bin: Record<string, string> };
@@ -35,25 +37,46 @@ const opts = (frontEnd: FrontEnd) => ({ frontEnd, project: "notify-production-eu
 const frontEndOf = (language: Language): FrontEnd => (language === "typescript" ? "dynamic" : "native");
 
 describe("the next steps of an export", () => {
-  it("install the TypeScript project with npm, and until it is published from a tarball packed in a checkout", () => {
+  it("install the TypeScript project with npm, and until it is published from the tarball a checkout's release build writes", () => {
     const steps = nextSteps(model, "typescript", opts("dynamic")).join("\n");
     expect(steps).toMatch(/^npm install$/m);
-    expect(steps).toContain("npm pack");
-    expect(steps).toContain(`npm install <checkout>/${pkg.name}-${pkg.version}.tgz`);
-    // The native front end's SDK, packed the same way, and the plugin, which no release serves yet.
+    expect(steps).toContain("#    (cd /path/to/checkout && npm run release -- build)");
+    expect(steps).toContain(`#    npm install /path/to/checkout/dist/release/${pkg.name}-${pkg.version}.tgz @pulumi/pulumi`);
+    // The native front end's SDK, from the same build, and the plugin, which no release serves yet.
     const native = nextSteps(model, "typescript", opts("native")).join("\n");
-    expect(native).toContain(`npm pack <checkout>/dist/sdk/nodejs`);
-    expect(native).toContain(`pulumi plugin install resource notify ${pkg.version} --file`);
+    expect(native).toContain("#    npm install /path/to/checkout/dist/release/pulumi-notify-native-");
+    expect(native).toContain(`#    pulumi plugin install resource notify ${pkg.version} --file /path/to/checkout/dist/release/`);
   });
 
-  it("install the Python and Go projects from the checkout's SDKs and plugin until they are published", () => {
+  it("install the Python and Go projects from the checkout's wheel, SDK module and plugin until they are published", () => {
     const py = nextSteps(model, "python", opts("native")).join("\n");
     expect(py).toMatch(/^pip install -r requirements\.txt$/m);
-    expect(py).toContain("pip install <checkout>/sdk/python");
+    expect(py).toContain(`#    pip install /path/to/checkout/dist/release/pulumi_notify-${pkg.version}-py3-none-any.whl`);
     const go = nextSteps(model, "go", opts("native")).join("\n");
     expect(go).toMatch(/^go mod tidy$/m);
-    expect(go).toMatch(/go mod edit -replace \S+=<checkout>\/sdk\/go/);
-    for (const text of [py, go]) expect(text).toContain("npm run native-plugin");
+    expect(go).toMatch(/^# {4}go mod edit -replace \S+=\/path\/to\/checkout\/sdk\/go$/m);
+    for (const text of [py, go]) expect(text).toContain(`#    pulumi plugin install resource notify ${pkg.version} --file`);
+  });
+
+  // One text: the README's commands for a checkout are the ones the release rehearsal runs.
+  it("install before a release with the README's own commands (its \"Install and configure\" section), in every language", () => {
+    const readme = installCommands().blocks[1]!.map(splitComment);
+    const commands = readme.map((l) => l.command);
+    // The README names the typed SDK's tarball beside the package's, in its npm line's comment.
+    const npmLine = readme.find((l) => l.command.startsWith("npm install "))!;
+    const native = /pulumi-notify-native-<version>\.tgz/.exec(npmLine.comment ?? "")?.[0];
+    expect(native, "the README's npm line names the typed SDK's tarball").toBeDefined();
+    for (const { language, frontEnd } of INSTALL_VARIANTS) {
+      const lines = installLines(language, { frontEnd, packageVersion: "<version>" });
+      const before = lines.slice(lines.findIndex((l) => l.includes("Until the packages")) + 1).map((l) => splitComment(l.replace(/^# {4}/, "")).command);
+      expect(before.length, language).toBeGreaterThan(1);
+      // The build, run in the checkout.
+      expect(before[0]).toBe(`(cd /path/to/checkout && ${commands[0]})`);
+      for (const c of before.slice(1)) {
+        if (c.includes("pulumi-notify-native-")) expect(c).toBe(npmLine.command.replace(/pulumi-notify-<version>\.tgz/, native!));
+        else expect(commands, `${language} ${frontEnd}`).toContain(c);
+      }
+    }
   });
 
   it("create a stack and give it the connection the export used, never the key", () => {
@@ -99,5 +122,23 @@ describe("the project an export writes", () => {
       const files = projectFiles(forLanguage(model, language), language, opts(frontEndOf(language)));
       expect(files[".gitignore"]?.split("\n"), language).toEqual(expect.arrayContaining(["node_modules/", "venv/", "__pycache__/"]));
     }
+  });
+});
+
+describe("a model for a language that cannot declare a resource", () => {
+  // YAML reads a key `fn::...` as a function: the global preferences holding one are skipped, and
+  // the workflow's preferences, which only come after them (no value of theirs), are kept without the dependsOn.
+  it("keeps a resource that depended on the skipped one, without that dependsOn", () => {
+    const prefs = (name: string, inputs: Record<string, unknown>, dependsOn?: string[]) =>
+      ({ key: `SubscriberPreferences/${name}`, kind: "SubscriberPreferences" as const, name, id: name, inputs: inputs as never, ...(dependsOn ? { dependsOn } : {}) });
+    const m = {
+      environment: { id: ENV }, secrets: [], skipped: [],
+      resources: [prefs("a-preferences", { subscriberId: "a", channels: { "fn::x": true } }), prefs("a-w-preferences", { subscriberId: "a", workflowId: "w" }, ["SubscriberPreferences/a-preferences"])],
+    };
+    const yaml = forLanguage(m, "yaml");
+    expect(yaml.resources).toEqual([{ key: "SubscriberPreferences/a-w-preferences", kind: "SubscriberPreferences", name: "a-w-preferences", id: "a-w-preferences", inputs: { subscriberId: "a", workflowId: "w" } }]);
+    expect(yaml.skipped.map((s) => s.name)).toEqual(["a-preferences"]);
+    // Where both are declared, the dependsOn stays.
+    expect(forLanguage(m, "typescript").resources[1]!.dependsOn).toEqual(["SubscriberPreferences/a-preferences"]);
   });
 });

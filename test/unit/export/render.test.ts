@@ -86,6 +86,26 @@ describe("the model", () => {
     expect(prefs.map((r) => [r.key, r.id])).toEqual([["SubscriberPreferences/alice-preferences", "alice"], ["SubscriberPreferences/alice-welcome-preferences", "alice/welcome"]]);
     expect(prefs[0]!.inputs).toEqual({ subscriberId: new Ref("Subscriber/alice", "subscriberId"), channels: { email: false, in_app: true }, schedule: { isEnabled: true } });
     expect(prefs[1]!.inputs).toEqual({ subscriberId: new Ref("Subscriber/alice", "subscriberId"), workflowId: new Ref("Workflow/welcome", "workflowId"), channels: { email: true, in_app: true } });
+    // After the global ones, which docs/subscribers.md asks for: a global write clears the per-workflow choices.
+    expect(prefs.map((r) => r.dependsOn)).toEqual([undefined, ["SubscriberPreferences/alice-preferences"]]);
+  });
+
+  it("declares a workflow's preferences after the subscriber's global ones, before them in name order or not, and without dependsOn when there are none", () => {
+    const withPrefs = raw();
+    const entry = (identifier: string, channels: Record<string, boolean>) => ({ enabled: true, channels, overrides: [], workflow: { identifier, name: identifier }, updatedAt: now });
+    withPrefs.subscriberPreferences = [
+      // "alice-digest-preferences" sorts before "alice-preferences": moved after it.
+      { subscriberId: "alice", preferences: { global: { enabled: true, channels: { email: false } }, workflows: [entry("digest", { email: true }), entry("welcome", { email: true })] } },
+      // Bob chose nothing globally: his workflow's preferences depend on nothing.
+      { subscriberId: "bob", preferences: { global: { enabled: true, channels: { email: true } }, workflows: [entry("welcome", { email: false })] } },
+    ];
+    const prefs = buildModel(withPrefs).resources.filter((r) => r.kind === "SubscriberPreferences");
+    expect(prefs.map((r) => [r.name, r.dependsOn])).toEqual([
+      ["alice-preferences", undefined],
+      ["alice-digest-preferences", ["SubscriberPreferences/alice-preferences"]],
+      ["alice-welcome-preferences", ["SubscriberPreferences/alice-preferences"]],
+      ["bob-welcome-preferences", undefined],
+    ]);
   });
 
   it("skips what the provider cannot declare, saying why", () => {

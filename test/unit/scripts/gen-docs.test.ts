@@ -1,6 +1,7 @@
 /**
  * The reference pages under docs/ (docs/_index.md, docs/installation-configuration.md,
- * docs/api-docs/*) are what `npm run gen-docs` writes from schema.json and docs/examples: the
+ * docs/api-docs/*) are what `npm run gen-docs` writes from schema.json and docs/examples, and the
+ * generated blocks of hand-written pages (docs/export.md's install steps) what it writes from their source: the
  * test regenerates them in memory and compares every page, so a schema or example change without
  * regeneration fails here, naming the page. The TypeScript examples are also type-checked against
  * the package's own types, so an example that no longer compiles fails too.
@@ -10,7 +11,8 @@ import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { alignGo, committedPages, DOCS_DIR, generateDocs, goFunctionName, readExamples, renderDocs, renderGo, renderPython, renderTypeScript, renderYaml, type Schema } from "../../../scripts/gen-docs";
+import { alignGo, blockMarkers, committedPages, DOCS_DIR, generateDocs, goFunctionName, pageBlocks, readExamples, renderDocs, renderGo, renderPython, renderTypeScript, renderYaml, withBlocks, type Schema } from "../../../scripts/gen-docs";
+import { INSTALL_VARIANTS, installLines } from "../../../export/project";
 import { REPO_ROOT } from "../../../scripts/workspace";
 
 const schema = JSON.parse(readFileSync(path.join(REPO_ROOT, "schema.json"), "utf8")) as Schema;
@@ -22,6 +24,22 @@ describe("docs/ reference pages", () => {
     expect(committedPages()).toEqual([...pages.keys()].sort());
     const differing = [...pages].filter(([file, text]) => readFileSync(path.join(REPO_ROOT, DOCS_DIR, file), "utf8") !== text).map(([file]) => file);
     expect(differing).toEqual([]);
+  });
+
+  // One text, both places: the install steps notify-export prints (export/project.ts installLines)
+  // are a generated block of docs/export.md, which the comparison above keeps up to date.
+  it("docs/export.md holds the install steps notify-export prints, for each language, in its generated block", () => {
+    const page = readFileSync(path.join(REPO_ROOT, DOCS_DIR, "export.md"), "utf8");
+    const [begin, end] = blockMarkers("install steps", "export/project.ts installLines");
+    const block = page.slice(page.indexOf(begin), page.indexOf(end));
+    const shown = [...block.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!.trimEnd().split("\n"));
+    expect(shown).toEqual(INSTALL_VARIANTS.map(({ language, frontEnd }) => installLines(language, { frontEnd, packageVersion: "<version>" })));
+    // A change of the printed steps changes the page (so the comparison above fails until it is regenerated).
+    const edited = withBlocks("export.md", page, [{ name: "install steps", source: "export/project.ts installLines", text: "```sh\nnpm install\n```" }]);
+    expect(edited).not.toEqual(page);
+    expect(edited.slice(0, edited.indexOf(begin))).toEqual(page.slice(0, page.indexOf(begin)));
+    expect(edited.slice(edited.indexOf(end))).toEqual(page.slice(page.indexOf(end)));
+    expect(() => withBlocks("export.md", "no markers\n", pageBlocks()["export.md"]!)).toThrow(/has no generated block "install steps"/);
   });
 
   it("there is one page per resource and per function of schema.json, each with every language, inputs and outputs", () => {
@@ -84,7 +102,8 @@ describe("docs/ reference pages", () => {
   });
 
   it("every page's YAML example names the schema's tokens and input properties, and declares each config key it reads", () => {
-    for (const [file, text] of [...pages].filter(([f]) => f !== "installation-configuration.md")) {
+    // The reference pages: not the installation page, nor the hand-written pages with generated blocks.
+    for (const [file, text] of [...pages].filter(([f]) => f !== "installation-configuration.md" && !(f in pageBlocks()))) {
       const block = /^### YAML\n\n```yaml\n([\s\S]*?)^```$/m.exec(text)?.[1];
       expect(block, file).toBeDefined();
       const program = parseYaml(block!) as {

@@ -5,7 +5,8 @@
  * refuses the `moduleResolution: "node"` the exporter used to write (error TS5107, which stopped
  * the first `pulumi up`); the manifest asks for a TypeScript that Pulumi's runtime accepts.
  * The project installs this package by name, whose types are the built declarations (`dist/`,
- * so this layer builds first), and the native SDK, built here.
+ * so this layer builds first), and the native SDK, built here. A resource declared with dependsOn
+ * (a subscriber's preferences for a workflow, on its global ones) names a variable declared before.
  */
 import { createRequire } from "node:module";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -71,6 +72,15 @@ function raw(): RawEnvironment {
       _id: "s1", subscriberId: "alice", _environmentId: ENV, _organizationId: "org", createdAt: now, updatedAt: now,
       channels: [{ providerId: "sendgrid", _integrationId: "i1", credentials: { webhookUrl: "https://hooks.example.com/secret" } }],
     }],
+    // Alice's global preferences, and her own for two workflows: "alice-billing-preferences" sorts
+    // before "alice-preferences", on which it depends (a variable used before its declaration does not compile).
+    subscriberPreferences: [{
+      subscriberId: "alice",
+      preferences: {
+        global: { enabled: true, channels: { email: false, in_app: true } },
+        workflows: ["billing", "welcome"].map((identifier) => ({ enabled: true, channels: { email: true, in_app: true }, overrides: [], workflow: { identifier, name: identifier }, updatedAt: now })),
+      },
+    }],
     contexts: [{ type: "tenant", id: "acme", data: { plan: "enterprise", limits: { seats: 10 } }, createdAt: now }],
     translations: [{ resourceType: "workflow", resourceId: "welcome", locale: "fr_FR", content: { hello: "Bonjour" }, createdAt: now, updatedAt: now }],
     domains: [{
@@ -90,9 +100,19 @@ describe("the exported TypeScript project with each TypeScript", () => {
 
   it("declares every kind, each step kind among them", () => {
     expect(model.skipped).toEqual([]);
-    expect(new Set(model.resources.map((r) => r.kind))).toEqual(new Set(["Integration", "Layout", "Workflow", "Translation", "Topic", "EnvironmentVariable", "Context", "Domain", "Environment", "Subscriber", "SubscriberCredentials"]));
+    expect(new Set(model.resources.map((r) => r.kind))).toEqual(new Set(["Integration", "Layout", "Workflow", "Translation", "Topic", "EnvironmentVariable", "Context", "Domain", "Environment", "Subscriber", "SubscriberCredentials", "SubscriberPreferences"]));
     const steps = model.resources.find((r) => r.kind === "Workflow")!.inputs.steps as { type: string }[];
     expect(steps.map((s) => s.type)).toEqual(Object.keys(CONTROLS));
+  });
+
+  it("declares a subscriber's preferences for a workflow after its global ones, with dependsOn on them", () => {
+    expect(model.resources.filter((r) => r.kind === "SubscriberPreferences").map((r) => [r.name, r.dependsOn])).toEqual([
+      ["alice-preferences", undefined],
+      ["alice-billing-preferences", ["SubscriberPreferences/alice-preferences"]],
+      ["alice-welcome-preferences", ["SubscriberPreferences/alice-preferences"]],
+    ]);
+    const files = projectFiles(model, "typescript", { frontEnd: "dynamic", project: "p", packageVersion: "1.0.0", pulumiVersion: "3.0.0" });
+    expect(files["notify.generated.ts"]!.match(/^export const \w+ = new notify\.SubscriberPreferences\("alice-\w+-preferences", \{[^;]*\}, \{ dependsOn: \[alicePreferences\] \}\);$/gm)).toHaveLength(2);
   });
 
   it("asks for a TypeScript that @pulumi/pulumi accepts, which every pinned one is", () => {
