@@ -18,6 +18,19 @@ export interface RunInfo {
   date: string;
 }
 
+/**
+ * The Node.js the project's runs use: the `node` package it installs, which npm scripts put first
+ * on PATH (docs/architecture.md). A verdict is published after its run, by a process that may be
+ * another `node` (one started by hand); it records the project's, not its own.
+ */
+function projectNode(): string {
+  try {
+    return `v${(JSON.parse(readFileSync(path.join(REPO_ROOT, "node_modules", "node", "package.json"), "utf8")) as { version: string }).version}`;
+  } catch {
+    return process.version;
+  }
+}
+
 /** The provenance of a run made now in this checkout (`cli`: the Pulumi CLI's path, when it ran one). */
 export function runInfo(cli?: string): RunInfo {
   const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string; devDependencies: Record<string, string> };
@@ -26,7 +39,7 @@ export function runInfo(cli?: string): RunInfo {
     commit: `${git("rev-parse", "--short", "HEAD")}${git("status", "--porcelain", "--untracked-files=no") ? "-dirty" : ""}`,
     machine: { cpu: os.cpus()[0]?.model ?? "unknown", cores: os.cpus().length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), platform: `${os.platform()} ${os.release()}` },
     versions: {
-      node: process.version,
+      node: projectNode(),
       pulumi: pkg.devDependencies["@pulumi/pulumi"]!,
       ...(cli ? { pulumiCli: path.basename(path.dirname(path.dirname(cli))) } : {}),
       pulumiNotify: pkg.version,
