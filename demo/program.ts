@@ -29,11 +29,13 @@ export async function demoProgram(): Promise<Record<string, unknown>> {
   const welcome = new notify.Workflow("welcome", {
     workflowId: "welcome", name: "Welcome", active: true, tags: ["onboarding"],
     steps: [
-      { name: "Inbox", type: "in_app", controlValues: { body: "Hi {{subscriber.firstName}}, welcome aboard!" } },
+      // A push, not an in-app step: no program can connect an Inbox, so an in-app step would warn once
+      // at create that none is (docs/workflows.md), and the demo's first screen has no warning.
+      { name: "Push", type: "push", controlValues: { subject: "Welcome", body: "Hi {{subscriber.firstName}}, welcome aboard!" } },
       { name: "Wait", type: "delay", controlValues: { type: "regular", amount: 1, unit: "hours" } },
       { name: "Email", type: "email", controlValues: { subject: "Welcome to Example", body: "<p>Glad you are here.</p>", editorType: "html" } },
     ],
-  }, { dependsOn: [email] });
+  }, { dependsOn: [email, fcm] });
   const digest = new notify.Workflow("activity-digest", {
     workflowId: "activity-digest", name: "Activity digest", active: true, severity: "low", tags: ["engagement"],
     steps: [

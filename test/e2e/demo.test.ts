@@ -28,6 +28,9 @@ it("the demo creates the stack, shows the hand-made drift, restores it and sums 
     expect(out).not.toContain("SG.demo-key");
     // The engine finds the dynamic-provider plugin beside the CLI, as in a normal install: no warning that it took one from PATH.
     expect(out).not.toContain("from $PATH");
+    // The main job's first screen is clean: the engine shows no warning on any step (an in-app step
+    // warned on every run without an in-app integration).
+    expect(out).not.toMatch(/warning:/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
