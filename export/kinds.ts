@@ -520,19 +520,20 @@ export const EXPORT = {
       for (const { subscriberId, preferences } of m.sortBy(raw.subscriberPreferences ?? [], (p) => p.subscriberId)) {
         const subscriber = m.has(`Subscriber/${subscriberId}`) ? new Ref(`Subscriber/${subscriberId}`, "subscriberId") : subscriberId;
         const scopes = [undefined, ...m.sortBy(preferences.workflows.map((w) => w.workflow.identifier), (id) => id)];
+        const nameOf = (workflowId: string | undefined) => (workflowId === undefined ? `${subscriberId}-preferences` : `${subscriberId}-${workflowId}-preferences`);
         for (const workflowId of scopes) {
           const shown = shownOf(preferences, workflowId);
           if (!shown?.chosen) continue;
-          const name = workflowId === undefined ? `${subscriberId}-preferences` : `${subscriberId}-${workflowId}-preferences`;
           // Built key by key: a reference is an object stripUndefined would flatten.
           const inputs: Record<string, unknown> = { subscriberId: subscriber };
           if (workflowId !== undefined) inputs.workflowId = m.has(`Workflow/${workflowId}`) ? new Ref(`Workflow/${workflowId}`, "workflowId") : workflowId;
           inputs.channels = shown.channels;
           if (shown.schedule !== undefined) inputs.schedule = shown.schedule;
-          // A workflow's after the subscriber's global ones, when declared (docs/subscribers.md): a
-          // write of a global channel clears that channel's per-workflow choices.
-          const global = `SubscriberPreferences/${subscriberId}-preferences`;
-          m.add("SubscriberPreferences", name, preferencesId(subscriberId, workflowId), inputs, workflowId !== undefined && m.has(global) ? [global] : undefined);
+          // A workflow's after the subscriber's global ones, when declared (add keeps only those the
+          // model holds; docs/subscribers.md): a write of a global channel clears that channel's
+          // per-workflow choices.
+          m.add("SubscriberPreferences", nameOf(workflowId), preferencesId(subscriberId, workflowId), inputs,
+            workflowId !== undefined ? [`SubscriberPreferences/${nameOf(undefined)}`] : undefined);
         }
       }
     },
